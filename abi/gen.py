@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Derive nabla's public artefacts from the ABI manifest (abi/nabla.json).
+
+    python abi/gen.py write    regenerate include/nabla.h and docs/abi.md, reformat the manifest
+    python abi/gen.py check    exit 1 if any of them is stale
+    python abi/gen.py cdef     print the cffi cdef
+
+The manifest is the single source of truth: the header, the cffi declarations
+and the docs table cannot disagree because they are all printed from it.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "abi" / "nabla.json"
+HEADER = ROOT / "include" / "nabla.h"
+DOCS = ROOT / "docs" / "abi.md"
+
+
+def load(path: Path = MANIFEST) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _param_list(params: list) -> str:
+    if not params:
+        return "void"
+    return ", ".join(_decl(ctype, name) for ctype, name in params)
+
+
+def _decl(ctype: str, name: str) -> str:
+    return f"{ctype} {name}"
+
+
+def _constants(m: dict) -> list[str]:
+    out = []
+    for group in m["constants"]:
+        out.append(f"/* {group['doc']} */")
+        width = max(len(n) for n, _, _ in group["values"])
+        for name, value, doc in group["values"]:
+            out.append(f"#define {name.ljust(width)} {value}  /* {doc} */")
+        out.append("")
+    return out
+
+
+def _types(m: dict, for_cffi: bool) -> list[str]:
+    out = []
+    for t in m["types"]:
+        out.append(f"/* {t['doc']} */")
+        kind = t["kind"]
+        if kind == "alias":
+            out.append(f"typedef {t['type']} {t['name']};")
+        elif kind == "handle":
+            out.append(f"typedef struct {t['name']} {t['name']};")
+        elif kind == "callback":
+            out.append(f"typedef {t['returns']} (*{t['name']})({_param_list(t['params'])});")
+        elif kind == "struct":
+            out.append(f"typedef struct {t['name']} {{")
+            for ctype, name, doc in t["fields"]:
+                out.append(f"    {_decl(ctype, name)};" + ("" if for_cffi else f"  /* {doc} */"))
+            out.append(f"}} {t['name']};")
+        else:
+            raise ValueError(f"unknown type kind {kind!r} for {t['name']}")
+        out.append("")
+    return out
+
+
+def _functions(m: dict, prefix: str, with_docs: bool) -> list[str]:
+    out, group = [], None
+    for fn in m["functions"] + m["ops"]:
+        if with_docs and fn.get("group") != group:
+            group = fn.get("group")
+            out.append(f"/* ---- {group} ---- */")
+        if with_docs:
+            out.append(f"/* {fn['doc']} */")
+        out.append(f"{prefix}{fn['returns']} {fn['name']}({_param_list(fn['params'])});")
+        if with_docs:
+            out.append("")
+    return out
+
+
+def header(m: dict) -> str:
+    major, minor, patch = m["version"]
+    lines = [
+        "/* nabla.h: the public C ABI of nabla, a tensor runtime.",
+        " *",
+        " * GENERATED from abi/nabla.json by abi/gen.py: edit the manifest, then run",
+        " * `python abi/gen.py write`. Pure C11; parseable by cffi and FFI generators.",
+        " *",
+        " * Conventions: every fallible function returns nb_status (0 = NB_OK) and puts a",
+        " * message naming the function and its arguments in nb_last_error_message(),",
+        " * per thread; on failure out-parameters are untouched. Tensor inputs are",
+        " * borrowed; every tensor handed out is a new reference the caller releases with",
+        " * nb_tensor_release(). Shapes and strides are int64_t, strides in elements.",
+        " */",
+        "#ifndef NABLA_H_",
+        "#define NABLA_H_",
+        "",
+        "#include <stddef.h>",
+        "#include <stdint.h>",
+        "",
+        "#if defined(_WIN32)",
+        "#  if defined(NB_BUILDING_LIBRARY)",
+        "#    define NB_API __declspec(dllexport)",
+        "#  else",
+        "#    define NB_API __declspec(dllimport)",
+        "#  endif",
+        "#elif defined(__GNUC__)",
+        "#  define NB_API __attribute__((visibility(\"default\")))",
+        "#else",
+        "#  define NB_API",
+        "#endif",
+        "",
+        "#ifdef __cplusplus",
+        'extern "C" {',
+        "#endif",
+        "",
+        f"#define NB_VERSION_MAJOR {major}",
+        f"#define NB_VERSION_MINOR {minor}",
+        f"#define NB_VERSION_PATCH {patch}",
+        f"#define NB_VERSION_NUMBER {major * 10000 + minor * 100 + patch}",
+        "",
+        "/* Maximum number of dimensions of a tensor. */",
+        f"#define NB_MAX_DIMS {m['max_dims']}",
+        "",
+    ]
+    lines += _constants(m)
+    lines += _types(m, for_cffi=False)
+    lines += _functions(m, "NB_API ", with_docs=True)
+    lines += ["#ifdef __cplusplus", "}", "#endif", "", "#endif /* NABLA_H_ */", ""]
+    return "\n".join(lines)
+
+
+def cdef(m: dict) -> str:
+    """Declarations for cffi.FFI.cdef: the header minus preprocessor logic."""
+    lines = [f"#define NB_VERSION_MAJOR {m['version'][0]}",
+             f"#define NB_MAX_DIMS {m['max_dims']}"]
+    for group in m["constants"]:
+        lines += [f"#define {name} {value}" for name, value, _ in group["values"]]
+    lines += _types(m, for_cffi=True)
+    lines += _functions(m, "", with_docs=False)
+    return "\n".join(lines) + "\n"
+
+
+def exported_symbols(m: dict) -> set[str]:
+    return {fn["name"] for fn in m["functions"] + m["ops"]}
+
+
+def docs(m: dict) -> str:
+    major, minor, patch = m["version"]
+    lines = [
+        "# The nabla C ABI",
+        "",
+        f"Version {major}.{minor}.{patch}. Generated from `abi/nabla.json` by `abi/gen.py`;",
+        "do not edit by hand. Conventions are in [architecture.md](architecture.md).",
+        "",
+        "## Constants",
+        "",
+    ]
+    for group in m["constants"]:
+        lines += [f"**{group['group']}** — {group['doc']}", "", "| name | value | meaning |", "|---|---|---|"]
+        lines += [f"| `{n}` | {v} | {d} |" for n, v, d in group["values"]]
+        lines.append("")
+    lines += ["## Types", "", "| name | kind | meaning |", "|---|---|---|"]
+    lines += [f"| `{t['name']}` | {t['kind']} | {t['doc']} |" for t in m["types"]]
+    lines += ["", "## Functions", "", "| group | signature | meaning |", "|---|---|---|"]
+    for fn in m["functions"] + m["ops"]:
+        sig = f"{fn['returns']} {fn['name']}({_param_list(fn['params'])})"
+        lines.append(f"| {fn.get('group', 'op')} | `{sig}` | {fn['doc']} |")
+    lines += ["", f"{len(m['functions'])} functions, {len(m['ops'])} ops.", ""]
+    return "\n".join(lines)
+
+
+def manifest_text(m: dict) -> str:
+    """The manifest in its canonical layout: one constant, type or function a line."""
+    def one(x) -> str:
+        return json.dumps(x, ensure_ascii=False)
+
+    def items(xs: list, indent: str) -> str:
+        return ",\n".join(indent + one(x) for x in xs)
+
+    groups = []
+    for g in m["constants"]:
+        head = {k: v for k, v in g.items() if k != "values"}
+        groups.append(f"    {one(head)[:-1]}, \"values\": [\n{items(g['values'], '      ')}\n    ]}}")
+    parts = [
+        f'  "name": {one(m["name"])}',
+        f'  "version": {one(m["version"])}',
+        f'  "max_dims": {one(m["max_dims"])}',
+        '  "constants": [\n' + ",\n".join(groups) + "\n  ]",
+    ]
+    for key in ("types", "functions", "ops"):
+        parts.append(f'  "{key}": [\n{items(m[key], "    ")}\n  ]' if m[key] else f'  "{key}": []')
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _outputs(m: dict) -> dict[Path, str]:
+    return {MANIFEST: manifest_text(m), HEADER: header(m), DOCS: docs(m)}
+
+
+def main(argv: list[str]) -> int:
+    cmd = argv[1] if len(argv) > 1 else "check"
+    m = load()
+    if cmd == "cdef":
+        sys.stdout.write(cdef(m))
+        return 0
+    if cmd == "write":
+        for path, text in _outputs(m).items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return 0
+    if cmd == "check":
+        stale = [str(p.relative_to(ROOT)) for p, text in _outputs(m).items()
+                 if not p.exists() or p.read_text(encoding="utf-8") != text]
+        if stale:
+            print("stale (run `python abi/gen.py write`):", ", ".join(stale))
+            return 1
+        return 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

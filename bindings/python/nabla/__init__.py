@@ -1,0 +1,28 @@
+"""nabla: a tensor runtime in C and CUDA behind one stable C ABI.
+
+The Python frontend follows PyTorch's names and semantics, so
+`import nabla as torch` runs PyTorch code wherever nabla has the feature.
+"""
+from __future__ import annotations
+
+from ._lib import OutOfMemoryError, ffi as _ffi, lib as _lib
+from ._dtype import (dtype, float32, float64, float16, bfloat16, int8, int16, int32, int64, uint8,
+                     get_default_dtype, set_default_dtype)
+from ._dtype import bool_ as bool  # noqa: A001 - PyTorch's name
+from ._device import device
+from ._size import Size
+from ._tensor import Tensor
+from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, linspace, eye,
+                       empty_like, zeros_like, ones_like, full_like)
+from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten,
+                          narrow, select, as_strided, clone, numel, is_tensor, is_floating_point)
+from . import cuda, memory
+
+float = float32  # noqa: A001
+double = float64
+half = float16
+short = int16
+int = int32  # noqa: A001
+long = int64
+
+__version__ = _ffi.string(_lib.nb_version_string()).decode()

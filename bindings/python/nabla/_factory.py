@@ -1,0 +1,193 @@
+"""Tensor factories with PyTorch's names and signatures."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _dtype, _device
+from ._lib import lib
+from ._size import size_args
+from ._tensor import Tensor, _call
+
+_CPU_ARGS = (lib.NB_CPU, 0)
+
+
+def _dev(device) -> tuple[int, int]:
+    return _CPU_ARGS if device is None else _device.resolve(device)
+
+
+def _code(dtype, default: _dtype.dtype) -> int:
+    if dtype is None:
+        return default.code
+    if dtype.__class__ is _dtype.dtype:
+        return dtype.code
+    raise TypeError(f"dtype must be a nabla.dtype, not {type(dtype).__name__}")
+
+
+def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+    if requires_grad:
+        raise NotImplementedError("requires_grad=True needs autograd, which nabla does not have yet")
+    return t
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False, **_ignored) -> Tensor:
+    """An uninitialised tensor of the given size."""
+    shape = size_args(size, "empty")
+    dt, di = _dev(device)
+    return _finish(_call(lib.nb_empty, shape, len(shape), _code(dtype, _dtype._default[0]), dt, di), requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros."""
+    shape = size_args(size, "zeros")
+    dt, di = _dev(device)
+    return _finish(_call(lib.nb_zeros, shape, len(shape), _code(dtype, _dtype._default[0]), dt, di), requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones."""
+    shape = size_args(size, "ones")
+    dt, di = _dev(device)
+    return _finish(_call(lib.nb_ones, shape, len(shape), _code(dtype, _dtype._default[0]), dt, di), requires_grad)
+
+
+def _scalar_dtype(value) -> _dtype.dtype:
+    """The dtype PyTorch infers for a Python scalar."""
+    if isinstance(value, (bool, np.bool_)):
+        return _dtype.bool_
+    if isinstance(value, numbers.Integral):
+        return _dtype.int64
+    if isinstance(value, numbers.Real):
+        return _dtype.get_default_dtype()
+    raise TypeError(f"expected a real number, got {type(value).__name__}")
+
+
+def _full(shape: tuple, value, code: int, dt: int, di: int) -> Tensor:
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        value = int(value)
+        if not -(1 << 63) <= value < (1 << 63):
+            raise RuntimeError(f"value {value} cannot be converted to type int64 without overflow")
+        return _call(lib.nb_full_int, shape, len(shape), value, code, dt, di)
+    if not isinstance(value, numbers.Real):
+        raise TypeError(f"full(): fill_value must be a real number, not {type(value).__name__}")
+    return _call(lib.nb_full, shape, len(shape), float(value), code, dt, di)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor filled with fill_value; the dtype is inferred from it when not given."""
+    shape = size_args((size,), "full")
+    dt, di = _dev(device)
+    code = _scalar_dtype(fill_value).code if dtype is None else _code(dtype, None)
+    return _finish(_full(shape, fill_value, code, dt, di), requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Values from start (default 0) up to, not including, end, spaced by step."""
+    if end is None:
+        start, end = 0, start
+    for name, v in (("start", start), ("end", end), ("step", step)):
+        if not isinstance(v, numbers.Real) and not (isinstance(v, Tensor) and v.numel() == 1):
+            raise TypeError(f"arange(): argument '{name}' must be Number, not {type(v).__name__}")
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype is None:
+        integral = all(isinstance(v, numbers.Integral) for v in values)
+        dtype = _dtype.int64 if integral else _dtype.get_default_dtype()
+    dt, di = _dev(device)
+    return _finish(_call(lib.nb_arange, *map(float, values), _code(dtype, None), dt, di), requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """steps values evenly spaced from start to end, both included."""
+    dt, di = _dev(device)
+    code = _code(dtype, _dtype.get_default_dtype())
+    return _finish(_call(lib.nb_linspace, float(start), float(end), int(steps), code, dt, di), requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A 2-D tensor with ones on the diagonal and zeros elsewhere."""
+    dt, di = _dev(device)
+    n = int(n)
+    m = n if m is None else int(m)
+    return _finish(_call(lib.nb_eye, n, m, _code(dtype, _dtype.get_default_dtype()), dt, di), requires_grad)
+
+
+def _like(fn, t: Tensor, dtype, device, *extra) -> Tensor:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{fn.__name__}_like(): argument 'input' must be Tensor, not {type(t).__name__}")
+    return fn(t.shape, *extra, dtype=t.dtype if dtype is None else dtype,
+              device=t.device if device is None else device)
+
+
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    return _finish(_like(empty, input, dtype, device), requires_grad)
+
+
+def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    return _finish(_like(zeros, input, dtype, device), requires_grad)
+
+
+def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    return _finish(_like(ones, input, dtype, device), requires_grad)
+
+
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    return _finish(_like(full, input, dtype, device, fill_value), requires_grad)
+
+
+def _numpy_source(data, dtype):
+    """(C-contiguous array, nabla dtype) for arbitrary data, with PyTorch's inference."""
+    explicit = isinstance(data, (np.ndarray, np.generic))
+    try:
+        arr = np.asarray(data)
+    except ValueError as e:  # ragged nested sequences
+        raise ValueError(f"expected a sequence of equal-length sequences: {e}") from None
+    if arr.dtype == object:
+        raise TypeError(f"could not convert data of type {type(data).__name__} to a tensor "
+                        "(nested sequences of numbers or tensors are supported)")
+    if dtype is None:
+        kind = arr.dtype.kind
+        if explicit:
+            dtype = _dtype.from_numpy_dtype(arr.dtype)
+        elif kind == "b":
+            dtype = _dtype.bool_
+        elif kind in "iu":
+            if kind == "u" and arr.size and arr.max() >= (1 << 63):
+                raise RuntimeError("Overflow when unpacking long")
+            dtype = _dtype.int64
+        elif kind == "f":
+            dtype = _dtype.get_default_dtype()
+        else:
+            raise TypeError(f"can't convert data of NumPy kind {arr.dtype} to a nabla tensor")
+    staging = dtype if dtype._numpy is not None else _dtype.float32  # bfloat16 goes through float32
+    return np.asarray(arr, dtype=staging._numpy, order="C"), staging, dtype
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A new tensor holding a copy of data (nested lists, scalars, NumPy arrays or tensors)."""
+    if dtype is not None:
+        _dtype.check(dtype)
+    if isinstance(data, Tensor):
+        return _finish(data.to(dtype or data.dtype, device or data.device, copy=True), requires_grad)
+    arr, staging, target = _numpy_source(data, dtype)
+    dt, di = _dev(device)
+    from ._lib import ffi
+    t = _call(lib.nb_tensor_from_host, ffi.from_buffer(arr) if arr.size else ffi.NULL, arr.shape,
+              arr.ndim, staging.code, dt, di)
+    if target is not staging:
+        t = t.to(target)
+    return _finish(t, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """data itself when it already is a tensor of that dtype and device, else nabla.tensor(data)."""
+    if isinstance(data, Tensor):
+        return data.to(dtype or data.dtype, device or data.device)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def _scalar_or_data(value, dtype: _dtype.dtype) -> Tensor:
+    """A Python scalar or sequence as a tensor to copy from (for copy_, fill_, setitem)."""
+    if isinstance(value, numbers.Number) and not isinstance(value, complex):
+        return _full((), value, dtype.code, *_CPU_ARGS)
+    return tensor(value, dtype=dtype)

@@ -1,0 +1,56 @@
+"""The compiled cffi module and the error bridge from nb_status to Python exceptions."""
+from __future__ import annotations
+
+import threading
+
+from ._C import ffi, lib
+
+ABI_MAJOR = 0
+
+if lib.nb_version() // 10000 != ABI_MAJOR:  # a binding refuses a different major
+    raise ImportError(
+        f"nabla: libnabla {ffi.string(lib.nb_version_string()).decode()} has ABI major "
+        f"{lib.nb_version() // 10000}, this package expects {ABI_MAJOR}")
+
+
+class OutOfMemoryError(RuntimeError):
+    """Raised when an allocation fails (PyTorch's torch.OutOfMemoryError)."""
+
+
+# nb_status -> the exception PyTorch raises for the same mistake.
+_EXCEPTIONS = {
+    lib.NB_ERR_INVALID_ARGUMENT: RuntimeError,
+    lib.NB_ERR_SHAPE: RuntimeError,
+    lib.NB_ERR_DTYPE: TypeError,
+    lib.NB_ERR_DEVICE: RuntimeError,
+    lib.NB_ERR_INDEX: IndexError,
+    lib.NB_ERR_OUT_OF_MEMORY: OutOfMemoryError,
+    lib.NB_ERR_NOT_IMPLEMENTED: NotImplementedError,
+    lib.NB_ERR_AUTOGRAD: RuntimeError,
+    lib.NB_ERR_BACKEND: RuntimeError,
+    lib.NB_ERR_ABI_VERSION: RuntimeError,
+    lib.NB_ERR_INTERNAL: RuntimeError,
+}
+
+
+def error(status: int) -> BaseException:
+    """The exception for a failed call, carrying the C message and `.status`."""
+    message = ffi.string(lib.nb_last_error_message()).decode("utf-8", "replace")
+    exc = _EXCEPTIONS.get(status, RuntimeError)(message)
+    exc.status = status
+    exc.status_name = ffi.string(lib.nb_status_name(status)).decode()
+    return exc
+
+
+class _Scratch(threading.local):
+    """Per-thread out-parameters: cffi drops the GIL during calls, so a shared
+    buffer could be overwritten by another thread between write and read."""
+
+    def __init__(self) -> None:
+        self.out = ffi.new("nb_tensor*[1]")
+        self.f64 = ffi.new("double[1]")
+        self.i64 = ffi.new("int64_t[1]")
+        self.i32 = ffi.new("int32_t[1]")
+
+
+scratch = _Scratch()

@@ -1,0 +1,415 @@
+"""nabla.Tensor: a Python handle on a C tensor. Every method is one or a few ABI
+calls; the C library owns the memory, and dropping the last Python reference
+releases the handle at once."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import _dtype, _device
+from ._lib import error, ffi, lib, scratch
+from ._size import Size, size_args
+
+_INT64_MAX = (1 << 63) - 1
+_FLOAT_CODES = (lib.NB_F32, lib.NB_F64, lib.NB_F16, lib.NB_BF16)
+_new_object = object.__new__
+
+
+def _wrap(handle) -> "Tensor":
+    t = _new_object(Tensor)
+    t._h = handle
+    return t
+
+
+def _call(fn, *args) -> "Tensor":
+    """Calls an ABI function whose last parameter is `nb_tensor** out`."""
+    out = scratch.out
+    status = fn(*args, out)
+    if status:
+        raise error(status)
+    return _wrap(out[0])
+
+
+def _dim_arg(dim, name: str = "dim") -> int:
+    try:
+        return operator.index(dim)
+    except TypeError:
+        raise TypeError(f"argument '{name}' must be int, not {type(dim).__name__}") from None
+
+
+class Tensor:
+    """An n-dimensional array held by libnabla (see nabla.tensor, nabla.zeros, ...)."""
+
+    __slots__ = ("_h", "__weakref__")
+
+    def __new__(cls, *args, **kwargs):
+        """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
+        from . import _factory
+        if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], (tuple, Size)):
+            return _factory.tensor(args[0], dtype=_dtype.get_default_dtype(), **kwargs)
+        return _factory.empty(*args, **kwargs)
+
+    def __del__(self, _release=lib.nb_tensor_release):
+        _release(self._h)
+
+    # ---- metadata ----
+
+    @property
+    def shape(self) -> Size:
+        h = self._h
+        return Size(ffi.unpack(lib.nb_tensor_shape(h), lib.nb_tensor_ndim(h)))
+
+    def size(self, dim=None):
+        """The shape, or the size of one dim."""
+        shape = self.shape
+        if dim is None:
+            return shape
+        return shape[self._wrap_dim(dim)]
+
+    def stride(self, dim=None):
+        """Strides in elements (a tuple), or the stride of one dim."""
+        h = self._h
+        strides = tuple(ffi.unpack(lib.nb_tensor_strides(h), lib.nb_tensor_ndim(h)))
+        if dim is None:
+            return strides
+        return strides[self._wrap_dim(dim)]
+
+    def _wrap_dim(self, dim) -> int:
+        dim = _dim_arg(dim)
+        n = max(lib.nb_tensor_ndim(self._h), 1)
+        if not -n <= dim < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        return dim + n if dim < 0 else dim
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.BY_CODE[lib.nb_tensor_dtype(self._h)]
+
+    @property
+    def device(self) -> _device.device:
+        h = self._h
+        return _device.from_codes(lib.nb_tensor_device_type(h), lib.nb_tensor_device_index(h))
+
+    @property
+    def is_cuda(self) -> bool:
+        return lib.nb_tensor_device_type(self._h) == lib.NB_CUDA
+
+    @property
+    def is_cpu(self) -> bool:
+        return lib.nb_tensor_device_type(self._h) == lib.NB_CPU
+
+    @property
+    def ndim(self) -> int:
+        return lib.nb_tensor_ndim(self._h)
+
+    def dim(self) -> int:
+        return lib.nb_tensor_ndim(self._h)
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return lib.nb_tensor_numel(self._h)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return lib.nb_dtype_size(lib.nb_tensor_dtype(self._h))
+
+    @property
+    def itemsize(self) -> int:
+        return self.element_size()
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self.element_size()
+
+    def is_contiguous(self) -> bool:
+        return bool(lib.nb_tensor_is_contiguous(self._h))
+
+    def is_floating_point(self) -> bool:
+        return lib.nb_tensor_dtype(self._h) in _FLOAT_CODES
+
+    def data_ptr(self) -> int:
+        return int(ffi.cast("uintptr_t", lib.nb_tensor_data_ptr(self._h)))
+
+    def storage_offset(self) -> int:
+        return lib.nb_tensor_storage_offset(self._h)
+
+    @property
+    def _version(self) -> int:
+        return lib.nb_tensor_version(self._h)
+
+    # ---- values ----
+
+    def item(self):
+        """The value of a one-element tensor as a Python float, int or bool."""
+        h = self._h
+        code = lib.nb_tensor_dtype(h)
+        if code in _FLOAT_CODES:
+            out = scratch.f64
+            status = lib.nb_tensor_item_double(h, out)
+        else:
+            out = scratch.i64
+            status = lib.nb_tensor_item_int(h, out)
+        if status:
+            raise error(status)
+        return bool(out[0]) if code == lib.NB_BOOL else out[0]
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The values as a NumPy array (a copy for now; zero-copy sharing comes with DLPack)."""
+        code = lib.nb_tensor_dtype(self._h)
+        if code == lib.NB_BF16:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        if lib.nb_tensor_device_type(self._h) != lib.NB_CPU and not force:
+            raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
+                            "Use Tensor.cpu() to copy the tensor to host memory first.")
+        arr = np.empty(self.shape, dtype=_dtype.BY_CODE[code]._numpy)
+        status = lib.nb_tensor_copy_to_host(self._h, ffi.from_buffer(arr), arr.nbytes)
+        if status:
+            raise error(status)
+        return arr
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy()
+        return arr if dtype is None else arr.astype(dtype, copy=False)
+
+    def tolist(self):
+        """The values as (nested) Python lists of floats, ints or bools."""
+        t = self.float() if lib.nb_tensor_dtype(self._h) == lib.NB_BF16 else self
+        return t.numpy(force=True).tolist()
+
+    def __len__(self) -> int:
+        h = self._h
+        if lib.nb_tensor_ndim(h) == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return lib.nb_tensor_shape(h)[0]
+
+    def __iter__(self):
+        if lib.nb_tensor_ndim(self._h) == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self.select(0, i) for i in range(len(self)))
+
+    def __bool__(self) -> bool:
+        if lib.nb_tensor_numel(self._h) != 1:
+            raise RuntimeError(f"Boolean value of Tensor with {'no' if self.numel() == 0 else 'more than one'} "
+                               "values is ambiguous")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if lib.nb_tensor_dtype(self._h) in _FLOAT_CODES or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __repr__(self) -> str:
+        from ._format import tensor_repr
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if lib.nb_tensor_ndim(self._h) == 0 and spec:
+            return self.item().__format__(spec)
+        return repr(self)
+
+    # ---- views ----
+
+    def view(self, *shape) -> "Tensor":
+        shape = size_args(shape, "view")
+        return _call(lib.nb_tensor_view, self._h, shape, len(shape))
+
+    def reshape(self, *shape) -> "Tensor":
+        shape = size_args(shape, "reshape")
+        return _call(lib.nb_tensor_reshape, self._h, shape, len(shape))
+
+    def view_as(self, other: "Tensor") -> "Tensor":
+        return self.view(other.shape)
+
+    def reshape_as(self, other: "Tensor") -> "Tensor":
+        return self.reshape(other.shape)
+
+    def permute(self, *dims) -> "Tensor":
+        dims = size_args(dims, "permute")
+        return _call(lib.nb_tensor_permute, self._h, dims, len(dims))
+
+    def transpose(self, dim0, dim1) -> "Tensor":
+        return _call(lib.nb_tensor_transpose, self._h, _dim_arg(dim0, "dim0"), _dim_arg(dim1, "dim1"))
+
+    swapaxes = swapdims = transpose
+
+    def t(self) -> "Tensor":
+        """Transposes a tensor of at most 2 dims."""
+        if self.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        return self.transpose(0, -1) if self.ndim == 2 else self.view(self.shape)
+
+    @property
+    def T(self) -> "Tensor":
+        return self.permute(*range(self.ndim - 1, -1, -1))
+
+    @property
+    def mT(self) -> "Tensor":
+        if self.ndim < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
+        return self.transpose(-2, -1)
+
+    def expand(self, *sizes) -> "Tensor":
+        sizes = size_args(sizes, "expand")
+        return _call(lib.nb_tensor_expand, self._h, sizes, len(sizes))
+
+    def expand_as(self, other: "Tensor") -> "Tensor":
+        return self.expand(other.shape)
+
+    def squeeze(self, dim=None) -> "Tensor":
+        if dim is None:
+            return _call(lib.nb_tensor_squeeze, self._h, ffi.NULL, 0)
+        dims = tuple(_dim_arg(d) for d in dim) if isinstance(dim, (tuple, list)) else (_dim_arg(dim),)
+        return _call(lib.nb_tensor_squeeze, self._h, dims, len(dims))
+
+    def unsqueeze(self, dim) -> "Tensor":
+        return _call(lib.nb_tensor_unsqueeze, self._h, _dim_arg(dim))
+
+    def flatten(self, start_dim=0, end_dim=-1) -> "Tensor":
+        return _call(lib.nb_tensor_flatten, self._h, _dim_arg(start_dim, "start_dim"), _dim_arg(end_dim, "end_dim"))
+
+    def ravel(self) -> "Tensor":
+        return self.reshape(-1)
+
+    def narrow(self, dim, start, length) -> "Tensor":
+        return _call(lib.nb_tensor_narrow, self._h, _dim_arg(dim), operator.index(start), operator.index(length))
+
+    def select(self, dim, index) -> "Tensor":
+        return _call(lib.nb_tensor_select, self._h, _dim_arg(dim), operator.index(index))
+
+    def as_strided(self, size, stride, storage_offset=None) -> "Tensor":
+        size, stride = size_args((size,), "as_strided"), size_args((stride,), "as_strided")
+        if len(size) != len(stride):
+            raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} vs {len(size)}")
+        offset = self.storage_offset() if storage_offset is None else operator.index(storage_offset)
+        return _call(lib.nb_tensor_as_strided, self._h, size, stride, len(size), offset)
+
+    def contiguous(self) -> "Tensor":
+        return _call(lib.nb_tensor_contiguous, self._h)
+
+    def clone(self) -> "Tensor":
+        return _call(lib.nb_tensor_clone, self._h)
+
+    def __getitem__(self, index) -> "Tensor":
+        if index.__class__ is int:
+            return _call(lib.nb_tensor_select, self._h, 0, index)
+        from ._indexing import getitem
+        return getitem(self, index)
+
+    def __setitem__(self, index, value) -> None:
+        from ._indexing import getitem
+        target = self if index is Ellipsis else getitem(self, index)
+        target.copy_(value)
+
+    # ---- copies and conversions ----
+
+    def copy_(self, src, non_blocking: bool = False) -> "Tensor":
+        """Copies src into self in place (broadcasting src, converting its dtype)."""
+        if not isinstance(src, Tensor):
+            from ._factory import _scalar_or_data
+            src = _scalar_or_data(src, self.dtype)
+        status = lib.nb_tensor_copy_(self._h, src._h)
+        if status:
+            raise error(status)
+        return self
+
+    def fill_(self, value) -> "Tensor":
+        return self.copy_(value)
+
+    def zero_(self) -> "Tensor":
+        return self.copy_(0)
+
+    def to(self, *args, **kwargs) -> "Tensor":
+        """to(dtype), to(device), to(device, dtype), to(other); copy=False returns self when nothing changes."""
+        dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
+        copy = bool(kwargs.pop("copy", False))
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype, device = a.dtype, a.device
+            elif isinstance(a, (str, _device.device, int)) and not isinstance(a, bool):
+                device = a
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments: {type(a).__name__}")
+        code = (self.dtype if dtype is None else _dtype.check(dtype)).code
+        if device is None:
+            dev_type, dev_index = lib.nb_tensor_device_type(self._h), lib.nb_tensor_device_index(self._h)
+        else:
+            dev_type, dev_index = _device.resolve(device)
+        return _call(lib.nb_tensor_to, self._h, code, dev_type, dev_index, copy)
+
+    def type_as(self, other: "Tensor") -> "Tensor":
+        return self.to(other.dtype)
+
+    def cpu(self) -> "Tensor":
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> "Tensor":
+        return self.to("cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device)
+
+    def float(self) -> "Tensor":
+        return self.to(_dtype.float32)
+
+    def double(self) -> "Tensor":
+        return self.to(_dtype.float64)
+
+    def half(self) -> "Tensor":
+        return self.to(_dtype.float16)
+
+    def bfloat16(self) -> "Tensor":
+        return self.to(_dtype.bfloat16)
+
+    def char(self) -> "Tensor":
+        return self.to(_dtype.int8)
+
+    def short(self) -> "Tensor":
+        return self.to(_dtype.int16)
+
+    def int(self) -> "Tensor":
+        return self.to(_dtype.int32)
+
+    def long(self) -> "Tensor":
+        return self.to(_dtype.int64)
+
+    def byte(self) -> "Tensor":
+        return self.to(_dtype.uint8)
+
+    def bool(self) -> "Tensor":
+        return self.to(_dtype.bool_)
+
+    # ---- new tensors like this one ----
+
+    def new_empty(self, *size, dtype=None, device=None) -> "Tensor":
+        from ._factory import empty
+        return empty(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_zeros(self, *size, dtype=None, device=None) -> "Tensor":
+        from ._factory import zeros
+        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_ones(self, *size, dtype=None, device=None) -> "Tensor":
+        from ._factory import ones
+        return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None) -> "Tensor":
+        from ._factory import full
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_tensor(self, data, *, dtype=None, device=None) -> "Tensor":
+        from ._factory import tensor
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device)

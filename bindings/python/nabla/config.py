@@ -1,0 +1,57 @@
+"""Build flags for C programs that link the installed libnabla.
+
+    cc prog.c $(python -m nabla.config --cflags --libs) -o prog
+
+--libs includes an rpath, so the program runs without LD_LIBRARY_PATH.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+INCLUDE_DIR = PACKAGE_DIR / "include"
+LIB_DIR = PACKAGE_DIR / "lib"
+
+
+def cflags() -> str:
+    return f"-I{INCLUDE_DIR}"
+
+
+def libs() -> str:
+    return f"-L{LIB_DIR} -lnabla -Wl,-rpath,{LIB_DIR}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m nabla.config", description=__doc__.splitlines()[0])
+    parser.add_argument("--cflags", action="store_true", help="compiler flags (include path)")
+    parser.add_argument("--libs", action="store_true", help="linker flags (library, rpath)")
+    parser.add_argument("--includedir", action="store_true", help="the directory holding nabla.h")
+    parser.add_argument("--libdir", action="store_true", help="the directory holding libnabla.so")
+    parser.add_argument("--pkgconfigdir", action="store_true", help="the directory holding nabla.pc")
+    parser.add_argument("--version", action="store_true", help="the library's version")
+    args = parser.parse_args(argv)
+    out = []
+    if args.cflags:
+        out.append(cflags())
+    if args.libs:
+        out.append(libs())
+    if args.includedir:
+        out.append(str(INCLUDE_DIR))
+    if args.libdir:
+        out.append(str(LIB_DIR))
+    if args.pkgconfigdir:
+        out.append(str(LIB_DIR / "pkgconfig"))
+    if args.version:
+        from ._lib import ffi, lib
+        out.append(ffi.string(lib.nb_version_string()).decode())
+    if not out:
+        parser.print_help()
+        return 2
+    print(" ".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+/* nabla.h: the public C ABI of nabla, a tensor runtime.
+ *
+ * GENERATED from abi/nabla.json by abi/gen.py: edit the manifest, then run
+ * `python abi/gen.py write`. Pure C11; parseable by cffi and FFI generators.
+ *
+ * Conventions: every fallible function returns nb_status (0 = NB_OK) and puts a
+ * message naming the function and its arguments in nb_last_error_message(),
+ * per thread; on failure out-parameters are untouched. Tensor inputs are
+ * borrowed; every tensor handed out is a new reference the caller releases with
+ * nb_tensor_release(). Shapes and strides are int64_t, strides in elements.
+ */
+#ifndef NABLA_H_
+#define NABLA_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#  if defined(NB_BUILDING_LIBRARY)
+#    define NB_API __declspec(dllexport)
+#  else
+#    define NB_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define NB_API __attribute__((visibility("default")))
+#else
+#  define NB_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NB_VERSION_MAJOR 0
+#define NB_VERSION_MINOR 1
+#define NB_VERSION_PATCH 0
+#define NB_VERSION_NUMBER 100
+
+/* Maximum number of dimensions of a tensor. */
+#define NB_MAX_DIMS 16
+
+/* Status codes (nb_status). 0 is success; values are explicit and append-only. */
+#define NB_OK                   0  /* success */
+#define NB_ERR_INVALID_ARGUMENT 1  /* an argument is malformed (NULL pointer, negative size, bad step) */
+#define NB_ERR_SHAPE            2  /* shapes are incompatible (broadcast, reshape, element counts) */
+#define NB_ERR_DTYPE            3  /* a dtype is unknown or not supported by the operation */
+#define NB_ERR_DEVICE           4  /* a device is unknown, unavailable, or devices do not match */
+#define NB_ERR_INDEX            5  /* a dimension or index is out of range */
+#define NB_ERR_OUT_OF_MEMORY    6  /* an allocation failed */
+#define NB_ERR_NOT_IMPLEMENTED  7  /* the operation is not implemented for these arguments */
+#define NB_ERR_AUTOGRAD         8  /* an autograd rule was violated */
+#define NB_ERR_BACKEND          9  /* a device backend (CUDA) reported an error */
+#define NB_ERR_ABI_VERSION      10  /* caller and library disagree on the ABI version */
+#define NB_ERR_INTERNAL         11  /* an internal invariant failed (a bug in nabla) */
+
+/* Element types (int32_t dtype codes). */
+#define NB_F32  0  /* float32 */
+#define NB_F64  1  /* float64 */
+#define NB_F16  2  /* float16 (IEEE binary16) */
+#define NB_BF16 3  /* bfloat16 */
+#define NB_I8   4  /* int8 */
+#define NB_I16  5  /* int16 */
+#define NB_I32  6  /* int32 */
+#define NB_I64  7  /* int64 */
+#define NB_U8   8  /* uint8 */
+#define NB_BOOL 9  /* bool (one byte, 0 or 1) */
+
+/* Device types (int32_t); the values equal DLPack's DLDeviceType. */
+#define NB_CPU       1  /* host memory */
+#define NB_CUDA      2  /* CUDA device memory */
+#define NB_CUDA_HOST 3  /* pinned host memory */
+
+/* A status code: NB_OK or one of NB_ERR_*. */
+typedef int32_t nb_status;
+
+/* An n-dimensional array: storage + dtype + shape + strides (elements) + offset. Atomically refcounted; views share storage. */
+typedef struct nb_tensor nb_tensor;
+
+/* Releases memory handed to nb_tensor_from_external; called once, on whichever thread drops the last reference. */
+typedef void (*nb_deleter_fn)(void* payload);
+
+/* Allocator counters. Set struct_size to sizeof(nb_memory_stats) before the call; fields are only ever appended. */
+typedef struct nb_memory_stats {
+    uint32_t struct_size;  /* size of the struct the caller allocated */
+    uint32_t reserved0;  /* padding; zero */
+    int64_t allocated_bytes;  /* bytes in live blocks (rounded to their size class) */
+    int64_t peak_allocated_bytes;  /* maximum of allocated_bytes since start or nb_memory_reset_peak */
+    int64_t cached_bytes;  /* bytes held in free lists, ready for reuse */
+    int64_t alloc_count;  /* allocations served */
+    int64_t free_count;  /* blocks returned */
+    int64_t system_alloc_count;  /* allocations that reached the system allocator */
+    int64_t system_free_count;  /* blocks given back to the system allocator */
+    int64_t live_tensors;  /* nb_tensor objects alive */
+    int64_t live_storages;  /* storages alive */
+} nb_memory_stats;
+
+/* ---- version ---- */
+/* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
+NB_API uint32_t nb_version(void);
+
+/* The library's version as "MAJOR.MINOR.PATCH"; static storage. */
+NB_API const char* nb_version_string(void);
+
+/* The BLAS library nabla uses and its build configuration; static storage. */
+NB_API const char* nb_blas_info(void);
+
+/* ---- errors ---- */
+/* The message of this thread's last failed call ("" if none); valid until the thread's next failing call. */
+NB_API const char* nb_last_error_message(void);
+
+/* The status of this thread's last failed call (NB_OK if none). */
+NB_API nb_status nb_last_error_status(void);
+
+/* Resets this thread's last status and message. */
+NB_API void nb_clear_error(void);
+
+/* The constant's name ("NB_ERR_SHAPE"), or "NB_UNKNOWN_STATUS"; static storage. */
+NB_API const char* nb_status_name(nb_status status);
+
+/* ---- dtype ---- */
+/* Bytes per element, or -1 for an unknown code. */
+NB_API int64_t nb_dtype_size(int32_t dtype);
+
+/* "float32", "int64", ...; NULL for an unknown code. */
+NB_API const char* nb_dtype_name(int32_t dtype);
+
+/* 1 for f32, f64, f16, bf16; 0 otherwise (unknown codes included). */
+NB_API int32_t nb_dtype_is_floating(int32_t dtype);
+
+/* ---- device ---- */
+/* "cpu", "cuda", "cuda_host"; NULL for an unknown code. */
+NB_API const char* nb_device_type_name(int32_t device_type);
+
+/* Number of usable devices of a type (1 for CPU; 0 for CUDA when no driver, device or plugin is present). */
+NB_API nb_status nb_device_count(int32_t device_type, int32_t* out);
+
+/* Why a device type cannot be used ("" when it can); static storage. */
+NB_API const char* nb_device_unavailable_reason(int32_t device_type);
+
+/* ---- lifetime ---- */
+/* Adds a reference. NULL-safe. */
+NB_API void nb_tensor_retain(nb_tensor* t);
+
+/* Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. */
+NB_API void nb_tensor_release(nb_tensor* t);
+
+/* Current reference count (for tests and debugging); -1 for an invalid handle. */
+NB_API int64_t nb_tensor_refcount(const nb_tensor* t);
+
+/* ---- metadata ---- */
+/* Number of dimensions; -1 (and a last error) for an invalid handle. */
+NB_API int32_t nb_tensor_ndim(const nb_tensor* t);
+
+/* ndim sizes, owned by the tensor; NULL for an invalid handle. */
+NB_API const int64_t* nb_tensor_shape(const nb_tensor* t);
+
+/* ndim strides in elements, owned by the tensor; NULL for an invalid handle. */
+NB_API const int64_t* nb_tensor_strides(const nb_tensor* t);
+
+/* dtype code; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_dtype(const nb_tensor* t);
+
+/* device type; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_device_type(const nb_tensor* t);
+
+/* device ordinal (0 for CPU); -1 for an invalid handle. */
+NB_API int32_t nb_tensor_device_index(const nb_tensor* t);
+
+/* Number of elements; -1 for an invalid handle. */
+NB_API int64_t nb_tensor_numel(const nb_tensor* t);
+
+/* 1 when row-major contiguous (size-1 dims ignored), else 0; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_is_contiguous(const nb_tensor* t);
+
+/* Address of the first element (storage base + offset); NULL for an invalid handle. */
+NB_API void* nb_tensor_data_ptr(const nb_tensor* t);
+
+/* Offset of the first element in the storage, in elements; -1 for an invalid handle. */
+NB_API int64_t nb_tensor_storage_offset(const nb_tensor* t);
+
+/* Bytes of the underlying storage; -1 for an invalid handle. */
+NB_API int64_t nb_tensor_storage_nbytes(const nb_tensor* t);
+
+/* Base address of the storage (shared by all views of it); NULL for an invalid handle. */
+NB_API void* nb_tensor_storage_data_ptr(const nb_tensor* t);
+
+/* Version counter shared by a base and its views; in-place writes increment it. -1 for an invalid handle. */
+NB_API int64_t nb_tensor_version(const nb_tensor* t);
+
+/* ---- creation ---- */
+/* A new contiguous tensor with uninitialised contents. */
+NB_API nb_status nb_empty(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* A new tensor filled with 0. */
+NB_API nb_status nb_zeros(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* A new tensor filled with 1. */
+NB_API nb_status nb_ones(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* A new tensor filled with value converted to dtype (float16/bfloat16 round to nearest even). */
+NB_API nb_status nb_full(const int64_t* shape, int32_t ndim, double value, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* As nb_full with an exact 64-bit integer value. */
+NB_API nb_status nb_full_int(const int64_t* shape, int32_t ndim, int64_t value, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* 1-D values start, start+step, ... excluding end; ceil((end-start)/step) elements. */
+NB_API nb_status nb_arange(double start, double end, double step, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* 1-D, steps values evenly spaced from start to end inclusive. */
+NB_API nb_status nb_linspace(double start, double end, int64_t steps, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* A 2-D [n, m] tensor with ones on the diagonal. */
+NB_API nb_status nb_eye(int64_t n, int64_t m, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* A new tensor holding a copy of row-major host data of the given dtype. */
+NB_API nb_status nb_tensor_from_host(const void* data, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out);
+
+/* Wraps external memory without copying. strides (elements) may be NULL for row-major. deleter(payload) runs when the last reference goes; on failure it is not called and the caller keeps ownership. */
+NB_API nb_status nb_tensor_from_external(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_deleter_fn deleter, void* payload, nb_tensor** out);
+
+/* ---- views ---- */
+/* A view with a new shape (one size may be -1); fails if the strides cannot express it. */
+NB_API nb_status nb_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out);
+
+/* As nb_tensor_view when possible, otherwise a contiguous copy. */
+NB_API nb_status nb_tensor_reshape(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out);
+
+/* A view with dimensions reordered; dims is a permutation (negative values count from the end). */
+NB_API nb_status nb_tensor_permute(const nb_tensor* t, const int64_t* dims, int32_t ndim, nb_tensor** out);
+
+/* A view with two dimensions swapped. */
+NB_API nb_status nb_tensor_transpose(const nb_tensor* t, int64_t dim0, int64_t dim1, nb_tensor** out);
+
+/* A view of length elements of dim from start (start may be negative). */
+NB_API nb_status nb_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, int64_t length, nb_tensor** out);
+
+/* A view of dim with Python slice semantics (negative start/end count from the end, out-of-range bounds clamp); step > 0. */
+NB_API nb_status nb_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start, int64_t end, int64_t step, nb_tensor** out);
+
+/* A view with dim removed at index (negative counts from the end). */
+NB_API nb_status nb_tensor_select(const nb_tensor* t, int64_t dim, int64_t index, nb_tensor** out);
+
+/* A broadcast view (stride 0) to shape; -1 keeps a size; new leading dims may be added. */
+NB_API nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out);
+
+/* A view without size-1 dims: all of them when dims is NULL, else those listed that have size 1. */
+NB_API nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int32_t ndims, nb_tensor** out);
+
+/* A view with a size-1 dim inserted at dim (in [-ndim-1, ndim]). */
+NB_API nb_status nb_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor** out);
+
+/* Dims start_dim..end_dim merged into one (a view when strides allow, else a copy). */
+NB_API nb_status nb_tensor_flatten(const nb_tensor* t, int64_t start_dim, int64_t end_dim, nb_tensor** out);
+
+/* A view of t's storage with explicit shape, strides and offset (elements); must stay inside the storage. */
+NB_API nb_status nb_tensor_as_strided(const nb_tensor* t, const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t storage_offset, nb_tensor** out);
+
+/* t itself (a new reference) when contiguous, else a contiguous copy. */
+NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out);
+
+/* A contiguous copy with its own storage. */
+NB_API nb_status nb_tensor_clone(const nb_tensor* t, nb_tensor** out);
+
+/* ---- copy ---- */
+/* t converted to dtype and device; returns t itself when nothing changes and copy is 0. */
+NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, nb_tensor** out);
+
+/* Writes src into dst, broadcasting src to dst's shape and converting dtype (float16/bfloat16 round to nearest even). Bumps dst's version. */
+NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src);
+
+/* Writes t's elements, row-major in t's dtype, to host memory of nbytes (must equal numel * element size). */
+NB_API nb_status nb_tensor_copy_to_host(const nb_tensor* t, void* dst, int64_t nbytes);
+
+/* The value of a one-element tensor as a double. */
+NB_API nb_status nb_tensor_item_double(const nb_tensor* t, double* out);
+
+/* The value of a one-element integer or bool tensor as an exact int64 (floats truncate toward zero). */
+NB_API nb_status nb_tensor_item_int(const nb_tensor* t, int64_t* out);
+
+/* ---- memory ---- */
+/* Fills the counters of a device's allocator (fields up to out->struct_size). */
+NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, nb_memory_stats* out);
+
+/* Resets peak_allocated_bytes to the current allocated_bytes. */
+NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index);
+
+/* Returns every cached free block of a device's allocator to the system. */
+NB_API nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NABLA_H_ */

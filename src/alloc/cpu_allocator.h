@@ -1,0 +1,18 @@
+/* cpu_allocator.h: 64-byte aligned host memory with size-class free lists. */
+#ifndef NABLA_CPU_ALLOCATOR_H_
+#define NABLA_CPU_ALLOCATOR_H_
+
+#include "../core/internal.h"
+
+/* Never returns NULL for size 0; NULL only when the system is out of memory. */
+NB_INTERNAL void* nb_cpu_alloc(size_t nbytes);
+/* nbytes must be the size passed to nb_cpu_alloc. NULL-safe. */
+NB_INTERNAL void nb_cpu_free(void* ptr, size_t nbytes);
+NB_INTERNAL void nb_cpu_stats(nb_memory_stats* out);
+NB_INTERNAL void nb_cpu_reset_peak(void);
+NB_INTERNAL void nb_cpu_empty_cache(void);
+
+NB_INTERNAL int64_t nb_live_tensor_count(void);
+NB_INTERNAL int64_t nb_live_storage_count(void);
+
+#endif /* NABLA_CPU_ALLOCATOR_H_ */

@@ -1,0 +1,135 @@
+/* internal.h: the core's private types and helpers (never installed). */
+#ifndef NABLA_INTERNAL_H_
+#define NABLA_INTERNAL_H_
+
+#define NB_BUILDING_LIBRARY 1
+#include "nabla.h"
+#include "backend.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NB_INTERNAL __attribute__((visibility("hidden")))
+#define NB_LIKELY(x) __builtin_expect(!!(x), 1)
+#define NB_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#define NB_NUM_DTYPES 10
+#define NB_TENSOR_MAGIC 0x6e61626cu /* "nabl": a live handle */
+#define NB_TENSOR_DEAD 0xdeadbeefu  /* written on release, to catch reuse of a dead handle */
+
+/* ---- errors (error.c) ---- */
+
+/* Records status + printf-style message for this thread; returns status. */
+NB_INTERNAL nb_status nb_error(nb_status status, const char* fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "[2, 3]" in a thread-local ring buffer: valid for the next few calls. */
+NB_INTERNAL const char* nb_shape_str(const int64_t* shape, int32_t ndim);
+
+/* ---- dtypes (dtype.c) ---- */
+
+NB_INTERNAL extern const int64_t nb_dtype_sizes[NB_NUM_DTYPES];
+static inline bool nb_dtype_valid(int32_t d) { return d >= 0 && d < NB_NUM_DTYPES; }
+NB_INTERNAL float nb_half_to_float(uint16_t h);
+NB_INTERNAL uint16_t nb_float_to_half(float f);
+NB_INTERNAL float nb_bf16_to_float(uint16_t h);
+NB_INTERNAL uint16_t nb_float_to_bf16(float f);
+/* "float32" or "dtype(42)" for unknown codes (thread-local buffer). */
+NB_INTERNAL const char* nb_dtype_str(int32_t dtype);
+
+/* ---- storage and tensors (tensor.c) ---- */
+
+struct nb_backend;
+
+typedef struct nb_storage {
+    atomic_int_fast64_t refcount;
+    atomic_int_fast64_t version;     /* shared by every view: counts in-place writes */
+    void* data;
+    int64_t nbytes;
+    int32_t device_type;
+    int32_t device_index;
+    const struct nb_backend* backend; /* frees data when not external */
+    nb_deleter_fn deleter;           /* external memory: deleter(payload) */
+    void* payload;
+} nb_storage;
+
+struct nb_tensor {
+    uint32_t magic;
+    int32_t dtype;
+    atomic_int_fast64_t refcount;
+    nb_storage* storage;
+    int64_t offset;  /* elements */
+    int64_t numel;
+    int32_t ndim;
+    int32_t contiguous;
+    int64_t shape[NB_MAX_DIMS];
+    int64_t strides[NB_MAX_DIMS];
+};
+
+static inline bool nb_tensor_ok(const nb_tensor* t) {
+    return t != NULL && t->magic == NB_TENSOR_MAGIC;
+}
+/* The error for a NULL or released handle passed as argument `arg` of `op`. */
+NB_INTERNAL nb_status nb_bad_handle(const char* op, const char* arg, const nb_tensor* t);
+
+#define NB_CHECK_TENSOR(op, t) \
+    do { if (NB_UNLIKELY(!nb_tensor_ok(t))) return nb_bad_handle(op, #t, t); } while (0)
+#define NB_CHECK_OUT(op, out) \
+    do { if (NB_UNLIKELY((out) == NULL)) \
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: output pointer '" #out "' is NULL", op); } while (0)
+
+static inline void* nb_tensor_data(const nb_tensor* t) {
+    return (char*)t->storage->data + t->offset * nb_dtype_sizes[t->dtype];
+}
+
+/* Allocates storage of nbytes on a device (validated by the caller). */
+NB_INTERNAL nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type,
+                                     int32_t device_index, nb_storage** out);
+/* Storage over memory nabla does not own; deleter(payload) runs at the end (may be NULL). */
+NB_INTERNAL nb_status nb_storage_wrap(const char* op, void* data, int64_t nbytes, int32_t device_type,
+                                      int32_t device_index, nb_deleter_fn deleter, void* payload,
+                                      nb_storage** out);
+NB_INTERNAL void nb_storage_release(nb_storage* s);
+/* A tensor over `storage` (takes a reference to it) with the given geometry. */
+NB_INTERNAL nb_status nb_tensor_make(const char* op, nb_storage* storage, int32_t dtype,
+                                     const int64_t* shape, const int64_t* strides,
+                                     int32_t ndim, int64_t offset, nb_tensor** out);
+/* A contiguous tensor with fresh, uninitialised storage; shape already validated. */
+NB_INTERNAL nb_status nb_tensor_new(const char* op, const int64_t* shape, int32_t ndim,
+                                    int32_t dtype, int32_t device_type, int32_t device_index,
+                                    nb_tensor** out);
+NB_INTERNAL void nb_tensor_bump_version(nb_tensor* t);
+
+/* ---- shape math (shape.c) ---- */
+
+/* Validates a user shape (NULL only if ndim == 0, ndim in range, sizes >= 0,
+ * element count fits int64); writes the element count. */
+NB_INTERNAL nb_status nb_check_shape(const char* op, const int64_t* shape, int32_t ndim,
+                                     int64_t* numel);
+NB_INTERNAL void nb_contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides);
+NB_INTERNAL bool nb_is_contiguous(const int64_t* shape, const int64_t* strides, int32_t ndim);
+/* Wraps a possibly negative dim into [0, ndim); 0-dim tensors accept -1 and 0. */
+NB_INTERNAL nb_status nb_wrap_dim(const char* op, int64_t dim, int32_t ndim, int32_t* out);
+/* Strides for viewing (shape, strides) as new_shape without copying; false if impossible. */
+NB_INTERNAL bool nb_view_strides(const int64_t* shape, const int64_t* strides, int32_t ndim,
+                                 const int64_t* new_shape, int32_t new_ndim, int64_t* new_strides);
+/* Resolves a single -1 in `shape` against numel into `resolved`. */
+NB_INTERNAL nb_status nb_infer_shape(const char* op, const int64_t* shape, int32_t ndim,
+                                     int64_t numel, int64_t* resolved);
+
+/* ---- devices and backends (device.c) ---- */
+
+
+NB_INTERNAL extern const nb_backend nb_cpu_backend;
+/* Validates (device_type, device_index), resolving index -1; finds the backend. */
+NB_INTERNAL nb_status nb_device_resolve(const char* op, int32_t device_type, int32_t* device_index,
+                                        const nb_backend** out);
+NB_INTERNAL const nb_backend* nb_backend_of(int32_t device_type);
+
+/* ---- copying (copy.c) ---- */
+
+/* dst = src, src broadcast to dst's shape, converting dtype, across devices. */
+NB_INTERNAL nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src);
+
+#endif /* NABLA_INTERNAL_H_ */

@@ -1,0 +1,125 @@
+/* shape.c: shape validation, stride math and dim wrapping, shared by every op. */
+#include "internal.h"
+
+nb_status nb_check_shape(const char* op, const int64_t* shape, int32_t ndim, int64_t* numel) {
+    if (ndim < 0 || ndim > NB_MAX_DIMS)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: ndim must be in [0, %d], got %d", op,
+                        NB_MAX_DIMS, (int)ndim);
+    if (shape == NULL && ndim > 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: shape is NULL with ndim %d", op, (int)ndim);
+    int64_t n = 1;
+    bool overflow = false;
+    for (int32_t i = 0; i < ndim; i++) {
+        if (shape[i] < 0)
+            return nb_error(NB_ERR_INVALID_ARGUMENT,
+                            "%s: trying to create tensor with negative dimension %lld: %s", op,
+                            (long long)shape[i], nb_shape_str(shape, ndim));
+        overflow |= __builtin_mul_overflow(n, shape[i], &n);
+    }
+    /* A zero anywhere makes the count 0 even if a partial product overflowed. */
+    for (int32_t i = 0; i < ndim; i++)
+        if (shape[i] == 0) { *numel = 0; return NB_OK; }
+    if (overflow)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: the element count of shape %s overflows int64",
+                        op, nb_shape_str(shape, ndim));
+    *numel = n;
+    return NB_OK;
+}
+
+void nb_contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) {
+    int64_t s = 1;
+    for (int32_t i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= shape[i] > 1 ? shape[i] : 1;
+    }
+}
+
+bool nb_is_contiguous(const int64_t* shape, const int64_t* strides, int32_t ndim) {
+    int64_t expected = 1;
+    for (int32_t i = ndim - 1; i >= 0; i--) {
+        if (shape[i] == 0) return true;
+        if (shape[i] == 1) continue;
+        if (strides[i] != expected) return false;
+        expected *= shape[i];
+    }
+    return true;
+}
+
+nb_status nb_wrap_dim(const char* op, int64_t dim, int32_t ndim, int32_t* out) {
+    int64_t n = ndim > 0 ? ndim : 1;
+    if (dim < -n || dim >= n)
+        return nb_error(NB_ERR_INDEX,
+                        "%s: dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                        op, (long long)-n, (long long)(n - 1), (long long)dim);
+    *out = (int32_t)(dim < 0 ? dim + n : dim);
+    return NB_OK;
+}
+
+nb_status nb_infer_shape(const char* op, const int64_t* shape, int32_t ndim, int64_t numel,
+                         int64_t* resolved) {
+    if (ndim < 0 || ndim > NB_MAX_DIMS)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: ndim must be in [0, %d], got %d", op,
+                        NB_MAX_DIMS, (int)ndim);
+    if (shape == NULL && ndim > 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: shape is NULL with ndim %d", op, (int)ndim);
+    int32_t infer = -1;
+    int64_t known = 1;
+    bool overflow = false;
+    for (int32_t i = 0; i < ndim; i++) {
+        resolved[i] = shape[i];
+        if (shape[i] == -1) {
+            if (infer >= 0)
+                return nb_error(NB_ERR_SHAPE, "%s: only one dimension can be inferred, got shape %s",
+                                op, nb_shape_str(shape, ndim));
+            infer = i;
+        } else if (shape[i] < 0) {
+            return nb_error(NB_ERR_SHAPE, "%s: invalid shape dimension %lld in %s", op,
+                            (long long)shape[i], nb_shape_str(shape, ndim));
+        } else {
+            overflow |= __builtin_mul_overflow(known, shape[i], &known);
+        }
+    }
+    if (infer >= 0 && known != 0 && !overflow && numel % known == 0) {
+        resolved[infer] = numel / known;
+        return NB_OK;
+    }
+    if (infer < 0 && !overflow && known == numel) return NB_OK;
+    return nb_error(NB_ERR_SHAPE, "%s: shape '%s' is invalid for input of size %lld", op,
+                    nb_shape_str(shape, ndim), (long long)numel);
+}
+
+/* PyTorch's computeStride: walk the old dims in chunks that are contiguous among
+ * themselves and match each chunk to a run of new dims with the same element count. */
+bool nb_view_strides(const int64_t* shape, const int64_t* strides, int32_t ndim,
+                     const int64_t* new_shape, int32_t new_ndim, int64_t* new_strides) {
+    int64_t numel = 1;
+    for (int32_t i = 0; i < ndim; i++) numel *= shape[i];
+    if (numel == 0) {
+        nb_contiguous_strides(new_shape, new_ndim, new_strides);
+        return true;
+    }
+    if (ndim == 0) {  /* a scalar: every new dim has size 1 */
+        for (int32_t i = 0; i < new_ndim; i++) new_strides[i] = 1;
+        return true;
+    }
+    int32_t view_d = new_ndim - 1;
+    int64_t chunk_base_stride = strides[ndim - 1];
+    int64_t tensor_numel = 1, view_numel = 1;
+    for (int32_t d = ndim - 1; d >= 0; d--) {
+        tensor_numel *= shape[d];
+        if (d == 0 || (shape[d - 1] != 1 && strides[d - 1] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || new_shape[view_d] == 1)) {
+                new_strides[view_d] = view_numel * chunk_base_stride;
+                view_numel *= new_shape[view_d];
+                view_d--;
+            }
+            if (view_numel != tensor_numel) return false;
+            if (d > 0) {
+                chunk_base_stride = strides[d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    return view_d == -1;
+}
