@@ -7,6 +7,10 @@
 
 The manifest is the single source of truth: the header, the cffi declarations
 and the docs table cannot disagree because they are all printed from it.
+
+A function entry: group, name, returns, params ([type, name] pairs), doc, and
+optionally "gil": "release" for calls that may copy memory or wait, which
+bindings for languages with a global lock should run with that lock released.
 """
 from __future__ import annotations
 
@@ -102,16 +106,19 @@ def header(m: dict) -> str:
         "#include <stddef.h>",
         "#include <stdint.h>",
         "",
-        "#if defined(_WIN32)",
-        "#  if defined(NB_BUILDING_LIBRARY)",
-        "#    define NB_API __declspec(dllexport)",
+        "/* FFI generators may predefine NB_API as empty. */",
+        "#ifndef NB_API",
+        "#  if defined(_WIN32)",
+        "#    if defined(NB_BUILDING_LIBRARY)",
+        "#      define NB_API __declspec(dllexport)",
+        "#    else",
+        "#      define NB_API __declspec(dllimport)",
+        "#    endif",
+        "#  elif defined(__GNUC__)",
+        "#    define NB_API __attribute__((visibility(\"default\")))",
         "#  else",
-        "#    define NB_API __declspec(dllimport)",
+        "#    define NB_API",
         "#  endif",
-        "#elif defined(__GNUC__)",
-        "#  define NB_API __attribute__((visibility(\"default\")))",
-        "#else",
-        "#  define NB_API",
         "#endif",
         "",
         "#ifdef __cplusplus",

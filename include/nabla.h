@@ -15,16 +15,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(_WIN32)
-#  if defined(NB_BUILDING_LIBRARY)
-#    define NB_API __declspec(dllexport)
+/* FFI generators may predefine NB_API as empty. */
+#ifndef NB_API
+#  if defined(_WIN32)
+#    if defined(NB_BUILDING_LIBRARY)
+#      define NB_API __declspec(dllexport)
+#    else
+#      define NB_API __declspec(dllimport)
+#    endif
+#  elif defined(__GNUC__)
+#    define NB_API __attribute__((visibility("default")))
 #  else
-#    define NB_API __declspec(dllimport)
+#    define NB_API
 #  endif
-#elif defined(__GNUC__)
-#  define NB_API __attribute__((visibility("default")))
-#else
-#  define NB_API
 #endif
 
 #ifdef __cplusplus

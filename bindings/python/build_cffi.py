@@ -2,23 +2,108 @@
 
     python build_cffi.py MANIFEST.json OUT.c
 
-The cdef comes from the ABI manifest (abi/gen.py), the compiled code includes
-the real header, so the two are checked against each other by the C compiler.
+The cdef comes from the ABI manifest (abi/gen.py) and the compiled code
+includes the real header, so the C compiler checks the two against each other.
+
+Two binding-private additions keep host overhead per call low:
+- For every `nb_status f(..., nb_tensor** out)` there is `nb_tensor* nbpy_f(...)`
+  returning the new handle, or NULL after a failure (the status is then in
+  nb_last_error_status()). Python thus needs no out-parameter buffer.
+- The GIL stays held during calls, except for functions the manifest marks
+  `"gil": "release"` (those that may copy or wait). Dropping and re-taking the
+  GIL costs more than the whole of an O(1) call such as a view.
 """
+import re
 import sys
 from pathlib import Path
 
 import cffi
+
+# nbpy_item_kind(t): 0 float, 1 int, 2 bool, -1 when t is not a one-element tensor.
+# nbpy_item_double / nbpy_item_int: the value; on failure NaN / INT64_MIN and
+# nbpy_failed() returns 1 (checked only when the sentinel comes back).
+ITEM_HELPERS = """
+static _Thread_local int32_t nbpy_failed_flag;
+static int32_t nbpy_failed(void) { int32_t f = nbpy_failed_flag; nbpy_failed_flag = 0; return f; }
+static int32_t nbpy_item_kind(const nb_tensor* t) {
+    if (nb_tensor_numel(t) != 1) return -1;
+    int32_t d = nb_tensor_dtype(t);
+    return nb_dtype_is_floating(d) ? 0 : d == NB_BOOL ? 2 : 1;
+}
+static double nbpy_item_double(const nb_tensor* t) {
+    double v;
+    if (nb_tensor_item_double(t, &v) != NB_OK) { nbpy_failed_flag = 1; return NAN; }
+    return v;
+}
+static int64_t nbpy_item_int(const nb_tensor* t) {
+    int64_t v;
+    if (nb_tensor_item_int(t, &v) != NB_OK) { nbpy_failed_flag = 1; return INT64_MIN; }
+    return v;
+}
+"""
+ITEM_CDEF = """
+int32_t nbpy_failed(void);
+int32_t nbpy_item_kind(const nb_tensor* t);
+double nbpy_item_double(const nb_tensor* t);
+int64_t nbpy_item_int(const nb_tensor* t);
+"""
+ITEM_GIL = {"nbpy_item_double": "nb_tensor_item_double", "nbpy_item_int": "nb_tensor_item_int"}
+
+
+def returning_helpers(gen, functions: list) -> tuple[str, str, dict]:
+    """cdef lines, C definitions and {helper: wrapped function} for handle-returning twins."""
+    cdef, src, wraps = [], [], {}
+    for fn in functions:
+        params = fn["params"]
+        if fn["returns"] != "nb_status" or not params or params[-1][0] != "nb_tensor**":
+            continue
+        name = "nbpy_" + fn["name"][3:]
+        args = params[:-1]
+        proto = f"nb_tensor* {name}({gen._param_list(args)})"
+        call = ", ".join([a for _, a in args] + ["&out"])
+        cdef.append(proto + ";")
+        src.append(f"static {proto} {{\n    nb_tensor* out = NULL;\n"
+                   f"    return {fn['name']}({call}) == NB_OK ? out : NULL;\n}}")
+        wraps[name] = fn["name"]
+    return "\n".join(cdef) + "\n", "\n".join(src) + "\n", wraps
+
+
+def keep_gil(code: str, names: set) -> str:
+    """Removes the GIL release from the generated wrappers of `names`."""
+    seen = set()
+
+    def strip(match: re.Match) -> str:
+        seen.add(match.group(2))
+        body = match.group(0)
+        return body.replace("  Py_BEGIN_ALLOW_THREADS\n", "").replace("  Py_END_ALLOW_THREADS\n", "")
+
+    pattern = re.compile(r"(static PyObject \*\n_cffi_f_(\w+)\(PyObject \*self, PyObject \*\w+\)\n\{\n.*?\n\}\n)", re.S)
+    out = pattern.sub(lambda m: strip(m) if m.group(2) in names else m.group(0), code)
+    missing = names - seen
+    if missing:  # the generated layout changed: fail loudly rather than release the GIL silently
+        raise SystemExit(f"build_cffi: no generated wrapper found for {sorted(missing)}")
+    return out
 
 
 def main(manifest: str, out: str) -> None:
     sys.path.insert(0, str(Path(manifest).resolve().parent))
     import gen  # abi/gen.py
 
+    m = gen.load(Path(manifest))
+    functions = m["functions"] + m["ops"]
+    helper_cdef, helper_src, wraps = returning_helpers(gen, functions)
+    wraps.update(ITEM_GIL)
+    release = {fn["name"] for fn in functions if fn.get("gil") == "release"}
+
     ffi = cffi.FFI()
-    ffi.cdef(gen.cdef(gen.load(Path(manifest))))
-    ffi.set_source("nabla._C", '#include "nabla.h"')
+    ffi.cdef(gen.cdef(m) + helper_cdef + ITEM_CDEF)
+    ffi.set_source("nabla._C", '#include <math.h>\n#include "nabla.h"\n' + helper_src + ITEM_HELPERS)
     ffi.emit_c_code(out)
+
+    every = {fn["name"] for fn in functions} | set(wraps) | {"nbpy_failed", "nbpy_item_kind"}
+    held = {name for name in every if name not in release and wraps.get(name) not in release}
+    path = Path(out)
+    path.write_text(keep_gil(path.read_text(), held))
 
 
 if __name__ == "__main__":

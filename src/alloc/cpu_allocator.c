@@ -1,10 +1,16 @@
 /* cpu_allocator.c: host memory for tensors and runtime objects.
  *
- * Sizes round up to one of four classes per power of two (at most 25% slack);
- * a freed block goes onto its class's free list, so a steady loop that frees and
- * re-creates same-sized tensors never reaches malloc. The lists hold at most
- * CACHE_LIMIT bytes; past that, blocks go straight back to the system. Every
- * block is 64-byte aligned (cache line, AVX-512). */
+ * Sizes round up to one of four classes per power of two (at most 25% slack).
+ * A freed block goes onto a free list of its class: first the calling thread's
+ * own cache (no lock, for blocks up to TLS_MAX_BLOCK), else a global list under
+ * a per-class mutex. A steady loop that frees and re-creates same-sized tensors
+ * therefore never reaches malloc, and small ones never take a lock. Global lists
+ * hold at most GLOBAL_CACHE_LIMIT bytes; past that, blocks return to the system.
+ * Every block is 64-byte aligned (cache line, AVX-512).
+ *
+ * Counters are per thread (single writer, relaxed atomics: plain moves on x86)
+ * and summed over a registry of threads when queried; only allocated_bytes is a
+ * shared atomic, because its peak must be exact. */
 #define _POSIX_C_SOURCE 200809L /* posix_memalign */
 #include "cpu_allocator.h"
 
@@ -14,26 +20,46 @@
 #define ALIGNMENT 64
 #define MIN_BLOCK 64
 #define NUM_CLASSES 240
-#define CACHE_LIMIT ((int64_t)1 << 29) /* 512 MiB */
+#define TLS_CLASSES 41                    /* classes up to 64 KiB */
+#define TLS_MAX_BLOCKS 64                 /* per class and thread */
+#define TLS_CACHE_LIMIT ((int64_t)8 << 20)
+#define GLOBAL_CACHE_LIMIT ((int64_t)1 << 29) /* 512 MiB */
 
 typedef struct free_block { struct free_block* next; } free_block;
 
 typedef struct {
     pthread_mutex_t lock;
     free_block* head;
-} __attribute__((aligned(64))) size_class;
+} __attribute__((aligned(64))) global_class;
 
-static size_class classes[NUM_CLASSES];
-static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
+enum { ST_ALLOC, ST_FREE, ST_SYS_ALLOC, ST_SYS_FREE, ST_LIVE_TENSORS, ST_LIVE_STORAGES, ST_TLS_CACHED, ST_COUNT };
 
-static atomic_int_fast64_t allocated_bytes, peak_bytes, cached_bytes;
-static atomic_int_fast64_t alloc_count, free_count, system_alloc_count, system_free_count;
+typedef struct thread_cache {
+    free_block* heads[TLS_CLASSES];
+    int32_t counts[TLS_CLASSES];
+    atomic_int_fast64_t stats[ST_COUNT]; /* written only by the owning thread */
+    struct thread_cache* prev;
+    struct thread_cache* next;
+} thread_cache;
 
-static void init_classes(void) {
+static global_class classes[NUM_CLASSES];
+static atomic_int_fast64_t allocated_bytes, peak_bytes, global_cached_bytes;
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static thread_cache* registry;              /* live threads' caches */
+static int64_t retired_stats[ST_COUNT];     /* counters of threads that exited */
+static pthread_key_t cache_key;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static _Thread_local thread_cache* tls;
+
+static void thread_exit(void* p);
+
+static void init(void) {
     for (int i = 0; i < NUM_CLASSES; i++) {
         pthread_mutex_init(&classes[i].lock, NULL);
         classes[i].head = NULL;
     }
+    pthread_key_create(&cache_key, thread_exit);
 }
 
 /* Class index and rounded size: 64, then 2^k + j * 2^(k-2) for j = 1..4. */
@@ -52,6 +78,76 @@ static size_t class_size(int c) {
     return ((size_t)1 << k) + (size_t)(j + 1) * ((size_t)1 << (k - 2));
 }
 
+static inline void bump(thread_cache* c, int which, int64_t delta) {
+    atomic_store_explicit(&c->stats[which],
+                          atomic_load_explicit(&c->stats[which], memory_order_relaxed) + delta,
+                          memory_order_relaxed);
+}
+
+static thread_cache* cache_slow(void) {
+    pthread_once(&init_once, init);
+    thread_cache* c = calloc(1, sizeof *c);
+    if (c == NULL) return NULL;
+    pthread_mutex_lock(&registry_lock);
+    c->next = registry;
+    if (registry) registry->prev = c;
+    registry = c;
+    pthread_mutex_unlock(&registry_lock);
+    pthread_setspecific(cache_key, c);
+    tls = c;
+    return c;
+}
+
+static inline thread_cache* cache(void) {
+    thread_cache* c = tls;
+    return NB_LIKELY(c != NULL) ? c : cache_slow();
+}
+
+static void global_push(int c, free_block* b) {
+    pthread_mutex_lock(&classes[c].lock);
+    b->next = classes[c].head;
+    classes[c].head = b;
+    pthread_mutex_unlock(&classes[c].lock);
+}
+
+static void system_free(thread_cache* tc, free_block* b) {
+    free(b);
+    if (tc) bump(tc, ST_SYS_FREE, 1);
+}
+
+/* Moves a thread's cached blocks to the global lists (or the system). */
+static void flush(thread_cache* c) {
+    for (int k = 0; k < TLS_CLASSES; k++) {
+        int64_t size = (int64_t)class_size(k);
+        while (c->heads[k] != NULL) {
+            free_block* b = c->heads[k];
+            c->heads[k] = b->next;
+            c->counts[k]--;
+            bump(c, ST_TLS_CACHED, -size);
+            if (atomic_fetch_add_explicit(&global_cached_bytes, size, memory_order_relaxed) + size >
+                GLOBAL_CACHE_LIMIT) {
+                atomic_fetch_sub_explicit(&global_cached_bytes, size, memory_order_relaxed);
+                system_free(c, b);
+            } else {
+                global_push(k, b);
+            }
+        }
+    }
+}
+
+static void thread_exit(void* p) {
+    thread_cache* c = p;
+    flush(c);
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < ST_COUNT; i++) retired_stats[i] += atomic_load_explicit(&c->stats[i], memory_order_relaxed);
+    if (c->prev) c->prev->next = c->next;
+    else registry = c->next;
+    if (c->next) c->next->prev = c->prev;
+    pthread_mutex_unlock(&registry_lock);
+    tls = NULL;
+    free(c);
+}
+
 static void note_alloc(int64_t size) {
     int64_t now = atomic_fetch_add_explicit(&allocated_bytes, size, memory_order_relaxed) + size;
     int64_t peak = atomic_load_explicit(&peak_bytes, memory_order_relaxed);
@@ -59,30 +155,39 @@ static void note_alloc(int64_t size) {
            !atomic_compare_exchange_weak_explicit(&peak_bytes, &peak, now, memory_order_relaxed,
                                                   memory_order_relaxed)) {
     }
-    atomic_fetch_add_explicit(&alloc_count, 1, memory_order_relaxed);
 }
 
 void* nb_cpu_alloc(size_t nbytes) {
     size_t rounded;
     int c = size_class_of(nbytes, &rounded);
     if (c >= NUM_CLASSES || rounded < nbytes) return NULL; /* beyond any real machine */
-    pthread_once(&classes_once, init_classes);
-    size_class* sc = &classes[c];
-    pthread_mutex_lock(&sc->lock);
-    free_block* b = sc->head;
-    if (b != NULL) sc->head = b->next;
-    pthread_mutex_unlock(&sc->lock);
-    if (b != NULL) {
-        atomic_fetch_sub_explicit(&cached_bytes, (int64_t)rounded, memory_order_relaxed);
+    thread_cache* tc = cache();
+    free_block* b = NULL;
+    if (tc != NULL && c < TLS_CLASSES && tc->heads[c] != NULL) {
+        b = tc->heads[c];
+        tc->heads[c] = b->next;
+        tc->counts[c]--;
+        bump(tc, ST_TLS_CACHED, -(int64_t)rounded);
     } else {
-        void* p = NULL;
-        if (posix_memalign(&p, ALIGNMENT, rounded) != 0) {
-            nb_cpu_empty_cache(); /* give the system our cache, then try once more */
-            if (posix_memalign(&p, ALIGNMENT, rounded) != 0) return NULL;
+        pthread_once(&init_once, init);
+        global_class* gc = &classes[c];
+        pthread_mutex_lock(&gc->lock);
+        b = gc->head;
+        if (b != NULL) gc->head = b->next;
+        pthread_mutex_unlock(&gc->lock);
+        if (b != NULL) {
+            atomic_fetch_sub_explicit(&global_cached_bytes, (int64_t)rounded, memory_order_relaxed);
+        } else {
+            void* p = NULL;
+            if (posix_memalign(&p, ALIGNMENT, rounded) != 0) {
+                nb_cpu_empty_cache(); /* give the system our cache, then try once more */
+                if (posix_memalign(&p, ALIGNMENT, rounded) != 0) return NULL;
+            }
+            if (tc) bump(tc, ST_SYS_ALLOC, 1);
+            b = p;
         }
-        atomic_fetch_add_explicit(&system_alloc_count, 1, memory_order_relaxed);
-        b = p;
     }
+    if (tc) bump(tc, ST_ALLOC, 1);
     note_alloc((int64_t)rounded);
     return b;
 }
@@ -92,36 +197,50 @@ void nb_cpu_free(void* ptr, size_t nbytes) {
     size_t rounded;
     int c = size_class_of(nbytes, &rounded);
     atomic_fetch_sub_explicit(&allocated_bytes, (int64_t)rounded, memory_order_relaxed);
-    atomic_fetch_add_explicit(&free_count, 1, memory_order_relaxed);
-    int64_t cached = atomic_fetch_add_explicit(&cached_bytes, (int64_t)rounded, memory_order_relaxed);
-    if (cached + (int64_t)rounded > CACHE_LIMIT) {
-        atomic_fetch_sub_explicit(&cached_bytes, (int64_t)rounded, memory_order_relaxed);
-        atomic_fetch_add_explicit(&system_free_count, 1, memory_order_relaxed);
-        free(ptr);
+    thread_cache* tc = cache();
+    free_block* b = ptr;
+    if (tc != NULL) {
+        bump(tc, ST_FREE, 1);
+        if (c < TLS_CLASSES && tc->counts[c] < TLS_MAX_BLOCKS &&
+            atomic_load_explicit(&tc->stats[ST_TLS_CACHED], memory_order_relaxed) + (int64_t)rounded <=
+                TLS_CACHE_LIMIT) {
+            b->next = tc->heads[c];
+            tc->heads[c] = b;
+            tc->counts[c]++;
+            bump(tc, ST_TLS_CACHED, (int64_t)rounded);
+            return;
+        }
+    }
+    if (atomic_fetch_add_explicit(&global_cached_bytes, (int64_t)rounded, memory_order_relaxed) +
+            (int64_t)rounded > GLOBAL_CACHE_LIMIT) {
+        atomic_fetch_sub_explicit(&global_cached_bytes, (int64_t)rounded, memory_order_relaxed);
+        system_free(tc, b);
         return;
     }
-    size_class* sc = &classes[c];
-    free_block* b = ptr;
-    pthread_mutex_lock(&sc->lock);
-    b->next = sc->head;
-    sc->head = b;
-    pthread_mutex_unlock(&sc->lock);
+    global_push(c, b);
 }
 
+void nb_count_live(int32_t kind, int64_t delta) {
+    thread_cache* tc = cache();
+    if (tc) bump(tc, kind == NB_LIVE_TENSOR ? ST_LIVE_TENSORS : ST_LIVE_STORAGES, delta);
+}
+
+/* Frees the global lists and the calling thread's cache; other threads' caches
+ * (at most TLS_CACHE_LIMIT each) stay until those threads allocate or exit. */
 void nb_cpu_empty_cache(void) {
-    pthread_once(&classes_once, init_classes);
+    pthread_once(&init_once, init);
+    thread_cache* tc = tls;
+    if (tc) flush(tc);
     for (int c = 0; c < NUM_CLASSES; c++) {
-        size_class* sc = &classes[c];
-        pthread_mutex_lock(&sc->lock);
-        free_block* b = sc->head;
-        sc->head = NULL;
-        pthread_mutex_unlock(&sc->lock);
+        global_class* gc = &classes[c];
+        pthread_mutex_lock(&gc->lock);
+        free_block* b = gc->head;
+        gc->head = NULL;
+        pthread_mutex_unlock(&gc->lock);
         while (b != NULL) {
-            size_t rounded = class_size(c);
             free_block* next = b->next;
-            free(b);
-            atomic_fetch_sub_explicit(&cached_bytes, (int64_t)rounded, memory_order_relaxed);
-            atomic_fetch_add_explicit(&system_free_count, 1, memory_order_relaxed);
+            atomic_fetch_sub_explicit(&global_cached_bytes, (int64_t)class_size(c), memory_order_relaxed);
+            system_free(tc, b);
             b = next;
         }
     }
@@ -133,13 +252,20 @@ void nb_cpu_reset_peak(void) {
 }
 
 void nb_cpu_stats(nb_memory_stats* out) {
+    pthread_once(&init_once, init);
+    int64_t sum[ST_COUNT];
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < ST_COUNT; i++) sum[i] = retired_stats[i];
+    for (thread_cache* c = registry; c != NULL; c = c->next)
+        for (int i = 0; i < ST_COUNT; i++) sum[i] += atomic_load_explicit(&c->stats[i], memory_order_relaxed);
+    pthread_mutex_unlock(&registry_lock);
     out->allocated_bytes = atomic_load_explicit(&allocated_bytes, memory_order_relaxed);
     out->peak_allocated_bytes = atomic_load_explicit(&peak_bytes, memory_order_relaxed);
-    out->cached_bytes = atomic_load_explicit(&cached_bytes, memory_order_relaxed);
-    out->alloc_count = atomic_load_explicit(&alloc_count, memory_order_relaxed);
-    out->free_count = atomic_load_explicit(&free_count, memory_order_relaxed);
-    out->system_alloc_count = atomic_load_explicit(&system_alloc_count, memory_order_relaxed);
-    out->system_free_count = atomic_load_explicit(&system_free_count, memory_order_relaxed);
-    out->live_tensors = nb_live_tensor_count();
-    out->live_storages = nb_live_storage_count();
+    out->cached_bytes = atomic_load_explicit(&global_cached_bytes, memory_order_relaxed) + sum[ST_TLS_CACHED];
+    out->alloc_count = sum[ST_ALLOC];
+    out->free_count = sum[ST_FREE];
+    out->system_alloc_count = sum[ST_SYS_ALLOC];
+    out->system_free_count = sum[ST_SYS_FREE];
+    out->live_tensors = sum[ST_LIVE_TENSORS];
+    out->live_storages = sum[ST_LIVE_STORAGES];
 }

@@ -12,7 +12,9 @@ NB_INTERNAL void nb_cpu_stats(nb_memory_stats* out);
 NB_INTERNAL void nb_cpu_reset_peak(void);
 NB_INTERNAL void nb_cpu_empty_cache(void);
 
-NB_INTERNAL int64_t nb_live_tensor_count(void);
-NB_INTERNAL int64_t nb_live_storage_count(void);
+/* Live-object counters reported by nb_memory_stats_get (per thread, summed on query). */
+#define NB_LIVE_TENSOR 0
+#define NB_LIVE_STORAGE 1
+NB_INTERNAL void nb_count_live(int32_t kind, int64_t delta);
 
 #endif /* NABLA_CPU_ALLOCATOR_H_ */

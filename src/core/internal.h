@@ -52,6 +52,7 @@ typedef struct nb_storage {
     const struct nb_backend* backend; /* frees data when not external */
     nb_deleter_fn deleter;           /* external memory: deleter(payload) */
     void* payload;
+    bool inline_data;                /* CPU: data follows this header in one block */
 } nb_storage;
 
 struct nb_tensor {

@@ -4,46 +4,54 @@
 
 #include <string.h>
 
-static atomic_int_fast64_t live_tensors;
-static atomic_int_fast64_t live_storages;
-
-int64_t nb_live_tensor_count(void) { return atomic_load_explicit(&live_tensors, memory_order_relaxed); }
-int64_t nb_live_storage_count(void) { return atomic_load_explicit(&live_storages, memory_order_relaxed); }
-
 /* ---- storage ---- */
 
-static nb_storage* storage_struct_new(void) {
-    nb_storage* s = nb_cpu_alloc(sizeof *s);
-    if (s == NULL) return NULL;
+/* CPU storage is one block: this header (padded to keep data 64-byte aligned)
+ * followed by the data, so creating a tensor costs two allocations, not three. */
+#define INLINE_HEADER ((sizeof(nb_storage) + 63) & ~(size_t)63)
+
+static void storage_init(nb_storage* s, void* data, int64_t nbytes, int32_t device_type, int32_t device_index) {
     atomic_init(&s->refcount, 1);
     atomic_init(&s->version, 0);
-    s->deleter = NULL;
-    s->payload = NULL;
-    s->backend = NULL;
-    atomic_fetch_add_explicit(&live_storages, 1, memory_order_relaxed);
-    return s;
-}
-
-nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type, int32_t device_index,
-                         nb_storage** out) {
-    const nb_backend* backend = nb_backend_of(device_type);
-    nb_storage* s = storage_struct_new();
-    if (s == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a storage object", op);
-    void* data = NULL;
-    nb_status st = backend->alloc(device_index, nbytes, &data);
-    if (st != NB_OK) {
-        nb_cpu_free(s, sizeof *s);
-        atomic_fetch_sub_explicit(&live_storages, 1, memory_order_relaxed);
-        if (st == NB_ERR_OUT_OF_MEMORY)
-            return nb_error(st, "%s: out of memory allocating %lld bytes on %s:%d", op,
-                            (long long)nbytes, nb_device_type_name(device_type), (int)device_index);
-        return nb_error(st, "%s: %s allocation of %lld bytes failed: %s", op, backend->name,
-                        (long long)nbytes, backend->last_error());
-    }
     s->data = data;
     s->nbytes = nbytes;
     s->device_type = device_type;
     s->device_index = device_index;
+    s->backend = NULL;
+    s->deleter = NULL;
+    s->payload = NULL;
+    s->inline_data = false;
+    nb_count_live(NB_LIVE_STORAGE, 1);
+}
+
+nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type, int32_t device_index,
+                         nb_storage** out) {
+    if (device_type == NB_CPU) {
+        nb_storage* s = (size_t)nbytes <= SIZE_MAX - INLINE_HEADER ? nb_cpu_alloc(INLINE_HEADER + (size_t)nbytes) : NULL;
+        if (s == NULL)
+            return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory allocating %lld bytes on cpu", op,
+                            (long long)nbytes);
+        storage_init(s, (char*)s + INLINE_HEADER, nbytes, NB_CPU, 0);
+        s->inline_data = true;
+        *out = s;
+        return NB_OK;
+    }
+    const nb_backend* backend = nb_backend_of(device_type);
+    void* data = NULL;
+    nb_status st = backend->alloc(device_index, nbytes, &data);
+    if (st != NB_OK) {
+        if (st == NB_ERR_OUT_OF_MEMORY)
+            return nb_error(st, "%s: out of memory allocating %lld bytes on %s:%d: %s", op, (long long)nbytes,
+                            nb_device_type_name(device_type), (int)device_index, backend->last_error());
+        return nb_error(st, "%s: %s allocation of %lld bytes failed: %s", op, backend->name,
+                        (long long)nbytes, backend->last_error());
+    }
+    nb_storage* s = nb_cpu_alloc(sizeof *s);
+    if (s == NULL) {
+        backend->free(device_index, data, nbytes);
+        return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a storage object", op);
+    }
+    storage_init(s, data, nbytes, device_type, device_index);
     s->backend = backend;
     *out = s;
     return NB_OK;
@@ -51,36 +59,45 @@ nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type, in
 
 nb_status nb_storage_wrap(const char* op, void* data, int64_t nbytes, int32_t device_type,
                           int32_t device_index, nb_deleter_fn deleter, void* payload, nb_storage** out) {
-    nb_storage* s = storage_struct_new();
+    nb_storage* s = nb_cpu_alloc(sizeof *s);
     if (s == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a storage object", op);
-    s->data = data;
-    s->nbytes = nbytes;
-    s->device_type = device_type;
-    s->device_index = device_index;
+    storage_init(s, data, nbytes, device_type, device_index);
     s->deleter = deleter;
     s->payload = payload;
     *out = s;
     return NB_OK;
 }
 
+/* Drops one reference. The sole owner skips the atomic RMW: nobody else can
+ * retain an object that only the caller references. */
+static inline bool drop_last(atomic_int_fast64_t* refcount) {
+    if (atomic_load_explicit(refcount, memory_order_acquire) == 1) return true;
+    return atomic_fetch_sub_explicit(refcount, 1, memory_order_acq_rel) == 1;
+}
+
 void nb_storage_release(nb_storage* s) {
-    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (!drop_last(&s->refcount)) return;
+    nb_count_live(NB_LIVE_STORAGE, -1);
+    if (s->inline_data) {
+        nb_cpu_free(s, INLINE_HEADER + (size_t)s->nbytes);
+        return;
+    }
     if (s->deleter != NULL) s->deleter(s->payload);
     else if (s->backend != NULL) s->backend->free(s->device_index, s->data, s->nbytes);
     nb_cpu_free(s, sizeof *s);
-    atomic_fetch_sub_explicit(&live_storages, 1, memory_order_relaxed);
 }
 
 /* ---- tensors ---- */
 
-nb_status nb_tensor_make(const char* op, nb_storage* storage, int32_t dtype, const int64_t* shape,
-                         const int64_t* strides, int32_t ndim, int64_t offset, nb_tensor** out) {
+/* A tensor over storage; `steal` hands the caller's storage reference to the tensor. */
+static nb_status tensor_make(const char* op, nb_storage* storage, bool steal, int32_t dtype, const int64_t* shape,
+                             const int64_t* strides, int32_t ndim, int64_t offset, nb_tensor** out) {
     nb_tensor* t = nb_cpu_alloc(sizeof *t);
     if (t == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a tensor object", op);
     t->magic = NB_TENSOR_MAGIC;
     t->dtype = dtype;
     atomic_init(&t->refcount, 1);
-    atomic_fetch_add_explicit(&storage->refcount, 1, memory_order_relaxed);
+    if (!steal) atomic_fetch_add_explicit(&storage->refcount, 1, memory_order_relaxed);
     t->storage = storage;
     t->offset = offset;
     t->ndim = ndim;
@@ -92,9 +109,14 @@ nb_status nb_tensor_make(const char* op, nb_storage* storage, int32_t dtype, con
     }
     t->numel = numel;
     t->contiguous = nb_is_contiguous(shape, strides, ndim);
-    atomic_fetch_add_explicit(&live_tensors, 1, memory_order_relaxed);
+    nb_count_live(NB_LIVE_TENSOR, 1);
     *out = t;
     return NB_OK;
+}
+
+nb_status nb_tensor_make(const char* op, nb_storage* storage, int32_t dtype, const int64_t* shape,
+                         const int64_t* strides, int32_t ndim, int64_t offset, nb_tensor** out) {
+    return tensor_make(op, storage, false, dtype, shape, strides, ndim, offset, out);
 }
 
 nb_status nb_tensor_new(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype,
@@ -110,8 +132,8 @@ nb_status nb_tensor_new(const char* op, const int64_t* shape, int32_t ndim, int3
     if (st != NB_OK) return st;
     int64_t strides[NB_MAX_DIMS];
     nb_contiguous_strides(shape, ndim, strides);
-    st = nb_tensor_make(op, s, dtype, shape, strides, ndim, 0, out);
-    nb_storage_release(s);  /* the tensor holds its own reference */
+    st = tensor_make(op, s, true, dtype, shape, strides, ndim, 0, out);
+    if (st != NB_OK) nb_storage_release(s);
     return st;
 }
 
@@ -125,11 +147,11 @@ NB_API void nb_tensor_retain(nb_tensor* t) {
 
 NB_API void nb_tensor_release(nb_tensor* t) {
     if (t == NULL || t->magic != NB_TENSOR_MAGIC) return;
-    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (!drop_last(&t->refcount)) return;
     t->magic = NB_TENSOR_DEAD;
     nb_storage_release(t->storage);
     nb_cpu_free(t, sizeof *t);
-    atomic_fetch_sub_explicit(&live_tensors, 1, memory_order_relaxed);
+    nb_count_live(NB_LIVE_TENSOR, -1);
 }
 
 /* Metadata getters return a sentinel (and set the last error) for a bad handle. */

@@ -6,9 +6,9 @@ import numbers
 import numpy as np
 
 from . import _dtype, _device
-from ._lib import lib
+from ._lib import error, ffi, lib
 from ._size import size_args
-from ._tensor import Tensor, _call
+from ._tensor import Tensor, _call, _new_object
 
 _CPU_ARGS = (lib.NB_CPU, 0)
 
@@ -31,29 +31,43 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     return t
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False, **_ignored) -> Tensor:
-    """An uninitialised tensor of the given size."""
-    shape = size_args(size, "empty")
-    dt, di = _dev(device)
-    return _finish(_call(lib.nb_empty, shape, len(shape), _code(dtype, _dtype._default[0]), dt, di), requires_grad)
+def _shaped(fn, fname: str):
+    """A factory f(*size, dtype=None, device=None, requires_grad=False) over lib.nbpy_<fn>.
+    The common case (int sizes, default dtype, CPU) takes no helper calls."""
+    default = _dtype._default
+    cpu = lib.NB_CPU
+
+    def factory(*size, dtype=None, device=None, requires_grad=False):
+        if len(size) != 1 or size[0].__class__ is not int:
+            size = size_args(size, fname)
+        code = default[0].code if dtype is None else _code(dtype, None)
+        if device is None:
+            h = fn(size, len(size), code, cpu, 0)
+        else:
+            h = fn(size, len(size), code, *_device.resolve(device))
+        if not h:
+            raise error(lib.nb_last_error_status())
+        t = _new_object(Tensor)
+        t._h = h
+        t._shape = None
+        return _finish(t, True) if requires_grad else t
+
+    factory.__name__ = factory.__qualname__ = fname
+    return factory
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of zeros."""
-    shape = size_args(size, "zeros")
-    dt, di = _dev(device)
-    return _finish(_call(lib.nb_zeros, shape, len(shape), _code(dtype, _dtype._default[0]), dt, di), requires_grad)
-
-
-def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of ones."""
-    shape = size_args(size, "ones")
-    dt, di = _dev(device)
-    return _finish(_call(lib.nb_ones, shape, len(shape), _code(dtype, _dtype._default[0]), dt, di), requires_grad)
+empty = _shaped(lib.nbpy_empty, "empty")
+empty.__doc__ = "empty(*size, dtype=None, device=None) -> Tensor: uninitialised values."
+zeros = _shaped(lib.nbpy_zeros, "zeros")
+zeros.__doc__ = "zeros(*size, dtype=None, device=None) -> Tensor: filled with 0."
+ones = _shaped(lib.nbpy_ones, "ones")
+ones.__doc__ = "ones(*size, dtype=None, device=None) -> Tensor: filled with 1."
 
 
 def _scalar_dtype(value) -> _dtype.dtype:
     """The dtype PyTorch infers for a Python scalar."""
+    if value.__class__ is float:
+        return _dtype._default[0]
     if isinstance(value, (bool, np.bool_)):
         return _dtype.bool_
     if isinstance(value, numbers.Integral):
@@ -64,19 +78,21 @@ def _scalar_dtype(value) -> _dtype.dtype:
 
 
 def _full(shape: tuple, value, code: int, dt: int, di: int) -> Tensor:
+    if value.__class__ is float:
+        return _call(lib.nbpy_full, shape, len(shape), value, code, dt, di)
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         value = int(value)
         if not -(1 << 63) <= value < (1 << 63):
             raise RuntimeError(f"value {value} cannot be converted to type int64 without overflow")
-        return _call(lib.nb_full_int, shape, len(shape), value, code, dt, di)
+        return _call(lib.nbpy_full_int, shape, len(shape), value, code, dt, di)
     if not isinstance(value, numbers.Real):
         raise TypeError(f"full(): fill_value must be a real number, not {type(value).__name__}")
-    return _call(lib.nb_full, shape, len(shape), float(value), code, dt, di)
+    return _call(lib.nbpy_full, shape, len(shape), float(value), code, dt, di)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with fill_value; the dtype is inferred from it when not given."""
-    shape = size_args((size,), "full")
+    shape = size if size.__class__ is tuple and all(s.__class__ is int for s in size) else size_args((size,), "full")
     dt, di = _dev(device)
     code = _scalar_dtype(fill_value).code if dtype is None else _code(dtype, None)
     return _finish(_full(shape, fill_value, code, dt, di), requires_grad)
@@ -86,22 +102,30 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
     """Values from start (default 0) up to, not including, end, spaced by step."""
     if end is None:
         start, end = 0, start
-    for name, v in (("start", start), ("end", end), ("step", step)):
-        if not isinstance(v, numbers.Real) and not (isinstance(v, Tensor) and v.numel() == 1):
-            raise TypeError(f"arange(): argument '{name}' must be Number, not {type(v).__name__}")
-    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
-    if dtype is None:
-        integral = all(isinstance(v, numbers.Integral) for v in values)
-        dtype = _dtype.int64 if integral else _dtype.get_default_dtype()
+    if start.__class__ is int and end.__class__ is int and step.__class__ is int:
+        code = _dtype.int64.code if dtype is None else _code(dtype, None)
+    else:
+        values = []
+        for name, v in (("start", start), ("end", end), ("step", step)):
+            if isinstance(v, Tensor) and v.numel() == 1:
+                v = v.item()
+            if not isinstance(v, numbers.Real):
+                raise TypeError(f"arange(): argument '{name}' must be Number, not {type(v).__name__}")
+            values.append(v)
+        start, end, step = values
+        if dtype is None:
+            integral = all(isinstance(v, numbers.Integral) for v in values)
+            dtype = _dtype.int64 if integral else _dtype.get_default_dtype()
+        code = _code(dtype, None)
     dt, di = _dev(device)
-    return _finish(_call(lib.nb_arange, *map(float, values), _code(dtype, None), dt, di), requires_grad)
+    return _finish(_call(lib.nbpy_arange, float(start), float(end), float(step), code, dt, di), requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """steps values evenly spaced from start to end, both included."""
     dt, di = _dev(device)
     code = _code(dtype, _dtype.get_default_dtype())
-    return _finish(_call(lib.nb_linspace, float(start), float(end), int(steps), code, dt, di), requires_grad)
+    return _finish(_call(lib.nbpy_linspace, float(start), float(end), int(steps), code, dt, di), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -109,7 +133,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False) -> T
     dt, di = _dev(device)
     n = int(n)
     m = n if m is None else int(m)
-    return _finish(_call(lib.nb_eye, n, m, _code(dtype, _dtype.get_default_dtype()), dt, di), requires_grad)
+    return _finish(_call(lib.nbpy_eye, n, m, _code(dtype, _dtype.get_default_dtype()), dt, di), requires_grad)
 
 
 def _like(fn, t: Tensor, dtype, device, *extra) -> Tensor:
@@ -163,16 +187,47 @@ def _numpy_source(data, dtype):
     return np.asarray(arr, dtype=staging._numpy, order="C"), staging, dtype
 
 
+_C_TYPES = {lib.NB_F32: "float[]", lib.NB_F64: "double[]"}
+
+
+def _flat_list(data: list):
+    """A fast path for flat lists of Python floats or ints (no NumPy round trip); None otherwise."""
+    n = len(data)
+    if n == 0 or n > 4096:
+        return None
+    kind = data[0].__class__
+    if kind is not float and kind is not int:
+        return None
+    for x in data:
+        if x.__class__ is not kind:
+            return None
+    if kind is float:
+        code = _dtype._default[0].code
+        ctype = _C_TYPES.get(code)
+        if ctype is None:
+            return None
+    else:
+        code, ctype = lib.NB_I64, "int64_t[]"
+    try:
+        buf = ffi.new(ctype, data)
+    except OverflowError:
+        raise RuntimeError("Overflow when unpacking long") from None
+    return _call(lib.nbpy_tensor_from_host, buf, (n,), 1, code, lib.NB_CPU, 0)
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of data (nested lists, scalars, NumPy arrays or tensors)."""
     if dtype is not None:
         _dtype.check(dtype)
     if isinstance(data, Tensor):
         return _finish(data.to(dtype or data.dtype, device or data.device, copy=True), requires_grad)
+    if data.__class__ is list and dtype is None and device is None:
+        t = _flat_list(data)
+        if t is not None:
+            return _finish(t, requires_grad)
     arr, staging, target = _numpy_source(data, dtype)
     dt, di = _dev(device)
-    from ._lib import ffi
-    t = _call(lib.nb_tensor_from_host, ffi.from_buffer(arr) if arr.size else ffi.NULL, arr.shape,
+    t = _call(lib.nbpy_tensor_from_host, ffi.from_buffer(arr) if arr.size else ffi.NULL, arr.shape,
               arr.ndim, staging.code, dt, di)
     if target is not staging:
         t = t.to(target)

@@ -7,6 +7,7 @@ from ._lib import lib
 from ._tensor import Tensor, _call
 
 _INT64_MAX = (1 << 63) - 1
+_FULL = slice(None)
 
 
 def _is_int(x) -> bool:
@@ -15,38 +16,46 @@ def _is_int(x) -> bool:
 
 def getitem(t: Tensor, index) -> Tensor:
     """t[index] for basic indices; tensor and list indices arrive with the op library."""
-    items = index if isinstance(index, tuple) else (index,)
-    consumed = sum(1 for i in items if i is not None and i is not Ellipsis)
-    ndim = t.ndim
+    items = index if index.__class__ is tuple else (index,)
+    consumed, ellipses = 0, 0
+    for item in items:
+        if item is Ellipsis:
+            ellipses += 1
+        elif item is not None:
+            consumed += 1
+    ndim = lib.nb_tensor_ndim(t._h)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    if sum(1 for i in items if i is Ellipsis) > 1:
+    if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    h = t._h
-    result = None
+    result = t
     dim = 0
     for item in items:
-        src = h if result is None else result._h
-        if item is None:
-            result = _call(lib.nb_tensor_unsqueeze, src, dim)
-            dim += 1
-        elif item is Ellipsis:
-            dim += ndim - consumed
-            continue
-        elif isinstance(item, slice):
+        if item.__class__ is int:
+            result = _call(lib.nbpy_tensor_select, result._h, dim, item)
+        elif item.__class__ is slice:
+            if item == _FULL:  # ':' keeps the dim as it is
+                dim += 1
+                continue
             step = 1 if item.step is None else operator.index(item.step)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
             start = 0 if item.start is None else operator.index(item.start)
             stop = _INT64_MAX if item.stop is None else operator.index(item.stop)
-            result = _call(lib.nb_tensor_slice, src, dim, start, stop, step)
+            result = _call(lib.nbpy_tensor_slice, result._h, dim, start, stop, step)
             dim += 1
+        elif item is None:
+            result = _call(lib.nbpy_tensor_unsqueeze, result._h, dim)
+            dim += 1
+        elif item is Ellipsis:
+            dim += ndim - consumed
         elif _is_int(item):
-            result = _call(lib.nb_tensor_select, src, dim, operator.index(item))
+            result = _call(lib.nbpy_tensor_select, result._h, dim, operator.index(item))
         else:
             raise NotImplementedError(
                 f"indexing with {type(item).__name__} is not supported yet: only integers, slices (`:`), "
                 "ellipsis (`...`) and None are valid indices")
-    if result is None:  # t[...] or t[()]: a view of the whole tensor
-        result = _call(lib.nb_tensor_view, h, t.shape, ndim)
+    if result is t:  # t[...], t[()], t[:]: a new view of the whole tensor
+        shape = t.shape
+        result = _call(lib.nbpy_tensor_view, t._h, shape, len(shape))
     return result

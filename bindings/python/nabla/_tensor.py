@@ -11,24 +11,29 @@ from . import _dtype, _device
 from ._lib import error, ffi, lib, scratch
 from ._size import Size, size_args
 
-_INT64_MAX = (1 << 63) - 1
+_INT64_MIN = -(1 << 63)
+_item_kind, _item_double, _item_int = lib.nbpy_item_kind, lib.nbpy_item_double, lib.nbpy_item_int
 _FLOAT_CODES = (lib.NB_F32, lib.NB_F64, lib.NB_F16, lib.NB_BF16)
 _new_object = object.__new__
+_select = lib.nbpy_tensor_select
 
 
 def _wrap(handle) -> "Tensor":
     t = _new_object(Tensor)
     t._h = handle
+    t._shape = None
     return t
 
 
 def _call(fn, *args) -> "Tensor":
-    """Calls an ABI function whose last parameter is `nb_tensor** out`."""
-    out = scratch.out
-    status = fn(*args, out)
-    if status:
-        raise error(status)
-    return _wrap(out[0])
+    """Calls a handle-returning twin (lib.nbpy_*): NULL means the call failed."""
+    h = fn(*args)
+    if not h:
+        raise error(lib.nb_last_error_status())
+    t = _new_object(Tensor)
+    t._h = h
+    t._shape = None
+    return t
 
 
 def _dim_arg(dim, name: str = "dim") -> int:
@@ -41,7 +46,9 @@ def _dim_arg(dim, name: str = "dim") -> int:
 class Tensor:
     """An n-dimensional array held by libnabla (see nabla.tensor, nabla.zeros, ...)."""
 
-    __slots__ = ("_h", "__weakref__")
+    # _shape caches the Size: a handle's geometry never changes (an in-place
+    # metadata op, when one exists, must reset it).
+    __slots__ = ("_h", "_shape", "__weakref__")
 
     def __new__(cls, *args, **kwargs):
         """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
@@ -57,15 +64,20 @@ class Tensor:
 
     @property
     def shape(self) -> Size:
-        h = self._h
-        return Size(ffi.unpack(lib.nb_tensor_shape(h), lib.nb_tensor_ndim(h)))
+        s = self._shape
+        if s is None:
+            h = self._h
+            s = self._shape = Size(ffi.unpack(lib.nb_tensor_shape(h), lib.nb_tensor_ndim(h)))
+        return s
 
     def size(self, dim=None):
         """The shape, or the size of one dim."""
-        shape = self.shape
+        s = self._shape
+        if s is None:
+            s = self.shape
         if dim is None:
-            return shape
-        return shape[self._wrap_dim(dim)]
+            return s
+        return s[self._wrap_dim(dim)]
 
     def stride(self, dim=None):
         """Strides in elements (a tuple), or the stride of one dim."""
@@ -145,16 +157,18 @@ class Tensor:
     def item(self):
         """The value of a one-element tensor as a Python float, int or bool."""
         h = self._h
-        code = lib.nb_tensor_dtype(h)
-        if code in _FLOAT_CODES:
-            out = scratch.f64
-            status = lib.nb_tensor_item_double(h, out)
-        else:
-            out = scratch.i64
-            status = lib.nb_tensor_item_int(h, out)
-        if status:
-            raise error(status)
-        return bool(out[0]) if code == lib.NB_BOOL else out[0]
+        kind = _item_kind(h)
+        if kind == 0:
+            v = _item_double(h)
+            if v != v and lib.nbpy_failed():
+                raise error(lib.nb_last_error_status())
+            return v
+        if kind < 0:  # not one element: let the C call word the error
+            raise error(lib.nb_tensor_item_double(h, scratch.f64))
+        v = _item_int(h)
+        if v == _INT64_MIN and lib.nbpy_failed():
+            raise error(lib.nb_last_error_status())
+        return v if kind == 1 else bool(v)
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The values as a NumPy array (a copy for now; zero-copy sharing comes with DLPack)."""
@@ -221,12 +235,13 @@ class Tensor:
     # ---- views ----
 
     def view(self, *shape) -> "Tensor":
-        shape = size_args(shape, "view")
-        return _call(lib.nb_tensor_view, self._h, shape, len(shape))
+        if len(shape) != 1 or shape[0].__class__ is not int:
+            shape = size_args(shape, "view")
+        return _call(lib.nbpy_tensor_view, self._h, shape, len(shape))
 
     def reshape(self, *shape) -> "Tensor":
         shape = size_args(shape, "reshape")
-        return _call(lib.nb_tensor_reshape, self._h, shape, len(shape))
+        return _call(lib.nbpy_tensor_reshape, self._h, shape, len(shape))
 
     def view_as(self, other: "Tensor") -> "Tensor":
         return self.view(other.shape)
@@ -236,10 +251,12 @@ class Tensor:
 
     def permute(self, *dims) -> "Tensor":
         dims = size_args(dims, "permute")
-        return _call(lib.nb_tensor_permute, self._h, dims, len(dims))
+        return _call(lib.nbpy_tensor_permute, self._h, dims, len(dims))
 
     def transpose(self, dim0, dim1) -> "Tensor":
-        return _call(lib.nb_tensor_transpose, self._h, _dim_arg(dim0, "dim0"), _dim_arg(dim1, "dim1"))
+        if dim0.__class__ is not int or dim1.__class__ is not int:
+            dim0, dim1 = _dim_arg(dim0, "dim0"), _dim_arg(dim1, "dim1")
+        return _call(lib.nbpy_tensor_transpose, self._h, dim0, dim1)
 
     swapaxes = swapdims = transpose
 
@@ -261,54 +278,58 @@ class Tensor:
 
     def expand(self, *sizes) -> "Tensor":
         sizes = size_args(sizes, "expand")
-        return _call(lib.nb_tensor_expand, self._h, sizes, len(sizes))
+        return _call(lib.nbpy_tensor_expand, self._h, sizes, len(sizes))
 
     def expand_as(self, other: "Tensor") -> "Tensor":
         return self.expand(other.shape)
 
     def squeeze(self, dim=None) -> "Tensor":
         if dim is None:
-            return _call(lib.nb_tensor_squeeze, self._h, ffi.NULL, 0)
+            return _call(lib.nbpy_tensor_squeeze, self._h, ffi.NULL, 0)
         dims = tuple(_dim_arg(d) for d in dim) if isinstance(dim, (tuple, list)) else (_dim_arg(dim),)
-        return _call(lib.nb_tensor_squeeze, self._h, dims, len(dims))
+        return _call(lib.nbpy_tensor_squeeze, self._h, dims, len(dims))
 
     def unsqueeze(self, dim) -> "Tensor":
-        return _call(lib.nb_tensor_unsqueeze, self._h, _dim_arg(dim))
+        return _call(lib.nbpy_tensor_unsqueeze, self._h, dim if dim.__class__ is int else _dim_arg(dim))
 
     def flatten(self, start_dim=0, end_dim=-1) -> "Tensor":
-        return _call(lib.nb_tensor_flatten, self._h, _dim_arg(start_dim, "start_dim"), _dim_arg(end_dim, "end_dim"))
+        return _call(lib.nbpy_tensor_flatten, self._h, _dim_arg(start_dim, "start_dim"), _dim_arg(end_dim, "end_dim"))
 
     def ravel(self) -> "Tensor":
         return self.reshape(-1)
 
     def narrow(self, dim, start, length) -> "Tensor":
-        return _call(lib.nb_tensor_narrow, self._h, _dim_arg(dim), operator.index(start), operator.index(length))
+        return _call(lib.nbpy_tensor_narrow, self._h, _dim_arg(dim), operator.index(start), operator.index(length))
 
     def select(self, dim, index) -> "Tensor":
-        return _call(lib.nb_tensor_select, self._h, _dim_arg(dim), operator.index(index))
+        return _call(lib.nbpy_tensor_select, self._h, _dim_arg(dim), operator.index(index))
 
     def as_strided(self, size, stride, storage_offset=None) -> "Tensor":
         size, stride = size_args((size,), "as_strided"), size_args((stride,), "as_strided")
         if len(size) != len(stride):
             raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} vs {len(size)}")
         offset = self.storage_offset() if storage_offset is None else operator.index(storage_offset)
-        return _call(lib.nb_tensor_as_strided, self._h, size, stride, len(size), offset)
+        return _call(lib.nbpy_tensor_as_strided, self._h, size, stride, len(size), offset)
 
     def contiguous(self) -> "Tensor":
-        return _call(lib.nb_tensor_contiguous, self._h)
+        return _call(lib.nbpy_tensor_contiguous, self._h)
 
     def clone(self) -> "Tensor":
-        return _call(lib.nb_tensor_clone, self._h)
+        return _call(lib.nbpy_tensor_clone, self._h)
 
     def __getitem__(self, index) -> "Tensor":
         if index.__class__ is int:
-            return _call(lib.nb_tensor_select, self._h, 0, index)
-        from ._indexing import getitem
-        return getitem(self, index)
+            h = _select(self._h, 0, index)
+            if not h:
+                raise error(lib.nb_last_error_status())
+            t = _new_object(Tensor)
+            t._h = h
+            t._shape = None
+            return t
+        return _getitem(self, index)
 
     def __setitem__(self, index, value) -> None:
-        from ._indexing import getitem
-        target = self if index is Ellipsis else getitem(self, index)
+        target = self if index is Ellipsis else _getitem(self, index)
         target.copy_(value)
 
     # ---- copies and conversions ----
@@ -351,7 +372,7 @@ class Tensor:
             dev_type, dev_index = lib.nb_tensor_device_type(self._h), lib.nb_tensor_device_index(self._h)
         else:
             dev_type, dev_index = _device.resolve(device)
-        return _call(lib.nb_tensor_to, self._h, code, dev_type, dev_index, copy)
+        return _call(lib.nbpy_tensor_to, self._h, code, dev_type, dev_index, copy)
 
     def type_as(self, other: "Tensor") -> "Tensor":
         return self.to(other.dtype)
@@ -413,3 +434,6 @@ class Tensor:
     def new_tensor(self, data, *, dtype=None, device=None) -> "Tensor":
         from ._factory import tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device)
+
+
+from ._indexing import getitem as _getitem  # noqa: E402 - _indexing needs Tensor defined first

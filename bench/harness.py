@@ -1,0 +1,54 @@
+"""Timing helpers shared by the benchmarks: best-of-repeats per-call time, and a
+table that puts nabla beside PyTorch and NumPy measured in the same process."""
+from __future__ import annotations
+
+import gc
+import time
+from typing import Callable
+
+
+def per_call_seconds(fn: Callable[[], object], min_time: float = 0.2, repeats: int = 5) -> float:
+    """Best (lowest) mean seconds per call over `repeats` runs of about min_time each."""
+    n = 1
+    while True:  # calibrate the loop count
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        dt = time.perf_counter() - t0
+        if dt >= min_time / 10:
+            break
+        n *= 4
+    n = max(1, int(n * (min_time / 10) / max(dt, 1e-9) * 10 / 10))
+    best = float("inf")
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            best = min(best, (time.perf_counter() - t0) / n)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return best
+
+
+def try_import(name: str):
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+def print_table(title: str, rows: list[tuple[str, dict[str, float]]], unit: str = "us",
+                scale: float = 1e6, columns: tuple[str, ...] = ("nabla", "torch", "numpy")) -> None:
+    """rows: (case, {framework: seconds}). Ratio column: nabla time / torch time (lower is better)."""
+    print(f"\n## {title}\n")
+    head = f"| {'case':<34} | " + " | ".join(f"{c + ' ' + unit:>12}" for c in columns) + " | nabla/torch |"
+    print(head)
+    print("|" + "-" * 36 + "|" + "|".join("-" * 14 for _ in columns) + "|-------------|")
+    for case, times in rows:
+        cells = [f"{times[c] * scale:>12.3f}" if c in times else f"{'-':>12}" for c in columns]
+        ratio = f"{times['nabla'] / times['torch']:>11.2f}" if "torch" in times and "nabla" in times else f"{'-':>11}"
+        print(f"| {case:<34} | " + " | ".join(cells) + f" | {ratio} |")
