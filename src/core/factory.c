@@ -85,14 +85,29 @@ NB_API nb_status nb_full_int(const int64_t* shape, int32_t ndim, int64_t value, 
     return create_filled("full", shape, ndim, 0.0, value, true, dtype, device_type, device_index, out);
 }
 
+/* Hands out a tensor computed on the host, moved to the (already validated) device. */
+static nb_status place(nb_tensor* t, int32_t device_type, int32_t device_index, nb_tensor** out) {
+    if (device_type == NB_CPU) {
+        *out = t;
+        return NB_OK;
+    }
+    nb_tensor* moved = NULL;
+    nb_status st = nb_tensor_to(t, t->dtype, device_type, device_index, 0, &moved);
+    nb_tensor_release(t);
+    if (st == NB_OK) *out = moved;
+    return st;
+}
+
 /* Creates a 1-D tensor of n elements computed on the host by gen(i), then moved. */
 typedef double (*gen_fn)(const double* params, int64_t i);
 
 static nb_status create_1d(const char* op, int64_t n, int32_t dtype, int32_t device_type,
                            int32_t device_index, gen_fn gen, const double* params, nb_tensor** out) {
-    nb_tensor* t;
-    nb_status st = create(op, &n, 1, dtype, NB_CPU, 0, &t);
+    const nb_backend* backend;
+    nb_status st = nb_device_resolve(op, device_type, &device_index, &backend);
     if (st != NB_OK) return st;
+    nb_tensor* t;
+    if ((st = create(op, &n, 1, dtype, NB_CPU, 0, &t)) != NB_OK) return st;
     /* Compute in double, store through the f64 -> dtype conversion, one block at a time. */
     double block[256];
     nb_convert_fn cvt = nb_cpu_convert_fn(NB_F64, dtype);
@@ -102,15 +117,7 @@ static nb_status create_1d(const char* op, int64_t n, int32_t dtype, int32_t dev
         for (int64_t k = 0; k < m; k++) block[k] = gen(params, i + k);
         cvt(dst + i * nb_dtype_sizes[dtype], 1, block, 1, m);
     }
-    if (device_type != NB_CPU || (device_index != 0 && device_index != -1)) {
-        nb_tensor* moved;
-        st = nb_tensor_to(t, dtype, device_type, device_index, 0, &moved);
-        nb_tensor_release(t);
-        if (st != NB_OK) return st;
-        t = moved;
-    }
-    *out = t;
-    return NB_OK;
+    return place(t, device_type, device_index, out);
 }
 
 static double arange_at(const double* p, int64_t i) { return p[0] + (double)i * p[1]; }
@@ -162,24 +169,18 @@ NB_API nb_status nb_eye(int64_t n, int64_t m, int32_t dtype, int32_t device_type
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: n and m must be non-negative, got n=%lld, m=%lld", op,
                         (long long)n, (long long)m);
     const int64_t shape[2] = {n, m};
-    nb_tensor* t;
-    nb_status st = create(op, shape, 2, dtype, NB_CPU, 0, &t);
+    const nb_backend* backend;
+    nb_status st = nb_device_resolve(op, device_type, &device_index, &backend);
     if (st != NB_OK) return st;
+    nb_tensor* t;
+    if ((st = create(op, shape, 2, dtype, NB_CPU, 0, &t)) != NB_OK) return st;
     const int64_t size = nb_dtype_sizes[dtype];
     char* data = nb_tensor_data(t);
     memset(data, 0, (size_t)(n * m * size));
     char one[8];
     nb_cpu_fill(one, dtype, 1, 1.0, 1, true);
     for (int64_t i = 0; i < (n < m ? n : m); i++) memcpy(data + (i * m + i) * size, one, (size_t)size);
-    if (device_type != NB_CPU || (device_index != 0 && device_index != -1)) {
-        nb_tensor* moved;
-        st = nb_tensor_to(t, dtype, device_type, device_index, 0, &moved);
-        nb_tensor_release(t);
-        if (st != NB_OK) return st;
-        t = moved;
-    }
-    *out = t;
-    return NB_OK;
+    return place(t, device_type, device_index, out);
 }
 
 NB_API nb_status nb_tensor_from_host(const void* data, const int64_t* shape, int32_t ndim, int32_t dtype,

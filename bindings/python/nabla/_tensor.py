@@ -383,36 +383,6 @@ class Tensor:
     def cuda(self, device=None) -> "Tensor":
         return self.to("cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device)
 
-    def float(self) -> "Tensor":
-        return self.to(_dtype.float32)
-
-    def double(self) -> "Tensor":
-        return self.to(_dtype.float64)
-
-    def half(self) -> "Tensor":
-        return self.to(_dtype.float16)
-
-    def bfloat16(self) -> "Tensor":
-        return self.to(_dtype.bfloat16)
-
-    def char(self) -> "Tensor":
-        return self.to(_dtype.int8)
-
-    def short(self) -> "Tensor":
-        return self.to(_dtype.int16)
-
-    def int(self) -> "Tensor":
-        return self.to(_dtype.int32)
-
-    def long(self) -> "Tensor":
-        return self.to(_dtype.int64)
-
-    def byte(self) -> "Tensor":
-        return self.to(_dtype.uint8)
-
-    def bool(self) -> "Tensor":
-        return self.to(_dtype.bool_)
-
     # ---- new tensors like this one ----
 
     def new_empty(self, *size, dtype=None, device=None) -> "Tensor":
@@ -437,3 +407,17 @@ class Tensor:
 
 
 from ._indexing import getitem as _getitem  # noqa: E402 - _indexing needs Tensor defined first
+
+
+def _conversion(name: str, dtype: _dtype.dtype):
+    def convert(self: Tensor) -> Tensor:
+        return self.to(dtype)
+    convert.__name__ = convert.__qualname__ = name
+    convert.__doc__ = f"self.to({dtype!r})"
+    return convert
+
+
+for _name, _dt in (("float", _dtype.float32), ("double", _dtype.float64), ("half", _dtype.float16),
+                   ("bfloat16", _dtype.bfloat16), ("char", _dtype.int8), ("short", _dtype.int16),
+                   ("int", _dtype.int32), ("long", _dtype.int64), ("byte", _dtype.uint8), ("bool", _dtype.bool_)):
+    setattr(Tensor, _name, _conversion(_name, _dt))
