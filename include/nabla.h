@@ -261,11 +261,11 @@ NB_API nb_status nb_tensor_as_strided(const nb_tensor* t, const int64_t* shape, 
 /* t itself (a new reference) when contiguous, else a contiguous copy. */
 NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out);
 
-/* A contiguous copy with its own storage. */
+/* A copy with its own storage, laid out in t's memory order (a dense input keeps its strides; PyTorch's preserve_format). */
 NB_API nb_status nb_tensor_clone(const nb_tensor* t, nb_tensor** out);
 
 /* ---- copy ---- */
-/* t converted to dtype and device; returns t itself when nothing changes and copy is 0. */
+/* t converted to dtype and device (strides kept as by nb_tensor_clone); returns t itself when nothing changes and copy is 0. */
 NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, nb_tensor** out);
 
 /* Writes src into dst, broadcasting src to dst's shape and converting dtype (float16/bfloat16 round to nearest even). Bumps dst's version. */
@@ -287,7 +287,7 @@ NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, 
 /* Resets peak_allocated_bytes to the current allocated_bytes. */
 NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index);
 
-/* Returns every cached free block of a device's allocator to the system. */
+/* Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */
 NB_API nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index);
 
 #ifdef __cplusplus

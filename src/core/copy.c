@@ -144,7 +144,7 @@ NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_
         return NB_OK;
     }
     nb_tensor* r;
-    if ((st = nb_tensor_new(op, t->shape, t->ndim, dtype, device_type, device_index, &r)) != NB_OK) return st;
+    if ((st = nb_tensor_new_like(op, t, dtype, device_type, device_index, &r)) != NB_OK) return st;
     if ((st = nb_copy_into(op, r, t)) != NB_OK) {
         nb_tensor_release(r);
         return st;

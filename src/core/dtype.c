@@ -1,6 +1,7 @@
 /* dtype.c: the dtype table and float16 / bfloat16 conversions (round to nearest even). */
 #include "internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,20 @@ uint16_t nb_float_to_half(float f) {
     a += 0xc8000fffu + odd;  /* rebias exponent (-112 << 23) and round to nearest even */
     return sign | (uint16_t)(a >> 13);
 }
+
+/* double -> float rounding to odd: truncate, then set the last bit if anything
+ * was lost. A second rounding from this float to a format with at most 11
+ * significant bits then equals a single correct rounding from the double. */
+static float round_to_odd(double d) {
+    float f = (float)d;
+    if (isnan(d) || (double)f == d) return f;
+    if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);  /* toward zero (inf becomes FLT_MAX) */
+    uint32_t u = f2u(f) | 1u;
+    return u2f(u);
+}
+
+uint16_t nb_double_to_half(double d) { return nb_float_to_half(round_to_odd(d)); }
+uint16_t nb_double_to_bf16(double d) { return nb_float_to_bf16(round_to_odd(d)); }
 
 float nb_bf16_to_float(uint16_t h) { return u2f((uint32_t)h << 16); }
 

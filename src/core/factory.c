@@ -40,6 +40,7 @@ static nb_status fill(const char* op, nb_tensor* t, double fvalue, int64_t ivalu
 static nb_status create_filled(const char* op, const int64_t* shape, int32_t ndim, double fvalue,
                                int64_t ivalue, bool is_int, int32_t dtype, int32_t device_type,
                                int32_t device_index, nb_tensor** out) {
+    NB_CHECK_OUT(op, out);
     nb_tensor* t;
     nb_status st = create(op, shape, ndim, dtype, device_type, device_index, &t);
     if (st != NB_OK) return st;
@@ -58,6 +59,7 @@ NB_API nb_status nb_empty(const int64_t* shape, int32_t ndim, int32_t dtype, int
 
 NB_API nb_status nb_zeros(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type,
                           int32_t device_index, nb_tensor** out) {
+    NB_CHECK_OUT("zeros", out);
     nb_tensor* t;
     nb_status st = create("zeros", shape, ndim, dtype, device_type, device_index, &t);
     if (st != NB_OK) return st;
@@ -75,13 +77,38 @@ NB_API nb_status nb_ones(const int64_t* shape, int32_t ndim, int32_t dtype, int3
     return create_filled("ones", shape, ndim, 1.0, 1, true, dtype, device_type, device_index, out);
 }
 
+/* PyTorch refuses fill values the dtype cannot hold: outside [lowest, max] for
+ * signed and float types (NaN and inf pass for floats), outside [-max, max] for
+ * unsigned ones (negative values wrap, as in C); bool takes anything. */
+static nb_status check_fits(const char* op, double fvalue, int64_t ivalue, bool is_int, int32_t dtype) {
+    static const double lo[NB_NUM_DTYPES] = {-3.4028234663852886e38, -1.7976931348623157e308, -65504.0,
+                                             -3.3895313892515355e38, -128, -32768, -2147483648.0,
+                                             -9223372036854775808.0, -255, 0};
+    static const double hi[NB_NUM_DTYPES] = {3.4028234663852886e38, 1.7976931348623157e308, 65504.0,
+                                             3.3895313892515355e38, 127, 32767, 2147483647.0,
+                                             9223372036854775807.0, 255, 1};
+    if (!nb_dtype_valid(dtype) || dtype == NB_BOOL || dtype == NB_F64 || (is_int && dtype == NB_I64)) return NB_OK;
+    double v = is_int ? (double)ivalue : fvalue;
+    bool ok = (nb_dtype_is_floating(dtype) && !isfinite(v)) || (v >= lo[dtype] && v <= hi[dtype]);
+    if (ok) return NB_OK;
+    if (is_int)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: value %lld cannot be converted to type %s without overflow",
+                        op, (long long)ivalue, nb_dtype_str(dtype));
+    return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: value %g cannot be converted to type %s without overflow", op,
+                    fvalue, nb_dtype_str(dtype));
+}
+
 NB_API nb_status nb_full(const int64_t* shape, int32_t ndim, double value, int32_t dtype,
                          int32_t device_type, int32_t device_index, nb_tensor** out) {
+    nb_status st = check_fits("full", value, 0, false, dtype);
+    if (st != NB_OK) return st;
     return create_filled("full", shape, ndim, value, 0, false, dtype, device_type, device_index, out);
 }
 
 NB_API nb_status nb_full_int(const int64_t* shape, int32_t ndim, int64_t value, int32_t dtype,
                              int32_t device_type, int32_t device_index, nb_tensor** out) {
+    nb_status st = check_fits("full", 0.0, value, true, dtype);
+    if (st != NB_OK) return st;
     return create_filled("full", shape, ndim, 0.0, value, true, dtype, device_type, device_index, out);
 }
 
@@ -146,6 +173,7 @@ NB_API nb_status nb_arange(double start, double end, double step, int32_t dtype,
 static double linspace_at(const double* p, int64_t i) {
     const double start = p[0], end = p[1], step = p[2];
     const int64_t steps = (int64_t)p[3];
+    if (steps == 1) return start;
     return i < steps / 2 ? start + step * (double)i : end - step * (double)(steps - 1 - i);
 }
 
@@ -186,6 +214,7 @@ NB_API nb_status nb_eye(int64_t n, int64_t m, int32_t dtype, int32_t device_type
 NB_API nb_status nb_tensor_from_host(const void* data, const int64_t* shape, int32_t ndim, int32_t dtype,
                                      int32_t device_type, int32_t device_index, nb_tensor** out) {
     static const char* op = "from_host";
+    NB_CHECK_OUT(op, out);
     nb_tensor* t;
     nb_status st = create(op, shape, ndim, dtype, device_type, device_index, &t);
     if (st != NB_OK) return st;

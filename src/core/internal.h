@@ -35,6 +35,9 @@ NB_INTERNAL float nb_half_to_float(uint16_t h);
 NB_INTERNAL uint16_t nb_float_to_half(float f);
 NB_INTERNAL float nb_bf16_to_float(uint16_t h);
 NB_INTERNAL uint16_t nb_float_to_bf16(float f);
+/* Single correct rounding from double (through float rounded to odd). */
+NB_INTERNAL uint16_t nb_double_to_half(double d);
+NB_INTERNAL uint16_t nb_double_to_bf16(double d);
 /* "float32" or "dtype(42)" for unknown codes (thread-local buffer). */
 NB_INTERNAL const char* nb_dtype_str(int32_t dtype);
 
@@ -100,6 +103,9 @@ NB_INTERNAL nb_status nb_tensor_make(const char* op, nb_storage* storage, int32_
 NB_INTERNAL nb_status nb_tensor_new(const char* op, const int64_t* shape, int32_t ndim,
                                     int32_t dtype, int32_t device_type, int32_t device_index,
                                     nb_tensor** out);
+/* A fresh tensor shaped like t, in t's memory order (PyTorch's preserve_format). */
+NB_INTERNAL nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, int32_t device_type,
+                                         int32_t device_index, nb_tensor** out);
 NB_INTERNAL void nb_tensor_bump_version(nb_tensor* t);
 
 /* ---- shape math (shape.c) ---- */
@@ -110,6 +116,10 @@ NB_INTERNAL nb_status nb_check_shape(const char* op, const int64_t* shape, int32
                                      int64_t* numel);
 NB_INTERNAL void nb_contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides);
 NB_INTERNAL bool nb_is_contiguous(const int64_t* shape, const int64_t* strides, int32_t ndim);
+/* True when the strides are a permutation of a contiguous layout (non-overlapping, no gaps). */
+NB_INTERNAL bool nb_is_dense(const int64_t* shape, const int64_t* strides, int32_t ndim);
+/* Strides for a fresh copy that keeps t's memory order (PyTorch's preserve_format). */
+NB_INTERNAL void nb_strides_like(const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t* out);
 /* Wraps a possibly negative dim into [0, ndim); 0-dim tensors accept -1 and 0. */
 NB_INTERNAL nb_status nb_wrap_dim(const char* op, int64_t dim, int32_t ndim, int32_t* out);
 /* Strides for viewing (shape, strides) as new_shape without copying; false if impossible. */

@@ -35,14 +35,64 @@ void nb_contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides)
 }
 
 bool nb_is_contiguous(const int64_t* shape, const int64_t* strides, int32_t ndim) {
+    for (int32_t i = 0; i < ndim; i++)
+        if (shape[i] == 0) return true;  /* no element: any strides will do */
     int64_t expected = 1;
     for (int32_t i = ndim - 1; i >= 0; i--) {
-        if (shape[i] == 0) return true;
         if (shape[i] == 1) continue;
         if (strides[i] != expected) return false;
         expected *= shape[i];
     }
     return true;
+}
+
+bool nb_is_dense(const int64_t* shape, const int64_t* strides, int32_t ndim) {
+    int32_t order[NB_MAX_DIMS], n = 0;
+    for (int32_t i = 0; i < ndim; i++) {
+        if (shape[i] == 0) return false;
+        if (shape[i] == 1) continue;
+        int32_t j = n++;  /* insertion sort by stride, ascending */
+        while (j > 0 && strides[order[j - 1]] > strides[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    int64_t expected = 1;
+    for (int32_t k = 0; k < n; k++) {
+        if (strides[order[k]] != expected) return false;
+        expected *= shape[order[k]];
+    }
+    return true;
+}
+
+/* PyTorch's infer_dense_strides: contiguous strides laid out in the order of the
+ * input's strides (innermost = smallest stride), so a copy keeps the memory order. */
+void nb_strides_like(const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t* out) {
+    if (nb_is_dense(shape, strides, ndim)) {
+        for (int32_t i = 0; i < ndim; i++) out[i] = strides[i];
+        return;
+    }
+    int32_t perm[NB_MAX_DIMS];
+    for (int32_t i = 0; i < ndim; i++) perm[i] = ndim - 1 - i;
+    for (int32_t i = 1; i < ndim; i++) {
+        for (int32_t d1 = i, d0 = i - 1; d0 >= 0; d0--) {
+            int32_t a = perm[d0], b = perm[d1], cmp = 0;
+            if (strides[a] != 0 && strides[b] != 0)
+                cmp = strides[a] < strides[b] ? -1 : strides[a] > strides[b] ? 1 : shape[a] > shape[b] ? 1 : 0;
+            if (cmp > 0) {
+                perm[d0] = b, perm[d1] = a;
+                d1 = d0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    int64_t s = 1;
+    for (int32_t i = 0; i < ndim; i++) {
+        out[perm[i]] = s;
+        s *= shape[perm[i]] > 1 ? shape[perm[i]] : 1;
+    }
 }
 
 nb_status nb_wrap_dim(const char* op, int64_t dim, int32_t ndim, int32_t* out) {

@@ -6,9 +6,12 @@
 
 /* ---- storage ---- */
 
-/* CPU storage is one block: this header (padded to keep data 64-byte aligned)
- * followed by the data, so creating a tensor costs two allocations, not three. */
+/* A small CPU storage is one block: this header (padded to keep data 64-byte
+ * aligned) followed by the data, so creating a small tensor costs two allocations,
+ * not three. Larger data gets its own block, so the header never pushes it into
+ * the next size class. */
 #define INLINE_HEADER ((sizeof(nb_storage) + 63) & ~(size_t)63)
+#define INLINE_MAX_BYTES 1024
 
 static void storage_init(nb_storage* s, void* data, int64_t nbytes, int32_t device_type, int32_t device_index) {
     atomic_init(&s->refcount, 1);
@@ -26,8 +29,8 @@ static void storage_init(nb_storage* s, void* data, int64_t nbytes, int32_t devi
 
 nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type, int32_t device_index,
                          nb_storage** out) {
-    if (device_type == NB_CPU) {
-        nb_storage* s = (size_t)nbytes <= SIZE_MAX - INLINE_HEADER ? nb_cpu_alloc(INLINE_HEADER + (size_t)nbytes) : NULL;
+    if (device_type == NB_CPU && nbytes <= INLINE_MAX_BYTES) {
+        nb_storage* s = nb_cpu_alloc(INLINE_HEADER + (size_t)nbytes);
         if (s == NULL)
             return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory allocating %lld bytes on cpu", op,
                             (long long)nbytes);
@@ -133,6 +136,20 @@ nb_status nb_tensor_new(const char* op, const int64_t* shape, int32_t ndim, int3
     int64_t strides[NB_MAX_DIMS];
     nb_contiguous_strides(shape, ndim, strides);
     st = tensor_make(op, s, true, dtype, shape, strides, ndim, 0, out);
+    if (st != NB_OK) nb_storage_release(s);
+    return st;
+}
+
+nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, int32_t device_type,
+                             int32_t device_index, nb_tensor** out) {
+    if (t->contiguous || t->numel == 0)
+        return nb_tensor_new(op, t->shape, t->ndim, dtype, device_type, device_index, out);
+    int64_t strides[NB_MAX_DIMS];
+    nb_strides_like(t->shape, t->strides, t->ndim, strides);
+    nb_storage* s;
+    nb_status st = nb_storage_new(op, t->numel * nb_dtype_sizes[dtype], device_type, device_index, &s);
+    if (st != NB_OK) return st;
+    st = tensor_make(op, s, true, dtype, t->shape, strides, t->ndim, 0, out);
     if (st != NB_OK) nb_storage_release(s);
     return st;
 }

@@ -26,6 +26,20 @@ NB_API nb_status nb_tensor_view(const nb_tensor* t, const int64_t* shape, int32_
     return make_view(op, t, resolved, strides, ndim, t->offset, out);
 }
 
+/* A contiguous copy of t (reshape's fallback and contiguous()). */
+static nb_status contiguous_copy(const char* op, const nb_tensor* t, nb_tensor** out) {
+    nb_tensor* r;
+    nb_status st = nb_tensor_new(op, t->shape, t->ndim, t->dtype, t->storage->device_type,
+                                 t->storage->device_index, &r);
+    if (st != NB_OK) return st;
+    if ((st = nb_copy_into(op, r, t)) != NB_OK) {
+        nb_tensor_release(r);
+        return st;
+    }
+    *out = r;
+    return NB_OK;
+}
+
 NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out) {
     VIEW_PROLOGUE("contiguous", t, out);
     if (t->contiguous) {
@@ -33,15 +47,14 @@ NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out) {
         *out = (nb_tensor*)t;
         return NB_OK;
     }
-    return nb_tensor_clone(t, out);
+    return contiguous_copy("contiguous", t, out);
 }
 
 NB_API nb_status nb_tensor_clone(const nb_tensor* t, nb_tensor** out) {
     static const char* op = "clone";
     VIEW_PROLOGUE(op, t, out);
     nb_tensor* r;
-    nb_status st = nb_tensor_new(op, t->shape, t->ndim, t->dtype, t->storage->device_type,
-                                 t->storage->device_index, &r);
+    nb_status st = nb_tensor_new_like(op, t, t->dtype, t->storage->device_type, t->storage->device_index, &r);
     if (st != NB_OK) return st;
     if ((st = nb_copy_into(op, r, t)) != NB_OK) {
         nb_tensor_release(r);
@@ -58,7 +71,7 @@ static nb_status reshape_resolved(const char* op, const nb_tensor* t, const int6
     if (nb_view_strides(t->shape, t->strides, t->ndim, shape, ndim, strides))
         return make_view(op, t, shape, strides, ndim, t->offset, out);
     nb_tensor* copy;
-    nb_status st = nb_tensor_clone(t, &copy);
+    nb_status st = contiguous_copy(op, t, &copy);
     if (st != NB_OK) return st;
     nb_contiguous_strides(shape, ndim, strides);
     st = make_view(op, copy, shape, strides, ndim, 0, out);
@@ -147,7 +160,7 @@ static nb_status restrict_dim(const char* op, const nb_tensor* t, int32_t d, int
     memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
     shape[d] = length;
     strides[d] = t->strides[d] * step;
-    int64_t offset = t->offset + (length > 0 ? start * t->strides[d] : 0);
+    int64_t offset = t->offset + start * t->strides[d];
     return make_view(op, t, shape, strides, t->ndim, offset, out);
 }
 
@@ -155,17 +168,18 @@ NB_API nb_status nb_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start
                                   nb_tensor** out) {
     static const char* op = "narrow";
     VIEW_PROLOGUE(op, t, out);
-    if (t->ndim == 0) return nb_error(NB_ERR_INDEX, "%s: cannot be applied to a 0-dim tensor", op);
+    if (t->ndim == 0) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: cannot be applied to a 0-dim tensor", op);
     int32_t d;
     nb_status st = nb_wrap_dim(op, dim, t->ndim, &d);
     if (st != NB_OK) return st;
     const int64_t size = t->shape[d];
+    if (length < 0) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: length must be non-negative, got %lld", op, (long long)length);
     if (start < -size || start > size)
         return nb_error(NB_ERR_INDEX, "%s: start out of range (expected to be in range of [%lld, %lld], but got %lld)",
                         op, (long long)-size, (long long)size, (long long)start);
     if (start < 0) start += size;
-    if (length < 0 || start > size - length)
-        return nb_error(NB_ERR_INDEX, "%s: start (%lld) + length (%lld) exceeds dimension size (%lld)", op,
+    if (start > size - length)
+        return nb_error(NB_ERR_SHAPE, "%s: start (%lld) + length (%lld) exceeds dimension size (%lld)", op,
                         (long long)start, (long long)length, (long long)size);
     return restrict_dim(op, t, d, start, length, 1, out);
 }
@@ -185,7 +199,7 @@ NB_API nb_status nb_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start,
     if (start > size) start = size;
     if (end > size) end = size;
     if (end < start) end = start;
-    int64_t length = (end - start + step - 1) / step;
+    int64_t length = end > start ? (end - start - 1) / step + 1 : 0;  /* no overflow for huge steps */
     return restrict_dim(op, t, d, start, length, step, out);
 }
 
@@ -214,7 +228,10 @@ NB_API nb_status nb_tensor_select(const nb_tensor* t, int64_t dim, int64_t index
 NB_API nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
     static const char* op = "expand";
     VIEW_PROLOGUE(op, t, out);
-    if (ndim < t->ndim || ndim > NB_MAX_DIMS || (shape == NULL && ndim > 0))
+    if (ndim > NB_MAX_DIMS)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: a tensor can have at most %d dims, got %d sizes", op,
+                        NB_MAX_DIMS, (int)ndim);
+    if (ndim < t->ndim || (shape == NULL && ndim > 0))
         return nb_error(NB_ERR_SHAPE,
                         "%s: the number of sizes provided (%d) must be greater or equal to the number of "
                         "dimensions in the tensor (%d)", op, (int)ndim, (int)t->ndim);
@@ -254,6 +271,9 @@ NB_API nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int3
 NB_API nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int32_t ndims, nb_tensor** out) {
     static const char* op = "squeeze";
     VIEW_PROLOGUE(op, t, out);
+    if (ndims < 0 || ndims > NB_MAX_DIMS)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: number of dims must be in [0, %d], got %d", op, NB_MAX_DIMS,
+                        (int)ndims);
     bool drop[NB_MAX_DIMS] = {false};
     if (dims == NULL) {
         for (int32_t i = 0; i < t->ndim; i++) drop[i] = t->shape[i] == 1;
@@ -262,6 +282,13 @@ NB_API nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int3
             int32_t d;
             nb_status st = nb_wrap_dim(op, dims[k], t->ndim, &d);
             if (st != NB_OK) return st;
+            for (int32_t j = 0; j < k; j++) {
+                int32_t e;
+                nb_wrap_dim(op, dims[j], t->ndim, &e);
+                if (e == d)
+                    return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: dim %d appears multiple times in the list of dims",
+                                    op, (int)d);
+            }
             if (t->ndim > 0) drop[d] = t->shape[d] == 1;
         }
     }

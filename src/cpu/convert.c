@@ -1,7 +1,7 @@
 /* convert.c: strided copy with dtype conversion, for every (src, dst) dtype pair.
  *
- * Floats convert through double (float16/bfloat16 through float, rounding to
- * nearest even); integers through int64 (narrowing wraps, as in C and NumPy);
+ * Floats convert with a single rounding to nearest even (float16/bfloat16 from
+ * double through a float rounded to odd); integers through int64 (narrowing wraps, as in C and NumPy);
  * float -> integer truncates toward zero, with NaN and out-of-range values
  * mapping to INT64_MIN first (the x86 behaviour NumPy shows) instead of C's UB;
  * anything -> bool is "!= 0". */
@@ -29,8 +29,9 @@ static inline int64_t float_to_int(double v) {
 
 #define STORE_f32(v) ((float)(v))
 #define STORE_f64(v) ((double)(v))
-#define STORE_f16(v) nb_float_to_half((float)(v))
-#define STORE_bf16(v) nb_float_to_bf16((float)(v))
+/* float sources round once; wider sources go through double, rounded once too. */
+#define STORE_f16(v) _Generic((v), float: nb_float_to_half((float)(v)), default: nb_double_to_half((double)(v)))
+#define STORE_bf16(v) _Generic((v), float: nb_float_to_bf16((float)(v)), default: nb_double_to_bf16((double)(v)))
 #define STORE_i8(v) ((int8_t)TO_INT(v))
 #define STORE_i16(v) ((int16_t)TO_INT(v))
 #define STORE_i32(v) ((int32_t)TO_INT(v))

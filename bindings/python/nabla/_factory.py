@@ -159,9 +159,18 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
     return _finish(_like(full, input, dtype, device, fill_value), requires_grad)
 
 
+def _int_overflows(data) -> bool:
+    """True when nested Python data holds an int outside int64 (NumPy would silently widen it)."""
+    if isinstance(data, (list, tuple)):
+        return any(_int_overflows(x) for x in data)
+    return isinstance(data, int) and not isinstance(data, bool) and not -(1 << 63) <= data < (1 << 63)
+
+
 def _numpy_source(data, dtype):
     """(C-contiguous array, nabla dtype) for arbitrary data, with PyTorch's inference."""
     explicit = isinstance(data, (np.ndarray, np.generic))
+    if not explicit and _int_overflows(data):
+        raise RuntimeError("Overflow when unpacking long")
     try:
         arr = np.asarray(data)
     except ValueError as e:  # ragged nested sequences

@@ -29,8 +29,7 @@ class _Formatter:
             self.max_width = max((len(str(v)) for v in flat.tolist()), default=1)
             return
         finite = flat[np.isfinite(flat) & (flat != 0)].astype(np.float64)
-        if finite.size == 0:
-            self.max_width = max((len(self._plain(v)) for v in flat.tolist()), default=1)
+        if finite.size == 0:  # like PyTorch: widths come from non-zero finite values only
             return
         absvals = np.abs(finite)
         lo, hi = float(absvals.min()), float(absvals.max())
@@ -40,7 +39,7 @@ class _Formatter:
             self.sci_mode = ratio > 1000.0 or hi > 1e8
         else:
             self.sci_mode = ratio > 1000.0 or hi > 1e8 or lo < 1e-4
-        self.max_width = max(len(self._plain(v)) for v in flat.tolist())
+        self.max_width = max(len(self._plain(v)) for v in finite.tolist())
 
     def _plain(self, v) -> str:
         if not self.floating:
@@ -104,7 +103,9 @@ def tensor_repr(t) -> str:
     if t.numel() == 0:
         if t.ndim != 1:
             suffixes.append(f"size={tuple(t.shape)}")
-        body = "[]"
+        if dtype is not _dtype.get_default_dtype():  # no element tells int64 or bool apart
+            suffixes.append(f"dtype={dtype!r}")
+        return _add_suffixes(prefix + "[]", suffixes, indent)
     else:
         a = (t.float() if dtype is _dtype.bfloat16 else t).numpy(force=True)
         if dtype.is_floating_point:

@@ -51,10 +51,13 @@ def getitem(t: Tensor, index) -> Tensor:
             dim += ndim - consumed
         elif _is_int(item):
             result = _call(lib.nbpy_tensor_select, result._h, dim, operator.index(item))
-        else:
+        elif isinstance(item, (Tensor, list)) or hasattr(item, "__array__"):
             raise NotImplementedError(
-                f"indexing with {type(item).__name__} is not supported yet: only integers, slices (`:`), "
-                "ellipsis (`...`) and None are valid indices")
+                f"indexing with a {type(item).__name__} (advanced indexing) is not supported yet: only integers, "
+                "slices (`:`), ellipsis (`...`) and None are valid indices")
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                             f"are valid indices (got {type(item).__name__})")
     if result is t:  # t[...], t[()], t[:]: a new view of the whole tensor
         shape = t.shape
         result = _call(lib.nbpy_tensor_view, t._h, shape, len(shape))

@@ -53,7 +53,7 @@ class Tensor:
     def __new__(cls, *args, **kwargs):
         """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
         from . import _factory
-        if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], (tuple, Size)):
+        if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], Size):
             return _factory.tensor(args[0], dtype=_dtype.get_default_dtype(), **kwargs)
         return _factory.empty(*args, **kwargs)
 
@@ -205,16 +205,22 @@ class Tensor:
         return (self.select(0, i) for i in range(len(self)))
 
     def __bool__(self) -> bool:
-        if lib.nb_tensor_numel(self._h) != 1:
-            raise RuntimeError(f"Boolean value of Tensor with {'no' if self.numel() == 0 else 'more than one'} "
-                               "values is ambiguous")
+        n = lib.nb_tensor_numel(self._h)
+        if n != 1:
+            raise RuntimeError(f"Boolean value of Tensor with {'no values' if n == 0 else 'more than one value'} "
+                               "is ambiguous")
         return bool(self.item())
 
+    def _scalar(self):
+        if lib.nb_tensor_numel(self._h) != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
 
     def __index__(self) -> int:
         if lib.nb_tensor_dtype(self._h) in _FLOAT_CODES or self.numel() != 1:
@@ -345,6 +351,8 @@ class Tensor:
         return self
 
     def fill_(self, value) -> "Tensor":
+        if isinstance(value, Tensor) and value.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
         return self.copy_(value)
 
     def zero_(self) -> "Tensor":

@@ -1,0 +1,112 @@
+"""Builds and runs the C unit tests (tests/c/test_*.c) and the C examples
+(bindings/c_examples/*.c) against the installed libnabla; runs a subset under
+valgrind when it is installed; builds an example through pkg-config."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_DIR = ROOT / "tests" / "c"
+EXAMPLE_DIR = ROOT / "bindings" / "c_examples"
+TESTS = sorted(TEST_DIR.glob("test_*.c"))
+EXAMPLES = sorted(EXAMPLE_DIR.glob("*.c"))
+CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g"]
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
+# Programs that valgrind checks (fast ones, with NB_TEST_QUICK=1 to cut iterations).
+VALGRIND_PROGRAMS = ["test_basics", "test_creation", "test_views", "test_copy", "hello_tensor"]
+RUN_TIMEOUT_S = 300
+
+CC = shutil.which("cc") or shutil.which("gcc")
+VALGRIND = shutil.which("valgrind")
+PKG_CONFIG = shutil.which("pkg-config")
+needs_cc = pytest.mark.skipif(CC is None, reason="no C compiler (cc or gcc) on PATH")
+
+
+def nabla_config(*args: str) -> str:
+    """Output of `python -m nabla.config ARGS` for the interpreter running pytest."""
+    result = subprocess.run([sys.executable, "-m", "nabla.config", *args], capture_output=True, text=True,
+                            check=True)
+    return result.stdout.strip()
+
+
+def compile_program(source: Path, out_dir: Path, flags: list[str]) -> Path:
+    exe = out_dir / source.stem
+    cmd = [CC, *CFLAGS, f"-I{TEST_DIR}", str(source), *flags, "-lpthread", "-o", str(exe)]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    assert result.returncode == 0, f"compile failed: {shlex.join(cmd)}\n{result.stdout}{result.stderr}"
+    return exe
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    """build(source) -> executable, compiled once per module with nabla.config's flags."""
+    out_dir = tmp_path_factory.mktemp("c_programs")
+    flags = shlex.split(nabla_config("--cflags", "--libs"))
+    built: dict[Path, Path] = {}
+
+    def get(source: Path) -> Path:
+        if source not in built:
+            built[source] = compile_program(source, out_dir, flags)
+        return built[source]
+
+    return get
+
+
+def run(cmd: list[str], quick: bool = False) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    if quick:
+        env["NB_TEST_QUICK"] = "1"
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT_S)
+
+
+def check_result(result: subprocess.CompletedProcess, is_test: bool) -> None:
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, f"exit status {result.returncode}\n{output}"
+    if is_test:
+        lines = result.stdout.strip().splitlines()
+        match = SUMMARY.match(lines[-1]) if lines else None
+        assert match, f"no 'N passed, M failed' summary as the last line\n{output}"
+        assert match.group(2) == "0" and int(match.group(1)) > 0, output
+    else:
+        assert result.stdout.strip(), "the example printed nothing"
+
+
+@needs_cc
+@pytest.mark.parametrize("source", TESTS + EXAMPLES, ids=lambda p: p.stem)
+def test_c_program(build, source):
+    check_result(run([str(build(source))]), is_test=source.parent == TEST_DIR)
+
+
+@needs_cc
+@pytest.mark.skipif(VALGRIND is None, reason="valgrind is not installed")
+@pytest.mark.parametrize("name", VALGRIND_PROGRAMS)
+def test_c_program_under_valgrind(build, name):
+    source = next(p for p in TESTS + EXAMPLES if p.stem == name)
+    cmd = [VALGRIND, "-q", "--error-exitcode=99", "--leak-check=full",
+           "--errors-for-leak-kinds=definite,indirect", str(build(source))]
+    check_result(run(cmd, quick=True), is_test=source.parent == TEST_DIR)
+
+
+@needs_cc
+@pytest.mark.skipif(PKG_CONFIG is None, reason="pkg-config is not installed")
+def test_example_builds_with_pkg_config(tmp_path):
+    env = dict(os.environ, PKG_CONFIG_PATH=nabla_config("--pkgconfigdir"))
+    result = subprocess.run([PKG_CONFIG, "--cflags", "--libs", "nabla"], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    exe = compile_program(EXAMPLE_DIR / "hello_tensor.c", tmp_path, shlex.split(result.stdout))
+    check_result(run([str(exe)]), is_test=False)
+
+
+def test_every_program_is_collected():
+    names = {p.stem for p in TESTS}
+    assert {"test_basics", "test_creation", "test_views", "test_copy", "test_errors", "test_memory",
+            "test_threads"} <= names
+    assert set(VALGRIND_PROGRAMS) <= names | {p.stem for p in EXAMPLES}
