@@ -20,13 +20,33 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "abi" / "nabla.json"
+OPS_DIR = ROOT / "abi" / "ops"  # one file per op family: {"family": ..., "ops": [...]}
 HEADER = ROOT / "include" / "nabla.h"
 DOCS = ROOT / "docs" / "abi.md"
 
 
 def load(path: Path = MANIFEST) -> dict:
+    """The manifest with the ops of every family file (abi/ops/*.json) appended, in file order."""
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        m = json.load(f)
+    ops_dir = path.parent / "ops"
+    for family_file in sorted(ops_dir.glob("*.json")) if ops_dir.is_dir() else ():
+        with open(family_file, encoding="utf-8") as f:
+            family = json.load(f)
+        for op in family["ops"]:
+            m["ops"].append({"group": f"ops: {family['family']}", **op})
+    return m
+
+
+def _load_parts(path: Path = MANIFEST) -> tuple[dict, dict[Path, dict]]:
+    with open(path, encoding="utf-8") as f:
+        core = json.load(f)
+    ops_dir = path.parent / "ops"
+    families = {}
+    for family_file in sorted(ops_dir.glob("*.json")) if ops_dir.is_dir() else ():
+        with open(family_file, encoding="utf-8") as f:
+            families[family_file] = json.load(f)
+    return core, families
 
 
 def _param_list(params: list) -> str:
@@ -204,8 +224,16 @@ def manifest_text(m: dict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
+def family_text(family: dict) -> str:
+    ops = ",\n".join("    " + json.dumps(op, ensure_ascii=False) for op in family["ops"])
+    return f'{{\n  "family": {json.dumps(family["family"])},\n  "ops": [\n{ops}\n  ]\n}}\n'
+
+
 def _outputs(m: dict) -> dict[Path, str]:
-    return {MANIFEST: manifest_text(m), HEADER: header(m), DOCS: docs(m)}
+    core, families = _load_parts()
+    out = {MANIFEST: manifest_text(core), HEADER: header(m), DOCS: docs(m)}
+    out.update({path: family_text(family) for path, family in families.items()})
+    return out
 
 
 def main(argv: list[str]) -> int:

@@ -269,3 +269,17 @@ NB_API nb_status nb_tensor_from_external(void* data, const int64_t* shape, const
     nb_storage_release(s);
     return st;
 }
+
+NB_API nb_status nb_scalar(double fvalue, int64_t ivalue, int32_t dtype, nb_tensor** out) {
+    static const char* op = "scalar";
+    NB_CHECK_OUT(op, out);
+    if (!nb_dtype_valid(dtype)) return nb_error(NB_ERR_DTYPE, "%s: unknown dtype code %d", op, (int)dtype);
+    nb_tensor* t;
+    nb_status st = nb_tensor_new(op, NULL, 0, dtype, NB_CPU, 0, &t);
+    if (st != NB_OK) return st;
+    bool is_int = !nb_dtype_is_floating(dtype);
+    nb_cpu_fill(nb_tensor_data(t), dtype, 1, fvalue, ivalue, is_int);
+    t->wrapped_number = 1;
+    *out = t;
+    return NB_OK;
+}

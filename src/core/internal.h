@@ -66,7 +66,8 @@ struct nb_tensor {
     int64_t offset;  /* elements */
     int64_t numel;
     int32_t ndim;
-    int32_t contiguous;
+    int16_t contiguous;
+    int16_t wrapped_number;  /* a Python-style scalar: lowest priority in type promotion */
     int64_t shape[NB_MAX_DIMS];
     int64_t strides[NB_MAX_DIMS];
 };
@@ -128,6 +129,14 @@ NB_INTERNAL bool nb_view_strides(const int64_t* shape, const int64_t* strides, i
 /* Resolves a single -1 in `shape` against numel into `resolved`. */
 NB_INTERNAL nb_status nb_infer_shape(const char* op, const int64_t* shape, int32_t ndim,
                                      int64_t numel, int64_t* resolved);
+
+/* ---- type promotion (promote.c) ---- */
+
+NB_INTERNAL int32_t nb_promote_types(int32_t a, int32_t b);
+/* PyTorch's result_type over tensor operands (wrapped numbers and 0-dim tensors yield). */
+NB_INTERNAL int32_t nb_result_type(const nb_tensor* const* operands, int32_t n);
+/* The process-wide default floating dtype (what Python floats become). */
+NB_INTERNAL int32_t nb_default_float(void);
 
 /* ---- devices and backends (device.c) ---- */
 

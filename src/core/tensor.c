@@ -112,6 +112,7 @@ static nb_status tensor_make(const char* op, nb_storage* storage, bool steal, in
     }
     t->numel = numel;
     t->contiguous = nb_is_contiguous(shape, strides, ndim);
+    t->wrapped_number = 0;
     nb_count_live(NB_LIVE_TENSOR, 1);
     *out = t;
     return NB_OK;

@@ -16,6 +16,7 @@ from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, lins
                        empty_like, zeros_like, ones_like, full_like)
 from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten,
                           narrow, select, as_strided, clone, numel, is_tensor, is_floating_point)
+from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
 from . import cuda, memory
 
 float = float32  # noqa: A001

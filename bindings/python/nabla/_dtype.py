@@ -62,6 +62,7 @@ def set_default_dtype(d: dtype) -> None:
     """Sets the default floating dtype (float32, float64, float16 or bfloat16)."""
     if not isinstance(d, dtype) or not d.is_floating_point:
         raise TypeError(f"only floating-point types are supported as the default type, got {d!r}")
+    lib.nb_set_default_dtype(d.code)  # scalar floats promote to it inside the C library too
     _default[0] = d
 
 

@@ -21,7 +21,7 @@ class OutOfMemoryError(RuntimeError):
 _EXCEPTIONS = {
     lib.NB_ERR_INVALID_ARGUMENT: RuntimeError,
     lib.NB_ERR_SHAPE: RuntimeError,
-    lib.NB_ERR_DTYPE: TypeError,
+    lib.NB_ERR_DTYPE: RuntimeError,
     lib.NB_ERR_DEVICE: RuntimeError,
     lib.NB_ERR_INDEX: IndexError,
     lib.NB_ERR_OUT_OF_MEMORY: OutOfMemoryError,

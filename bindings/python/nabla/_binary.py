@@ -1,0 +1,232 @@
+"""Elementwise binary ops: nabla.add(...), Tensor.add / add_ and the operators.
+
+Python numbers become "wrapped number" scalars (nb_scalar), which yield to
+tensors in type promotion exactly as PyTorch's do: int32_tensor + 2.5 is float32.
+"""
+from __future__ import annotations
+
+import numbers
+
+from ._lib import error, ffi, lib
+from ._tensor import Tensor, _new_object
+
+_NULL = ffi.NULL
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+# Wrapped scalars are immutable inside nabla, so common values are made once.
+_scalar_cache: dict = {int: {}, float: {}, bool: {}}
+
+
+def _make_scalar(value) -> Tensor:
+    kind = value.__class__
+    if kind is bool or isinstance(value, bool):
+        h = lib.nbpy_scalar(0.0, int(value), lib.NB_BOOL)
+    elif isinstance(value, numbers.Integral):
+        value = int(value)
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise RuntimeError(f"value {value} cannot be converted to type int64 without overflow")
+        h = lib.nbpy_scalar(0.0, value, lib.NB_I64)
+    elif isinstance(value, numbers.Real):
+        h = lib.nbpy_scalar(float(value), 0, lib.NB_F64)
+    else:
+        raise TypeError(f"unsupported operand type: {type(value).__name__}")
+    t = _new_object(Tensor)
+    t._h = h
+    t._shape = None
+    return t
+
+
+def _scalar(value):
+    """The handle of a wrapped scalar for a Python number (cached for common values)."""
+    kind = value.__class__
+    cache = _scalar_cache.get(kind)
+    if cache is None or (kind is float and (value == 0.0 or value != value)):  # keep -0.0 and NaN distinct
+        return _make_scalar(value)._h
+    t = cache.get(value)
+    if t is None:
+        if len(cache) >= 1024:
+            cache.clear()
+        t = cache[value] = _make_scalar(value)
+    return t._h
+
+
+def _operand(x, fname: str):
+    """A C handle for a tensor or a Python number; the Tensor keeping it alive goes with it."""
+    if isinstance(x, Tensor):
+        return x._h, x
+    if isinstance(x, numbers.Number) and not isinstance(x, complex):
+        s = _make_scalar(x)
+        return s._h, s
+    raise TypeError(f"{fname}(): expected a Tensor or a number, got {type(x).__name__}")
+
+
+def _wrap(h) -> Tensor:
+    if not h:
+        raise error(lib.nb_last_error_status())
+    t = _new_object(Tensor)
+    t._h = h
+    t._shape = None
+    return t
+
+
+def _rounding(mode) -> int:
+    if mode is None:
+        return lib.NB_ROUND_NONE
+    if mode == "trunc":
+        return lib.NB_ROUND_TRUNC
+    if mode == "floor":
+        return lib.NB_ROUND_FLOOR
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'")
+
+
+def _define(name: str, twin, raw, extra=None, aliases=(), dunder=None, rdunder=None, idunder=None):
+    """Creates nabla.<name>, Tensor.<name>, Tensor.<name>_ and the operators for one C op.
+    `extra` names a keyword attribute (alpha, rounding_mode) and how it becomes C arguments."""
+
+    if extra is None:
+        def fn(input, other, *, out=None):
+            a, ka = _operand(input, name)
+            b, kb = _operand(other, name)
+            if out is None:
+                return _wrap(twin(a, b, _NULL))
+            status = raw(a, b, out._h, _NULL)
+            if status:
+                raise error(status)
+            return out
+
+        def method_(self, other):
+            b, kb = _operand(other, name + "_")
+            status = raw(self._h, b, self._h, _NULL)
+            if status:
+                raise error(status)
+            return self
+
+        def binary(self, other):  # the operator fast path
+            oc = other.__class__
+            if oc is Tensor:
+                h = twin(self._h, other._h, _NULL)
+            elif oc is float or oc is int or oc is bool:
+                h = twin(self._h, _scalar(other), _NULL)
+            elif isinstance(other, (Tensor, numbers.Number)) and not isinstance(other, complex):
+                b, kb = _operand(other, name)
+                h = twin(self._h, b, _NULL)
+            else:
+                return NotImplemented
+            if not h:
+                raise error(lib.nb_last_error_status())
+            t = _new_object(Tensor)
+            t._h = h
+            t._shape = None
+            return t
+
+        def reflected(self, other):
+            if not (isinstance(other, numbers.Number) and not isinstance(other, complex)):
+                return NotImplemented
+            return _wrap(twin(_scalar(other), self._h, _NULL))
+    else:
+        kw, default, convert = extra
+
+        def fn(input, other, *, out=None, **kwargs):
+            value = convert(kwargs.pop(kw, default))
+            if kwargs:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+            a, ka = _operand(input, name)
+            b, kb = _operand(other, name)
+            if out is None:
+                return _wrap(twin(a, b, value, _NULL))
+            status = raw(a, b, value, out._h, _NULL)
+            if status:
+                raise error(status)
+            return out
+
+        def method_(self, other, **kwargs):
+            value = convert(kwargs.pop(kw, default))
+            if kwargs:
+                raise TypeError(f"{name}_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+            b, kb = _operand(other, name + "_")
+            status = raw(self._h, b, value, self._h, _NULL)
+            if status:
+                raise error(status)
+            return self
+
+        plain = convert(default)
+
+        def binary(self, other):
+            oc = other.__class__
+            if oc is Tensor:
+                h = twin(self._h, other._h, plain, _NULL)
+            elif oc is float or oc is int or oc is bool:
+                h = twin(self._h, _scalar(other), plain, _NULL)
+            elif isinstance(other, (Tensor, numbers.Number)) and not isinstance(other, complex):
+                b, kb = _operand(other, name)
+                h = twin(self._h, b, plain, _NULL)
+            else:
+                return NotImplemented
+            if not h:
+                raise error(lib.nb_last_error_status())
+            t = _new_object(Tensor)
+            t._h = h
+            t._shape = None
+            return t
+
+        def reflected(self, other):
+            if not (isinstance(other, numbers.Number) and not isinstance(other, complex)):
+                return NotImplemented
+            return _wrap(twin(_scalar(other), self._h, plain, _NULL))
+
+    def inplace_operator(self, other):
+        if not isinstance(other, (Tensor, numbers.Number)) or isinstance(other, complex):
+            return NotImplemented
+        return method_(self, other)
+
+    def method(self, other, **kwargs):
+        return fn(self, other, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{name}(input, other) -> Tensor: elementwise, broadcast, with PyTorch's type promotion."
+    method.__name__, method_.__name__ = name, name + "_"
+    for n in (name, *aliases):
+        globals()[n] = fn
+        setattr(Tensor, n, method)
+        setattr(Tensor, n + "_", method_)
+    for dname, impl in ((dunder, binary), (rdunder, reflected), (idunder, inplace_operator)):
+        if dname:
+            setattr(Tensor, dname, impl)
+    return fn
+
+
+_alpha = ("alpha", 1, float)
+_define("add", lib.nbpy_add, lib.nb_add, _alpha, (), "__add__", "__radd__", "__iadd__")
+_define("sub", lib.nbpy_sub, lib.nb_sub, _alpha, ("subtract",), "__sub__", "__rsub__", "__isub__")
+_define("mul", lib.nbpy_mul, lib.nb_mul, None, ("multiply",), "__mul__", "__rmul__", "__imul__")
+_define("div", lib.nbpy_div, lib.nb_div, ("rounding_mode", None, _rounding), ("divide", "true_divide"),
+        "__truediv__", "__rtruediv__", "__itruediv__")
+_define("floor_divide", lib.nbpy_floor_divide, lib.nb_floor_divide, None, (),
+        "__floordiv__", "__rfloordiv__", "__ifloordiv__")
+_define("remainder", lib.nbpy_remainder, lib.nb_remainder, None, (), "__mod__", "__rmod__", "__imod__")
+_define("fmod", lib.nbpy_fmod, lib.nb_fmod)
+_define("pow", lib.nbpy_pow, lib.nb_pow, None, (), "__pow__", "__rpow__", "__ipow__")
+_define("maximum", lib.nbpy_maximum, lib.nb_maximum)
+_define("minimum", lib.nbpy_minimum, lib.nb_minimum)
+_define("atan2", lib.nbpy_atan2, lib.nb_atan2, None, ("arctan2",))
+_define("eq", lib.nbpy_eq, lib.nb_eq, None, (), "__eq__")
+_define("ne", lib.nbpy_ne, lib.nb_ne, None, ("not_equal",), "__ne__")
+_define("lt", lib.nbpy_lt, lib.nb_lt, None, ("less",), "__lt__")
+_define("le", lib.nbpy_le, lib.nb_le, None, ("less_equal",), "__le__")
+_define("gt", lib.nbpy_gt, lib.nb_gt, None, ("greater",), "__gt__")
+_define("ge", lib.nbpy_ge, lib.nb_ge, None, ("greater_equal",), "__ge__")
+_define("logical_and", lib.nbpy_logical_and, lib.nb_logical_and)
+_define("logical_or", lib.nbpy_logical_or, lib.nb_logical_or)
+_define("logical_xor", lib.nbpy_logical_xor, lib.nb_logical_xor)
+_define("bitwise_and", lib.nbpy_bitwise_and, lib.nb_bitwise_and, None, (), "__and__", "__rand__", "__iand__")
+_define("bitwise_or", lib.nbpy_bitwise_or, lib.nb_bitwise_or, None, (), "__or__", "__ror__", "__ior__")
+_define("bitwise_xor", lib.nbpy_bitwise_xor, lib.nb_bitwise_xor, None, (), "__xor__", "__rxor__", "__ixor__")
+_define("bitwise_left_shift", lib.nbpy_bitwise_left_shift, lib.nb_bitwise_left_shift, None, (),
+        "__lshift__", "__rlshift__", "__ilshift__")
+_define("bitwise_right_shift", lib.nbpy_bitwise_right_shift, lib.nb_bitwise_right_shift, None, (),
+        "__rshift__", "__rrshift__", "__irshift__")
+
+Tensor.__hash__ = object.__hash__  # tensors hash by identity even though == is elementwise
+
+__all__ = [n for n in list(globals()) if not n.startswith("_") and callable(globals()[n])
+           and getattr(globals()[n], "__module__", None) == __name__]

@@ -1,0 +1,42 @@
+/* elementwise.h: the shared front-end of every elementwise op: validation, type
+ * promotion, broadcasting, the destination (new, in-place or out=), dtype
+ * casts, then the CPU driver. An op is a descriptor plus its kernels. */
+#ifndef NABLA_ELEMENTWISE_H_
+#define NABLA_ELEMENTWISE_H_
+
+#include "internal.h"
+#include "../cpu/loop.h"
+
+enum { NB_EW_SAME = 0, NB_EW_BOOL = 1 };
+
+typedef struct nb_ew_op {
+    const char* name;
+    int32_t nin;                     /* inputs: 1, 2 or 3 */
+    int32_t result;                  /* NB_EW_SAME: the compute dtype; NB_EW_BOOL: bool */
+    bool ints_to_float;              /* integer/bool inputs compute in the default float dtype */
+    nb_loop_fn cpu[NB_NUM_DTYPES];   /* by compute dtype; float16/bfloat16 compute as float32 */
+} nb_ew_op;
+
+enum { NB_EW_OK = 0, NB_EW_ZERO_DIVISION = 1, NB_EW_NEGATIVE_INT_POWER = 2 };
+
+/* Attributes a kernel may read, and an error it may raise (the last one wins). */
+typedef struct nb_ew_ctx {
+    double alpha;
+    double beta;
+    int64_t ialpha;
+    _Atomic int32_t error;  /* NB_EW_* */
+} nb_ew_ctx;
+
+/* Runs op on inputs (broadcast together). With dst non-NULL the result is written
+ * into dst (in-place or out=; its shape must be the broadcast shape and the
+ * result dtype must cast to it) and *out, unless NULL, is a new reference to dst. */
+NB_INTERNAL nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tensor* dst,
+                                nb_ew_ctx* ctx, nb_tensor** out);
+
+/* Broadcast shape of n tensors, PyTorch's message on mismatch. */
+NB_INTERNAL nb_status nb_broadcast_shapes(const char* op, const nb_tensor* const* ts, int32_t n, int64_t* shape,
+                                          int32_t* ndim);
+/* PyTorch's can_cast: no float -> integer, no non-bool -> bool. */
+NB_INTERNAL bool nb_can_cast(int32_t from, int32_t to);
+
+#endif /* NABLA_ELEMENTWISE_H_ */
