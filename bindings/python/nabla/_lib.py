@@ -3,7 +3,24 @@ from __future__ import annotations
 
 import threading
 
-from ._C import ffi, lib
+
+def _preload_openblas() -> None:
+    """Loads OpenBLAS from the scipy-openblas32 package wherever it is installed, so
+    libnabla finds it even when the two packages live in different site directories
+    (a venv over system packages, a user install); the rpath covers the usual layout."""
+    try:
+        import ctypes
+        import os
+
+        import scipy_openblas32
+        ctypes.CDLL(os.path.join(scipy_openblas32.get_lib_dir(), "libscipy_openblas.so"), mode=ctypes.RTLD_GLOBAL)
+    except (ImportError, OSError):
+        pass
+
+
+_preload_openblas()
+
+from ._C import ffi, lib  # noqa: E402
 
 ABI_MAJOR = 0
 

@@ -19,8 +19,19 @@ def cflags() -> str:
     return f"-I{INCLUDE_DIR}"
 
 
+def _openblas_dir() -> str | None:
+    try:
+        import scipy_openblas32
+        return scipy_openblas32.get_lib_dir()
+    except ImportError:
+        return None
+
+
 def libs() -> str:
-    return f"-L{LIB_DIR} -lnabla -Wl,-rpath,{LIB_DIR}"
+    # DT_RPATH (not RUNPATH) also serves libnabla's own dependency on OpenBLAS,
+    # wherever the scipy-openblas32 package is installed.
+    rpaths = [str(LIB_DIR)] + [d for d in (_openblas_dir(),) if d]
+    return f"-L{LIB_DIR} -lnabla -Wl,--disable-new-dtags," + ",".join(f"-rpath,{d}" for d in rpaths)
 
 
 def main(argv: list[str] | None = None) -> int:
