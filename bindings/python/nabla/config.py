@@ -28,10 +28,13 @@ def _openblas_dir() -> str | None:
 
 
 def libs() -> str:
-    # DT_RPATH (not RUNPATH) also serves libnabla's own dependency on OpenBLAS,
-    # wherever the scipy-openblas32 package is installed.
-    rpaths = [str(LIB_DIR)] + [d for d in (_openblas_dir(),) if d]
-    return f"-L{LIB_DIR} -lnabla -Wl,--disable-new-dtags," + ",".join(f"-rpath,{d}" for d in rpaths)
+    flags = f"-L{LIB_DIR} -lnabla -Wl,-rpath,{LIB_DIR}"
+    openblas = _openblas_dir()
+    if openblas and not (PACKAGE_DIR.parent / "scipy_openblas32" / "lib").is_dir():
+        # scipy-openblas32 lives in another site directory than nabla, where libnabla's
+        # own rpath cannot see it: link it into the program so it is loaded first.
+        flags += f" -L{openblas} -Wl,--no-as-needed -lscipy_openblas -Wl,--as-needed -Wl,-rpath,{openblas}"
+    return flags
 
 
 def main(argv: list[str] | None = None) -> int:
