@@ -386,6 +386,139 @@ NB_API nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, n
 /* a >> b on integers, arithmetic for signed types. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
+/* ---- ops: unary ---- */
+/* e^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* 2^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* e^x - 1, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* natural log, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* log base 2, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* log base 10, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* log(1 + x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* square root, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_sqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* 1 / sqrt(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_sin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_cos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* arcsine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* arccosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* arctangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_atan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* hyperbolic sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* hyperbolic cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* hyperbolic tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_tanh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* 1 / (1 + e^-x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_sigmoid(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* error function, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_erf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* 1 - erf(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_erfc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* 1 / x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* x * sigmoid(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+NB_API nb_status nb_silu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* GELU: x * Phi(x), or its tanh approximation when approximate_tanh is 1. dst/out as in nb_add. */
+NB_API nb_status nb_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out);
+
+/* x if x > 0 else negative_slope * x (floating dtypes). dst/out as in nb_add. */
+NB_API nb_status nb_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out);
+
+/* x if x > 0 else alpha * (e^x - 1). dst/out as in nb_add. */
+NB_API nb_status nb_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_tensor** out);
+
+/* log(1 + e^(beta x)) / beta, or x where beta x > threshold. dst/out as in nb_add. */
+NB_API nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out);
+
+/* -x, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_neg(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* |x|, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_abs(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* -1, 0 or 1 (NaN stays NaN), elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_sign(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* max(x, 0), elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_relu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* x * x, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_square(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* round toward -inf (integers unchanged), elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_floor(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* round toward +inf, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_ceil(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* round half to even, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_round(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* round toward zero, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_trunc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* ~x on integers, not on bool, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_bitwise_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* x == 0 as bool, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_logical_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* NaN test as bool, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_isnan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* infinity test as bool, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_isinf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* finite test as bool, elementwise. dst/out as in nb_add. */
+NB_API nb_status nb_isfinite(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
+
+/* Replaces NaN, +inf and -inf in floating tensors by the given values. dst/out as in nb_add. */
+NB_API nb_status nb_nan_to_num(const nb_tensor* x, double nan, double posinf, double neginf, nb_tensor* dst, nb_tensor** out);
+
+/* min(max(x, min), max); pass -inf / +inf for a missing bound. dst/out as in nb_add. */
+NB_API nb_status nb_clamp(const nb_tensor* x, double min, double max, nb_tensor* dst, nb_tensor** out);
+
+/* a where the bool condition holds, else b; the three broadcast, a and b promote. dst/out as in nb_add. */
+NB_API nb_status nb_where(const nb_tensor* condition, const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
 #ifdef __cplusplus
 }
 #endif

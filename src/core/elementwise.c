@@ -98,7 +98,11 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
         if (NB_UNLIKELY(!nb_tensor_ok(inputs[i]))) return nb_bad_handle(name, tensor_names[i], inputs[i]);
     if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(name, "out", dst);
 
-    int32_t compute = nb_result_type(inputs, n);
+    const int32_t first = op->condition_first ? 1 : 0;  /* inputs that take part in promotion */
+    if (first && inputs[0]->dtype != NB_BOOL)
+        return nb_error(NB_ERR_DTYPE, "%s: expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                        name, nb_dtype_str(inputs[0]->dtype));
+    int32_t compute = nb_result_type(inputs + first, n - first);
     if (op->ints_to_float && !nb_dtype_is_floating(compute)) compute = nb_default_float();
     const int32_t kernel_dtype = (compute == NB_F16 || compute == NB_BF16) ? NB_F32 : compute;
     nb_loop_fn fn = op->cpu[kernel_dtype];
@@ -129,7 +133,7 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
     nb_tensor* computed = NULL;
     for (int32_t i = 0; i < n && st == NB_OK; i++) {
         operand[i] = inputs[i];
-        if (inputs[i]->dtype != kernel_dtype) {
+        if (i >= first && inputs[i]->dtype != kernel_dtype) {
             st = nb_tensor_to(inputs[i], kernel_dtype, NB_CPU, 0, 0, &casted[i]);
             operand[i] = casted[i];
         }

@@ -14,6 +14,7 @@ typedef struct nb_ew_op {
     int32_t nin;                     /* inputs: 1, 2 or 3 */
     int32_t result;                  /* NB_EW_SAME: the compute dtype; NB_EW_BOOL: bool */
     bool ints_to_float;              /* integer/bool inputs compute in the default float dtype */
+    bool condition_first;            /* input 0 is a bool mask, outside promotion (where) */
     nb_loop_fn cpu[NB_NUM_DTYPES];   /* by compute dtype; float16/bfloat16 compute as float32 */
 } nb_ew_op;
 
@@ -23,6 +24,7 @@ enum { NB_EW_OK = 0, NB_EW_ZERO_DIVISION = 1, NB_EW_NEGATIVE_INT_POWER = 2 };
 typedef struct nb_ew_ctx {
     double alpha;
     double beta;
+    double gamma;
     int64_t ialpha;
     _Atomic int32_t error;  /* NB_EW_* */
 } nb_ew_ctx;

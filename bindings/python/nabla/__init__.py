@@ -17,7 +17,8 @@ from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, lins
 from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten,
                           narrow, select, as_strided, clone, numel, is_tensor, is_floating_point)
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
-from . import cuda, memory
+from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t
+from . import cuda, memory, nn
 
 float = float32  # noqa: A001
 double = float64

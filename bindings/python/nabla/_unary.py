@@ -1,0 +1,139 @@
+"""Elementwise unary ops: nabla.exp(...), Tensor.exp / exp_, clamp, where, and
+the unary operators (-t, abs(t), ~t)."""
+from __future__ import annotations
+
+import numbers
+
+from . import _dtype
+from ._binary import _operand, _wrap, maximum, minimum
+from ._lib import error, ffi, lib
+from ._tensor import Tensor
+
+_NULL = ffi.NULL
+_INF = float("inf")
+
+
+def _call_into(raw, args: tuple, out: Tensor | None):
+    """Runs a raw ABI op writing into `out` (no new reference), returning out."""
+    status = raw(*args, out._h, _NULL)
+    if status:
+        raise error(status)
+    return out
+
+
+def _define(name: str, aliases: tuple = (), dunder: str | None = None, params: tuple = ()):
+    """nabla.<name>(input, *params, out=None), Tensor.<name>(*params) and Tensor.<name>_()."""
+    twin, raw = getattr(lib, "nbpy_" + name), getattr(lib, "nb_" + name)
+
+    def fn(input, *args, out=None):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+        if out is None:
+            return _wrap(twin(input._h, *args, _NULL))
+        return _call_into(raw, (input._h, *args), out)
+
+    def method(self, *args):
+        return _wrap(twin(self._h, *args, _NULL))
+
+    def method_(self, *args):
+        return _call_into(raw, (self._h, *args), self)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{name}(input) -> Tensor, elementwise."
+    method.__name__, method_.__name__ = name, name + "_"
+    for n in (name, *aliases):
+        globals()[n] = fn
+        setattr(Tensor, n, method)
+        setattr(Tensor, n + "_", method_)
+    if dunder:
+        setattr(Tensor, dunder, method)
+
+
+for _name, _aliases in (
+        ("exp", ()), ("exp2", ()), ("expm1", ()), ("log", ()), ("log2", ()), ("log10", ()), ("log1p", ()),
+        ("sqrt", ()), ("rsqrt", ()), ("sin", ()), ("cos", ()), ("tan", ()), ("asin", ("arcsin",)),
+        ("acos", ("arccos",)), ("atan", ("arctan",)), ("sinh", ()), ("cosh", ()), ("tanh", ()),
+        ("sigmoid", ()), ("erf", ()), ("erfc", ()), ("reciprocal", ()), ("sign", ()), ("relu", ()),
+        ("square", ()), ("floor", ()), ("ceil", ()), ("trunc", ("fix",)), ("logical_not", ()),
+        ("isnan", ()), ("isinf", ()), ("isfinite", ()), ("silu", ())):
+    _define(_name, _aliases)
+_define("neg", ("negative",), "__neg__")
+_define("abs", ("absolute",), "__abs__")
+_define("bitwise_not", (), "__invert__")
+_define("round")
+_round_half_even = globals()["round"]
+
+
+def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
+    """Rounds half to even; with decimals, to that many decimal places (as PyTorch does)."""
+    if decimals == 0:
+        return _round_half_even(input, out=out)
+    scale = 10.0 ** decimals
+    result = _round_half_even(input * scale) / scale
+    return result if out is None else out.copy_(result)
+
+
+Tensor.round = lambda self, decimals=0: round(self, decimals=decimals)
+Tensor.__pos__ = lambda self: self
+Tensor.positive = lambda self: self
+
+_FINITE_MAX = {_dtype.float32: 3.4028234663852886e38, _dtype.float64: 1.7976931348623157e308,
+               _dtype.float16: 65504.0, _dtype.bfloat16: 3.3895313892515355e38}
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None, *,
+               out=None) -> Tensor:
+    """Replaces NaN with `nan`, +inf with `posinf` and -inf with `neginf` (defaults: the dtype's extremes)."""
+    big = _FINITE_MAX.get(input.dtype, 0.0)
+    args = (float(nan), big if posinf is None else float(posinf), -big if neginf is None else float(neginf))
+    if out is None:
+        return _wrap(lib.nbpy_nan_to_num(input._h, *args, _NULL))
+    return _call_into(lib.nb_nan_to_num, (input._h, *args), out)
+
+
+Tensor.nan_to_num = lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf)
+Tensor.nan_to_num_ = lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf, out=self)
+
+
+def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A002 - PyTorch's names
+    """Limits values to [min, max]; bounds may be numbers or tensors (broadcast)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        result = input
+        if min is not None:
+            result = maximum(result, min)
+        if max is not None:
+            result = minimum(result, max)
+        return result if out is None else out.copy_(result)
+    for bound in (min, max):
+        if bound is not None and not isinstance(bound, numbers.Real):
+            raise TypeError(f"clamp(): bounds must be numbers or tensors, got {type(bound).__name__}")
+    if not input.is_floating_point() and any(isinstance(b, float) for b in (min, max)):
+        input = input.to(_dtype.get_default_dtype())  # a float bound promotes an integer tensor
+    args = (input._h, -_INF if min is None else float(min), _INF if max is None else float(max))
+    if out is None:
+        return _wrap(lib.nbpy_clamp(*args, _NULL))
+    return _call_into(lib.nb_clamp, args, out)
+
+
+clip = clamp
+Tensor.clamp = Tensor.clip = lambda self, min=None, max=None: clamp(self, min, max)
+Tensor.clamp_ = Tensor.clip_ = lambda self, min=None, max=None: clamp(self, min, max, out=self)
+
+
+def where(condition: Tensor, input, other, *, out=None) -> Tensor:
+    """Elements of input where condition is True, else of other (all three broadcast)."""
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' must be Tensor, not {type(condition).__name__}")
+    a, ka = _operand(input, "where")
+    b, kb = _operand(other, "where")
+    if out is None:
+        return _wrap(lib.nbpy_where(condition._h, a, b, _NULL))
+    return _call_into(lib.nb_where, (condition._h, a, b), out)
+
+
+Tensor.where = lambda self, condition, other: where(condition, self, other)
+
+__all__ = [n for n, v in list(globals().items())
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__]

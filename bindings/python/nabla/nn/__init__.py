@@ -1,0 +1,2 @@
+"""nabla.nn: neural-network building blocks (functional activations so far)."""
+from . import functional  # noqa: F401

@@ -1,0 +1,54 @@
+"""nabla.nn.functional: activation functions with PyTorch's signatures."""
+from __future__ import annotations
+
+from .._binary import _wrap
+from .._lib import error, ffi, lib
+from .._tensor import Tensor
+from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
+
+_NULL = ffi.NULL
+
+__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh"]
+
+
+def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"expected a Tensor, got {type(input).__name__}")
+    if not inplace:
+        return _wrap(twin(input._h, *args, _NULL))
+    status = raw(input._h, *args, input._h, _NULL)
+    if status:
+        raise error(status)
+    return input
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(input, 0)."""
+    return input.relu_() if inplace else _relu(input)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """input * sigmoid(input)."""
+    return input.silu_() if inplace else _silu(input)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """input * Phi(input); approximate='tanh' uses the tanh formula."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh, got {approximate!r}")
+    return _apply(lib.nbpy_gelu, lib.nb_gelu, input, (1 if approximate == "tanh" else 0,), False)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta * input)) / beta, linear above threshold."""
+    return _apply(lib.nbpy_softplus, lib.nb_softplus, input, (float(beta), float(threshold)), False)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """input if input > 0 else negative_slope * input."""
+    return _apply(lib.nbpy_leaky_relu, lib.nb_leaky_relu, input, (float(negative_slope),), inplace)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """input if input > 0 else alpha * (exp(input) - 1)."""
+    return _apply(lib.nbpy_elu, lib.nb_elu, input, (float(alpha),), inplace)
