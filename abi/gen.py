@@ -8,9 +8,8 @@
 The manifest is the single source of truth: the header, the cffi declarations
 and the docs table cannot disagree because they are all printed from it.
 
-A function entry: group, name, returns, params ([type, name] pairs), doc, and
-optionally "gil": "release" for calls that may copy memory or wait, which
-bindings for languages with a global lock should run with that lock released.
+A function entry: group, name, returns, params ([type, name] pairs) and doc;
+an op entry adds "differentiable".
 """
 from __future__ import annotations
 

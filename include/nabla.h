@@ -102,6 +102,12 @@ typedef struct nb_memory_stats {
     int64_t live_storages;  /* storages alive */
 } nb_memory_stats;
 
+/* Called on the calling thread before work that may take long; returns a token for the matching end call (a binding releases its interpreter lock here). */
+typedef void* (*nb_blocking_begin_fn)(void);
+
+/* Called on the same thread after that work with the token begin returned. */
+typedef void (*nb_blocking_end_fn)(void* token);
+
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
 NB_API uint32_t nb_version(void);
@@ -122,6 +128,11 @@ NB_API nb_status nb_last_error_status(void);
 /* Resets this thread's last status and message. */
 NB_API void nb_clear_error(void);
 
+/* ---- threads ---- */
+/* Installs process-wide hooks called around work big enough to be worth another thread's time (large copies and kernels); NULL removes them. The work between the two calls touches no caller-owned object. */
+NB_API void nb_set_blocking_hooks(nb_blocking_begin_fn begin, nb_blocking_end_fn end);
+
+/* ---- errors ---- */
 /* The constant's name ("NB_ERR_SHAPE"), or "NB_UNKNOWN_STATUS"; static storage. */
 NB_API const char* nb_status_name(nb_status status);
 

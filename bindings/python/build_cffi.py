@@ -9,9 +9,10 @@ Two binding-private additions keep host overhead per call low:
 - For every `nb_status f(..., nb_tensor** out)` there is `nb_tensor* nbpy_f(...)`
   returning the new handle, or NULL after a failure (the status is then in
   nb_last_error_status()). Python thus needs no out-parameter buffer.
-- The GIL stays held during calls, except for functions the manifest marks
-  `"gil": "release"` (those that may copy or wait). Dropping and re-taking the
-  GIL costs more than the whole of an O(1) call such as a view.
+- The GIL stays held during calls (dropping and re-taking it costs more than a
+  whole O(1) call such as a view); the core releases it through the blocking
+  hooks nbpy_release_gil / nbpy_acquire_gil, installed at import, around work
+  that is big enough to be worth another thread's time.
 """
 import re
 import sys
@@ -47,7 +48,14 @@ int32_t nbpy_item_kind(const nb_tensor* t);
 double nbpy_item_double(const nb_tensor* t);
 int64_t nbpy_item_int(const nb_tensor* t);
 """
-ITEM_GIL = {"nbpy_item_double": "nb_tensor_item_double", "nbpy_item_int": "nb_tensor_item_int"}
+GIL_HOOKS = """
+static void* nbpy_release_gil(void) { return PyGILState_Check() ? (void*)PyEval_SaveThread() : NULL; }
+static void nbpy_acquire_gil(void* state) { if (state != NULL) PyEval_RestoreThread((PyThreadState*)state); }
+"""
+GIL_HOOKS_CDEF = """
+void* nbpy_release_gil(void);
+void nbpy_acquire_gil(void* state);
+"""
 
 
 def returning_helpers(gen, functions: list) -> tuple[str, str, dict]:
@@ -92,18 +100,17 @@ def main(manifest: str, out: str) -> None:
     m = gen.load(Path(manifest))
     functions = m["functions"] + m["ops"]
     helper_cdef, helper_src, wraps = returning_helpers(gen, functions)
-    wraps.update(ITEM_GIL)
-    release = {fn["name"] for fn in functions if fn.get("gil") == "release"}
 
     ffi = cffi.FFI()
-    ffi.cdef(gen.cdef(m) + helper_cdef + ITEM_CDEF)
-    ffi.set_source("nabla._C", '#include <math.h>\n#include "nabla.h"\n' + helper_src + ITEM_HELPERS)
+    ffi.cdef(gen.cdef(m) + helper_cdef + ITEM_CDEF + GIL_HOOKS_CDEF)
+    # The hooks need the full C API (PyGILState_Check): meson defines _CFFI_NO_LIMITED_API.
+    ffi.set_source("nabla._C", '#include <math.h>\n#include "nabla.h"\n' + helper_src + ITEM_HELPERS + GIL_HOOKS)
     ffi.emit_c_code(out)
 
-    every = {fn["name"] for fn in functions} | set(wraps) | {"nbpy_failed", "nbpy_item_kind"}
-    held = {name for name in every if name not in release and wraps.get(name) not in release}
+    every = ({fn["name"] for fn in functions} | set(wraps) |
+             {"nbpy_failed", "nbpy_item_kind", "nbpy_item_double", "nbpy_item_int"})
     path = Path(out)
-    path.write_text(keep_gil(path.read_text(), held))
+    path.write_text(keep_gil(path.read_text(), every))
 
 
 if __name__ == "__main__":

@@ -27,12 +27,18 @@ static void cpu_free(int32_t device_index, void* ptr, int64_t nbytes) {
 
 static nb_status cpu_copy(void* dst, int32_t dst_type, const void* src, int32_t src_type, int64_t n) {
     (void)dst_type, (void)src_type;
+    nb_blocking_end_fn end = NULL;
+    void* token = n >= NB_BLOCKING_WORK_BYTES ? nb_blocking_begin(&end) : NULL;
     if (n > 0) memcpy(dst, src, (size_t)n);
+    if (end) end(token);
     return NB_OK;
 }
 
 static nb_status cpu_memset(void* dst, int value, int64_t n) {
+    nb_blocking_end_fn end = NULL;
+    void* token = n >= NB_BLOCKING_WORK_BYTES ? nb_blocking_begin(&end) : NULL;
     if (n > 0) memset(dst, value, (size_t)n);
+    if (end) end(token);
     return NB_OK;
 }
 

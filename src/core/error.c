@@ -70,3 +70,19 @@ NB_API uint32_t nb_version(void) { return NB_VERSION_NUMBER; }
 NB_API const char* nb_version_string(void) {
     return NB_STR(NB_VERSION_MAJOR) "." NB_STR(NB_VERSION_MINOR) "." NB_STR(NB_VERSION_PATCH);
 }
+
+/* ---- blocking hooks (see nb_set_blocking_hooks) ---- */
+
+static _Atomic(nb_blocking_begin_fn) blocking_begin;
+static _Atomic(nb_blocking_end_fn) blocking_end;
+
+NB_API void nb_set_blocking_hooks(nb_blocking_begin_fn begin, nb_blocking_end_fn end) {
+    atomic_store(&blocking_end, begin ? end : NULL);
+    atomic_store(&blocking_begin, end ? begin : NULL);
+}
+
+void* nb_blocking_begin(nb_blocking_end_fn* end) {
+    nb_blocking_begin_fn begin = atomic_load_explicit(&blocking_begin, memory_order_acquire);
+    *end = atomic_load_explicit(&blocking_end, memory_order_acquire);
+    return begin != NULL && *end != NULL ? begin() : NULL;
+}

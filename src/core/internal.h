@@ -27,6 +27,11 @@ NB_INTERNAL nb_status nb_error(nb_status status, const char* fmt, ...)
 /* "[2, 3]" in a thread-local ring buffer: valid for the next few calls. */
 NB_INTERNAL const char* nb_shape_str(const int64_t* shape, int32_t ndim);
 
+/* Brackets long work (see nb_set_blocking_hooks): token = nb_blocking_begin(&end) ...
+ * if (end) end(token). Only for work that touches no caller-visible object. */
+NB_INTERNAL void* nb_blocking_begin(nb_blocking_end_fn* end);
+#define NB_BLOCKING_WORK_BYTES ((int64_t)1 << 20) /* ~100 us of memory traffic */
+
 /* ---- dtypes (dtype.c) ---- */
 
 NB_INTERNAL extern const int64_t nb_dtype_sizes[NB_NUM_DTYPES];

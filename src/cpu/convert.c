@@ -105,8 +105,11 @@ void nb_cpu_copy(void* dst, const int64_t* dst_strides, int32_t dst_dtype, const
         sh[0] = 1, ds[0] = 1, ss[0] = 1;
         n = 1;
     }
+    nb_blocking_end_fn end_blocking = NULL;
+    void* token = numel * dsize >= NB_BLOCKING_WORK_BYTES ? nb_blocking_begin(&end_blocking) : NULL;
     if (n == 1 && ds[0] == 1 && ss[0] == 1 && src_dtype == dst_dtype) {
         memcpy(dst, src, (size_t)(sh[0] * dsize));
+        if (end_blocking) end_blocking(token);
         return;
     }
     nb_convert_fn fn = convert_fns[src_dtype][dst_dtype];
@@ -126,6 +129,7 @@ void nb_cpu_copy(void* dst, const int64_t* dst_strides, int32_t dst_dtype, const
             idx[k] = 0;
         }
     }
+    if (end_blocking) end_blocking(token);
 }
 
 void nb_cpu_fill(void* dst, int32_t dtype, int64_t n, double fvalue, int64_t ivalue, bool is_int) {
@@ -134,10 +138,13 @@ void nb_cpu_fill(void* dst, int32_t dtype, int64_t n, double fvalue, int64_t iva
     if (is_int) convert_fns[NB_I64][dtype](dst, 1, &ivalue, 1, 1);
     else convert_fns[NB_F64][dtype](dst, 1, &fvalue, 1, 1);
     /* Double the filled prefix until the buffer is full. */
+    nb_blocking_end_fn end_blocking = NULL;
+    void* token = n * size >= NB_BLOCKING_WORK_BYTES ? nb_blocking_begin(&end_blocking) : NULL;
     int64_t done = 1;
     while (done < n) {
         int64_t chunk = done < n - done ? done : n - done;
         memcpy((char*)dst + done * size, dst, (size_t)(chunk * size));
         done += chunk;
     }
+    if (end_blocking) end_blocking(token);
 }

@@ -90,8 +90,14 @@ void nb_cpu_loop(int32_t nops, char* const* base, const int64_t strides[][NB_MAX
     if (numel == 0) return;
     geometry g;
     coalesce(&g, shape, ndim, strides, nops);
+    if (numel < 2 * GRAIN) {
+        run_range(&g, base, fn, ctx, 0, numel);
+        return;
+    }
+    nb_blocking_end_fn end_blocking;
+    void* token = nb_blocking_begin(&end_blocking);
 #ifdef _OPENMP
-    if (numel >= 2 * GRAIN && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+    if (omp_get_max_threads() > 1 && !omp_in_parallel()) {
         int64_t max_chunks = numel / GRAIN;
 #pragma omp parallel
         {
@@ -102,8 +108,10 @@ void nb_cpu_loop(int32_t nops, char* const* base, const int64_t strides[][NB_MAX
                 run_range(&g, base, fn, ctx, begin, end);
             }
         }
-        return;
-    }
+    } else
 #endif
-    run_range(&g, base, fn, ctx, 0, numel);
+    {
+        run_range(&g, base, fn, ctx, 0, numel);
+    }
+    if (end_blocking) end_blocking(token);
 }

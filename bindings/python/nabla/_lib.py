@@ -24,6 +24,9 @@ from ._C import ffi, lib  # noqa: E402
 
 ABI_MAJOR = 0
 
+# Long-running C work releases the GIL through these hooks; short calls keep it.
+lib.nb_set_blocking_hooks(lib.nbpy_release_gil, lib.nbpy_acquire_gil)
+
 if lib.nb_version() // 10000 != ABI_MAJOR:  # a binding refuses a different major
     raise ImportError(
         f"nabla: libnabla {ffi.string(lib.nb_version_string()).decode()} has ABI major "
