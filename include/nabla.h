@@ -132,6 +132,12 @@ NB_API void nb_clear_error(void);
 /* Installs process-wide hooks called around work big enough to be worth another thread's time (large copies and kernels); NULL removes them. The work between the two calls touches no caller-owned object. */
 NB_API void nb_set_blocking_hooks(nb_blocking_begin_fn begin, nb_blocking_end_fn end);
 
+/* Sets the number of CPU threads nabla's kernels and GEMM use (process-wide; OMP_NUM_THREADS sets the start value). */
+NB_API nb_status nb_set_num_threads(int32_t n);
+
+/* The number of CPU threads kernels use. */
+NB_API int32_t nb_get_num_threads(void);
+
 /* ---- errors ---- */
 /* The constant's name ("NB_ERR_SHAPE"), or "NB_UNKNOWN_STATUS"; static storage. */
 NB_API const char* nb_status_name(nb_status status);

@@ -226,3 +226,16 @@ def test_threads_create_view_and_drop_concurrently():
             th.join()
         assert not errors, errors[0]
         assert live() == before
+
+
+def test_num_threads_round_trip():
+    before = nabla.get_num_threads()
+    try:
+        nabla.set_num_threads(1)
+        assert nabla.get_num_threads() == 1
+        a = nabla.ones(1 << 17)
+        assert (a + a).sum().item() == 2 * (1 << 17) if hasattr(nabla, "sum") else (a + a)[-1].item() == 2.0
+    finally:
+        nabla.set_num_threads(before)
+    with pytest.raises(RuntimeError, match="positive"):
+        nabla.set_num_threads(0)

@@ -5,6 +5,8 @@ The Python frontend follows PyTorch's names and semantics, so
 """
 from __future__ import annotations
 
+import operator as _operator
+
 from ._lib import OutOfMemoryError, ffi as _ffi, lib as _lib
 from ._dtype import (dtype, float32, float64, float16, bfloat16, int8, int16, int32, int64, uint8,
                      get_default_dtype, set_default_dtype)
@@ -19,6 +21,21 @@ from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squee
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
 from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t
 from . import cuda, memory, nn
+
+
+
+def set_num_threads(n: int) -> None:
+    """Sets the number of CPU threads used by nabla's kernels and GEMM."""
+    status = _lib.nb_set_num_threads(_operator.index(n))  # `int` is nabla.int here
+    if status:
+        from ._lib import error
+        raise error(status)
+
+
+def get_num_threads() -> int:
+    """The number of CPU threads used by nabla's kernels."""
+    return _lib.nb_get_num_threads()
+
 
 float = float32  # noqa: A001
 double = float64
