@@ -234,7 +234,8 @@ def test_num_threads_round_trip():
         nabla.set_num_threads(1)
         assert nabla.get_num_threads() == 1
         a = nabla.ones(1 << 17)
-        assert (a + a).sum().item() == 2 * (1 << 17) if hasattr(nabla, "sum") else (a + a)[-1].item() == 2.0
+        b = a + a  # big enough to take the parallel path, now on one thread
+        assert b[0].item() == 2.0 and b[-1].item() == 2.0
     finally:
         nabla.set_num_threads(before)
     with pytest.raises(RuntimeError, match="positive"):
