@@ -8,7 +8,7 @@ from __future__ import annotations
 import numbers
 
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _new_object
+from ._tensor import Tensor, _checked
 
 _NULL = ffi.NULL
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -30,10 +30,7 @@ def _make_scalar(value) -> Tensor:
         h = lib.nbpy_scalar(float(value), 0, lib.NB_F64)
     else:
         raise TypeError(f"unsupported operand type: {type(value).__name__}")
-    t = _new_object(Tensor)
-    t._h = h
-    t._shape = None
-    return t
+    return _checked(h)
 
 
 def _scalar(value):
@@ -60,13 +57,7 @@ def _operand(x, fname: str):
     raise TypeError(f"{fname}(): expected a Tensor or a number, got {type(x).__name__}")
 
 
-def _wrap(h) -> Tensor:
-    if not h:
-        raise error(lib.nb_last_error_status())
-    t = _new_object(Tensor)
-    t._h = h
-    t._shape = None
-    return t
+_wrap = _checked
 
 
 def _rounding(mode) -> int:
@@ -81,98 +72,51 @@ def _rounding(mode) -> int:
 
 def _define(name: str, twin, raw, extra=None, aliases=(), dunder=None, rdunder=None, idunder=None):
     """Creates nabla.<name>, Tensor.<name>, Tensor.<name>_ and the operators for one C op.
-    `extra` names a keyword attribute (alpha, rounding_mode) and how it becomes C arguments."""
+    `extra` = (keyword, default, convert) names an attribute (alpha, rounding_mode)
+    passed to C between the operands and the destination."""
+    kw, default, convert = extra if extra else (None, None, None)
+    plain = (convert(default),) if extra else ()  # the attribute's C value in operator form
 
-    if extra is None:
-        def fn(input, other, *, out=None):
-            a, ka = _operand(input, name)
+    def attribute(kwargs: dict, fname: str) -> tuple:
+        value = kwargs.pop(kw) if kw in kwargs else default
+        if kwargs:
+            raise TypeError(f"{fname}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        return (convert(value),) if extra else ()
+
+    def fn(input, other, *, out=None, **kwargs):
+        attr = attribute(kwargs, name)
+        a, ka = _operand(input, name)
+        b, kb = _operand(other, name)
+        if out is None:
+            return _checked(twin(a, b, *attr, _NULL))
+        status = raw(a, b, *attr, out._h, _NULL)
+        if status:
+            raise error(status)
+        return out
+
+    def method_(self, other, **kwargs):
+        attr = attribute(kwargs, name + "_")
+        b, kb = _operand(other, name + "_")
+        status = raw(self._h, b, *attr, self._h, _NULL)
+        if status:
+            raise error(status)
+        return self
+
+    def binary(self, other):  # the operator fast path
+        oc = other.__class__
+        if oc is Tensor:
+            return _checked(twin(self._h, other._h, *plain, _NULL))
+        if oc is float or oc is int or oc is bool:
+            return _checked(twin(self._h, _scalar(other), *plain, _NULL))
+        if isinstance(other, (Tensor, numbers.Number)) and not isinstance(other, complex):
             b, kb = _operand(other, name)
-            if out is None:
-                return _wrap(twin(a, b, _NULL))
-            status = raw(a, b, out._h, _NULL)
-            if status:
-                raise error(status)
-            return out
+            return _checked(twin(self._h, b, *plain, _NULL))
+        return NotImplemented
 
-        def method_(self, other):
-            b, kb = _operand(other, name + "_")
-            status = raw(self._h, b, self._h, _NULL)
-            if status:
-                raise error(status)
-            return self
-
-        def binary(self, other):  # the operator fast path
-            oc = other.__class__
-            if oc is Tensor:
-                h = twin(self._h, other._h, _NULL)
-            elif oc is float or oc is int or oc is bool:
-                h = twin(self._h, _scalar(other), _NULL)
-            elif isinstance(other, (Tensor, numbers.Number)) and not isinstance(other, complex):
-                b, kb = _operand(other, name)
-                h = twin(self._h, b, _NULL)
-            else:
-                return NotImplemented
-            if not h:
-                raise error(lib.nb_last_error_status())
-            t = _new_object(Tensor)
-            t._h = h
-            t._shape = None
-            return t
-
-        def reflected(self, other):
-            if not (isinstance(other, numbers.Number) and not isinstance(other, complex)):
-                return NotImplemented
-            return _wrap(twin(_scalar(other), self._h, _NULL))
-    else:
-        kw, default, convert = extra
-
-        def fn(input, other, *, out=None, **kwargs):
-            value = convert(kwargs.pop(kw, default))
-            if kwargs:
-                raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-            a, ka = _operand(input, name)
-            b, kb = _operand(other, name)
-            if out is None:
-                return _wrap(twin(a, b, value, _NULL))
-            status = raw(a, b, value, out._h, _NULL)
-            if status:
-                raise error(status)
-            return out
-
-        def method_(self, other, **kwargs):
-            value = convert(kwargs.pop(kw, default))
-            if kwargs:
-                raise TypeError(f"{name}_() got an unexpected keyword argument '{next(iter(kwargs))}'")
-            b, kb = _operand(other, name + "_")
-            status = raw(self._h, b, value, self._h, _NULL)
-            if status:
-                raise error(status)
-            return self
-
-        plain = convert(default)
-
-        def binary(self, other):
-            oc = other.__class__
-            if oc is Tensor:
-                h = twin(self._h, other._h, plain, _NULL)
-            elif oc is float or oc is int or oc is bool:
-                h = twin(self._h, _scalar(other), plain, _NULL)
-            elif isinstance(other, (Tensor, numbers.Number)) and not isinstance(other, complex):
-                b, kb = _operand(other, name)
-                h = twin(self._h, b, plain, _NULL)
-            else:
-                return NotImplemented
-            if not h:
-                raise error(lib.nb_last_error_status())
-            t = _new_object(Tensor)
-            t._h = h
-            t._shape = None
-            return t
-
-        def reflected(self, other):
-            if not (isinstance(other, numbers.Number) and not isinstance(other, complex)):
-                return NotImplemented
-            return _wrap(twin(_scalar(other), self._h, plain, _NULL))
+    def reflected(self, other):
+        if not (isinstance(other, numbers.Number) and not isinstance(other, complex)):
+            return NotImplemented
+        return _checked(twin(_scalar(other), self._h, *plain, _NULL))
 
     def inplace_operator(self, other):
         if not isinstance(other, (Tensor, numbers.Number)) or isinstance(other, complex):

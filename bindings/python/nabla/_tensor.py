@@ -25,15 +25,19 @@ def _wrap(handle) -> "Tensor":
     return t
 
 
-def _call(fn, *args) -> "Tensor":
-    """Calls a handle-returning twin (lib.nbpy_*): NULL means the call failed."""
-    h = fn(*args)
+def _checked(h) -> "Tensor":
+    """A Tensor owning the handle a twin (lib.nbpy_*) returned; NULL means that call failed."""
     if not h:
         raise error(lib.nb_last_error_status())
     t = _new_object(Tensor)
     t._h = h
     t._shape = None
     return t
+
+
+def _call(fn, *args) -> "Tensor":
+    """Calls a handle-returning twin (lib.nbpy_*) and wraps its result."""
+    return _checked(fn(*args))
 
 
 def _dim_arg(dim, name: str = "dim") -> int:
@@ -325,13 +329,7 @@ class Tensor:
 
     def __getitem__(self, index) -> "Tensor":
         if index.__class__ is int:
-            h = _select(self._h, 0, index)
-            if not h:
-                raise error(lib.nb_last_error_status())
-            t = _new_object(Tensor)
-            t._h = h
-            t._shape = None
-            return t
+            return _checked(_select(self._h, 0, index))
         return _getitem(self, index)
 
     def __setitem__(self, index, value) -> None:
