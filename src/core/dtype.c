@@ -87,3 +87,15 @@ uint16_t nb_float_to_bf16(float f) {
     u += 0x7fffu + ((u >> 16) & 1u);
     return (uint16_t)(u >> 16);
 }
+
+bool nb_value_fits(double v, int32_t dtype) {
+    static const double lo[NB_NUM_DTYPES] = {-3.4028234663852886e38, -1.7976931348623157e308, -65504.0,
+                                             -3.3895313892515355e38, -128, -32768, -2147483648.0,
+                                             -9223372036854775808.0, -255, 0};
+    static const double hi[NB_NUM_DTYPES] = {3.4028234663852886e38, 1.7976931348623157e308, 65504.0,
+                                             3.3895313892515355e38, 127, 32767, 2147483647.0,
+                                             9223372036854775807.0, 255, 1};
+    if (dtype == NB_BOOL || dtype == NB_F64) return true;
+    if (nb_dtype_is_floating(dtype) && !isfinite(v)) return true;
+    return v >= lo[dtype] && v <= hi[dtype];
+}

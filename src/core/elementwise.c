@@ -162,8 +162,6 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
         int32_t err = atomic_load(&ctx->error);
         if (err == NB_EW_ZERO_DIVISION)
             st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: ZeroDivisionError (integer division by zero)", name);
-        else if (err == NB_EW_NEGATIVE_INT_POWER)
-            st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Integers to negative integer powers are not allowed.", name);
         else if (computed != target)
             st = nb_copy_into(name, target, computed);
     }

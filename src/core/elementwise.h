@@ -18,7 +18,7 @@ typedef struct nb_ew_op {
     nb_loop_fn cpu[NB_NUM_DTYPES];   /* by compute dtype; float16/bfloat16 compute as float32 */
 } nb_ew_op;
 
-enum { NB_EW_OK = 0, NB_EW_ZERO_DIVISION = 1, NB_EW_NEGATIVE_INT_POWER = 2 };
+enum { NB_EW_OK = 0, NB_EW_ZERO_DIVISION = 1 };
 
 /* Attributes a kernel may read, and an error it may raise (the last one wins). */
 typedef struct nb_ew_ctx {

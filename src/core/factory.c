@@ -77,20 +77,9 @@ NB_API nb_status nb_ones(const int64_t* shape, int32_t ndim, int32_t dtype, int3
     return create_filled("ones", shape, ndim, 1.0, 1, true, dtype, device_type, device_index, out);
 }
 
-/* PyTorch refuses fill values the dtype cannot hold: outside [lowest, max] for
- * signed and float types (NaN and inf pass for floats), outside [-max, max] for
- * unsigned ones (negative values wrap, as in C); bool takes anything. */
 static nb_status check_fits(const char* op, double fvalue, int64_t ivalue, bool is_int, int32_t dtype) {
-    static const double lo[NB_NUM_DTYPES] = {-3.4028234663852886e38, -1.7976931348623157e308, -65504.0,
-                                             -3.3895313892515355e38, -128, -32768, -2147483648.0,
-                                             -9223372036854775808.0, -255, 0};
-    static const double hi[NB_NUM_DTYPES] = {3.4028234663852886e38, 1.7976931348623157e308, 65504.0,
-                                             3.3895313892515355e38, 127, 32767, 2147483647.0,
-                                             9223372036854775807.0, 255, 1};
-    if (!nb_dtype_valid(dtype) || dtype == NB_BOOL || dtype == NB_F64 || (is_int && dtype == NB_I64)) return NB_OK;
-    double v = is_int ? (double)ivalue : fvalue;
-    bool ok = (nb_dtype_is_floating(dtype) && !isfinite(v)) || (v >= lo[dtype] && v <= hi[dtype]);
-    if (ok) return NB_OK;
+    if (!nb_dtype_valid(dtype) || (is_int && dtype == NB_I64) || nb_value_fits(is_int ? (double)ivalue : fvalue, dtype))
+        return NB_OK;
     if (is_int)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: value %lld cannot be converted to type %s without overflow",
                         op, (long long)ivalue, nb_dtype_str(dtype));

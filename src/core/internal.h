@@ -43,6 +43,10 @@ NB_INTERNAL uint16_t nb_float_to_bf16(float f);
 /* Single correct rounding from double (through float rounded to odd). */
 NB_INTERNAL uint16_t nb_double_to_half(double d);
 NB_INTERNAL uint16_t nb_double_to_bf16(double d);
+/* PyTorch's overflow rule for a scalar converted to dtype: within [lowest, max]
+ * for signed and float types (NaN and inf pass for floats), within [-max, max]
+ * for unsigned ones (negative values wrap), anything for bool. */
+NB_INTERNAL bool nb_value_fits(double v, int32_t dtype);
 /* "float32" or "dtype(42)" for unknown codes (thread-local buffer). */
 NB_INTERNAL const char* nb_dtype_str(int32_t dtype);
 

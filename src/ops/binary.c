@@ -5,6 +5,7 @@
  * remainder round toward -inf, division by zero raises, pow of a negative
  * integer exponent raises. */
 #include "../core/elementwise.h"
+#include "../cpu/kernels.h" /* nb_cpu_convert_fn */
 
 #include <math.h>
 
@@ -57,43 +58,42 @@
 
 /* ---- integer helpers (Python semantics, no UB) ---- */
 
+/* MINUS_ONE(y): y is -1 of a signed type (MIN / -1 would trap; for uint8, (T)-1 is 255). */
+#define MINUS_ONE(T, y) ((T)-1 < 0 && (y) == (T)-1)
 #define INT_HELPERS(T, TAG, CODE, ...)                                                                 \
-    static inline T h_floordiv_##TAG(T x, T y, nb_ew_ctx* ctx) {                                         \
+    static inline T h_floordiv_##TAG(T x, T y, nb_ew_ctx* ctx) {                                       \
         if (y == 0) { atomic_store(&ctx->error, NB_EW_ZERO_DIVISION); return 0; }                      \
-        if (y == (T)-1) return (T)(0 - (uint64_t)x); /* MIN / -1 wraps instead of trapping */          \
+        if (MINUS_ONE(T, y)) return (T)(0 - (uint64_t)x); /* wraps instead of trapping */              \
         T q = (T)(x / y);                                                                              \
         return (x % y != 0 && ((x < 0) != (y < 0))) ? (T)(q - 1) : q;                                  \
     }                                                                                                  \
-    static inline T h_truncdiv_##TAG(T x, T y, nb_ew_ctx* ctx) {                                         \
+    static inline T h_truncdiv_##TAG(T x, T y, nb_ew_ctx* ctx) {                                       \
         if (y == 0) { atomic_store(&ctx->error, NB_EW_ZERO_DIVISION); return 0; }                      \
-        return y == (T)-1 ? (T)(0 - (uint64_t)x) : (T)(x / y);                                         \
+        return MINUS_ONE(T, y) ? (T)(0 - (uint64_t)x) : (T)(x / y);                                    \
     }                                                                                                  \
-    static inline T h_remainder_##TAG(T x, T y, nb_ew_ctx* ctx) {                                        \
+    static inline T h_remainder_##TAG(T x, T y, nb_ew_ctx* ctx) {                                      \
         if (y == 0) { atomic_store(&ctx->error, NB_EW_ZERO_DIVISION); return 0; }                      \
-        if (y == (T)-1) return 0;                                                                      \
+        if (MINUS_ONE(T, y)) return 0;                                                                 \
         T m = (T)(x % y);                                                                              \
         return (m != 0 && ((y < 0) != (m < 0))) ? (T)(m + y) : m;                                      \
     }                                                                                                  \
-    static inline T h_fmod_##TAG(T x, T y, nb_ew_ctx* ctx) {                                             \
+    static inline T h_fmod_##TAG(T x, T y, nb_ew_ctx* ctx) {                                           \
         if (y == 0) { atomic_store(&ctx->error, NB_EW_ZERO_DIVISION); return 0; }                      \
-        return y == (T)-1 ? 0 : (T)(x % y);                                                            \
+        return MINUS_ONE(T, y) ? 0 : (T)(x % y);                                                       \
     }                                                                                                  \
-    static inline T h_ipow_##TAG(T x, T y, nb_ew_ctx* ctx) {                                             \
-        if (y < 0) {                                                                                   \
-            if (x == 1) return 1;                                                                      \
-            if (x == (T)-1) return (y & 1) ? (T)-1 : 1;                                                \
-            atomic_store(&ctx->error, NB_EW_NEGATIVE_INT_POWER);                                       \
-            return 0;                                                                                  \
-        }                                                                                              \
+    static inline T h_ipow_##TAG(T x, T y, nb_ew_ctx* ctx) {                                           \
+        (void)ctx;                                                                                     \
+        if (y < 0) /* as PyTorch: 1 and -1 stay exact, every other base gives 0 */                     \
+            return x == 1 ? 1 : MINUS_ONE(T, x) ? ((y & 1) ? (T)-1 : 1) : 0;                           \
         uint64_t r = 1, base = (uint64_t)x, e = (uint64_t)y; /* wraps like PyTorch's integer pow */    \
         while (e) { if (e & 1) r *= base; base *= base; e >>= 1; }                                     \
         return (T)r;                                                                                   \
     }                                                                                                  \
-    static inline T h_shl_##TAG(T x, T y) {                                                              \
-        return (y < 0 || (uint64_t)y >= sizeof(T) * 8) ? 0 : (T)((uint64_t)x << y);                   \
+    static inline T h_shl_##TAG(T x, T y) {                                                            \
+        return (y < 0 || (uint64_t)y >= sizeof(T) * 8) ? 0 : (T)((uint64_t)x << y);                    \
     }                                                                                                  \
-    static inline T h_shr_##TAG(T x, T y) {                                                              \
-        if (y < 0 || (uint64_t)y >= sizeof(T) * 8) return (T)(x < 0 ? -1 : 0);                        \
+    static inline T h_shr_##TAG(T x, T y) {                                                            \
+        if (y < 0 || (uint64_t)y >= sizeof(T) * 8) return (T)(x < 0 ? -1 : 0);                         \
         return (T)(x >> y);                                                                            \
     }
 INTS(INT_HELPERS)
@@ -208,17 +208,22 @@ static nb_status run2(const nb_ew_op* op, const nb_tensor* a, const nb_tensor* b
     return nb_ew_run(op, in, dst, ctx, out);
 }
 
-/* alpha must be integral for integer results (PyTorch: "For integral input tensors,
- * argument alpha must not be a floating point number."). */
+/* For integer results alpha must be an integer the result dtype holds (PyTorch:
+ * "For integral input tensors, argument alpha must not be a floating point number"). */
 static nb_status with_alpha(const nb_ew_op* op, const nb_tensor* a, const nb_tensor* b, double alpha,
                             nb_tensor* dst, nb_tensor** out) {
     nb_ew_ctx ctx = {.alpha = alpha, .ialpha = (int64_t)alpha};
-    if (alpha != (double)(int64_t)alpha && nb_tensor_ok(a) && nb_tensor_ok(b)) {
+    if (alpha != 1.0 && nb_tensor_ok(a) && nb_tensor_ok(b)) {
         const nb_tensor* in[2] = {a, b};
-        if (!nb_dtype_is_floating(nb_result_type(in, 2)))
-            return nb_error(NB_ERR_INVALID_ARGUMENT,
-                            "%s: for integral input tensors, argument alpha must not be a floating point number "
-                            "(got %g)", op->name, alpha);
+        int32_t result = nb_result_type(in, 2);
+        if (!nb_dtype_is_floating(result)) {
+            if (alpha != (double)(int64_t)alpha)
+                return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: for integral input tensors, argument alpha must not "
+                                "be a floating point number (got %g)", op->name, alpha);
+            if (!nb_value_fits(alpha, result))
+                return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: alpha %lld cannot be converted to type %s without "
+                                "overflow", op->name, (long long)ctx.ialpha, nb_dtype_str(result));
+        }
     }
     return run2(op, a, b, &ctx, dst, out);
 }
@@ -228,9 +233,12 @@ NB_API nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb
 }
 
 NB_API nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
-    if (nb_tensor_ok(a) && nb_tensor_ok(b) && a->dtype == NB_BOOL && b->dtype == NB_BOOL)
-        return nb_error(NB_ERR_DTYPE, "sub: subtraction, the `-` operator, with two bool tensors is not supported. "
-                        "Use the `^` or `logical_xor()` operator instead.");
+    if (nb_tensor_ok(a) && nb_tensor_ok(b) && (a->dtype == NB_BOOL || b->dtype == NB_BOOL))
+        return nb_error(NB_ERR_DTYPE, "sub: subtraction, the `-` operator, with %s is not supported. %s",
+                        a->dtype == b->dtype ? "two bool tensors" : "a bool tensor",
+                        a->dtype == b->dtype ? "Use the `^` or `logical_xor()` operator instead."
+                                             : "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                                               "operator instead.");
     return with_alpha(&op_sub, a, b, alpha, dst, out);
 }
 
@@ -247,14 +255,25 @@ NB_API nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding
 }
 
 #define SIMPLE(FN, OPVAR)                                                                          \
-    NB_API nb_status FN(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) { \
-        return run2(&OPVAR, a, b, NULL, dst, out);                                                 \
+    NB_API nb_status FN(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {     \
+        return run2(&OPVAR, a, b, NULL, dst, out);                                                     \
     }
 SIMPLE(nb_mul, op_mul)
 SIMPLE(nb_floor_divide, op_floor_divide)
 SIMPLE(nb_remainder, op_remainder)
 SIMPLE(nb_fmod, op_fmod)
-SIMPLE(nb_pow, op_pow)
+/* A negative scalar exponent of an integer base fails before any cast (as in
+ * PyTorch); negative tensor exponents give 0 except for bases 1 and -1. */
+NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (nb_tensor_ok(a) && nb_tensor_ok(b) && b->wrapped_number && !nb_dtype_is_floating(b->dtype)) {
+        const nb_tensor* in[2] = {a, b};
+        int64_t exponent = 0;
+        nb_cpu_convert_fn(b->dtype, NB_I64)(&exponent, 1, nb_tensor_data(b), 1, 1);
+        if (exponent < 0 && !nb_dtype_is_floating(nb_result_type(in, 2)))
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "pow: Integers to negative integer powers are not allowed.");
+    }
+    return run2(&op_pow, a, b, NULL, dst, out);
+}
 SIMPLE(nb_maximum, op_maximum)
 SIMPLE(nb_minimum, op_minimum)
 SIMPLE(nb_atan2, op_atan2)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from ._lib import error, ffi, lib
 from ._tensor import Tensor, _checked
 
@@ -19,7 +21,7 @@ _scalar_cache: dict = {int: {}, float: {}, bool: {}}
 
 def _make_scalar(value) -> Tensor:
     kind = value.__class__
-    if kind is bool or isinstance(value, bool):
+    if kind is bool or isinstance(value, (bool, np.bool_)):
         h = lib.nbpy_scalar(0.0, int(value), lib.NB_BOOL)
     elif isinstance(value, numbers.Integral):
         value = int(value)
@@ -33,25 +35,33 @@ def _make_scalar(value) -> Tensor:
     return _checked(h)
 
 
-def _scalar(value):
-    """The handle of a wrapped scalar for a Python number (cached for common values)."""
+def _scalar(value) -> Tensor:
+    """A wrapped scalar for a Python number (cached for common values). The caller
+    keeps the returned Tensor alive for as long as C uses its handle."""
     kind = value.__class__
     cache = _scalar_cache.get(kind)
     if cache is None or (kind is float and (value == 0.0 or value != value)):  # keep -0.0 and NaN distinct
-        return _make_scalar(value)._h
+        return _make_scalar(value)
     t = cache.get(value)
     if t is None:
         if len(cache) >= 1024:
             cache.clear()
         t = cache[value] = _make_scalar(value)
-    return t._h
+    return t
+
+
+_NUMBER = (numbers.Number, np.bool_)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, _NUMBER) and not isinstance(x, complex)
 
 
 def _operand(x, fname: str):
     """A C handle for a tensor or a Python number; the Tensor keeping it alive goes with it."""
     if isinstance(x, Tensor):
         return x._h, x
-    if isinstance(x, numbers.Number) and not isinstance(x, complex):
+    if _is_number(x):
         s = _make_scalar(x)
         return s._h, s
     raise TypeError(f"{fname}(): expected a Tensor or a number, got {type(x).__name__}")
@@ -107,19 +117,21 @@ def _define(name: str, twin, raw, extra=None, aliases=(), dunder=None, rdunder=N
         if oc is Tensor:
             return _checked(twin(self._h, other._h, *plain, _NULL))
         if oc is float or oc is int or oc is bool:
-            return _checked(twin(self._h, _scalar(other), *plain, _NULL))
-        if isinstance(other, (Tensor, numbers.Number)) and not isinstance(other, complex):
+            s = _scalar(other)
+            return _checked(twin(self._h, s._h, *plain, _NULL))
+        if isinstance(other, Tensor) or _is_number(other):
             b, kb = _operand(other, name)
             return _checked(twin(self._h, b, *plain, _NULL))
         return NotImplemented
 
     def reflected(self, other):
-        if not (isinstance(other, numbers.Number) and not isinstance(other, complex)):
+        if not _is_number(other):
             return NotImplemented
-        return _checked(twin(_scalar(other), self._h, *plain, _NULL))
+        s = _scalar(other)
+        return _checked(twin(s._h, self._h, *plain, _NULL))
 
     def inplace_operator(self, other):
-        if not isinstance(other, (Tensor, numbers.Number)) or isinstance(other, complex):
+        if not (isinstance(other, Tensor) or _is_number(other)):
             return NotImplemented
         return method_(self, other)
 
@@ -171,6 +183,7 @@ _define("bitwise_right_shift", lib.nbpy_bitwise_right_shift, lib.nb_bitwise_righ
         "__rshift__", "__rrshift__", "__irshift__")
 
 Tensor.__hash__ = object.__hash__  # tensors hash by identity even though == is elementwise
+Tensor.__array_priority__ = 1000  # numpy_scalar + tensor defers to Tensor.__radd__
 
 __all__ = [n for n in list(globals()) if not n.startswith("_") and callable(globals()[n])
            and getattr(globals()[n], "__module__", None) == __name__]
