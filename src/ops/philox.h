@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__CUDACC__)
 #define NB_PHILOX_FN static __host__ __device__ __forceinline__
@@ -67,9 +68,9 @@ NB_PHILOX_FN void nb_philox_block(const nb_philox* p, uint64_t index, uint32_t o
     nb_philox4x32_10(ctr, p->k0, p->k1, out);
 }
 
-/* Blocks index .. index+7 at once, word k of block j in out[k][j]: the same
- * values as eight nb_philox_block calls, laid out so compilers vectorise it. */
-NB_PHILOX_FN void nb_philox_block8(const nb_philox* p, uint64_t index, uint32_t out[4][8]) {
+/* Blocks index .. index+7 at once into out[j] (j = 0..7): the same words as eight
+ * nb_philox_block calls, computed lane by lane so that they interleave (and vectorise). */
+NB_PHILOX_FN void nb_philox_block8(const nb_philox* p, uint64_t index, uint32_t out[8][4]) {
     uint32_t c0[8], c1[8], c2[8], c3[8];
     for (int j = 0; j < 8; j++) {
         const uint64_t b = p->base + index + (uint64_t)j;
@@ -90,7 +91,7 @@ NB_PHILOX_FN void nb_philox_block8(const nb_philox* p, uint64_t index, uint32_t 
             c2[j] = n2;
         }
     }
-    for (int j = 0; j < 8; j++) out[0][j] = c0[j], out[1][j] = c1[j], out[2][j] = c2[j], out[3][j] = c3[j];
+    for (int j = 0; j < 8; j++) out[j][0] = c0[j], out[j][1] = c1[j], out[j][2] = c2[j], out[j][3] = c3[j];
 }
 
 /* ---- words to numbers (shared with any device backend) ---- */
@@ -113,37 +114,44 @@ NB_PHILOX_FN double nb_u01_w32(uint32_t w) { return (double)w * 0x1p-32; }
  * so that it vectorises and any device evaluating the same expressions (no FMA
  * contraction) gets the same bits. Errors are a few ulp. ---- */
 
-typedef union { float f; uint32_t u; } nb_f32_bits;
+NB_PHILOX_FN uint32_t nb_f32_to_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+NB_PHILOX_FN float nb_bits_to_f32(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
 
-/* -2 ln(u) for u in (0, 1]: u = m 2^e with m in [sqrt(1/2), sqrt(2)), ln m from atanh series. */
+/* -2 ln(u) for u in (0, 1]: u = m 2^e with m in [sqrt(1/2), sqrt(2)), ln m from the
+ * atanh series. Branch-free (integer selects) so that loops over it vectorise. */
 NB_PHILOX_FN float nb_neg2log_f32(float u) {
-    nb_f32_bits b;
-    b.f = u;
-    int32_t e = (int32_t)(b.u >> 23) - 127;
-    b.u = (b.u & 0x7fffffu) | 0x3f800000u; /* [1, 2) */
-    float m = b.f;
-    const int32_t big = m > 1.41421356f;
-    m = big ? m * 0.5f : m;
-    e += big;
+    const uint32_t bits = nb_f32_to_bits(u), mant = bits & 0x7fffffu;
+    const uint32_t big = mant > 0x3504f3u; /* m > sqrt(2): use m / 2 and e + 1 */
+    const float m = nb_bits_to_f32(mant | (0x3f800000u - (big << 23)));
+    const float fe = (float)((int32_t)(bits >> 23) - 127 + (int32_t)big);
     const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
     const float series = 1.0f + t2 * (0.333333343f + t2 * (0.2f + t2 * (0.142857149f + t2 * 0.111111112f)));
     const float ln_m = 2.0f * t * series;
-    const float fe = (float)e;
     return -2.0f * (fe * 0.693145752f + (fe * 1.42860677e-06f + ln_m)); /* ln 2 split in two */
 }
 
 /* sin and cos of 2 pi (w >> 8) / 2^24: the top two bits pick the quadrant, the
- * next 22 the angle inside it, evaluated by Taylor polynomials on [0, pi/2). */
+ * next 22 the angle inside it, evaluated by Taylor polynomials on [0, pi/2);
+ * the quadrant swaps and negates them through bit operations. */
 NB_PHILOX_FN void nb_sincos_2pi_f32(uint32_t w, float* s, float* c) {
     const uint32_t q = w >> 30;
-    const float x = (float)((w >> 8) & 0x3fffffu) * 0x1p-22f * 1.57079637f, x2 = x * x;
+    const float x = (float)(int32_t)((w >> 8) & 0x3fffffu) * 0x1p-22f * 1.57079637f, x2 = x * x;
     const float sn = x * (1.0f - x2 * 0.166666672f * (1.0f - x2 * 0.0500000007f * (1.0f - x2 * 0.0238095243f *
                      (1.0f - x2 * 0.0138888890f * (1.0f - x2 * 0.00909090880f)))));
     const float cs = 1.0f - x2 * 0.5f * (1.0f - x2 * 0.0833333358f * (1.0f - x2 * 0.0333333351f * (1.0f - x2 *
                      0.0178571437f * (1.0f - x2 * 0.0111111114f * (1.0f - x2 * 0.00757575734f)))));
-    const float ss = (q & 1u) ? cs : sn, cc = (q & 1u) ? sn : cs;
-    *s = (q & 2u) ? -ss : ss;
-    *c = ((q + 1u) & 2u) ? -cc : cc;
+    const uint32_t swap = 0u - (q & 1u), sb = nb_f32_to_bits(sn), cb = nb_f32_to_bits(cs);
+    const uint32_t ss = (sb & ~swap) | (cb & swap), cc = (cb & ~swap) | (sb & swap);
+    *s = nb_bits_to_f32(ss ^ ((q & 2u) << 30));
+    *c = nb_bits_to_f32(cc ^ (((q + 1u) & 2u) << 30));
 }
 
 /* Two standard normals from two words: z0 = r cos(theta), z1 = r sin(theta). */

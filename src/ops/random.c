@@ -1,11 +1,11 @@
-/* random.c: generators and the elementwise random ops (rand, randn, randint,
- * uniform_, normal_, random_, bernoulli, dropout).
+/* random.c: the elementwise random ops (rand, randn, randint, uniform_, normal_,
+ * random_, bernoulli, dropout) and their kernels.
  *
- * A generator is (seed, offset). An op reserves a contiguous run of Philox
- * blocks from the offset (under the generator's mutex) and element i of its
- * result is a pure function of (seed, reserved base, i): see philox.h. So the
- * numbers never depend on the thread count, on how OpenMP splits the range, or
- * on the device, and a failed call (validation happens first) consumes nothing.
+ * A generator is (seed, offset) (random_generator.c). An op reserves a contiguous
+ * run of Philox blocks from the offset and element i of its result is a pure
+ * function of (seed, reserved base, i): see philox.h. So the numbers never depend
+ * on the thread count, on how OpenMP splits the range, or on the device, and a
+ * failed call (validation happens first) consumes nothing.
  *
  * Elements per block: 4 for values made from one 32-bit word (float32 and the
  * half types, bernoulli, dropout, integers with a span up to 2^16), 2 for values
@@ -15,119 +15,15 @@
 #include "random.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
 #endif
+#include "philox_avx2.h"
 
-#define GENERATOR_MAGIC 0x726e6721u /* "rng!" */
-#define GENERATOR_DEAD 0xdeadbeefu
-#define DEFAULT_SEED UINT64_C(67280421310721) /* PyTorch's default_rng_seed_val */
-
-struct nb_generator {
-    uint32_t magic;
-    int32_t is_default;
-    pthread_mutex_t lock;
-    uint64_t seed;
-    uint64_t offset; /* in Philox blocks */
-};
-
-static nb_generator default_generator = {GENERATOR_MAGIC, 1, PTHREAD_MUTEX_INITIALIZER, DEFAULT_SEED, 0};
-
-/* ---- generators ---- */
-
-nb_status nb_rng_resolve(const char* op, nb_generator* gen, nb_generator** out) {
-    if (gen == NULL) {
-        *out = &default_generator;
-        return NB_OK;
-    }
-    if (gen->magic != GENERATOR_MAGIC)
-        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: generator %p is not a live nb_generator (released or corrupt)",
-                        op, (void*)gen);
-    *out = gen;
-    return NB_OK;
-}
-
-nb_philox nb_rng_reserve(nb_generator* gen, uint64_t blocks) {
-    pthread_mutex_lock(&gen->lock);
-    nb_philox p = nb_philox_make(gen->seed, gen->offset);
-    gen->offset += blocks;
-    pthread_mutex_unlock(&gen->lock);
-    return p;
-}
-
-NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out) {
-    NB_CHECK_OUT("generator_create", out);
-    nb_generator* g = malloc(sizeof *g);
-    if (g == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "generator_create: out of memory");
-    g->magic = GENERATOR_MAGIC;
-    g->is_default = 0;
-    if (pthread_mutex_init(&g->lock, NULL) != 0) {
-        free(g);
-        return nb_error(NB_ERR_INTERNAL, "generator_create: pthread_mutex_init failed");
-    }
-    g->seed = seed;
-    g->offset = 0;
-    *out = g;
-    return NB_OK;
-}
-
-NB_API void nb_generator_release(nb_generator* gen) {
-    if (gen == NULL || gen->magic != GENERATOR_MAGIC || gen->is_default) return;
-    gen->magic = GENERATOR_DEAD;
-    pthread_mutex_destroy(&gen->lock);
-    free(gen);
-}
-
-NB_API nb_generator* nb_default_generator(void) { return &default_generator; }
-
-NB_API nb_status nb_generator_set_state(nb_generator* gen, uint64_t seed, uint64_t offset) {
-    nb_generator* g = NULL;
-    nb_status st = nb_rng_resolve("generator_set_state", gen, &g);
-    if (st != NB_OK) return st;
-    pthread_mutex_lock(&g->lock);
-    g->seed = seed;
-    g->offset = offset;
-    pthread_mutex_unlock(&g->lock);
-    return NB_OK;
-}
-
-NB_API nb_status nb_generator_manual_seed(nb_generator* gen, uint64_t seed) {
-    nb_generator* g = NULL;
-    nb_status st = nb_rng_resolve("generator_manual_seed", gen, &g);
-    return st != NB_OK ? st : nb_generator_set_state(g, seed, 0);
-}
-
-NB_API nb_status nb_manual_seed(uint64_t seed) { return nb_generator_set_state(&default_generator, seed, 0); }
-
-NB_API nb_status nb_generator_get_state(nb_generator* gen, uint64_t* seed, uint64_t* offset) {
-    static const char* op = "generator_get_state";
-    nb_generator* g = NULL;
-    nb_status st = nb_rng_resolve(op, gen, &g);
-    if (st != NB_OK) return st;
-    if (seed == NULL || offset == NULL)
-        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: output pointer '%s' is NULL", op, seed ? "offset" : "seed");
-    pthread_mutex_lock(&g->lock);
-    *seed = g->seed;
-    *offset = g->offset;
-    pthread_mutex_unlock(&g->lock);
-    return NB_OK;
-}
-
-NB_API nb_status nb_generator_seed(nb_generator* gen, uint64_t* out) {
-    static const char* op = "generator_seed";
-    nb_generator* g = NULL;
-    nb_status st = nb_rng_resolve(op, gen, &g);
-    if (st != NB_OK) return st;
-    NB_CHECK_OUT(op, out);
-    uint64_t offset;
-    return nb_generator_get_state(g, out, &offset);
-}
-
-/* ---- the parallel driver ---- */
+/* ---- the driver ---- */
 
 #define GRAIN 32768 /* elements per thread at least, as in cpu/loop.c */
 #define CHUNK 2048  /* elements generated at a time before a dtype conversion */
@@ -146,24 +42,6 @@ static void run_range(const nb_rng_dist* d, nb_rng_kernel fn, char* dst, int32_t
         fn(d, i, j, buf);
         cvt(dst + i * tsize, 1, buf, 1, j - i);
     }
-}
-
-void nb_rng_parallel(int64_t n, void (*fn)(void* ctx, int64_t begin, int64_t end), void* ctx, int64_t grain) {
-    if (n <= 0) return;
-#ifdef _OPENMP
-    if (n >= 2 * grain && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-        const int64_t max_chunks = n / grain;
-#pragma omp parallel
-        {
-            int64_t nt = omp_get_num_threads() < max_chunks ? omp_get_num_threads() : max_chunks;
-            int64_t t = omp_get_thread_num();
-            if (t < nt) fn(ctx, n * t / nt, n * (t + 1) / nt);
-        }
-        return;
-    }
-#endif
-    (void)grain;
-    fn(ctx, 0, n);
 }
 
 typedef struct {
@@ -196,41 +74,64 @@ nb_status nb_rng_produce(const char* op, nb_tensor* target, const nb_rng_dist* d
     return st;
 }
 
-/* ---- kernels: element e of the result comes from block e / EPB ---- */
+/* ---- kernels: element e of the result comes from block e / EPB ----
+ *
+ * A kernel works through its range CHUNK elements at a time: the words of the
+ * blocks covering the chunk go to a buffer (block-major, 16 or 8 blocks per
+ * Philox call where possible), then a plain loop, which the compiler vectorises, maps
+ * words to values. */
 
-/* Runs BODY for each element e in [begin, end) with w[4] the words of its block
- * and k = e % EPB; o[e - begin] is where it goes. */
-#define FOR_ELEMENTS(EPB, ...)                                                       \
-    for (int64_t e = begin; e < end;) {                                               \
-        uint32_t w[4];                                                                \
-        nb_philox_block(&d->ph, (uint64_t)(e / (EPB)), w);                            \
-        for (int64_t k = e % (EPB); k < (EPB) && e < end; k++, e++) { __VA_ARGS__; }         \
+typedef struct {
+    uint32_t w[2 * CHUNK + 16]; /* CHUNK elements span at most CHUNK / EPB + 2 blocks, EPB >= 2 */
+    int64_t first;               /* index in w of the chunk's first element's first word */
+    int64_t count;               /* words filled (whole blocks) */
+} word_buf;
+
+#ifdef NB_PHILOX_AVX2
+/* AVX2 Philox (philox_avx2.h) when the CPU has it, unless NABLA_RNG_NO_SIMD=1 (the
+ * tests compare both paths: the words are the same integers either way). */
+static bool use_avx2(void) {
+    static _Atomic int cached = -1;
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v < 0) {
+        const char* off = getenv("NABLA_RNG_NO_SIMD");
+        v = __builtin_cpu_supports("avx2") && !(off != NULL && off[0] != '\0' && strcmp(off, "0") != 0);
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
     }
+    return v != 0;
+}
+#endif
 
-/* Full runs of 8 blocks through nb_philox_block8 (vectorisable), the ragged ends
- * through FOR_ELEMENTS; BODY sees w[4] and k either way. */
-#define FOR_ELEMENTS_FAST(EPB, ...)                                                  \
-    do {                                                                              \
-        int64_t head = (begin + 8 * (EPB) - 1) / (8 * (EPB)) * (8 * (EPB));           \
-        int64_t tail = end / (8 * (EPB)) * (8 * (EPB));                               \
-        if (head >= tail) {                                                           \
-            FOR_ELEMENTS(EPB, __VA_ARGS__)                                                   \
-            break;                                                                    \
-        }                                                                             \
-        const int64_t end0 = end;                                                     \
-        end = head;                                                                   \
-        FOR_ELEMENTS(EPB, __VA_ARGS__)                                                       \
-        for (int64_t e = head; e < tail;) {                                           \
-            uint32_t b8[4][8];                                                        \
-            nb_philox_block8(&d->ph, (uint64_t)(e / (EPB)), b8);                      \
-            for (int j = 0; j < 8; j++) {                                             \
-                const uint32_t w[4] = {b8[0][j], b8[1][j], b8[2][j], b8[3][j]};       \
-                for (int64_t k = 0; k < (EPB); k++, e++) { __VA_ARGS__; }                    \
-            }                                                                         \
-        }                                                                             \
-        begin = tail, end = end0;                                                     \
-        FOR_ELEMENTS(EPB, __VA_ARGS__)                                                       \
-    } while (0)
+static void fill_words(const nb_philox* ph, int64_t begin, int64_t end, int64_t epb, word_buf* buf) {
+    const uint64_t b0 = (uint64_t)(begin / epb), b1 = (uint64_t)((end - 1) / epb) + 1;
+    uint64_t b = b0;
+#ifdef NB_PHILOX_AVX2
+    if (b1 - b0 >= 16 && use_avx2())
+        for (; b + 16 <= b1; b += 16) nb_philox_block16_avx2(ph, b, buf->w + 4 * (b - b0));
+#endif
+    for (; b + 8 <= b1; b += 8) nb_philox_block8(ph, b, (uint32_t(*)[4])(buf->w + 4 * (b - b0)));
+    for (; b < b1; b++) nb_philox_block(ph, b, buf->w + 4 * (b - b0));
+    buf->first = (begin - (int64_t)b0 * epb) * (4 / epb);
+    buf->count = (int64_t)(b1 - b0) * 4;
+}
+
+/* Defines kernel NAME over T outputs: the body (the variadic part) runs per chunk of
+ * n elements with w (element i's first word is w[i * 4 / EPB]) and writes oc[i];
+ * (PRE), in parentheses, runs once. */
+#define NB_UNPAREN(...) __VA_ARGS__
+#define KERNEL(NAME, T, EPB, PRE, ...)                                                             \
+    static void NAME(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {               \
+        NB_UNPAREN PRE;                                                                            \
+        word_buf buf;                                                                              \
+        for (int64_t c = begin; c < end; c += CHUNK) {                                             \
+            const int64_t n = end - c < CHUNK ? end - c : CHUNK;                                   \
+            fill_words(&d->ph, c, c + n, (EPB), &buf);                                             \
+            const uint32_t* w = buf.w + buf.first;                                                 \
+            T* oc = (T*)out + (c - begin);                                                         \
+            (void)w, (void)oc;                                                                     \
+            __VA_ARGS__                                                                            \
+        }                                                                                          \
+    }
 
 /* Rounds a float to the half type `round` (exact afterwards), else leaves it. */
 static inline float round_to(float x, int32_t round) {
@@ -239,161 +140,119 @@ static inline float round_to(float x, int32_t round) {
     return x;
 }
 
-static void k_uniform_f32(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    float* o = (float*)out - begin;
-    const int shift = d->round == NB_F16 ? 21 : d->round == NB_BF16 ? 24 : 8; /* keep the type's digits */
-    const float scale = d->round == NB_F16 ? 0x1p-11f : d->round == NB_BF16 ? 0x1p-8f : 0x1p-24f;
-    const double from = d->a, range = d->b - d->a, to = d->b;
-    const float from_f = round_to((float)from, d->round);
-    if (from == 0 && to == 1) {
-        FOR_ELEMENTS_FAST(4, o[e] = (float)(w[k] >> shift) * scale);
-        return;
-    }
-    FOR_ELEMENTS(4, {
-        float x = round_to((float)(from + (double)((float)(w[k] >> shift) * scale) * range), d->round);
-        o[e] = (double)x >= to ? from_f : x; /* rounding may reach `to`: keep [from, to) */
-    });
+/* u * range + from in double, rounded once (and to the half type); rounding may
+ * reach `to`, which goes back to `from` so that the range stays [from, to). */
+KERNEL(k_uniform_f32, float, 4,
+       (const int shift = d->round == NB_F16 ? 21 : d->round == NB_BF16 ? 24 : 8; /* the type's digits */
+        const float scale = d->round == NB_F16 ? 0x1p-11f : d->round == NB_BF16 ? 0x1p-8f : 0x1p-24f;
+        const double from = d->a, range = d->b - d->a, to = d->b;
+        const float from_f = round_to((float)from, d->round);
+        const bool unit = from == 0 && to == 1),
+       if (unit) {
+           for (int64_t i = 0; i < n; i++) oc[i] = (float)(int32_t)(w[i] >> shift) * scale;
+       } else {
+           for (int64_t i = 0; i < n; i++) {
+               float x = round_to((float)(from + (double)((float)(int32_t)(w[i] >> shift) * scale) * range), d->round);
+               oc[i] = (double)x >= to ? from_f : x;
+           }
+       })
+
+KERNEL(k_uniform_f64, double, 2, (const double from = d->a, range = d->b - d->a, to = d->b),
+       for (int64_t i = 0; i < n; i++) {
+           const double x = from + nb_u01_f64(w[2 * i], w[2 * i + 1]) * range;
+           oc[i] = x >= to ? from : x;
+       })
+
+/* Square roots of n floats in place: sqrtps where available (IEEE sqrt is correctly
+ * rounded, so the result is sqrtf's; libm's sqrtf keeps loops from vectorising). */
+static void sqrt_in_place(float* x, int64_t n) {
+    int64_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4) _mm_storeu_ps(x + i, _mm_sqrt_ps(_mm_loadu_ps(x + i)));
+#endif
+    for (; i < n; i++) x[i] = sqrtf(x[i]);
 }
 
-static void k_uniform_f64(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    double* o = (double*)out - begin;
-    const double from = d->a, range = d->b - d->a, to = d->b;
-    FOR_ELEMENTS_FAST(2, {
-        double x = from + nb_u01_f64(w[2 * k], w[2 * k + 1]) * range;
-        o[e] = x >= to ? from : x;
-    });
-}
-
-/* Applies mean and std (in double, rounded once); the standard case stores z as is. */
-static inline float scale_normal(float z, double mean, double std, bool standard) {
-    return standard ? z : (float)(mean + std * (double)z);
-}
-
-static void k_normal_f32(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    float* o = (float*)out - begin;
-    const double mean = d->a, std = d->b;
-    const bool standard = mean == 0 && std == 1;
-    for (int64_t e = begin; e < end;) {
-        if (e % 4 == 0 && end - e >= 32) { /* eight whole blocks, vectorised */
-            uint32_t w[4][8];
-            float z[4][8];
-            nb_philox_block8(&d->ph, (uint64_t)(e / 4), w);
-            for (int j = 0; j < 8; j++) {
-                nb_box_muller_f32(w[0][j], w[1][j], &z[0][j], &z[1][j]);
-                nb_box_muller_f32(w[2][j], w[3][j], &z[2][j], &z[3][j]);
-            }
-            for (int j = 0; j < 8; j++)
-                for (int k = 0; k < 4; k++) o[e + 4 * j + k] = scale_normal(z[k][j], mean, std, standard);
-            e += 32;
-            continue;
-        }
-        uint32_t w[4];
-        float z[4];
-        nb_philox_block(&d->ph, (uint64_t)(e / 4), w);
-        nb_box_muller_f32(w[0], w[1], &z[0], &z[1]);
-        nb_box_muller_f32(w[2], w[3], &z[2], &z[3]);
-        for (int64_t k = e % 4; k < 4 && e < end; k++, e++) o[e] = scale_normal(z[k], mean, std, standard);
+/* -2 ln(u1), sin and cos of every pair of words (vectorised; on x86-64 also
+ * compiled for AVX2 and picked at load time: the same IEEE operations, no FMA). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void box_muller_pass(const uint32_t* restrict w, int64_t pairs, float* restrict r, float* restrict sn,
+                            float* restrict cs) {
+    for (int64_t m = 0; m < pairs; m++) {
+        r[m] = nb_neg2log_f32(nb_u01_open_f32(w[2 * m]));
+        nb_sincos_2pi_f32(w[2 * m + 1], &sn[m], &cs[m]);
     }
 }
+
+/* nb_box_muller_f32 over every pair of words in the buffer, split in passes so
+ * that each vectorises; then the chunk's elements (scaled in double and rounded
+ * once unless standard). */
+KERNEL(k_normal_f32, float, 4,
+       (const double mean = d->a, std = d->b; const bool standard = mean == 0 && std == 1;
+        float z[CHUNK + 8]; float r[CHUNK / 2 + 4]; float sn[CHUNK / 2 + 4]; float cs[CHUNK / 2 + 4]),
+       const int64_t pairs = buf.count / 2;
+       box_muller_pass(buf.w, pairs, r, sn, cs);
+       sqrt_in_place(r, pairs);
+       for (int64_t m = 0; m < pairs; m++) z[2 * m] = r[m] * cs[m], z[2 * m + 1] = r[m] * sn[m];
+       const float* zc = z + buf.first;
+       if (standard) {
+           for (int64_t i = 0; i < n; i++) oc[i] = zc[i];
+       } else {
+           for (int64_t i = 0; i < n; i++) oc[i] = (float)(mean + std * (double)zc[i]);
+       })
 
 /* float64: libm, one (u1, u2) pair of 53-bit uniforms per block. */
-static void k_normal_f64(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    double* o = (double*)out - begin;
-    const double mean = d->a, std = d->b, two_pi = 6.28318530717958647692;
-    for (int64_t e = begin; e < end;) {
-        uint32_t w[4];
-        nb_philox_block(&d->ph, (uint64_t)(e / 2), w);
-        const double r = sqrt(-2.0 * log(nb_u01_open_f64(w[0], w[1]))), theta = two_pi * nb_u01_f64(w[2], w[3]);
-        const double z[2] = {r * cos(theta), r * sin(theta)};
-        for (int64_t k = e % 2; k < 2 && e < end; k++, e++) o[e] = mean + std * z[k];
-    }
-}
+KERNEL(k_normal_f64, double, 2,
+       (const double mean = d->a, std = d->b, two_pi = 6.28318530717958647692; double z[CHUNK + 8]),
+       for (int64_t m = 0; m < buf.count; m += 4) {
+           const double r = sqrt(-2.0 * log(nb_u01_open_f64(buf.w[m], buf.w[m + 1])));
+           const double theta = two_pi * nb_u01_f64(buf.w[m + 2], buf.w[m + 3]);
+           z[m / 2] = r * cos(theta);
+           z[m / 2 + 1] = r * sin(theta);
+       }
+       const double* zc = z + buf.first / 2;
+       for (int64_t i = 0; i < n; i++) oc[i] = mean + std * zc[i];)
 
 /* low + [0, span) with span <= 2^16 from one word (bias <= span / 2^32). */
-static void k_int_narrow(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    int64_t* o = (int64_t*)out - begin;
-    const uint64_t low = (uint64_t)d->low, span = d->span;
-    FOR_ELEMENTS_FAST(4, o[e] = (int64_t)(low + (((uint64_t)w[k] * span) >> 32)));
-}
+KERNEL(k_int_narrow, int64_t, 4, (const uint64_t low = (uint64_t)d->low, span = d->span),
+       for (int64_t i = 0; i < n; i++) oc[i] = (int64_t)(low + (((uint64_t)w[i] * span) >> 32));)
 
 /* low + [0, span) from 64 bits; span 0 stands for 2^64. */
-static void k_int_wide(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    int64_t* o = (int64_t*)out - begin;
-    const uint64_t low = (uint64_t)d->low, span = d->span;
-    FOR_ELEMENTS(2, {
-        const uint64_t x = ((uint64_t)w[2 * k + 1] << 32) | w[2 * k];
-        o[e] = (int64_t)(low + (span ? nb_mulhi64(x, span) : x));
-    });
-}
+KERNEL(k_int_wide, int64_t, 2, (const uint64_t low = (uint64_t)d->low, span = d->span),
+       for (int64_t i = 0; i < n; i++) {
+           const uint64_t x = ((uint64_t)w[2 * i + 1] << 32) | w[2 * i];
+           oc[i] = (int64_t)(low + (span ? nb_mulhi64(x, span) : x));
+       })
 
-static void k_bernoulli_scalar(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    uint8_t* o = (uint8_t*)out - begin;
-    const double p = d->a;
-    FOR_ELEMENTS_FAST(4, o[e] = nb_u01_w32(w[k]) < p);
-}
+/* w * 2^-32 < p, as an integer comparison: w < ceil(p * 2^32) (always true when that is 2^32). */
+static inline uint64_t threshold(double p) { return (uint64_t)ceil(p * 0x1p32); }
 
-static void k_bernoulli_tensor(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {
-    uint8_t* o = (uint8_t*)out - begin;
-    const double* p = d->in;
-    FOR_ELEMENTS_FAST(4, o[e] = nb_u01_w32(w[k]) < p[e]);
-}
+KERNEL(k_bernoulli_scalar, uint8_t, 4, (const uint64_t thr = threshold(d->a)),
+       if (thr > UINT32_MAX) {
+           memset(oc, 1, (size_t)n);
+       } else {
+           const uint32_t t32 = (uint32_t)thr;
+           for (int64_t i = 0; i < n; i++) oc[i] = w[i] < t32;
+       })
 
-/* keep with probability q = 1 - p (the mask is bernoulli(1 - p) drawn from the same words) */
-#define DROPOUT_KERNEL(NAME, T)                                                                   \
-    static void NAME(const nb_rng_dist* d, int64_t begin, int64_t end, void* out) {              \
-        T* o = (T*)out - begin;                                                                   \
-        const T* x = d->in;                                                                       \
-        const double q = d->a;                                                                    \
-        const T scale = (T)d->b;                                                                  \
-        FOR_ELEMENTS_FAST(4, o[e] = x[e] * (nb_u01_w32(w[k]) < q ? scale : (T)0));                \
-    }
+KERNEL(k_bernoulli_tensor, uint8_t, 4, (const double* p = (const double*)d->in + begin),
+       for (int64_t i = 0; i < n; i++) oc[i] = nb_u01_w32(w[i]) < p[c - begin + i];)
+
+/* keep with probability q = 1 - p: the mask is bernoulli(1 - p) of the same words */
+#define DROPOUT_KERNEL(NAME, T)                                                                    \
+    KERNEL(NAME, T, 4, (const T* x = (const T*)d->in + begin; const uint64_t thr = threshold(d->a); \
+                        const T scale = (T)d->b),                                                  \
+           const T* xc = x + (c - begin);                                                          \
+           if (thr > UINT32_MAX) {                                                                 \
+               for (int64_t i = 0; i < n; i++) oc[i] = xc[i] * scale;                              \
+           } else {                                                                                \
+               const uint32_t t32 = (uint32_t)thr;                                                 \
+               for (int64_t i = 0; i < n; i++) oc[i] = xc[i] * (w[i] < t32 ? scale : (T)0);        \
+           })
 DROPOUT_KERNEL(k_dropout_f32, float)
 DROPOUT_KERNEL(k_dropout_f64, double)
-
-/* ---- shared validation ---- */
-
-nb_status nb_rng_target(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type,
-                        int32_t device_index, nb_tensor* dst, nb_tensor** out, nb_tensor** target) {
-    int64_t numel;
-    nb_status st = nb_check_shape(op, shape, ndim, &numel);
-    if (st != NB_OK) return st;
-    const nb_backend* backend;
-    if ((st = nb_device_resolve(op, device_type, &device_index, &backend)) != NB_OK) return st;
-    if (dst == NULL) {
-        NB_CHECK_OUT(op, out);
-        return nb_tensor_new(op, shape, ndim, dtype, device_type, device_index, target);
-    }
-    if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "dst", dst);
-    if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
-        return nb_error(NB_ERR_SHAPE, "%s: the output has shape %s but the result has shape %s", op,
-                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
-    if (dst->dtype != dtype)
-        return nb_error(NB_ERR_DTYPE, "%s: dtype %s does not match the dtype of the output (%s)", op,
-                        nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
-    if (dst->storage->device_type != device_type || dst->storage->device_index != device_index)
-        return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the result was asked on %s:%d", op,
-                        nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
-                        nb_device_type_name(device_type), (int)device_index);
-    *target = dst;
-    return NB_OK;
-}
-
-nb_status nb_rng_finish(nb_status st, nb_tensor* target, nb_tensor* dst, nb_tensor** out) {
-    if (st != NB_OK) {
-        if (dst == NULL) nb_tensor_release(target);
-        return st;
-    }
-    if (dst == NULL) {
-        *out = target;
-        return NB_OK;
-    }
-    nb_tensor_bump_version(dst);
-    if (out != NULL) {
-        nb_tensor_retain(dst);
-        *out = dst;
-    }
-    return NB_OK;
-}
 
 static nb_status need_float(const char* op, int32_t dtype) {
     if (!nb_dtype_valid(dtype)) return nb_error(NB_ERR_DTYPE, "%s: unknown dtype code %d", op, (int)dtype);

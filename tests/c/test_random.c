@@ -29,11 +29,11 @@ TEST(test_philox_known_answers) {
     CHECK(out[0] == 0xd16cfe09u && out[1] == 0x94fdccebu && out[2] == 0x5001e420u && out[3] == 0x24126ea1u);
     /* the 8-wide form gives the same words */
     nb_philox p = nb_philox_make(UINT64_C(0x123456789abcdef), UINT64_C(0xfffffffffffffffd));
-    uint32_t b8[4][8];
+    uint32_t b8[8][4];
     nb_philox_block8(&p, 0, b8);
     for (int j = 0; j < 8; j++) {
         nb_philox_block(&p, (uint64_t)j, out);
-        for (int k = 0; k < 4; k++) CHECK(out[k] == b8[k][j]);
+        for (int k = 0; k < 4; k++) CHECK(out[k] == b8[j][k]);
     }
 }
 
@@ -86,6 +86,51 @@ TEST(test_rand_is_the_documented_stream) {
     nb_tensor_release(t);
     nb_generator_release(g);
 }
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* IEEE sqrt (correctly rounded, like sqrtf) without linking libm */
+static float sqrt_ieee(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
+
+/* nb_box_muller_f32 with sqrt_ieee for sqrtf */
+static void box_muller_ref(uint32_t w0, uint32_t w1, float* z0, float* z1) {
+    const float r = sqrt_ieee(nb_neg2log_f32(nb_u01_open_f32(w0)));
+    float s, c;
+    nb_sincos_2pi_f32(w1, &s, &c);
+    *z0 = r * c;
+    *z1 = r * s;
+}
+
+/* randn float32 is nb_box_muller_f32 of the stream, bit for bit: the library's
+ * vectorised passes (SSE, AVX2) round exactly like this scalar reference, which is
+ * what a device backend evaluating the same expressions must reproduce. */
+TEST(test_randn_float32_is_the_scalar_reference_bit_for_bit) {
+    nb_generator* g = NULL;
+    CHECK_OK(nb_generator_create(2718281828, &g));
+    enum { N = 20001 };
+    int64_t n = N;
+    nb_tensor* t = NULL;
+    CHECK_OK(nb_randn(&n, 1, NB_F32, NB_CPU, 0, g, NULL, &t));
+    static float got[N];
+    CHECK_OK(nb_tensor_copy_to_host(t, got, sizeof got));
+    nb_philox p = nb_philox_make(2718281828, 0);
+    int bad = 0;
+    for (int64_t b = 0; b * 4 < N && bad < 3; b++) {
+        uint32_t w[4];
+        float z[4];
+        nb_philox_block(&p, (uint64_t)b, w);
+        box_muller_ref(w[0], w[1], &z[0], &z[1]);
+        box_muller_ref(w[2], w[3], &z[2], &z[3]);
+        for (int k = 0; k < 4 && b * 4 + k < N; k++)
+            if (memcmp(&z[k], &got[b * 4 + k], sizeof(float)) != 0) {
+                CHECK_EQ_DBL(got[b * 4 + k], z[k]);
+                bad++;
+            }
+    }
+    nb_tensor_release(t);
+    nb_generator_release(g);
+}
+#endif
 
 TEST(test_same_seed_same_numbers_and_state_replay) {
     nb_generator *a = NULL, *b = NULL;
@@ -290,6 +335,9 @@ int main(int argc, char** argv) {
     RUN(test_philox_known_answers);
     RUN(test_generator_lifetime_and_state);
     RUN(test_rand_is_the_documented_stream);
+#if defined(__SSE2__)
+    RUN(test_randn_float32_is_the_scalar_reference_bit_for_bit);
+#endif
     RUN(test_same_seed_same_numbers_and_state_replay);
     RUN(test_dst_and_in_place);
     RUN(test_sampling_ops);
