@@ -588,6 +588,21 @@ def test_cuda_gives_the_cpu_numbers():
     np.testing.assert_array_equal(c.cpu().numpy(), nabla.randn(100, generator=g1).numpy())
 
 
+@pytest.mark.skipif(nabla.cuda.is_available(), reason="checks the message when CUDA is missing")
+def test_cuda_request_without_cuda_fails_clearly():
+    for call in (lambda: nabla.rand(3, device="cuda"), lambda: nabla.randint(3, (2,), device="cuda"),
+                 lambda: nabla.randperm(3, device="cuda")):
+        with pytest.raises(RuntimeError, match="cuda|CUDA"):
+            call()
+
+
+def test_requires_grad_is_refused_for_now():
+    with pytest.raises(NotImplementedError, match="autograd"):
+        nabla.rand(2, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="autograd"):
+        nabla.randn((2,), requires_grad=True)
+
+
 # ---- errors ----
 
 ERRORS = [

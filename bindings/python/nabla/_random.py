@@ -19,7 +19,7 @@ from . import _dtype, _device
 from ._factory import _finish, empty
 from ._lib import error, ffi, lib
 from ._size import size_args
-from ._tensor import Tensor, _call
+from ._tensor import Tensor, _call, _new_object
 
 _NULL = ffi.NULL
 _U64_MAX = (1 << 64) - 1
@@ -218,41 +218,53 @@ def _float_code(dtype, out, fname: str) -> int:
 
 # ---- factories ----
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad: bool = False,
-         pin_memory: bool = False) -> Tensor:
-    """Uniform values on [0, 1): rand(2, 3) or rand((2, 3)); size= works too."""
-    shape = _size(size, None, "rand")
-    return _create("rand", lib.nbpy_rand, lib.nb_rand, (), shape, _float_code(dtype, out, "rand"), generator, out,
-                   device, requires_grad)
+def _float_factory(fname: str, twin, raw, doc: str):
+    """rand / randn: f(*size, size=None, generator=None, out=None, dtype=None, device=None, ...).
+    The common call (int sizes, default dtype and generator, CPU) goes straight to the C twin."""
+    default = _dtype._default
+    cpu = lib.NB_CPU
+
+    def factory(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
+                requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+        if size is None and generator is None and out is None and dtype is None and device is None and args:
+            for a in args:
+                if a.__class__ is not int:
+                    break
+            else:
+                h = twin(args, len(args), default[0].code, cpu, 0, _NULL, _NULL)
+                if h:
+                    t = _new_object(Tensor)
+                    t._h, t._shape = h, None
+                    return _finish(t, requires_grad) if requires_grad else t
+                raise error(lib.nb_last_error_status())
+        shape = _size(args, size, fname)
+        return _create(fname, twin, raw, (), shape, _float_code(dtype, out, fname), generator, out, device,
+                       requires_grad)
+
+    factory.__name__ = factory.__qualname__ = fname
+    factory.__doc__ = doc
+    return factory
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad: bool = False,
-          pin_memory: bool = False) -> Tensor:
-    """Standard normal values: randn(2, 3) or randn((2, 3))."""
-    shape = _size(size, None, "randn")
-    return _create("randn", lib.nbpy_randn, lib.nb_randn, (), shape, _float_code(dtype, out, "randn"), generator,
-                   out, device, requires_grad)
-
-
-def _with_size_keyword(fn):
-    """Lets fn(size=(2, 3)) work beside fn(2, 3), as PyTorch's factories do."""
-    def wrapper(*size, **kwargs):
-        if "size" in kwargs:
-            size = (_size(size, kwargs.pop("size"), fn.__name__),)
-        return fn(*size, **kwargs)
-    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    wrapper.__wrapped__ = fn
-    return wrapper
-
-
-rand = _with_size_keyword(rand)
-randn = _with_size_keyword(randn)
+rand = _float_factory("rand", lib.nbpy_rand, lib.nb_rand,
+                      "rand(*size, generator=None, out=None, dtype=None, device=None) -> Tensor: uniform on [0, 1).")
+randn = _float_factory("randn", lib.nbpy_randn, lib.nb_randn,
+                       "randn(*size, generator=None, out=None, dtype=None, device=None) -> Tensor: standard normal.")
 
 
 def randint(*args, size=None, low=None, high=None, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Integers uniform on [low, high): randint(high, size) or randint(low, high, size); int64 by default."""
+    if (size is None and low is None and high is None and generator is None and out is None and dtype is None
+            and device is None and not requires_grad and (len(args) == 2 or len(args) == 3)):
+        shape, lo, hi = args[-1], (0 if len(args) == 2 else args[0]), args[-2]
+        if (shape.__class__ is tuple and lo.__class__ is int and hi.__class__ is int
+                and _I64_MIN <= lo <= _I64_MAX and _I64_MIN <= hi <= _I64_MAX):
+            for s in shape:
+                if s.__class__ is not int:
+                    break
+            else:
+                return _call(lib.nbpy_randint, lo, hi, shape, len(shape), lib.NB_I64, lib.NB_CPU, 0, _NULL, _NULL)
     pos = list(args)
     if size is None:
         if not pos:
