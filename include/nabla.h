@@ -84,7 +84,7 @@ typedef int32_t nb_status;
 /* An n-dimensional array: storage + dtype + shape + strides (elements) + offset. Atomically refcounted; views share storage. */
 typedef struct nb_tensor nb_tensor;
 
-/* A random number generator: a seed and an offset into its Philox-4x32-10 stream (counter-based, so results do not depend on thread count or device). Not refcounted; NULL wherever a generator is taken means the process default generator. */
+/* A random number generator: a seed and an offset into its Philox-4x32-10 stream. Each op reserves a run of blocks from the offset and element i of its result is computed from block offset + i / k alone (k = 4 for values from 32 bits, 2 for values from 64), keyed by the seed, so results do not depend on the thread count or the device (the convention is in src/ops/philox.h). Thread-safe; not refcounted; NULL wherever a generator is taken means the process default generator. */
 typedef struct nb_generator nb_generator;
 
 /* Releases memory handed to nb_tensor_from_external; called once, on whichever thread drops the last reference. */
