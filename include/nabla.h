@@ -84,6 +84,9 @@ typedef int32_t nb_status;
 /* An n-dimensional array: storage + dtype + shape + strides (elements) + offset. Atomically refcounted; views share storage. */
 typedef struct nb_tensor nb_tensor;
 
+/* A random number generator: a seed and an offset into its Philox-4x32-10 stream. Each op reserves a run of blocks from the offset and element i of its result is computed from block offset + i / k alone (k = 4 for values from 32 bits, 2 for values from 64), keyed by the seed, so results do not depend on the thread count or the device (the convention is in src/ops/philox.h). Thread-safe; not refcounted; NULL wherever a generator is taken means the process default generator. */
+typedef struct nb_generator nb_generator;
+
 /* Releases memory handed to nb_tensor_from_external; called once, on whichever thread drops the last reference. */
 typedef void (*nb_deleter_fn)(void* payload);
 
@@ -402,6 +405,64 @@ NB_API nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, n
 
 /* a >> b on integers, arithmetic for signed types. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* ---- ops: random ---- */
+/* A new generator with the given seed and offset 0; release it with nb_generator_release. */
+NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out);
+
+/* Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. */
+NB_API void nb_generator_release(nb_generator* gen);
+
+/* The process default generator (seed 67280421310721 at start, as PyTorch's); static, never released. */
+NB_API nb_generator* nb_default_generator(void);
+
+/* Seeds the default generator (offset back to 0). */
+NB_API nb_status nb_manual_seed(uint64_t seed);
+
+/* Sets the seed and rewinds the offset to 0 (gen NULL: the default generator). */
+NB_API nb_status nb_generator_manual_seed(nb_generator* gen, uint64_t seed);
+
+/* The generator's seed (PyTorch's initial_seed). */
+NB_API nb_status nb_generator_seed(nb_generator* gen, uint64_t* out);
+
+/* The whole state: seed and offset (in Philox blocks of 4 x 32 bits). Restoring it with nb_generator_set_state replays the same numbers. */
+NB_API nb_status nb_generator_get_state(nb_generator* gen, uint64_t* seed, uint64_t* offset);
+
+/* Restores a state from nb_generator_get_state. */
+NB_API nb_status nb_generator_set_state(nb_generator* gen, uint64_t seed, uint64_t offset);
+
+/* Uniform values on [0, 1) in a floating dtype (float16/bfloat16 get values exact in their precision). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* Standard normal values (Box-Muller) in a floating dtype (float16/bfloat16 computed as float32 and rounded). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* Integers uniform on [low, high) in any dtype that holds both bounds exactly (floats: within +-2^mantissa digits). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* A random permutation of 0 .. n-1 (Fisher-Yates on the generator's stream), 1-D. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* Fills a floating tensor in place with values uniform on [from, to) (from <= to, both finite). Bumps t's version. gen NULL means the default generator. */
+NB_API nb_status nb_uniform_(nb_tensor* t, double from, double to, nb_generator* gen);
+
+/* Fills a floating tensor in place with normal values (std >= 0). Bumps t's version. gen NULL means the default generator. */
+NB_API nb_status nb_normal_(nb_tensor* t, double mean, double std, nb_generator* gen);
+
+/* Fills t in place with integers uniform on [low, high_inclusive] (inclusive, so a dtype's whole range is expressible; PyTorch's random_(from, to) is [from, to - 1]). Bumps t's version. gen NULL means the default generator. */
+NB_API nb_status nb_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, nb_generator* gen);
+
+/* 1 with probability p[i], else 0, in p's shape and (floating) dtype; every p[i] must be in [0, 1]. With dst non-NULL, p broadcasts to dst's shape and the 0/1 values take dst's dtype; *out as in nb_rand. gen NULL means the default generator. */
+NB_API nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* 1 with probability p (in [0, 1]), else 0, in any dtype. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* int64 category indices drawn from each row of probs (1-D [k] or 2-D [rows, k]; non-negative finite weights, not necessarily normalised, each row summing > 0): shape [num_samples] or [rows, num_samples]. Without replacement, num_samples <= k and zero-weight categories come only after every positive one. gen NULL means the default generator. dst/out as in nb_rand. */
+NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* Training (train != 0): each element of a floating x is zeroed with probability p and the rest are scaled by 1/(1-p), so the expectation is kept; p = 1 gives zeros (x * 0). The keep mask is bernoulli(1 - p) from the same stream. Not training: x itself (a new reference), or a copy into dst. dst must have x's shape and a floating dtype (dst == x is in-place). gen NULL means the default generator. */
+NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: unary ---- */
 /* e^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */

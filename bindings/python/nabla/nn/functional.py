@@ -52,3 +52,6 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """input if input > 0 else alpha * (exp(input) - 1)."""
     return _apply(lib.nbpy_elu, lib.nb_elu, input, (float(alpha),), inplace)
+
+from .._random import functional_dropout as dropout  # noqa: E402 - defined with the random family
+__all__.append("dropout")

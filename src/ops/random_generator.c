@@ -1,0 +1,181 @@
+/* random_generator.c: the generator object (seed + offset, a mutex per generator,
+ * the process default) and the helpers every random op shares: resolving and
+ * reserving from a generator, the OpenMP range driver, and the result plumbing
+ * (new tensor or dst). */
+#include "random.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define GENERATOR_MAGIC 0x726e6721u /* "rng!" */
+#define GENERATOR_DEAD 0xdeadbeefu
+#define DEFAULT_SEED UINT64_C(67280421310721) /* PyTorch's default_rng_seed_val */
+
+struct nb_generator {
+    uint32_t magic;
+    int32_t is_default;
+    pthread_mutex_t lock;
+    uint64_t seed;
+    uint64_t offset; /* in Philox blocks */
+};
+
+static nb_generator default_generator = {GENERATOR_MAGIC, 1, PTHREAD_MUTEX_INITIALIZER, DEFAULT_SEED, 0};
+
+/* ---- generators ---- */
+
+nb_status nb_rng_resolve(const char* op, nb_generator* gen, nb_generator** out) {
+    if (gen == NULL) {
+        *out = &default_generator;
+        return NB_OK;
+    }
+    if (gen->magic != GENERATOR_MAGIC)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: generator %p is not a live nb_generator (released or corrupt)",
+                        op, (void*)gen);
+    *out = gen;
+    return NB_OK;
+}
+
+nb_philox nb_rng_reserve(nb_generator* gen, uint64_t blocks) {
+    pthread_mutex_lock(&gen->lock);
+    nb_philox p = nb_philox_make(gen->seed, gen->offset);
+    gen->offset += blocks;
+    pthread_mutex_unlock(&gen->lock);
+    return p;
+}
+
+NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out) {
+    NB_CHECK_OUT("generator_create", out);
+    nb_generator* g = malloc(sizeof *g);
+    if (g == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "generator_create: out of memory");
+    g->magic = GENERATOR_MAGIC;
+    g->is_default = 0;
+    if (pthread_mutex_init(&g->lock, NULL) != 0) {
+        free(g);
+        return nb_error(NB_ERR_INTERNAL, "generator_create: pthread_mutex_init failed");
+    }
+    g->seed = seed;
+    g->offset = 0;
+    *out = g;
+    return NB_OK;
+}
+
+NB_API void nb_generator_release(nb_generator* gen) {
+    if (gen == NULL || gen->magic != GENERATOR_MAGIC || gen->is_default) return;
+    gen->magic = GENERATOR_DEAD;
+    pthread_mutex_destroy(&gen->lock);
+    free(gen);
+}
+
+NB_API nb_generator* nb_default_generator(void) { return &default_generator; }
+
+NB_API nb_status nb_generator_set_state(nb_generator* gen, uint64_t seed, uint64_t offset) {
+    nb_generator* g = NULL;
+    nb_status st = nb_rng_resolve("generator_set_state", gen, &g);
+    if (st != NB_OK) return st;
+    pthread_mutex_lock(&g->lock);
+    g->seed = seed;
+    g->offset = offset;
+    pthread_mutex_unlock(&g->lock);
+    return NB_OK;
+}
+
+NB_API nb_status nb_generator_manual_seed(nb_generator* gen, uint64_t seed) {
+    nb_generator* g = NULL;
+    nb_status st = nb_rng_resolve("generator_manual_seed", gen, &g);
+    return st != NB_OK ? st : nb_generator_set_state(g, seed, 0);
+}
+
+NB_API nb_status nb_manual_seed(uint64_t seed) { return nb_generator_set_state(&default_generator, seed, 0); }
+
+NB_API nb_status nb_generator_get_state(nb_generator* gen, uint64_t* seed, uint64_t* offset) {
+    static const char* op = "generator_get_state";
+    nb_generator* g = NULL;
+    nb_status st = nb_rng_resolve(op, gen, &g);
+    if (st != NB_OK) return st;
+    if (seed == NULL || offset == NULL)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: output pointer '%s' is NULL", op, seed ? "offset" : "seed");
+    pthread_mutex_lock(&g->lock);
+    *seed = g->seed;
+    *offset = g->offset;
+    pthread_mutex_unlock(&g->lock);
+    return NB_OK;
+}
+
+NB_API nb_status nb_generator_seed(nb_generator* gen, uint64_t* out) {
+    static const char* op = "generator_seed";
+    nb_generator* g = NULL;
+    nb_status st = nb_rng_resolve(op, gen, &g);
+    if (st != NB_OK) return st;
+    NB_CHECK_OUT(op, out);
+    uint64_t offset;
+    return nb_generator_get_state(g, out, &offset);
+}
+
+/* ---- shared helpers ---- */
+
+void nb_rng_parallel(int64_t n, void (*fn)(void* ctx, int64_t begin, int64_t end), void* ctx, int64_t grain) {
+    if (n <= 0) return;
+#ifdef _OPENMP
+    if (n >= 2 * grain && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+        const int64_t max_chunks = n / grain;
+#pragma omp parallel
+        {
+            int64_t nt = omp_get_num_threads() < max_chunks ? omp_get_num_threads() : max_chunks;
+            int64_t t = omp_get_thread_num();
+            if (t < nt) fn(ctx, n * t / nt, n * (t + 1) / nt);
+        }
+        return;
+    }
+#endif
+    (void)grain;
+    fn(ctx, 0, n);
+}
+
+nb_status nb_rng_target(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type,
+                        int32_t device_index, nb_tensor* dst, nb_tensor** out, nb_tensor** target) {
+    int64_t numel;
+    nb_status st = nb_check_shape(op, shape, ndim, &numel);
+    if (st != NB_OK) return st;
+    const nb_backend* backend;
+    if ((st = nb_device_resolve(op, device_type, &device_index, &backend)) != NB_OK) return st;
+    if (dst == NULL) {
+        NB_CHECK_OUT(op, out);
+        return nb_tensor_new(op, shape, ndim, dtype, device_type, device_index, target);
+    }
+    if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "dst", dst);
+    if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
+        return nb_error(NB_ERR_SHAPE, "%s: the output has shape %s but the result has shape %s", op,
+                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
+    if (dst->dtype != dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: dtype %s does not match the dtype of the output (%s)", op,
+                        nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
+    if (dst->storage->device_type != device_type || dst->storage->device_index != device_index)
+        return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the result was asked on %s:%d", op,
+                        nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
+                        nb_device_type_name(device_type), (int)device_index);
+    *target = dst;
+    return NB_OK;
+}
+
+nb_status nb_rng_finish(nb_status st, nb_tensor* target, nb_tensor* dst, nb_tensor** out) {
+    if (st != NB_OK) {
+        if (dst == NULL) nb_tensor_release(target);
+        return st;
+    }
+    if (dst == NULL) {
+        *out = target;
+        return NB_OK;
+    }
+    nb_tensor_bump_version(dst);
+    if (out != NULL) {
+        nb_tensor_retain(dst);
+        *out = dst;
+    }
+    return NB_OK;
+}
+
