@@ -18,6 +18,7 @@ from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squee
                           narrow, select, as_strided, clone, numel, is_tensor, is_floating_point)
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
 from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t
+from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
 from . import cuda, memory, nn
 
 float = float32  # noqa: A001

@@ -8,7 +8,7 @@ from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
 
 _NULL = ffi.NULL
 
-__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh"]
+__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "one_hot"]
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:
@@ -52,3 +52,11 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """input if input > 0 else alpha * (exp(input) - 1)."""
     return _apply(lib.nbpy_elu, lib.nb_elu, input, (float(alpha),), inplace)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 one-hot encoding of int64 class values: shape tensor.shape + (num_classes,); -1 infers max + 1."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"one_hot(): argument 'tensor' must be Tensor, not {type(tensor).__name__}")
+    from .._tensor import _call
+    return _call(lib.nbpy_one_hot, tensor._h, int(num_classes))

@@ -1,0 +1,976 @@
+/* index.c: ops that read or write through index tensors: gather, scatter,
+ * scatter_add, index_select, index_add, masked_fill, masked_select, nonzero,
+ * take_along_dim, one_hot, and advanced indexing (index, index_put).
+ *
+ * Every read through an index is one kernel ("take": out[i] = src[offset of
+ * index values]) and every write one more ("put": assign or accumulate). Both
+ * run on a row driver: the src/dst operand carries stride 0 along the indexed
+ * dims and each index operand supplies the offset there. Index values are
+ * checked before anything is written, so a failed in-place op leaves its
+ * target untouched. Reads run rows in parallel; scatters parallelise over the
+ * dims other than the scattered one (whose writes can never collide); index_put
+ * runs serially, so duplicate indices resolve as "last write wins" like NumPy. */
+#include "shape_common.h"
+#include "../core/elementwise.h"
+#include "../cpu/kernels.h"
+
+#include <stdlib.h>
+
+#define MAX_OPS (2 + NB_MAX_DIMS)
+
+/* ---- the row driver ---- */
+
+typedef void (*row_fn)(char* const* p, const int64_t* s, int64_t n, const void* ctx);
+
+typedef struct {
+    int32_t nops, ndim;
+    int64_t shape[NB_MAX_DIMS];
+    char* base[MAX_OPS];
+    int64_t strides[MAX_OPS][NB_MAX_DIMS]; /* bytes */
+} iter_t;
+
+static void iter_init(iter_t* it, const int64_t* shape, int32_t ndim) {
+    memset(it, 0, sizeof *it);
+    it->ndim = ndim;
+    memcpy(it->shape, shape, sizeof(int64_t) * (size_t)ndim);
+}
+
+/* Adds an operand: t's data with byte strides over the iteration dims, where
+ * map[d] names t's dim for iteration dim d, or -1 for stride 0. */
+static void iter_add(iter_t* it, const nb_tensor* t, const int32_t* map) {
+    int32_t k = it->nops++;
+    const int64_t es = nb_dtype_sizes[t->dtype];
+    it->base[k] = nb_tensor_data(t);
+    for (int32_t d = 0; d < it->ndim; d++) it->strides[k][d] = map[d] < 0 ? 0 : t->strides[map[d]] * es;
+}
+
+/* Calls fn on each row along `inner` (-1: the last dim); rows split across threads when `parallel`. */
+static void run_rows(const iter_t* it, int32_t inner, bool parallel, row_fn fn, const void* ctx) {
+    int64_t numel = 1;
+    for (int32_t d = 0; d < it->ndim; d++) numel *= it->shape[d];
+    if (numel == 0) return;
+    if (inner < 0) inner = it->ndim - 1;
+    int32_t od[NB_MAX_DIMS], no = 0;
+    for (int32_t d = 0; d < it->ndim; d++)
+        if (d != inner && it->shape[d] > 1) od[no++] = d;
+    const int64_t n = inner >= 0 ? it->shape[inner] : 1, rows = numel / n;
+    int64_t istr[MAX_OPS];
+    for (int32_t k = 0; k < it->nops; k++) istr[k] = inner >= 0 ? it->strides[k][inner] : 0;
+    const int nt = parallel ? nb_threads_for(numel, rows) : 1;
+#pragma omp parallel for num_threads(nt) if (nt > 1)
+    for (int p = 0; p < nt; p++) {
+        int64_t begin = rows * p / nt, end = rows * (p + 1) / nt, idx[NB_MAX_DIMS], rem = begin;
+        char* ptr[MAX_OPS];
+        for (int32_t j = no - 1; j >= 0; j--) {
+            idx[j] = rem % it->shape[od[j]];
+            rem /= it->shape[od[j]];
+        }
+        for (int32_t k = 0; k < it->nops; k++) {
+            ptr[k] = it->base[k];
+            for (int32_t j = 0; j < no; j++) ptr[k] += idx[j] * it->strides[k][od[j]];
+        }
+        for (int64_t r = begin; r < end; r++) {
+            fn(ptr, istr, n, ctx);
+            for (int32_t j = no - 1; j >= 0; j--) {
+                const int32_t d = od[j];
+                for (int32_t k = 0; k < it->nops; k++) ptr[k] += it->strides[k][d];
+                if (++idx[j] < it->shape[d]) break;
+                for (int32_t k = 0; k < it->nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
+                idx[j] = 0;
+            }
+        }
+    }
+}
+
+/* ---- kernels: operand 0 is written, 1 is read, 2.. are index tensors ---- */
+
+typedef struct {
+    int32_t k;                      /* index operands */
+    int32_t idx_dtype[NB_MAX_DIMS]; /* NB_I64 or NB_I32 */
+    int64_t size[NB_MAX_DIMS];      /* size of the indexed dim (negative indices wrap) */
+    int64_t stride[NB_MAX_DIMS];    /* its byte stride in the indexed tensor */
+    double alpha;                   /* accumulating puts: dst += alpha * src */
+    const char* value;              /* masked_fill: the fill value's bytes */
+    /* index checks */
+    int64_t lo, hi;
+    _Atomic int bad;
+    int64_t bad_value;
+} ix_ctx;
+
+static inline int64_t index_offset(const ix_ctx* c, char* const* p, const int64_t* s, int64_t i) {
+    int64_t off = 0;
+    for (int32_t j = 0; j < c->k; j++) {
+        int64_t v = nb_load_index(p[2 + j] + i * s[2 + j], c->idx_dtype[j]);
+        off += (v < 0 ? v + c->size[j] : v) * c->stride[j];
+    }
+    return off;
+}
+
+/* take: the indexed tensor is operand 1; put: operand 0. */
+#define MOVE_KERNELS(T, SZ)                                                                          \
+    static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {          \
+        const ix_ctx* c = vctx;                                                                      \
+        if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                \
+            const int64_t size = c->size[0], st = c->stride[0];                                      \
+            for (int64_t i = 0; i < n; i++) {                                                        \
+                int64_t v = *(const int64_t*)(p[2] + i * s[2]);                                      \
+                *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + (v < 0 ? v + size : v) * st); \
+            }                                                                                        \
+            return;                                                                                  \
+        }                                                                                            \
+        for (int64_t i = 0; i < n; i++)                                                              \
+            *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + index_offset(c, p, s, i));        \
+    }                                                                                                \
+    static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {           \
+        const ix_ctx* c = vctx;                                                                      \
+        for (int64_t i = 0; i < n; i++)                                                              \
+            *(T*)(p[0] + i * s[0] + index_offset(c, p, s, i)) = *(const T*)(p[1] + i * s[1]);        \
+    }                                                                                                \
+    static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {          \
+        const T v = *(const T*)((const ix_ctx*)vctx)->value;                                         \
+        for (int64_t i = 0; i < n; i++)                                                              \
+            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                      \
+    }
+MOVE_KERNELS(uint8_t, 1)
+MOVE_KERNELS(uint16_t, 2)
+MOVE_KERNELS(uint32_t, 4)
+MOVE_KERNELS(uint64_t, 8)
+
+static row_fn take_fn(int64_t es) { return es == 1 ? take_1 : es == 2 ? take_2 : es == 4 ? take_4 : take_8; }
+static row_fn put_fn(int64_t es) { return es == 1 ? put_1 : es == 2 ? put_2 : es == 4 ? put_4 : put_8; }
+static row_fn fill_fn(int64_t es) { return es == 1 ? fill_1 : es == 2 ? fill_2 : es == 4 ? fill_4 : fill_8; }
+
+/* dst += alpha * src, in the dtype's own arithmetic (float16/bfloat16 through float). */
+#define ACC_KERNEL(NAME, T, CT, LOAD, STORE, ALPHA)                                                 \
+    static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {               \
+        const ix_ctx* c = vctx;                                                                      \
+        const CT a = ALPHA;                                                                          \
+        for (int64_t i = 0; i < n; i++) {                                                            \
+            T* d = (T*)(p[0] + i * s[0] + index_offset(c, p, s, i));                                 \
+            *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a));                     \
+        }                                                                                            \
+    }
+#define ID(x) (x)
+ACC_KERNEL(acc_f32, float, float, ID, ID, (float)c->alpha)
+ACC_KERNEL(acc_f64, double, double, ID, ID, c->alpha)
+ACC_KERNEL(acc_f16, uint16_t, float, nb_half_to_float, nb_float_to_half, (float)c->alpha)
+ACC_KERNEL(acc_bf16, uint16_t, float, nb_bf16_to_float, nb_float_to_bf16, (float)c->alpha)
+ACC_KERNEL(acc_i8, int8_t, int64_t, ID, (int8_t), (int64_t)c->alpha)
+ACC_KERNEL(acc_i16, int16_t, int64_t, ID, (int16_t), (int64_t)c->alpha)
+ACC_KERNEL(acc_i32, int32_t, int64_t, ID, (int32_t), (int64_t)c->alpha)
+ACC_KERNEL(acc_i64, int64_t, int64_t, ID, ID, (int64_t)c->alpha)
+ACC_KERNEL(acc_u8, uint8_t, int64_t, ID, (uint8_t), (int64_t)c->alpha)
+ACC_KERNEL(acc_b8, uint8_t, int64_t, ID, (uint8_t)!!, (int64_t)(c->alpha != 0))
+static const row_fn acc_fns[NB_NUM_DTYPES] = {acc_f32, acc_f64, acc_f16, acc_bf16, acc_i8,
+                                             acc_i16, acc_i32, acc_i64, acc_u8,  acc_b8};
+
+/* Flags the first index outside [lo, hi) (operand 0; int64 or int32 by k's dtype slot 0). */
+static void check_kernel(char* const* p, const int64_t* s, int64_t n, const void* vctx) {
+    ix_ctx* c = (ix_ctx*)vctx;
+    if (atomic_load_explicit(&c->bad, memory_order_relaxed)) return;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = nb_load_index(p[0] + i * s[0], c->idx_dtype[0]);
+        if (v < c->lo || v >= c->hi) {
+            if (!atomic_exchange(&c->bad, 1)) c->bad_value = v;
+            return;
+        }
+    }
+}
+
+/* Every value of idx lies in [-size, size) (allow_negative) or [0, size); else the error for dim. */
+static nb_status check_index_values(const char* op, const nb_tensor* idx, int64_t size, int32_t dim,
+                                    bool allow_negative) {
+    iter_t it;
+    iter_init(&it, idx->shape, idx->ndim);
+    int32_t map[NB_MAX_DIMS] = {0};
+    for (int32_t d = 0; d < idx->ndim; d++) map[d] = d;
+    iter_add(&it, idx, map);
+    ix_ctx c = {.idx_dtype = {idx->dtype}, .lo = allow_negative ? -size : 0, .hi = size};
+    run_rows(&it, -1, true, check_kernel, &c);
+    if (!atomic_load(&c.bad)) return NB_OK;
+    atomic_store(&c.bad, 0);  /* a serial pass finds the first bad value in row-major order */
+    run_rows(&it, -1, false, check_kernel, &c);
+    return nb_error(NB_ERR_INDEX, "%s: index %lld is out of bounds for dimension %d with size %lld", op,
+                    (long long)c.bad_value, (int)dim, (long long)size);
+}
+
+static nb_status check_index_dtype(const char* op, const nb_tensor* idx) {
+    if (idx->dtype == NB_I64 || idx->dtype == NB_I32) return NB_OK;
+    return nb_error(NB_ERR_DTYPE, "%s(): Expected dtype int32 or int64 for index, but got %s", op,
+                    nb_dtype_str(idx->dtype));
+}
+
+static int32_t nonempty(int32_t ndim) { return ndim > 0 ? ndim : 1; }
+
+/* *t replaced by a clone when it shares storage with `target` (read before target is written). */
+static nb_status unalias(const char* op, const nb_tensor** t, nb_tensor** owned, const nb_tensor* target) {
+    (void)op;
+    if (*t == NULL || (*t)->storage != target->storage) return NB_OK;
+    nb_status st = nb_tensor_clone(*t, owned);
+    if (st == NB_OK) *t = *owned;
+    return st;
+}
+
+/* The tensor an in-place capable op writes: dst checked (x's shape and dtype), or a fresh copy of x. */
+static nb_status open_target(const char* op, const nb_tensor* x, nb_tensor* dst, bool same_dtype, nb_tensor** target) {
+    if (dst == NULL) return nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, target);
+    if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    if (!nb_same_shape(dst, x->shape, x->ndim))
+        return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
+                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(x->shape, x->ndim));
+    if (same_dtype && dst->dtype != x->dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: expected the output to have dtype %s, but got %s", op,
+                        nb_dtype_str(x->dtype), nb_dtype_str(dst->dtype));
+    nb_status st = nb_require_cpu(op, dst);
+    if (st == NB_OK) st = nb_check_writable(op, dst);
+    if (st == NB_OK) *target = dst;
+    return st;
+}
+
+static nb_status close_target(const char* op, nb_status st, const nb_tensor* x, nb_tensor* target, nb_tensor* dst,
+                              nb_tensor** out) {
+    (void)op, (void)x;
+    if (st != NB_OK) {
+        if (target != dst) nb_tensor_release(target);
+        return st;
+    }
+    if (dst != NULL) {
+        nb_tensor_bump_version(dst);
+        if (out == NULL) return NB_OK;
+        nb_tensor_retain(dst);
+    }
+    *out = target;
+    return NB_OK;
+}
+
+/* ---- gather / scatter ---- */
+
+NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+    static const char* op = "gather";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, index);
+    NB_CHECK_OUT(op, out);
+    nb_status st;
+    int32_t d;
+    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = check_index_dtype(op, index)) ||
+        (st = nb_wrap_dim(op, dim, x->ndim, &d)))
+        return st;
+    if (nonempty(x->ndim) != nonempty(index->ndim))
+        return nb_error(NB_ERR_SHAPE, "%s: Index tensor must have the same number of dimensions as input tensor "
+                        "(got %d and %d)", op, (int)index->ndim, (int)x->ndim);
+    for (int32_t i = 0; i < index->ndim && x->ndim; i++)
+        if (i != d && index->shape[i] > x->shape[i])
+            return nb_error(NB_ERR_SHAPE, "%s: Size does not match at dimension %d expected index %s to be no larger "
+                            "than self %s apart from dimension %d", op, (int)i, nb_shape_str(index->shape, index->ndim),
+                            nb_shape_str(x->shape, x->ndim), (int)d);
+    const int64_t size = x->ndim ? x->shape[d] : 1;
+    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    nb_tensor* r;
+    if ((st = nb_tensor_new(op, index->shape, index->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
+    iter_t it;
+    iter_init(&it, index->shape, index->ndim);
+    int32_t own[NB_MAX_DIMS] = {0}, xmap[NB_MAX_DIMS] = {0};
+    for (int32_t i = 0; i < index->ndim; i++) own[i] = i, xmap[i] = (i == d || !x->ndim) ? -1 : i;
+    iter_add(&it, r, own);
+    iter_add(&it, x, xmap);
+    iter_add(&it, index, own);
+    const int64_t es = nb_dtype_sizes[x->dtype];
+    ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
+    run_rows(&it, -1, true, take_fn(es), &c);
+    *out = r;
+    return NB_OK;
+}
+
+/* self[index[i][j]][j] = src[i][j] (dim 0), or += with accumulate; src NULL: the 0-dim value. */
+static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, const nb_tensor* index,
+                              const nb_tensor* src, const nb_tensor* value, bool accumulate, nb_tensor* dst,
+                              nb_tensor** out) {
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, index);
+    if (value == NULL) NB_CHECK_TENSOR(op, src);
+    else NB_CHECK_TENSOR(op, value);
+    if (dst == NULL) NB_CHECK_OUT(op, out);
+    nb_status st;
+    int32_t d;
+    const nb_tensor* other = src ? src : value;
+    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = nb_require_cpu(op, other)) ||
+        (st = check_index_dtype(op, index)) || (st = nb_wrap_dim(op, dim, x->ndim, &d)))
+        return st;
+    if (nonempty(x->ndim) != nonempty(index->ndim))
+        return nb_error(NB_ERR_SHAPE, "%s: Index tensor must have the same number of dimensions as self tensor "
+                        "(got %d and %d)", op, (int)index->ndim, (int)x->ndim);
+    if (src != NULL) {
+        if (nonempty(src->ndim) != nonempty(index->ndim))
+            return nb_error(NB_ERR_SHAPE, "%s: Index tensor must have the same number of dimensions as src tensor "
+                            "(got %d and %d)", op, (int)index->ndim, (int)src->ndim);
+        if (src->dtype != x->dtype)
+            return nb_error(NB_ERR_DTYPE, "%s(): Expected self.dtype to be equal to src.dtype (got %s and %s)", op,
+                            nb_dtype_str(x->dtype), nb_dtype_str(src->dtype));
+    } else if (value->ndim != 0) {
+        return nb_error(NB_ERR_SHAPE, "%s: the value must be a 0-dim tensor or a number, got shape %s", op,
+                        nb_shape_str(value->shape, value->ndim));
+    }
+    for (int32_t i = 0; i < index->ndim; i++) {
+        bool self_ok = i == d || !x->ndim || index->shape[i] <= x->shape[i];
+        bool src_ok = src == NULL || !src->ndim || index->shape[i] <= src->shape[i];
+        if (self_ok && src_ok) continue;
+        if (src == NULL)
+            return nb_error(NB_ERR_SHAPE, "%s: Expected index %s to be no larger than self %s apart from dimension %d",
+                            op, nb_shape_str(index->shape, index->ndim), nb_shape_str(x->shape, x->ndim), (int)d);
+        return nb_error(NB_ERR_SHAPE, "%s: Expected index %s to be no larger than self %s apart from dimension %d and "
+                        "to be no larger size than src %s", op, nb_shape_str(index->shape, index->ndim),
+                        nb_shape_str(x->shape, x->ndim), (int)d, nb_shape_str(src->shape, src->ndim));
+    }
+    const int64_t size = x->ndim ? x->shape[d] : 1;
+    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
+    if ((st = open_target(op, x, dst, true, &target)) != NB_OK) return st;
+    if ((st = unalias(op, &src, &src_copy, target)) == NB_OK && (st = unalias(op, &index, &index_copy, target)) == NB_OK &&
+        target != x)
+        st = nb_copy_into(op, target, x);
+    if (st == NB_OK && index->numel > 0) {
+        const int64_t es = nb_dtype_sizes[x->dtype];
+        char buf[8];
+        if (src == NULL)  /* the value, converted, becomes a stride-0 operand */
+            nb_cpu_convert_fn(value->dtype, x->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
+        iter_t it;
+        iter_init(&it, index->shape, index->ndim);
+        int32_t own[NB_MAX_DIMS] = {0}, tmap[NB_MAX_DIMS] = {0}, smap[NB_MAX_DIMS] = {0};
+        for (int32_t i = 0; i < index->ndim; i++) {
+            own[i] = i;
+            tmap[i] = (i == d || !target->ndim) ? -1 : i;
+            smap[i] = src && src->ndim ? i : -1;
+        }
+        iter_add(&it, target, tmap);
+        if (src) {
+            iter_add(&it, src, smap);
+        } else {
+            it.base[it.nops++] = buf;  /* strides stay 0 */
+        }
+        iter_add(&it, index, own);
+        ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
+                    .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = 1};
+        run_rows(&it, index->ndim ? d : -1, true, accumulate ? acc_fns[x->dtype] : put_fn(es), &c);
+    }
+    nb_tensor_release(src_copy);
+    nb_tensor_release(index_copy);
+    return close_target(op, st, x, target, dst, out);
+}
+
+NB_API nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
+                            nb_tensor* dst, nb_tensor** out) {
+    return scatter_impl("scatter", x, dim, index, src, NULL, false, dst, out);
+}
+
+NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value,
+                                  nb_tensor* dst, nb_tensor** out) {
+    return scatter_impl("scatter", x, dim, index, NULL, value, false, dst, out);
+}
+
+NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
+                                nb_tensor* dst, nb_tensor** out) {
+    return scatter_impl("scatter_add", x, dim, index, src, NULL, true, dst, out);
+}
+
+/* ---- index_select / index_add / take_along_dim ---- */
+
+NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+    static const char* op = "index_select";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, index);
+    NB_CHECK_OUT(op, out);
+    nb_status st;
+    int32_t d;
+    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = check_index_dtype(op, index)) ||
+        (st = nb_wrap_dim(op, dim, x->ndim, &d)))
+        return st;
+    if (index->ndim > 1)
+        return nb_error(NB_ERR_INDEX, "%s(): Index is supposed to be a vector, got shape %s", op,
+                        nb_shape_str(index->shape, index->ndim));
+    if (x->ndim == 0 && index->numel != 1)
+        return nb_error(NB_ERR_INDEX, "%s(): Index to scalar can have only 1 value, got %lld value(s)", op,
+                        (long long)index->numel);
+    const int64_t size = x->ndim ? x->shape[d] : 1;
+    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    int64_t shape[NB_MAX_DIMS];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    if (x->ndim) shape[d] = index->numel;
+    nb_tensor* r;
+    if ((st = nb_tensor_new(op, shape, x->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
+    iter_t it;
+    iter_init(&it, shape, x->ndim);
+    int32_t own[NB_MAX_DIMS] = {0}, xmap[NB_MAX_DIMS] = {0}, imap[NB_MAX_DIMS] = {0};
+    for (int32_t i = 0; i < x->ndim; i++) own[i] = i, xmap[i] = i == d ? -1 : i, imap[i] = (i == d && index->ndim) ? 0 : -1;
+    iter_add(&it, r, own);
+    iter_add(&it, x, xmap);
+    iter_add(&it, index, imap);
+    const int64_t es = nb_dtype_sizes[x->dtype];
+    ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
+    run_rows(&it, -1, true, take_fn(es), &c);
+    *out = r;
+    return NB_OK;
+}
+
+NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source,
+                              double alpha, nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "index_add";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, index);
+    NB_CHECK_TENSOR(op, source);
+    if (dst == NULL) NB_CHECK_OUT(op, out);
+    nb_status st;
+    int32_t d;
+    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = nb_require_cpu(op, source)) ||
+        (st = check_index_dtype(op, index)) || (st = nb_wrap_dim(op, dim, x->ndim, &d)))
+        return st;
+    if (index->ndim > 1)
+        return nb_error(NB_ERR_INDEX, "%s_(): Index is supposed to be a vector, got shape %s", op,
+                        nb_shape_str(index->shape, index->ndim));
+    if (source->dtype != x->dtype)
+        return nb_error(NB_ERR_DTYPE, "%s_(): self (%s) and source (%s) must have the same scalar type", op,
+                        nb_dtype_str(x->dtype), nb_dtype_str(source->dtype));
+    bool same = nonempty(source->ndim) == nonempty(x->ndim);
+    for (int32_t i = 0; same && i < x->ndim && source->ndim; i++) same = i == d || source->shape[i] == x->shape[i];
+    if (!same)
+        return nb_error(NB_ERR_SHAPE, "%s_(): source tensor shape must match self tensor shape, excluding the specified "
+                        "dimension. Got self.shape = %s source.shape = %s", op, nb_shape_str(x->shape, x->ndim),
+                        nb_shape_str(source->shape, source->ndim));
+    const int64_t along = source->ndim ? source->shape[d] : 1;
+    if (index->numel != along)
+        return nb_error(NB_ERR_SHAPE, "%s_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), "
+                        "for dim: %d", op, (long long)index->numel, (long long)along, (int)d);
+    const int64_t size = x->ndim ? x->shape[d] : 1;
+    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
+    if ((st = open_target(op, x, dst, true, &target)) != NB_OK) return st;
+    if ((st = unalias(op, &source, &src_copy, target)) == NB_OK &&
+        (st = unalias(op, &index, &index_copy, target)) == NB_OK && target != x)
+        st = nb_copy_into(op, target, x);
+    if (st == NB_OK) {
+        iter_t it;
+        iter_init(&it, source->shape, source->ndim);
+        int32_t own[NB_MAX_DIMS] = {0}, tmap[NB_MAX_DIMS] = {0}, imap[NB_MAX_DIMS] = {0};
+        for (int32_t i = 0; i < source->ndim; i++)
+            own[i] = i, tmap[i] = (i == d || !target->ndim) ? -1 : i, imap[i] = (i == d && index->ndim) ? 0 : -1;
+        iter_add(&it, target, tmap);
+        iter_add(&it, source, own);
+        iter_add(&it, index, imap);
+        const int64_t es = nb_dtype_sizes[x->dtype];
+        ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
+                    .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = alpha};
+        run_rows(&it, source->ndim ? d : -1, true, acc_fns[x->dtype], &c);
+    }
+    nb_tensor_release(src_copy);
+    nb_tensor_release(index_copy);
+    return close_target(op, st, x, target, dst, out);
+}
+
+NB_API nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim,
+                                   nb_tensor** out) {
+    static const char* op = "take_along_dim";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, indices);
+    NB_CHECK_OUT(op, out);
+    if (indices->dtype != NB_I64)
+        return nb_error(NB_ERR_DTYPE, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                        nb_dtype_str(indices->dtype));
+    nb_tensor *a = NULL, *b = NULL;
+    nb_status st;
+    if (!has_dim) {  /* along the flattened input */
+        const int64_t flat = -1;
+        if ((st = nb_tensor_reshape(x, &flat, 1, &a)) == NB_OK && (st = nb_tensor_reshape(indices, &flat, 1, &b)) == NB_OK)
+            st = nb_gather(a, 0, b, out);
+        nb_tensor_release(a);
+        nb_tensor_release(b);
+        return st;
+    }
+    if (x->ndim != indices->ndim)
+        return nb_error(NB_ERR_SHAPE, "torch.take_along_dim(): input and indices should have the same number of "
+                        "dimensions, but got %d dimensions for input, and %d dimensions for indices",
+                        (int)x->ndim, (int)indices->ndim);
+    int32_t d;
+    if ((st = nb_wrap_dim(op, dim, x->ndim, &d)) != NB_OK) return st;
+    int64_t ishape[NB_MAX_DIMS], xshape[NB_MAX_DIMS];
+    for (int32_t i = 0; i < x->ndim; i++) {  /* broadcast every dim but d */
+        int64_t p = i == d ? indices->shape[i] : x->shape[i], q = indices->shape[i];
+        if (p != q && p != 1 && q != 1)
+            return nb_error(NB_ERR_SHAPE, "%s: the shape of input %s and of indices %s cannot be broadcast apart from "
+                            "dimension %d", op, nb_shape_str(x->shape, x->ndim),
+                            nb_shape_str(indices->shape, indices->ndim), (int)d);
+        ishape[i] = p == 1 ? q : p;
+        xshape[i] = i == d ? x->shape[i] : ishape[i];
+    }
+    if ((st = nb_tensor_expand(x, xshape, x->ndim, &a)) == NB_OK &&
+        (st = nb_tensor_expand(indices, ishape, x->ndim, &b)) == NB_OK)
+        st = nb_gather(a, d, b, out);
+    nb_tensor_release(a);
+    nb_tensor_release(b);
+    return st;
+}
+
+/* ---- masks: masked_fill, masked_select, nonzero ---- */
+
+/* Operand t broadcast (right-aligned) to ndim iteration dims. */
+static void bcast_map(const nb_tensor* t, int32_t ndim, int32_t* map) {
+    for (int32_t d = 0; d < ndim; d++) {
+        int32_t j = d - (ndim - t->ndim);
+        map[d] = (j < 0 || t->shape[j] == 1) ? -1 : j;
+    }
+}
+
+NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst,
+                                nb_tensor** out) {
+    static const char* op = "masked_fill";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, mask);
+    NB_CHECK_TENSOR(op, value);
+    if (dst == NULL) NB_CHECK_OUT(op, out);
+    nb_status st;
+    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, mask)) || (st = nb_require_cpu(op, value))) return st;
+    if (mask->dtype != NB_BOOL)
+        return nb_error(NB_ERR_DTYPE, "%s_ only supports boolean masks, but got mask with dtype %s", op,
+                        nb_dtype_str(mask->dtype));
+    if (value->ndim != 0)
+        return nb_error(NB_ERR_SHAPE, "%s_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                        "dimension(s).", op, (int)value->ndim);
+    int64_t shape[NB_MAX_DIMS];
+    int32_t nd;
+    const nb_tensor* pair[2] = {x, mask};
+    if ((st = nb_broadcast_shapes(op, pair, 2, shape, &nd)) != NB_OK) return st;
+    nb_tensor *target = dst, *mask_copy = NULL;
+    if (dst != NULL) {
+        if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+        if (!nb_same_shape(dst, shape, nd))
+            return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
+                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
+        if ((st = nb_require_cpu(op, dst)) || (st = nb_check_writable(op, dst))) return st;
+    } else if ((st = nb_tensor_new(op, shape, nd, x->dtype, NB_CPU, 0, &target)) != NB_OK) {
+        return st;
+    }
+    char buf[8];
+    nb_cpu_convert_fn(value->dtype, target->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
+    if ((st = unalias(op, &mask, &mask_copy, target)) == NB_OK && target != x) st = nb_copy_into(op, target, x);
+    if (st == NB_OK) {
+        iter_t it;
+        iter_init(&it, shape, nd);
+        int32_t own[NB_MAX_DIMS] = {0}, mmap[NB_MAX_DIMS] = {0};
+        for (int32_t i = 0; i < nd; i++) own[i] = i;
+        bcast_map(mask, nd, mmap);
+        iter_add(&it, target, own);
+        iter_add(&it, mask, mmap);
+        ix_ctx c = {.value = buf};
+        run_rows(&it, -1, true, fill_fn(nb_dtype_sizes[target->dtype]), &c);
+    }
+    nb_tensor_release(mask_copy);
+    return close_target(op, st, x, target, dst, out);
+}
+
+typedef struct {
+    int32_t ndim;
+    int64_t shape[NB_MAX_DIMS];
+    const char* mask;
+    const char* src;
+    int64_t ms[NB_MAX_DIMS], ss[NB_MAX_DIMS]; /* bytes */
+    int64_t es;
+} walk_t;
+
+/* Visits elements [begin, end) in row-major order and counts the set mask bytes;
+ * copies their src elements to out and their coordinates to coords when given. */
+static int64_t walk(const walk_t* w, int64_t begin, int64_t end, char* out, int64_t* coords) {
+    int64_t idx[NB_MAX_DIMS], rem = begin, cnt = 0;
+    const char *m = w->mask, *s = w->src;
+    for (int32_t d = w->ndim - 1; d >= 0; d--) {
+        idx[d] = rem % w->shape[d];
+        rem /= w->shape[d];
+        m += idx[d] * w->ms[d];
+        s += idx[d] * w->ss[d];
+    }
+    for (int64_t e = begin; e < end; e++) {
+        if (*m) {
+            if (out) memcpy(out + cnt * w->es, s, (size_t)w->es);
+            if (coords) memcpy(coords + cnt * w->ndim, idx, sizeof(int64_t) * (size_t)w->ndim);
+            cnt++;
+        }
+        for (int32_t d = w->ndim - 1; d >= 0; d--) {
+            m += w->ms[d], s += w->ss[d];
+            if (++idx[d] < w->shape[d]) break;
+            m -= w->ms[d] * w->shape[d], s -= w->ss[d] * w->shape[d];
+            idx[d] = 0;
+        }
+    }
+    return cnt;
+}
+
+/* The elements of w->src where the mask is set (select) or the mask's coordinates
+ * (nonzero): a count pass and a fill pass over the same chunks, in parallel. */
+static nb_status walk_collect(const char* op, const walk_t* w, int32_t dtype, bool coords, nb_tensor** out) {
+    int64_t numel = 1;
+    for (int32_t d = 0; d < w->ndim; d++) numel *= w->shape[d];
+    const int nt = nb_threads_for(numel, numel);
+    int64_t* counts = calloc((size_t)nt + 1, sizeof(int64_t));
+    if (counts == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+#pragma omp parallel for num_threads(nt) if (nt > 1)
+    for (int p = 0; p < nt; p++) counts[p + 1] = walk(w, numel * p / nt, numel * (p + 1) / nt, NULL, NULL);
+    for (int p = 0; p < nt; p++) counts[p + 1] += counts[p];
+    int64_t shape[2] = {counts[nt], w->ndim};
+    nb_tensor* r;
+    nb_status st = nb_tensor_new(op, shape, coords ? 2 : 1, dtype, NB_CPU, 0, &r);
+    if (st == NB_OK && counts[nt] > 0) {
+        char* base = nb_tensor_data(r);
+#pragma omp parallel for num_threads(nt) if (nt > 1)
+        for (int p = 0; p < nt; p++)
+            walk(w, numel * p / nt, numel * (p + 1) / nt, coords ? NULL : base + counts[p] * w->es,
+                 coords ? (int64_t*)base + counts[p] * w->ndim : NULL);
+    }
+    free(counts);
+    if (st == NB_OK) *out = r;
+    return st;
+}
+
+NB_API nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor** out) {
+    static const char* op = "masked_select";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, mask);
+    NB_CHECK_OUT(op, out);
+    nb_status st;
+    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, mask))) return st;
+    if (mask->dtype != NB_BOOL)
+        return nb_error(NB_ERR_DTYPE, "%s: expected BoolTensor for mask, but got %s", op, nb_dtype_str(mask->dtype));
+    walk_t w = {.es = nb_dtype_sizes[x->dtype], .mask = nb_tensor_data(mask), .src = nb_tensor_data(x)};
+    const nb_tensor* pair[2] = {x, mask};
+    if ((st = nb_broadcast_shapes(op, pair, 2, w.shape, &w.ndim)) != NB_OK) return st;
+    int32_t xmap[NB_MAX_DIMS] = {0}, mmap[NB_MAX_DIMS] = {0};
+    bcast_map(x, w.ndim, xmap);
+    bcast_map(mask, w.ndim, mmap);
+    for (int32_t d = 0; d < w.ndim; d++) {
+        w.ss[d] = xmap[d] < 0 ? 0 : x->strides[xmap[d]] * w.es;
+        w.ms[d] = mmap[d] < 0 ? 0 : mask->strides[mmap[d]];
+    }
+    return walk_collect(op, &w, x->dtype, false, out);
+}
+
+/* Coordinates of the nonzero elements of x (any dtype; NaN counts as nonzero). */
+static nb_status nonzero_impl(const char* op, const nb_tensor* x, nb_tensor** out) {
+    nb_status st = nb_require_cpu(op, x);
+    if (st != NB_OK) return st;
+    nb_tensor *mask = NULL, *zero = NULL;
+    if (x->dtype != NB_BOOL) {
+        if ((st = nb_scalar(0, 0, NB_I64, &zero)) == NB_OK) st = nb_ne(x, zero, NULL, &mask);
+        nb_tensor_release(zero);
+        if (st != NB_OK) return st;
+    }
+    const nb_tensor* m = mask ? mask : x;
+    walk_t w = {.ndim = m->ndim, .es = 1, .mask = nb_tensor_data(m), .src = nb_tensor_data(m)};
+    for (int32_t d = 0; d < m->ndim; d++) w.shape[d] = m->shape[d], w.ms[d] = w.ss[d] = m->strides[d];
+    st = walk_collect(op, &w, NB_I64, true, out);
+    nb_tensor_release(mask);
+    return st;
+}
+
+NB_API nb_status nb_nonzero(const nb_tensor* x, nb_tensor** out) {
+    NB_CHECK_TENSOR("nonzero", x);
+    NB_CHECK_OUT("nonzero", out);
+    return nonzero_impl("nonzero", x, out);
+}
+
+/* ---- one_hot ---- */
+
+NB_API nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out) {
+    static const char* op = "one_hot";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_OUT(op, out);
+    nb_status st = nb_require_cpu(op, x);
+    if (st != NB_OK) return st;
+    if (x->dtype != NB_I64)
+        return nb_error(NB_ERR_DTYPE, "%s is only applicable to index tensor of type LongTensor (got %s).", op,
+                        nb_dtype_str(x->dtype));
+    if (x->ndim >= NB_MAX_DIMS) return nb_error(NB_ERR_SHAPE, "%s: a tensor can have at most %d dims", op, NB_MAX_DIMS);
+    if (num_classes < -1) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: num_classes should be positive", op);
+    if (num_classes == -1 && x->numel == 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Can not infer total number of classes from empty tensor.", op);
+    nb_tensor* c;
+    if ((st = nb_tensor_contiguous(x, &c)) != NB_OK) return st;
+    const int64_t* v = nb_tensor_data(c);
+    const int64_t n = c->numel;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    const int nt = nb_threads_for(n, n);
+#pragma omp parallel for num_threads(nt) if (nt > 1) reduction(min : lo) reduction(max : hi)
+    for (int64_t i = 0; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    if (n > 0 && lo < 0) st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Class values must be non-negative.", op);
+    if (num_classes == -1 && st == NB_OK) num_classes = hi + 1;
+    if (st == NB_OK && n > 0 && hi >= num_classes)
+        st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Class values must be smaller than num_classes.", op);
+    int64_t shape[NB_MAX_DIMS];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    shape[x->ndim] = num_classes;
+    nb_tensor* r = NULL;
+    if (st == NB_OK) st = nb_zeros(shape, x->ndim + 1, NB_I64, NB_CPU, 0, &r);
+    if (st == NB_OK) {
+        int64_t* o = nb_tensor_data(r);
+#pragma omp parallel for num_threads(nt) if (nt > 1)
+        for (int64_t i = 0; i < n; i++) o[i * num_classes + v[i]] = 1;
+        *out = r;
+    }
+    nb_tensor_release(c);
+    return st;
+}
+
+/* ---- advanced indexing ---- */
+
+/* How x[indices] maps onto x: index tensors (bool masks expanded into one long
+ * index per masked dim) broadcast together to bshape, which replaces the
+ * indexed dims in the result where they are adjacent, or leads it when a full
+ * slice separates them (NumPy's rule). 0-dim masks index a new size-1 dim. */
+typedef struct {
+    int32_t k, nins, src_ndim, bnd, ndim, bstart;
+    nb_tensor* idx[NB_MAX_DIMS];     /* owned references */
+    int32_t pos[NB_MAX_DIMS];        /* the source dim each index tensor indexes */
+    int32_t ins[NB_MAX_DIMS];        /* dims inserted for 0-dim masks, in order */
+    int64_t src_shape[NB_MAX_DIMS];  /* x with those dims inserted */
+    int64_t bshape[NB_MAX_DIMS];
+    int64_t shape[NB_MAX_DIMS];      /* the result */
+    int32_t map[NB_MAX_DIMS];        /* result dim -> source dim, -1 inside bshape */
+} plan_t;
+
+static void plan_free(plan_t* p) {
+    for (int32_t j = 0; j < p->k; j++) nb_tensor_release(p->idx[j]);
+    p->k = 0;
+}
+
+static nb_status too_many(const char* op, const nb_tensor* x) {
+    return nb_error(NB_ERR_INDEX, "%s: too many indices for tensor of dimension %d", op, (int)x->ndim);
+}
+
+/* Adds the index tensors of one mask (its nonzero coordinates, one column per dim). */
+static nb_status plan_mask(const char* op, plan_t* p, const nb_tensor* x, const nb_tensor* mask, int32_t* cur) {
+    nb_tensor *m1 = NULL, *nz = NULL;
+    nb_status st = NB_OK;
+    if (mask->ndim == 0) {  /* x[True]: a new dim of size 1, indexed by a 1-element mask */
+        if (p->src_ndim >= NB_MAX_DIMS) return nb_error(NB_ERR_INDEX, "%s: a tensor can have at most %d dims", op, NB_MAX_DIMS);
+        memmove(p->src_shape + *cur + 1, p->src_shape + *cur, sizeof(int64_t) * (size_t)(p->src_ndim - *cur));
+        p->src_shape[*cur] = 1;
+        p->src_ndim++;
+        p->ins[p->nins++] = *cur;
+        const int64_t one = 1;
+        if ((st = nb_tensor_view(mask, &one, 1, &m1)) != NB_OK) return st;
+        mask = m1;
+    }
+    if (*cur + mask->ndim > p->src_ndim) st = too_many(op, x);
+    for (int32_t j = 0; st == NB_OK && j < mask->ndim; j++)
+        if (mask->shape[j] != p->src_shape[*cur + j])
+            st = nb_error(NB_ERR_INDEX, "%s: The shape of the mask %s at index %d does not match the shape of the "
+                          "indexed tensor %s at index %d", op, nb_shape_str(mask->shape, mask->ndim), (int)j,
+                          nb_shape_str(p->src_shape, p->src_ndim), (int)(*cur + j));
+    if (st == NB_OK) st = nonzero_impl(op, mask, &nz);
+    for (int32_t j = 0; st == NB_OK && j < mask->ndim; j++) {
+        const int64_t stride = mask->ndim;
+        st = nb_tensor_make(op, nz->storage, NB_I64, nz->shape, &stride, 1, nz->offset + j, &p->idx[p->k]);
+        if (st == NB_OK) p->pos[p->k++] = *cur + j;
+    }
+    *cur += mask->ndim;
+    nb_tensor_release(nz);
+    nb_tensor_release(m1);
+    return st;
+}
+
+static nb_status plan_build(const char* op, const nb_tensor* x, const nb_tensor* const* indices, int32_t n, plan_t* p) {
+    memset(p, 0, sizeof *p);
+    p->src_ndim = x->ndim;
+    memcpy(p->src_shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    if (n < 0 || (indices == NULL && n > 0))
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: indices is NULL or its count (%d) is negative", op, (int)n);
+    nb_status st = NB_OK;
+    int32_t cur = 0;
+    for (int32_t i = 0; i < n && st == NB_OK; i++) {
+        const nb_tensor* t = indices[i];
+        if (t == NULL) {  /* a full slice */
+            st = cur < p->src_ndim ? NB_OK : too_many(op, x);
+            cur++;
+        } else if (!nb_tensor_ok(t)) {
+            char name[32];
+            snprintf(name, sizeof name, "indices[%d]", (int)i);
+            st = nb_bad_handle(op, name, t);
+        } else if ((st = nb_require_cpu(op, t)) != NB_OK) {
+        } else if (t->dtype == NB_BOOL || t->dtype == NB_U8) {
+            st = plan_mask(op, p, x, t, &cur);
+        } else if (t->dtype == NB_I64 || t->dtype == NB_I32) {
+            if (cur >= p->src_ndim) {
+                st = too_many(op, x);
+            } else {
+                nb_tensor_retain((nb_tensor*)t);
+                p->idx[p->k] = (nb_tensor*)t;
+                p->pos[p->k++] = cur++;
+            }
+        } else {
+            st = nb_error(NB_ERR_INDEX, "%s: tensors used as indices must be long, int, byte or bool tensors (got %s)",
+                          op, nb_dtype_str(t->dtype));
+        }
+    }
+    for (int32_t j = 0; st == NB_OK && j < p->k; j++) {  /* broadcast the index tensors together */
+        const nb_tensor* t = p->idx[j];
+        if (t->ndim > p->bnd) {
+            memmove(p->bshape + (t->ndim - p->bnd), p->bshape, sizeof(int64_t) * (size_t)p->bnd);
+            for (int32_t d = 0; d < t->ndim - p->bnd; d++) p->bshape[d] = 1;
+            p->bnd = t->ndim;
+        }
+        for (int32_t a = 0; a < t->ndim; a++) {
+            int64_t* b = &p->bshape[p->bnd - t->ndim + a];
+            if (t->shape[a] == *b || t->shape[a] == 1) continue;
+            if (*b == 1) {
+                *b = t->shape[a];
+                continue;
+            }
+            char shapes[512];
+            size_t len = 0;
+            for (int32_t i = 0; i < p->k && len < sizeof shapes - 64; i++)
+                len += (size_t)snprintf(shapes + len, sizeof shapes - len, "%s%s", i ? ", " : "",
+                                        nb_shape_str(p->idx[i]->shape, p->idx[i]->ndim));
+            st = nb_error(NB_ERR_INDEX, "%s: shape mismatch: indexing tensors could not be broadcast together with "
+                          "shapes %s", op, shapes);
+            break;
+        }
+    }
+    if (st == NB_OK) {
+        bool indexed[NB_MAX_DIMS] = {false};
+        for (int32_t j = 0; j < p->k; j++) indexed[p->pos[j]] = true;
+        const bool adjacent = p->k == 0 || p->pos[p->k - 1] - p->pos[0] == p->k - 1;
+        const int32_t first = adjacent && p->k ? p->pos[0] : 0;
+        int32_t nd = 0;
+        for (int32_t d = 0; d < first; d++) p->map[nd] = d, p->shape[nd++] = p->src_shape[d];
+        p->bstart = nd;
+        if (nd + p->bnd > NB_MAX_DIMS) st = nb_error(NB_ERR_INDEX, "%s: the result would have more than %d dims", op, NB_MAX_DIMS);
+        for (int32_t j = 0; st == NB_OK && j < p->bnd; j++) p->map[nd] = -1, p->shape[nd++] = p->bshape[j];
+        for (int32_t d = first; st == NB_OK && d < p->src_ndim; d++) {
+            if (indexed[d]) continue;
+            if (nd >= NB_MAX_DIMS) {
+                st = nb_error(NB_ERR_INDEX, "%s: the result would have more than %d dims", op, NB_MAX_DIMS);
+                break;
+            }
+            p->map[nd] = d, p->shape[nd++] = p->src_shape[d];
+        }
+        p->ndim = nd;
+    }
+    for (int32_t j = 0; st == NB_OK && j < p->k; j++)
+        st = check_index_values(op, p->idx[j], p->src_shape[p->pos[j]], p->pos[j], true);
+    if (st != NB_OK) plan_free(p);
+    return st;
+}
+
+/* t (shaped like x) with the plan's inserted dims, as a stack view. */
+static void plan_view(const plan_t* p, const nb_tensor* t, nb_tensor* v) {
+    int64_t shape[NB_MAX_DIMS], strides[NB_MAX_DIMS];
+    int32_t nd = t->ndim;
+    memcpy(shape, t->shape, sizeof(int64_t) * (size_t)nd);
+    memcpy(strides, t->strides, sizeof(int64_t) * (size_t)nd);
+    for (int32_t i = 0; i < p->nins; i++) {
+        int32_t at = p->ins[i];
+        memmove(shape + at + 1, shape + at, sizeof(int64_t) * (size_t)(nd - at));
+        memmove(strides + at + 1, strides + at, sizeof(int64_t) * (size_t)(nd - at));
+        shape[at] = 1, strides[at] = 0;
+        nd++;
+    }
+    nb_local_view(v, t, shape, strides, nd, t->offset);
+}
+
+/* Operands 2.. (the index tensors) and the kernel context for indexing `src` (a plan view). */
+static void plan_operands(const plan_t* p, iter_t* it, const nb_tensor* src, ix_ctx* c) {
+    const int64_t es = nb_dtype_sizes[src->dtype];
+    c->k = p->k;
+    for (int32_t j = 0; j < p->k; j++) {
+        const nb_tensor* t = p->idx[j];
+        int32_t map[NB_MAX_DIMS] = {0};
+        for (int32_t r = 0; r < p->ndim; r++) {
+            int32_t b = r - p->bstart, a = b - (p->bnd - t->ndim);
+            map[r] = (b < 0 || b >= p->bnd || a < 0 || t->shape[a] == 1) ? -1 : a;
+        }
+        iter_add(it, t, map);
+        c->idx_dtype[j] = t->dtype;
+        c->size[j] = src->shape[p->pos[j]];
+        c->stride[j] = src->strides[p->pos[j]] * es;
+    }
+}
+
+NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out) {
+    static const char* op = "index";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_OUT(op, out);
+    nb_status st = nb_require_cpu(op, x);
+    if (st != NB_OK) return st;
+    plan_t p;
+    if ((st = plan_build(op, x, indices, n, &p)) != NB_OK) return st;
+    nb_tensor* r;
+    if ((st = nb_tensor_new(op, p.shape, p.ndim, x->dtype, NB_CPU, 0, &r)) == NB_OK) {
+        nb_tensor xv;
+        plan_view(&p, x, &xv);
+        iter_t it;
+        iter_init(&it, p.shape, p.ndim);
+        int32_t own[NB_MAX_DIMS] = {0};
+        for (int32_t i = 0; i < p.ndim; i++) own[i] = i;
+        iter_add(&it, r, own);
+        iter_add(&it, &xv, p.map);
+        ix_ctx c = {0};
+        plan_operands(&p, &it, &xv, &c);
+        run_rows(&it, -1, true, take_fn(nb_dtype_sizes[x->dtype]), &c);
+        *out = r;
+    }
+    plan_free(&p);
+    return st;
+}
+
+NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values,
+                              int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "index_put";
+    NB_CHECK_TENSOR(op, x);
+    NB_CHECK_TENSOR(op, values);
+    if (dst == NULL) NB_CHECK_OUT(op, out);
+    nb_status st;
+    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, values))) return st;
+    if (values->dtype != x->dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: Index put requires the source and destination dtypes match, got %s for the "
+                        "destination and %s for the source.", op, nb_dtype_str(x->dtype), nb_dtype_str(values->dtype));
+    plan_t p;
+    if ((st = plan_build(op, x, indices, n, &p)) != NB_OK) return st;
+    bool fits = values->ndim <= p.ndim;
+    for (int32_t i = 0; fits && i < values->ndim; i++) {
+        int64_t v = values->shape[values->ndim - 1 - i], want = p.shape[p.ndim - 1 - i];
+        fits = v == want || v == 1;
+    }
+    nb_tensor *target = NULL, *values_copy = NULL;
+    if (!fits)
+        st = nb_error(NB_ERR_SHAPE, "%s: shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
+                      "result of shape %s", op, nb_shape_str(values->shape, values->ndim), nb_shape_str(p.shape, p.ndim));
+    if (st == NB_OK) st = open_target(op, x, dst, true, &target);
+    if (st != NB_OK) {
+        plan_free(&p);
+        return st;
+    }
+    st = unalias(op, &values, &values_copy, target);
+    for (int32_t j = 0; st == NB_OK && j < p.k; j++) {
+        const nb_tensor* t = p.idx[j];
+        nb_tensor* copy = NULL;
+        if ((st = unalias(op, &t, &copy, target)) == NB_OK && copy != NULL) {
+            nb_tensor_release(p.idx[j]);
+            p.idx[j] = copy;
+        }
+    }
+    if (st == NB_OK && target != x) st = nb_copy_into(op, target, x);
+    if (st == NB_OK) {
+        nb_tensor tv;
+        plan_view(&p, target, &tv);
+        iter_t it;
+        iter_init(&it, p.shape, p.ndim);
+        int32_t vmap[NB_MAX_DIMS] = {0};
+        bcast_map(values, p.ndim, vmap);
+        iter_add(&it, &tv, p.map);
+        iter_add(&it, values, vmap);
+        ix_ctx c = {.alpha = 1};
+        plan_operands(&p, &it, &tv, &c);
+        run_rows(&it, -1, false, accumulate ? acc_fns[x->dtype] : put_fn(nb_dtype_sizes[x->dtype]), &c);
+    }
+    nb_tensor_release(values_copy);
+    plan_free(&p);
+    return close_target(op, st, x, target, dst, out);
+}
