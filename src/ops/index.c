@@ -10,189 +10,11 @@
  * target untouched. Reads run rows in parallel; scatters parallelise over the
  * dims other than the scattered one (whose writes can never collide); index_put
  * runs serially, so duplicate indices resolve as "last write wins" like NumPy. */
-#include "shape_common.h"
+#include "index_kernels.h"
 #include "../core/elementwise.h"
 #include "../cpu/kernels.h"
 
 #include <stdlib.h>
-
-#define MAX_OPS (2 + NB_MAX_DIMS)
-
-/* ---- the row driver ---- */
-
-typedef void (*row_fn)(char* const* p, const int64_t* s, int64_t n, const void* ctx);
-
-typedef struct {
-    int32_t nops, ndim;
-    int64_t shape[NB_MAX_DIMS];
-    char* base[MAX_OPS];
-    int64_t strides[MAX_OPS][NB_MAX_DIMS]; /* bytes */
-} iter_t;
-
-static void iter_init(iter_t* it, const int64_t* shape, int32_t ndim) {
-    memset(it, 0, sizeof *it);
-    it->ndim = ndim;
-    memcpy(it->shape, shape, sizeof(int64_t) * (size_t)ndim);
-}
-
-/* Adds an operand: t's data with byte strides over the iteration dims, where
- * map[d] names t's dim for iteration dim d, or -1 for stride 0. */
-static void iter_add(iter_t* it, const nb_tensor* t, const int32_t* map) {
-    int32_t k = it->nops++;
-    const int64_t es = nb_dtype_sizes[t->dtype];
-    it->base[k] = nb_tensor_data(t);
-    for (int32_t d = 0; d < it->ndim; d++) it->strides[k][d] = map[d] < 0 ? 0 : t->strides[map[d]] * es;
-}
-
-/* Calls fn on each row along `inner` (-1: the last dim); rows split across threads when `parallel`. */
-static void run_rows(const iter_t* it, int32_t inner, bool parallel, row_fn fn, const void* ctx) {
-    int64_t numel = 1;
-    for (int32_t d = 0; d < it->ndim; d++) numel *= it->shape[d];
-    if (numel == 0) return;
-    if (inner < 0) inner = it->ndim - 1;
-    int32_t od[NB_MAX_DIMS], no = 0;
-    for (int32_t d = 0; d < it->ndim; d++)
-        if (d != inner && it->shape[d] > 1) od[no++] = d;
-    const int64_t n = inner >= 0 ? it->shape[inner] : 1, rows = numel / n;
-    int64_t istr[MAX_OPS];
-    for (int32_t k = 0; k < it->nops; k++) istr[k] = inner >= 0 ? it->strides[k][inner] : 0;
-    const int nt = parallel ? nb_threads_for(numel, rows) : 1;
-#pragma omp parallel for num_threads(nt) if (nt > 1)
-    for (int p = 0; p < nt; p++) {
-        int64_t begin = rows * p / nt, end = rows * (p + 1) / nt, idx[NB_MAX_DIMS], rem = begin;
-        char* ptr[MAX_OPS];
-        for (int32_t j = no - 1; j >= 0; j--) {
-            idx[j] = rem % it->shape[od[j]];
-            rem /= it->shape[od[j]];
-        }
-        for (int32_t k = 0; k < it->nops; k++) {
-            ptr[k] = it->base[k];
-            for (int32_t j = 0; j < no; j++) ptr[k] += idx[j] * it->strides[k][od[j]];
-        }
-        for (int64_t r = begin; r < end; r++) {
-            fn(ptr, istr, n, ctx);
-            for (int32_t j = no - 1; j >= 0; j--) {
-                const int32_t d = od[j];
-                for (int32_t k = 0; k < it->nops; k++) ptr[k] += it->strides[k][d];
-                if (++idx[j] < it->shape[d]) break;
-                for (int32_t k = 0; k < it->nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
-                idx[j] = 0;
-            }
-        }
-    }
-}
-
-/* ---- kernels: operand 0 is written, 1 is read, 2.. are index tensors ---- */
-
-typedef struct {
-    int32_t k;                      /* index operands */
-    int32_t idx_dtype[NB_MAX_DIMS]; /* NB_I64 or NB_I32 */
-    int64_t size[NB_MAX_DIMS];      /* size of the indexed dim (negative indices wrap) */
-    int64_t stride[NB_MAX_DIMS];    /* its byte stride in the indexed tensor */
-    double alpha;                   /* accumulating puts: dst += alpha * src */
-    const char* value;              /* masked_fill: the fill value's bytes */
-    /* index checks */
-    int64_t lo, hi;
-    _Atomic int bad;
-    int64_t bad_value;
-} ix_ctx;
-
-static inline int64_t index_offset(const ix_ctx* c, char* const* p, const int64_t* s, int64_t i) {
-    int64_t off = 0;
-    for (int32_t j = 0; j < c->k; j++) {
-        int64_t v = nb_load_index(p[2 + j] + i * s[2 + j], c->idx_dtype[j]);
-        off += (v < 0 ? v + c->size[j] : v) * c->stride[j];
-    }
-    return off;
-}
-
-/* take: the indexed tensor is operand 1; put: operand 0. */
-#define MOVE_KERNELS(T, SZ)                                                                          \
-    static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {          \
-        const ix_ctx* c = vctx;                                                                      \
-        if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                \
-            const int64_t size = c->size[0], st = c->stride[0];                                      \
-            for (int64_t i = 0; i < n; i++) {                                                        \
-                int64_t v = *(const int64_t*)(p[2] + i * s[2]);                                      \
-                *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + (v < 0 ? v + size : v) * st); \
-            }                                                                                        \
-            return;                                                                                  \
-        }                                                                                            \
-        for (int64_t i = 0; i < n; i++)                                                              \
-            *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + index_offset(c, p, s, i));        \
-    }                                                                                                \
-    static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {           \
-        const ix_ctx* c = vctx;                                                                      \
-        for (int64_t i = 0; i < n; i++)                                                              \
-            *(T*)(p[0] + i * s[0] + index_offset(c, p, s, i)) = *(const T*)(p[1] + i * s[1]);        \
-    }                                                                                                \
-    static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {          \
-        const T v = *(const T*)((const ix_ctx*)vctx)->value;                                         \
-        for (int64_t i = 0; i < n; i++)                                                              \
-            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                      \
-    }
-MOVE_KERNELS(uint8_t, 1)
-MOVE_KERNELS(uint16_t, 2)
-MOVE_KERNELS(uint32_t, 4)
-MOVE_KERNELS(uint64_t, 8)
-
-static row_fn take_fn(int64_t es) { return es == 1 ? take_1 : es == 2 ? take_2 : es == 4 ? take_4 : take_8; }
-static row_fn put_fn(int64_t es) { return es == 1 ? put_1 : es == 2 ? put_2 : es == 4 ? put_4 : put_8; }
-static row_fn fill_fn(int64_t es) { return es == 1 ? fill_1 : es == 2 ? fill_2 : es == 4 ? fill_4 : fill_8; }
-
-/* dst += alpha * src, in the dtype's own arithmetic (float16/bfloat16 through float). */
-#define ACC_KERNEL(NAME, T, CT, LOAD, STORE, ALPHA)                                                 \
-    static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {               \
-        const ix_ctx* c = vctx;                                                                      \
-        const CT a = ALPHA;                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                                            \
-            T* d = (T*)(p[0] + i * s[0] + index_offset(c, p, s, i));                                 \
-            *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a));                     \
-        }                                                                                            \
-    }
-#define ID(x) (x)
-ACC_KERNEL(acc_f32, float, float, ID, ID, (float)c->alpha)
-ACC_KERNEL(acc_f64, double, double, ID, ID, c->alpha)
-ACC_KERNEL(acc_f16, uint16_t, float, nb_half_to_float, nb_float_to_half, (float)c->alpha)
-ACC_KERNEL(acc_bf16, uint16_t, float, nb_bf16_to_float, nb_float_to_bf16, (float)c->alpha)
-ACC_KERNEL(acc_i8, int8_t, int64_t, ID, (int8_t), (int64_t)c->alpha)
-ACC_KERNEL(acc_i16, int16_t, int64_t, ID, (int16_t), (int64_t)c->alpha)
-ACC_KERNEL(acc_i32, int32_t, int64_t, ID, (int32_t), (int64_t)c->alpha)
-ACC_KERNEL(acc_i64, int64_t, int64_t, ID, ID, (int64_t)c->alpha)
-ACC_KERNEL(acc_u8, uint8_t, int64_t, ID, (uint8_t), (int64_t)c->alpha)
-ACC_KERNEL(acc_b8, uint8_t, int64_t, ID, (uint8_t)!!, (int64_t)(c->alpha != 0))
-static const row_fn acc_fns[NB_NUM_DTYPES] = {acc_f32, acc_f64, acc_f16, acc_bf16, acc_i8,
-                                             acc_i16, acc_i32, acc_i64, acc_u8,  acc_b8};
-
-/* Flags the first index outside [lo, hi) (operand 0; int64 or int32 by k's dtype slot 0). */
-static void check_kernel(char* const* p, const int64_t* s, int64_t n, const void* vctx) {
-    ix_ctx* c = (ix_ctx*)vctx;
-    if (atomic_load_explicit(&c->bad, memory_order_relaxed)) return;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = nb_load_index(p[0] + i * s[0], c->idx_dtype[0]);
-        if (v < c->lo || v >= c->hi) {
-            if (!atomic_exchange(&c->bad, 1)) c->bad_value = v;
-            return;
-        }
-    }
-}
-
-/* Every value of idx lies in [-size, size) (allow_negative) or [0, size); else the error for dim. */
-static nb_status check_index_values(const char* op, const nb_tensor* idx, int64_t size, int32_t dim,
-                                    bool allow_negative) {
-    iter_t it;
-    iter_init(&it, idx->shape, idx->ndim);
-    int32_t map[NB_MAX_DIMS] = {0};
-    for (int32_t d = 0; d < idx->ndim; d++) map[d] = d;
-    iter_add(&it, idx, map);
-    ix_ctx c = {.idx_dtype = {idx->dtype}, .lo = allow_negative ? -size : 0, .hi = size};
-    run_rows(&it, -1, true, check_kernel, &c);
-    if (!atomic_load(&c.bad)) return NB_OK;
-    atomic_store(&c.bad, 0);  /* a serial pass finds the first bad value in row-major order */
-    run_rows(&it, -1, false, check_kernel, &c);
-    return nb_error(NB_ERR_INDEX, "%s: index %lld is out of bounds for dimension %d with size %lld", op,
-                    (long long)c.bad_value, (int)dim, (long long)size);
-}
 
 static nb_status check_index_dtype(const char* op, const nb_tensor* idx) {
     if (idx->dtype == NB_I64 || idx->dtype == NB_I32) return NB_OK;
@@ -264,19 +86,19 @@ NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* ind
                             "than self %s apart from dimension %d", op, (int)i, nb_shape_str(index->shape, index->ndim),
                             nb_shape_str(x->shape, x->ndim), (int)d);
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor* r;
     if ((st = nb_tensor_new(op, index->shape, index->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
-    iter_t it;
-    iter_init(&it, index->shape, index->ndim);
+    nb_ix_iter it;
+    nb_ix_iter_init(&it, index->shape, index->ndim);
     int32_t own[NB_MAX_DIMS] = {0}, xmap[NB_MAX_DIMS] = {0};
     for (int32_t i = 0; i < index->ndim; i++) own[i] = i, xmap[i] = (i == d || !x->ndim) ? -1 : i;
-    iter_add(&it, r, own);
-    iter_add(&it, x, xmap);
-    iter_add(&it, index, own);
+    nb_ix_iter_add(&it, r, own);
+    nb_ix_iter_add(&it, x, xmap);
+    nb_ix_iter_add(&it, index, own);
     const int64_t es = nb_dtype_sizes[x->dtype];
-    ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
-    run_rows(&it, -1, true, take_fn(es), &c);
+    nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
+    nb_ix_run_rows(&it, -1, true, nb_ix_take_fn(es), &c);
     *out = r;
     return NB_OK;
 }
@@ -322,7 +144,7 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
                         nb_shape_str(x->shape, x->ndim), (int)d, nb_shape_str(src->shape, src->ndim));
     }
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
     if ((st = open_target(op, x, dst, true, &target)) != NB_OK) return st;
     if ((st = unalias(op, &src, &src_copy, target)) == NB_OK && (st = unalias(op, &index, &index_copy, target)) == NB_OK &&
@@ -333,24 +155,24 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
         char buf[8];
         if (src == NULL)  /* the value, converted, becomes a stride-0 operand */
             nb_cpu_convert_fn(value->dtype, x->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
-        iter_t it;
-        iter_init(&it, index->shape, index->ndim);
+        nb_ix_iter it;
+        nb_ix_iter_init(&it, index->shape, index->ndim);
         int32_t own[NB_MAX_DIMS] = {0}, tmap[NB_MAX_DIMS] = {0}, smap[NB_MAX_DIMS] = {0};
         for (int32_t i = 0; i < index->ndim; i++) {
             own[i] = i;
             tmap[i] = (i == d || !target->ndim) ? -1 : i;
             smap[i] = src && src->ndim ? i : -1;
         }
-        iter_add(&it, target, tmap);
+        nb_ix_iter_add(&it, target, tmap);
         if (src) {
-            iter_add(&it, src, smap);
+            nb_ix_iter_add(&it, src, smap);
         } else {
             it.base[it.nops++] = buf;  /* strides stay 0 */
         }
-        iter_add(&it, index, own);
-        ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
+        nb_ix_iter_add(&it, index, own);
+        nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
                     .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = 1};
-        run_rows(&it, index->ndim ? d : -1, true, accumulate ? acc_fns[x->dtype] : put_fn(es), &c);
+        nb_ix_run_rows(&it, index->ndim ? d : -1, true, accumulate ? nb_ix_acc_fns[x->dtype] : nb_ix_put_fn(es), &c);
     }
     nb_tensor_release(src_copy);
     nb_tensor_release(index_copy);
@@ -391,22 +213,22 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
         return nb_error(NB_ERR_INDEX, "%s(): Index to scalar can have only 1 value, got %lld value(s)", op,
                         (long long)index->numel);
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     int64_t shape[NB_MAX_DIMS];
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     if (x->ndim) shape[d] = index->numel;
     nb_tensor* r;
     if ((st = nb_tensor_new(op, shape, x->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
-    iter_t it;
-    iter_init(&it, shape, x->ndim);
+    nb_ix_iter it;
+    nb_ix_iter_init(&it, shape, x->ndim);
     int32_t own[NB_MAX_DIMS] = {0}, xmap[NB_MAX_DIMS] = {0}, imap[NB_MAX_DIMS] = {0};
     for (int32_t i = 0; i < x->ndim; i++) own[i] = i, xmap[i] = i == d ? -1 : i, imap[i] = (i == d && index->ndim) ? 0 : -1;
-    iter_add(&it, r, own);
-    iter_add(&it, x, xmap);
-    iter_add(&it, index, imap);
+    nb_ix_iter_add(&it, r, own);
+    nb_ix_iter_add(&it, x, xmap);
+    nb_ix_iter_add(&it, index, imap);
     const int64_t es = nb_dtype_sizes[x->dtype];
-    ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
-    run_rows(&it, -1, true, take_fn(es), &c);
+    nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
+    nb_ix_run_rows(&it, -1, true, nb_ix_take_fn(es), &c);
     *out = r;
     return NB_OK;
 }
@@ -440,25 +262,25 @@ NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* 
         return nb_error(NB_ERR_SHAPE, "%s_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), "
                         "for dim: %d", op, (long long)index->numel, (long long)along, (int)d);
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = check_index_values(op, index, size, d, false)) != NB_OK) return st;
+    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
     if ((st = open_target(op, x, dst, true, &target)) != NB_OK) return st;
     if ((st = unalias(op, &source, &src_copy, target)) == NB_OK &&
         (st = unalias(op, &index, &index_copy, target)) == NB_OK && target != x)
         st = nb_copy_into(op, target, x);
     if (st == NB_OK) {
-        iter_t it;
-        iter_init(&it, source->shape, source->ndim);
+        nb_ix_iter it;
+        nb_ix_iter_init(&it, source->shape, source->ndim);
         int32_t own[NB_MAX_DIMS] = {0}, tmap[NB_MAX_DIMS] = {0}, imap[NB_MAX_DIMS] = {0};
         for (int32_t i = 0; i < source->ndim; i++)
             own[i] = i, tmap[i] = (i == d || !target->ndim) ? -1 : i, imap[i] = (i == d && index->ndim) ? 0 : -1;
-        iter_add(&it, target, tmap);
-        iter_add(&it, source, own);
-        iter_add(&it, index, imap);
+        nb_ix_iter_add(&it, target, tmap);
+        nb_ix_iter_add(&it, source, own);
+        nb_ix_iter_add(&it, index, imap);
         const int64_t es = nb_dtype_sizes[x->dtype];
-        ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
+        nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
                     .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = alpha};
-        run_rows(&it, source->ndim ? d : -1, true, acc_fns[x->dtype], &c);
+        nb_ix_run_rows(&it, source->ndim ? d : -1, true, nb_ix_acc_fns[x->dtype], &c);
     }
     nb_tensor_release(src_copy);
     nb_tensor_release(index_copy);
@@ -510,14 +332,6 @@ NB_API nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices,
 
 /* ---- masks: masked_fill, masked_select, nonzero ---- */
 
-/* Operand t broadcast (right-aligned) to ndim iteration dims. */
-static void bcast_map(const nb_tensor* t, int32_t ndim, int32_t* map) {
-    for (int32_t d = 0; d < ndim; d++) {
-        int32_t j = d - (ndim - t->ndim);
-        map[d] = (j < 0 || t->shape[j] == 1) ? -1 : j;
-    }
-}
-
 NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst,
                                 nb_tensor** out) {
     static const char* op = "masked_fill";
@@ -551,80 +365,18 @@ NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const
     nb_cpu_convert_fn(value->dtype, target->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
     if ((st = unalias(op, &mask, &mask_copy, target)) == NB_OK && target != x) st = nb_copy_into(op, target, x);
     if (st == NB_OK) {
-        iter_t it;
-        iter_init(&it, shape, nd);
+        nb_ix_iter it;
+        nb_ix_iter_init(&it, shape, nd);
         int32_t own[NB_MAX_DIMS] = {0}, mmap[NB_MAX_DIMS] = {0};
         for (int32_t i = 0; i < nd; i++) own[i] = i;
-        bcast_map(mask, nd, mmap);
-        iter_add(&it, target, own);
-        iter_add(&it, mask, mmap);
-        ix_ctx c = {.value = buf};
-        run_rows(&it, -1, true, fill_fn(nb_dtype_sizes[target->dtype]), &c);
+        nb_ix_bcast_map(mask, nd, mmap);
+        nb_ix_iter_add(&it, target, own);
+        nb_ix_iter_add(&it, mask, mmap);
+        nb_ix_ctx c = {.value = buf};
+        nb_ix_run_rows(&it, -1, true, nb_ix_fill_fn(nb_dtype_sizes[target->dtype]), &c);
     }
     nb_tensor_release(mask_copy);
     return close_target(op, st, x, target, dst, out);
-}
-
-typedef struct {
-    int32_t ndim;
-    int64_t shape[NB_MAX_DIMS];
-    const char* mask;
-    const char* src;
-    int64_t ms[NB_MAX_DIMS], ss[NB_MAX_DIMS]; /* bytes */
-    int64_t es;
-} walk_t;
-
-/* Visits elements [begin, end) in row-major order and counts the set mask bytes;
- * copies their src elements to out and their coordinates to coords when given. */
-static int64_t walk(const walk_t* w, int64_t begin, int64_t end, char* out, int64_t* coords) {
-    int64_t idx[NB_MAX_DIMS], rem = begin, cnt = 0;
-    const char *m = w->mask, *s = w->src;
-    for (int32_t d = w->ndim - 1; d >= 0; d--) {
-        idx[d] = rem % w->shape[d];
-        rem /= w->shape[d];
-        m += idx[d] * w->ms[d];
-        s += idx[d] * w->ss[d];
-    }
-    for (int64_t e = begin; e < end; e++) {
-        if (*m) {
-            if (out) memcpy(out + cnt * w->es, s, (size_t)w->es);
-            if (coords) memcpy(coords + cnt * w->ndim, idx, sizeof(int64_t) * (size_t)w->ndim);
-            cnt++;
-        }
-        for (int32_t d = w->ndim - 1; d >= 0; d--) {
-            m += w->ms[d], s += w->ss[d];
-            if (++idx[d] < w->shape[d]) break;
-            m -= w->ms[d] * w->shape[d], s -= w->ss[d] * w->shape[d];
-            idx[d] = 0;
-        }
-    }
-    return cnt;
-}
-
-/* The elements of w->src where the mask is set (select) or the mask's coordinates
- * (nonzero): a count pass and a fill pass over the same chunks, in parallel. */
-static nb_status walk_collect(const char* op, const walk_t* w, int32_t dtype, bool coords, nb_tensor** out) {
-    int64_t numel = 1;
-    for (int32_t d = 0; d < w->ndim; d++) numel *= w->shape[d];
-    const int nt = nb_threads_for(numel, numel);
-    int64_t* counts = calloc((size_t)nt + 1, sizeof(int64_t));
-    if (counts == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
-#pragma omp parallel for num_threads(nt) if (nt > 1)
-    for (int p = 0; p < nt; p++) counts[p + 1] = walk(w, numel * p / nt, numel * (p + 1) / nt, NULL, NULL);
-    for (int p = 0; p < nt; p++) counts[p + 1] += counts[p];
-    int64_t shape[2] = {counts[nt], w->ndim};
-    nb_tensor* r;
-    nb_status st = nb_tensor_new(op, shape, coords ? 2 : 1, dtype, NB_CPU, 0, &r);
-    if (st == NB_OK && counts[nt] > 0) {
-        char* base = nb_tensor_data(r);
-#pragma omp parallel for num_threads(nt) if (nt > 1)
-        for (int p = 0; p < nt; p++)
-            walk(w, numel * p / nt, numel * (p + 1) / nt, coords ? NULL : base + counts[p] * w->es,
-                 coords ? (int64_t*)base + counts[p] * w->ndim : NULL);
-    }
-    free(counts);
-    if (st == NB_OK) *out = r;
-    return st;
 }
 
 NB_API nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor** out) {
@@ -636,17 +388,17 @@ NB_API nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_
     if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, mask))) return st;
     if (mask->dtype != NB_BOOL)
         return nb_error(NB_ERR_DTYPE, "%s: expected BoolTensor for mask, but got %s", op, nb_dtype_str(mask->dtype));
-    walk_t w = {.es = nb_dtype_sizes[x->dtype], .mask = nb_tensor_data(mask), .src = nb_tensor_data(x)};
+    nb_ix_walk w = {.es = nb_dtype_sizes[x->dtype], .mask = nb_tensor_data(mask), .src = nb_tensor_data(x)};
     const nb_tensor* pair[2] = {x, mask};
     if ((st = nb_broadcast_shapes(op, pair, 2, w.shape, &w.ndim)) != NB_OK) return st;
     int32_t xmap[NB_MAX_DIMS] = {0}, mmap[NB_MAX_DIMS] = {0};
-    bcast_map(x, w.ndim, xmap);
-    bcast_map(mask, w.ndim, mmap);
+    nb_ix_bcast_map(x, w.ndim, xmap);
+    nb_ix_bcast_map(mask, w.ndim, mmap);
     for (int32_t d = 0; d < w.ndim; d++) {
         w.ss[d] = xmap[d] < 0 ? 0 : x->strides[xmap[d]] * w.es;
         w.ms[d] = mmap[d] < 0 ? 0 : mask->strides[mmap[d]];
     }
-    return walk_collect(op, &w, x->dtype, false, out);
+    return nb_ix_walk_collect(op, &w, x->dtype, false, out);
 }
 
 /* Coordinates of the nonzero elements of x (any dtype; NaN counts as nonzero). */
@@ -660,9 +412,9 @@ static nb_status nonzero_impl(const char* op, const nb_tensor* x, nb_tensor** ou
         if (st != NB_OK) return st;
     }
     const nb_tensor* m = mask ? mask : x;
-    walk_t w = {.ndim = m->ndim, .es = 1, .mask = nb_tensor_data(m), .src = nb_tensor_data(m)};
+    nb_ix_walk w = {.ndim = m->ndim, .es = 1, .mask = nb_tensor_data(m), .src = nb_tensor_data(m)};
     for (int32_t d = 0; d < m->ndim; d++) w.shape[d] = m->shape[d], w.ms[d] = w.ss[d] = m->strides[d];
-    st = walk_collect(op, &w, NB_I64, true, out);
+    st = nb_ix_walk_collect(op, &w, NB_I64, true, out);
     nb_tensor_release(mask);
     return st;
 }
@@ -854,7 +606,7 @@ static nb_status plan_build(const char* op, const nb_tensor* x, const nb_tensor*
         p->ndim = nd;
     }
     for (int32_t j = 0; st == NB_OK && j < p->k; j++)
-        st = check_index_values(op, p->idx[j], p->src_shape[p->pos[j]], p->pos[j], true);
+        st = nb_ix_check_values(op, p->idx[j], p->src_shape[p->pos[j]], p->pos[j], true);
     if (st != NB_OK) plan_free(p);
     return st;
 }
@@ -876,7 +628,7 @@ static void plan_view(const plan_t* p, const nb_tensor* t, nb_tensor* v) {
 }
 
 /* Operands 2.. (the index tensors) and the kernel context for indexing `src` (a plan view). */
-static void plan_operands(const plan_t* p, iter_t* it, const nb_tensor* src, ix_ctx* c) {
+static void plan_operands(const plan_t* p, nb_ix_iter* it, const nb_tensor* src, nb_ix_ctx* c) {
     const int64_t es = nb_dtype_sizes[src->dtype];
     c->k = p->k;
     for (int32_t j = 0; j < p->k; j++) {
@@ -886,7 +638,7 @@ static void plan_operands(const plan_t* p, iter_t* it, const nb_tensor* src, ix_
             int32_t b = r - p->bstart, a = b - (p->bnd - t->ndim);
             map[r] = (b < 0 || b >= p->bnd || a < 0 || t->shape[a] == 1) ? -1 : a;
         }
-        iter_add(it, t, map);
+        nb_ix_iter_add(it, t, map);
         c->idx_dtype[j] = t->dtype;
         c->size[j] = src->shape[p->pos[j]];
         c->stride[j] = src->strides[p->pos[j]] * es;
@@ -905,15 +657,15 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
     if ((st = nb_tensor_new(op, p.shape, p.ndim, x->dtype, NB_CPU, 0, &r)) == NB_OK) {
         nb_tensor xv;
         plan_view(&p, x, &xv);
-        iter_t it;
-        iter_init(&it, p.shape, p.ndim);
+        nb_ix_iter it;
+        nb_ix_iter_init(&it, p.shape, p.ndim);
         int32_t own[NB_MAX_DIMS] = {0};
         for (int32_t i = 0; i < p.ndim; i++) own[i] = i;
-        iter_add(&it, r, own);
-        iter_add(&it, &xv, p.map);
-        ix_ctx c = {0};
+        nb_ix_iter_add(&it, r, own);
+        nb_ix_iter_add(&it, &xv, p.map);
+        nb_ix_ctx c = {0};
         plan_operands(&p, &it, &xv, &c);
-        run_rows(&it, -1, true, take_fn(nb_dtype_sizes[x->dtype]), &c);
+        nb_ix_run_rows(&it, -1, true, nb_ix_take_fn(nb_dtype_sizes[x->dtype]), &c);
         *out = r;
     }
     plan_free(&p);
@@ -960,15 +712,15 @@ NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indice
     if (st == NB_OK) {
         nb_tensor tv;
         plan_view(&p, target, &tv);
-        iter_t it;
-        iter_init(&it, p.shape, p.ndim);
+        nb_ix_iter it;
+        nb_ix_iter_init(&it, p.shape, p.ndim);
         int32_t vmap[NB_MAX_DIMS] = {0};
-        bcast_map(values, p.ndim, vmap);
-        iter_add(&it, &tv, p.map);
-        iter_add(&it, values, vmap);
-        ix_ctx c = {.alpha = 1};
+        nb_ix_bcast_map(values, p.ndim, vmap);
+        nb_ix_iter_add(&it, &tv, p.map);
+        nb_ix_iter_add(&it, values, vmap);
+        nb_ix_ctx c = {.alpha = 1};
         plan_operands(&p, &it, &tv, &c);
-        run_rows(&it, -1, false, accumulate ? acc_fns[x->dtype] : put_fn(nb_dtype_sizes[x->dtype]), &c);
+        nb_ix_run_rows(&it, -1, false, accumulate ? nb_ix_acc_fns[x->dtype] : nb_ix_put_fn(nb_dtype_sizes[x->dtype]), &c);
     }
     nb_tensor_release(values_copy);
     plan_free(&p);
