@@ -174,6 +174,7 @@ void nb_ix_bcast_map(const nb_tensor* t, int32_t ndim, int32_t* map) {
 static int64_t walk(const nb_ix_walk* w, int64_t begin, int64_t end, char* out, int64_t* coords) {
     int64_t idx[NB_MAX_DIMS], rem = begin, cnt = 0;
     const char *m = w->mask, *s = w->src;
+    if (begin >= end) return 0;  /* also keeps empty shapes out of the unravelling below */
     for (int32_t d = w->ndim - 1; d >= 0; d--) {
         idx[d] = rem % w->shape[d];
         rem /= w->shape[d];

@@ -14,7 +14,10 @@ _FULL = slice(None)
 
 
 def _is_int(x) -> bool:
-    return not isinstance(x, bool) and hasattr(x, "__index__") and not isinstance(x, Tensor)
+    if isinstance(x, bool) or not hasattr(x, "__index__") or isinstance(x, Tensor):
+        return False
+    # NumPy arrays define __index__ too: only 0-dim integer ones are ints
+    return getattr(x, "ndim", 0) == 0 and getattr(getattr(x, "dtype", None), "kind", "i") != "b"
 
 
 def getitem(t: Tensor, index) -> Tensor:
