@@ -1,6 +1,6 @@
 /* index.c: ops that read or write through index tensors: gather, scatter,
  * scatter_add, index_select, index_add, masked_fill, masked_select, nonzero,
- * take_along_dim, one_hot, and advanced indexing (index, index_put).
+ * take_along_dim, and advanced indexing (index, index_put).
  *
  * Every read through an index is one kernel ("take": out[i] = src[offset of
  * index values]) and every write one more ("put": assign or accumulate). Both
@@ -98,7 +98,7 @@ NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* ind
     nb_ix_iter_add(&it, index, own);
     const int64_t es = nb_dtype_sizes[x->dtype];
     nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
-    nb_ix_run_rows(&it, -1, true, nb_ix_take_fn(es), &c);
+    nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(es), &c);
     *out = r;
     return NB_OK;
 }
@@ -172,7 +172,8 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
         nb_ix_iter_add(&it, index, own);
         nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
                     .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = 1};
-        nb_ix_run_rows(&it, index->ndim ? d : -1, true, accumulate ? nb_ix_acc_fns[x->dtype] : nb_ix_put_fn(es), &c);
+        nb_ix_run_rows(&it, -1, index->ndim ? nb_ix_dims_except(index->ndim, d) : 0,
+                       accumulate ? nb_ix_acc_fns[x->dtype] : nb_ix_put_fn(es), &c);
     }
     nb_tensor_release(src_copy);
     nb_tensor_release(index_copy);
@@ -228,7 +229,7 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
     nb_ix_iter_add(&it, index, imap);
     const int64_t es = nb_dtype_sizes[x->dtype];
     nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
-    nb_ix_run_rows(&it, -1, true, nb_ix_take_fn(es), &c);
+    nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(es), &c);
     *out = r;
     return NB_OK;
 }
@@ -280,7 +281,7 @@ NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* 
         const int64_t es = nb_dtype_sizes[x->dtype];
         nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
                     .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = alpha};
-        nb_ix_run_rows(&it, source->ndim ? d : -1, true, nb_ix_acc_fns[x->dtype], &c);
+        nb_ix_run_rows(&it, -1, source->ndim ? nb_ix_dims_except(source->ndim, d) : 0, nb_ix_acc_fns[x->dtype], &c);
     }
     nb_tensor_release(src_copy);
     nb_tensor_release(index_copy);
@@ -373,7 +374,7 @@ NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const
         nb_ix_iter_add(&it, target, own);
         nb_ix_iter_add(&it, mask, mmap);
         nb_ix_ctx c = {.value = buf};
-        nb_ix_run_rows(&it, -1, true, nb_ix_fill_fn(nb_dtype_sizes[target->dtype]), &c);
+        nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_fill_fn(nb_dtype_sizes[target->dtype]), &c);
     }
     nb_tensor_release(mask_copy);
     return close_target(op, st, x, target, dst, out);
@@ -423,51 +424,6 @@ NB_API nb_status nb_nonzero(const nb_tensor* x, nb_tensor** out) {
     NB_CHECK_TENSOR("nonzero", x);
     NB_CHECK_OUT("nonzero", out);
     return nonzero_impl("nonzero", x, out);
-}
-
-/* ---- one_hot ---- */
-
-NB_API nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out) {
-    static const char* op = "one_hot";
-    NB_CHECK_TENSOR(op, x);
-    NB_CHECK_OUT(op, out);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
-    if (x->dtype != NB_I64)
-        return nb_error(NB_ERR_DTYPE, "%s is only applicable to index tensor of type LongTensor (got %s).", op,
-                        nb_dtype_str(x->dtype));
-    if (x->ndim >= NB_MAX_DIMS) return nb_error(NB_ERR_SHAPE, "%s: a tensor can have at most %d dims", op, NB_MAX_DIMS);
-    if (num_classes < -1) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: num_classes should be positive", op);
-    if (num_classes == -1 && x->numel == 0)
-        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Can not infer total number of classes from empty tensor.", op);
-    nb_tensor* c;
-    if ((st = nb_tensor_contiguous(x, &c)) != NB_OK) return st;
-    const int64_t* v = nb_tensor_data(c);
-    const int64_t n = c->numel;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    const int nt = nb_threads_for(n, n);
-#pragma omp parallel for num_threads(nt) if (nt > 1) reduction(min : lo) reduction(max : hi)
-    for (int64_t i = 0; i < n; i++) {
-        lo = v[i] < lo ? v[i] : lo;
-        hi = v[i] > hi ? v[i] : hi;
-    }
-    if (n > 0 && lo < 0) st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Class values must be non-negative.", op);
-    if (num_classes == -1 && st == NB_OK) num_classes = hi + 1;
-    if (st == NB_OK && n > 0 && hi >= num_classes)
-        st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Class values must be smaller than num_classes.", op);
-    int64_t shape[NB_MAX_DIMS];
-    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-    shape[x->ndim] = num_classes;
-    nb_tensor* r = NULL;
-    if (st == NB_OK) st = nb_zeros(shape, x->ndim + 1, NB_I64, NB_CPU, 0, &r);
-    if (st == NB_OK) {
-        int64_t* o = nb_tensor_data(r);
-#pragma omp parallel for num_threads(nt) if (nt > 1)
-        for (int64_t i = 0; i < n; i++) o[i * num_classes + v[i]] = 1;
-        *out = r;
-    }
-    nb_tensor_release(c);
-    return st;
 }
 
 /* ---- advanced indexing ---- */
@@ -665,7 +621,7 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
         nb_ix_iter_add(&it, &xv, p.map);
         nb_ix_ctx c = {0};
         plan_operands(&p, &it, &xv, &c);
-        nb_ix_run_rows(&it, -1, true, nb_ix_take_fn(nb_dtype_sizes[x->dtype]), &c);
+        nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(nb_dtype_sizes[x->dtype]), &c);
         *out = r;
     }
     plan_free(&p);
@@ -720,7 +676,9 @@ NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indice
         nb_ix_iter_add(&it, values, vmap);
         nb_ix_ctx c = {.alpha = 1};
         plan_operands(&p, &it, &tv, &c);
-        nb_ix_run_rows(&it, -1, false, accumulate ? nb_ix_acc_fns[x->dtype] : nb_ix_put_fn(nb_dtype_sizes[x->dtype]), &c);
+        uint32_t split = 0;  /* blocks along a dim of x that no index touches never write the same element */
+        for (int32_t r = 0; r < p.ndim; r++) split |= p.map[r] >= 0 ? 1u << r : 0u;
+        nb_ix_run_rows(&it, -1, split, accumulate ? nb_ix_acc_fns[x->dtype] : nb_ix_put_fn(nb_dtype_sizes[x->dtype]), &c);
     }
     nb_tensor_release(values_copy);
     plan_free(&p);

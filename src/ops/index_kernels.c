@@ -22,41 +22,65 @@ void nb_ix_iter_add(nb_ix_iter* it, const nb_tensor* t, const int32_t* map) {
     for (int32_t d = 0; d < it->ndim; d++) it->strides[k][d] = map[d] < 0 ? 0 : t->strides[map[d]] * es;
 }
 
-/* Calls fn on each row along `inner` (-1: the last dim); rows split across threads when `parallel`. */
-void nb_ix_run_rows(const nb_ix_iter* it, int32_t inner, bool parallel, nb_ix_row_fn fn, const void* ctx) {
+/* Rows [begin, end) of the iteration, serially; rows run along `inner`. */
+static void rows_range(const nb_ix_iter* it, int32_t inner, nb_ix_row_fn fn, const void* ctx, int64_t begin,
+                       int64_t end) {
+    int32_t od[NB_MAX_DIMS], no = 0;
+    for (int32_t d = 0; d < it->ndim; d++)
+        if (d != inner && it->shape[d] > 1) od[no++] = d;
+    const int64_t n = inner >= 0 ? it->shape[inner] : 1;
+    int64_t istr[NB_IX_MAX_OPS], idx[NB_MAX_DIMS], rem = begin;
+    char* ptr[NB_IX_MAX_OPS];
+    for (int32_t k = 0; k < it->nops; k++) istr[k] = inner >= 0 ? it->strides[k][inner] : 0;
+    for (int32_t j = no - 1; j >= 0; j--) {
+        idx[j] = rem % it->shape[od[j]];
+        rem /= it->shape[od[j]];
+    }
+    for (int32_t k = 0; k < it->nops; k++) {
+        ptr[k] = it->base[k];
+        for (int32_t j = 0; j < no; j++) ptr[k] += idx[j] * it->strides[k][od[j]];
+    }
+    for (int64_t r = begin; r < end; r++) {
+        fn(ptr, istr, n, ctx);
+        for (int32_t j = no - 1; j >= 0; j--) {
+            const int32_t d = od[j];
+            for (int32_t k = 0; k < it->nops; k++) ptr[k] += it->strides[k][d];
+            if (++idx[j] < it->shape[d]) break;
+            for (int32_t k = 0; k < it->nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
+            idx[j] = 0;
+        }
+    }
+}
+
+void nb_ix_run_rows(const nb_ix_iter* it, int32_t inner, uint32_t split, nb_ix_row_fn fn, const void* ctx) {
     int64_t numel = 1;
     for (int32_t d = 0; d < it->ndim; d++) numel *= it->shape[d];
     if (numel == 0) return;
     if (inner < 0) inner = it->ndim - 1;
-    int32_t od[NB_MAX_DIMS], no = 0;
-    for (int32_t d = 0; d < it->ndim; d++)
-        if (d != inner && it->shape[d] > 1) od[no++] = d;
-    const int64_t n = inner >= 0 ? it->shape[inner] : 1, rows = numel / n;
-    int64_t istr[NB_IX_MAX_OPS];
-    for (int32_t k = 0; k < it->nops; k++) istr[k] = inner >= 0 ? it->strides[k][inner] : 0;
-    const int nt = parallel ? nb_threads_for(numel, rows) : 1;
+    const int64_t rows = numel / (inner >= 0 ? it->shape[inner] : 1);
+    if (split == NB_IX_ANY) {  /* rows are independent: equal chunks of rows */
+        const int nt = nb_threads_for(numel, rows);
 #pragma omp parallel for num_threads(nt) if (nt > 1)
+        for (int p = 0; p < nt; p++) rows_range(it, inner, fn, ctx, rows * p / nt, rows * (p + 1) / nt);
+        return;
+    }
+    int32_t by = -1;  /* the longest dim whose blocks are independent */
+    for (int32_t d = 0; d < it->ndim; d++)
+        if ((split >> d & 1u) && it->shape[d] > 1 && (by < 0 || it->shape[d] > it->shape[by])) by = d;
+    const int nt = by < 0 ? 1 : nb_threads_for(numel, it->shape[by]);
+    if (nt <= 1) {
+        rows_range(it, inner, fn, ctx, 0, rows);
+        return;
+    }
+#pragma omp parallel for num_threads(nt)
     for (int p = 0; p < nt; p++) {
-        int64_t begin = rows * p / nt, end = rows * (p + 1) / nt, idx[NB_MAX_DIMS], rem = begin;
-        char* ptr[NB_IX_MAX_OPS];
-        for (int32_t j = no - 1; j >= 0; j--) {
-            idx[j] = rem % it->shape[od[j]];
-            rem /= it->shape[od[j]];
-        }
-        for (int32_t k = 0; k < it->nops; k++) {
-            ptr[k] = it->base[k];
-            for (int32_t j = 0; j < no; j++) ptr[k] += idx[j] * it->strides[k][od[j]];
-        }
-        for (int64_t r = begin; r < end; r++) {
-            fn(ptr, istr, n, ctx);
-            for (int32_t j = no - 1; j >= 0; j--) {
-                const int32_t d = od[j];
-                for (int32_t k = 0; k < it->nops; k++) ptr[k] += it->strides[k][d];
-                if (++idx[j] < it->shape[d]) break;
-                for (int32_t k = 0; k < it->nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
-                idx[j] = 0;
-            }
-        }
+        nb_ix_iter sub = *it;
+        const int64_t begin = it->shape[by] * p / nt, end = it->shape[by] * (p + 1) / nt;
+        sub.shape[by] = end - begin;
+        for (int32_t k = 0; k < it->nops; k++) sub.base[k] += begin * it->strides[k][by];
+        int64_t sub_rows = 1;
+        for (int32_t d = 0; d < sub.ndim; d++) sub_rows *= d == inner ? 1 : sub.shape[d];
+        if (end > begin) rows_range(&sub, inner, fn, ctx, 0, sub_rows);
     }
 }
 
@@ -71,31 +95,24 @@ static inline int64_t index_offset(const nb_ix_ctx* c, char* const* p, const int
     return off;
 }
 
+/* True when no index operand moves along this row: one offset serves all of it. */
+static inline bool const_index(const nb_ix_ctx* c, const int64_t* s) {
+    for (int32_t j = 0; j < c->k; j++)
+        if (s[2 + j] != 0) return false;
+    return true;
+}
+
+static inline int64_t index1(const nb_ix_ctx* c, char* const* p, const int64_t* s, int64_t i) {
+    int64_t v = *(const int64_t*)(p[2] + i * s[2]);
+    return (v < 0 ? v + c->size[0] : v) * c->stride[0];
+}
+
+/* OFFSET(i): the byte offset the index operands give element i; the common
+ * cases (a constant offset along the row, one int64 index) get their own loops. */
+#define INDEXED_LOOP(BODY)                                                                                  if (const_index(c, s)) {                                                                                    const int64_t off0 = index_offset(c, p, s, 0);                                                          for (int64_t i = 0; i < n; i++) { const int64_t off = off0; BODY; }            } else if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                        for (int64_t i = 0; i < n; i++) { const int64_t off = index1(c, p, s, i); BODY; }                   } else {                                                                                                    for (int64_t i = 0; i < n; i++) { const int64_t off = index_offset(c, p, s, i); BODY; }             }
+
 /* take: the indexed tensor is operand 1; put: operand 0. */
-#define MOVE_KERNELS(T, SZ)                                                                          \
-    static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {          \
-        const nb_ix_ctx* c = vctx;                                                                      \
-        if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                \
-            const int64_t size = c->size[0], st = c->stride[0];                                      \
-            for (int64_t i = 0; i < n; i++) {                                                        \
-                int64_t v = *(const int64_t*)(p[2] + i * s[2]);                                      \
-                *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + (v < 0 ? v + size : v) * st); \
-            }                                                                                        \
-            return;                                                                                  \
-        }                                                                                            \
-        for (int64_t i = 0; i < n; i++)                                                              \
-            *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + index_offset(c, p, s, i));        \
-    }                                                                                                \
-    static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {           \
-        const nb_ix_ctx* c = vctx;                                                                      \
-        for (int64_t i = 0; i < n; i++)                                                              \
-            *(T*)(p[0] + i * s[0] + index_offset(c, p, s, i)) = *(const T*)(p[1] + i * s[1]);        \
-    }                                                                                                \
-    static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {          \
-        const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                         \
-        for (int64_t i = 0; i < n; i++)                                                              \
-            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                      \
-    }
+#define MOVE_KERNELS(T, SZ)                                                                                 static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                     const nb_ix_ctx* c = vctx;                                                                              INDEXED_LOOP(*(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + off))                           }                                                                                                       static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                      const nb_ix_ctx* c = vctx;                                                                              INDEXED_LOOP(*(T*)(p[0] + i * s[0] + off) = *(const T*)(p[1] + i * s[1]))                           }                                                                                                       static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                     const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                                 for (int64_t i = 0; i < n; i++)                                                                             if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                             }
 MOVE_KERNELS(uint8_t, 1)
 MOVE_KERNELS(uint16_t, 2)
 MOVE_KERNELS(uint32_t, 4)
@@ -106,14 +123,12 @@ nb_ix_row_fn nb_ix_put_fn(int64_t es) { return es == 1 ? put_1 : es == 2 ? put_2
 nb_ix_row_fn nb_ix_fill_fn(int64_t es) { return es == 1 ? fill_1 : es == 2 ? fill_2 : es == 4 ? fill_4 : fill_8; }
 
 /* dst += alpha * src, in the dtype's own arithmetic (float16/bfloat16 through float). */
-#define ACC_KERNEL(NAME, T, CT, LOAD, STORE, ALPHA)                                                 \
-    static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {               \
+#define ACC_KERNEL(NAME, T, CT, LOAD, STORE, ALPHA)                                                    \
+    static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                  \
         const nb_ix_ctx* c = vctx;                                                                      \
-        const CT a = ALPHA;                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                                            \
-            T* d = (T*)(p[0] + i * s[0] + index_offset(c, p, s, i));                                 \
-            *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a));                     \
-        }                                                                                            \
+        const CT a = ALPHA;                                                                             \
+        INDEXED_LOOP(T* d = (T*)(p[0] + i * s[0] + off);                                                \
+                     *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a)))               \
     }
 #define ID(x) (x)
 ACC_KERNEL(acc_f32, float, float, ID, ID, (float)c->alpha)
@@ -151,10 +166,10 @@ nb_status nb_ix_check_values(const char* op, const nb_tensor* idx, int64_t size,
     for (int32_t d = 0; d < idx->ndim; d++) map[d] = d;
     nb_ix_iter_add(&it, idx, map);
     nb_ix_ctx c = {.idx_dtype = {idx->dtype}, .lo = allow_negative ? -size : 0, .hi = size};
-    nb_ix_run_rows(&it, -1, true, check_kernel, &c);
+    nb_ix_run_rows(&it, -1, NB_IX_ANY, check_kernel, &c);
     if (!atomic_load(&c.bad)) return NB_OK;
     atomic_store(&c.bad, 0);  /* a serial pass finds the first bad value in row-major order */
-    nb_ix_run_rows(&it, -1, false, check_kernel, &c);
+    nb_ix_run_rows(&it, -1, 0, check_kernel, &c);
     return nb_error(NB_ERR_INDEX, "%s: index %lld is out of bounds for dimension %d with size %lld", op,
                     (long long)c.bad_value, (int)dim, (long long)size);
 }
@@ -169,25 +184,42 @@ void nb_ix_bcast_map(const nb_tensor* t, int32_t ndim, int32_t* map) {
     }
 }
 
-/* Visits elements [begin, end) in row-major order and counts the set mask bytes;
- * copies their src elements to out and their coordinates to coords when given. */
+/* Visits rows [begin, end) of the last dim in row-major order and counts the set
+ * mask bytes; copies their src elements to out and their coordinates to coords
+ * when given. */
 static int64_t walk(const nb_ix_walk* w, int64_t begin, int64_t end, char* out, int64_t* coords) {
+    const int32_t nd = w->ndim, last = nd - 1;
+    const int64_t n = nd ? w->shape[last] : 1, ms = nd ? w->ms[last] : 0, ss = nd ? w->ss[last] : 0, es = w->es;
     int64_t idx[NB_MAX_DIMS], rem = begin, cnt = 0;
     const char *m = w->mask, *s = w->src;
     if (begin >= end) return 0;  /* also keeps empty shapes out of the unravelling below */
-    for (int32_t d = w->ndim - 1; d >= 0; d--) {
+    for (int32_t d = last - 1; d >= 0; d--) {
         idx[d] = rem % w->shape[d];
         rem /= w->shape[d];
         m += idx[d] * w->ms[d];
         s += idx[d] * w->ss[d];
     }
-    for (int64_t e = begin; e < end; e++) {
-        if (*m) {
-            if (out) memcpy(out + cnt * w->es, s, (size_t)w->es);
-            if (coords) memcpy(coords + cnt * w->ndim, idx, sizeof(int64_t) * (size_t)w->ndim);
-            cnt++;
+    for (int64_t r = begin; r < end; r++) {
+        if (coords) {
+            for (int64_t j = 0; j < n; j++)
+                if (m[j * ms]) {
+                    int64_t* c = coords + cnt++ * nd;
+                    for (int32_t d = 0; d < last; d++) c[d] = idx[d];
+                    c[last] = j;
+                }
+        } else if (out) {
+            switch (es) {
+#define SELECT(T) for (int64_t j = 0; j < n; j++) if (m[j * ms]) ((T*)out)[cnt++] = *(const T*)(s + j * ss); break;
+                case 1: SELECT(uint8_t)
+                case 2: SELECT(uint16_t)
+                case 4: SELECT(uint32_t)
+                default: SELECT(uint64_t)
+#undef SELECT
+            }
+        } else {
+            for (int64_t j = 0; j < n; j++) cnt += m[j * ms] != 0;
         }
-        for (int32_t d = w->ndim - 1; d >= 0; d--) {
+        for (int32_t d = last - 1; d >= 0; d--) {
             m += w->ms[d], s += w->ss[d];
             if (++idx[d] < w->shape[d]) break;
             m -= w->ms[d] * w->shape[d], s -= w->ss[d] * w->shape[d];
@@ -198,15 +230,16 @@ static int64_t walk(const nb_ix_walk* w, int64_t begin, int64_t end, char* out, 
 }
 
 /* The elements of w->src where the mask is set (select) or the mask's coordinates
- * (nonzero): a count pass and a fill pass over the same chunks, in parallel. */
+ * (nonzero): a count pass and a fill pass over the same chunks of rows, in parallel. */
 nb_status nb_ix_walk_collect(const char* op, const nb_ix_walk* w, int32_t dtype, bool coords, nb_tensor** out) {
     int64_t numel = 1;
     for (int32_t d = 0; d < w->ndim; d++) numel *= w->shape[d];
-    const int nt = nb_threads_for(numel, numel);
+    const int64_t rows = w->ndim && w->shape[w->ndim - 1] ? numel / w->shape[w->ndim - 1] : (w->ndim ? 0 : 1);
+    const int nt = nb_threads_for(numel, rows);
     int64_t* counts = calloc((size_t)nt + 1, sizeof(int64_t));
     if (counts == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
 #pragma omp parallel for num_threads(nt) if (nt > 1)
-    for (int p = 0; p < nt; p++) counts[p + 1] = walk(w, numel * p / nt, numel * (p + 1) / nt, NULL, NULL);
+    for (int p = 0; p < nt; p++) counts[p + 1] = walk(w, rows * p / nt, rows * (p + 1) / nt, NULL, NULL);
     for (int p = 0; p < nt; p++) counts[p + 1] += counts[p];
     int64_t shape[2] = {counts[nt], w->ndim};
     nb_tensor* r;
@@ -215,11 +248,10 @@ nb_status nb_ix_walk_collect(const char* op, const nb_ix_walk* w, int32_t dtype,
         char* base = nb_tensor_data(r);
 #pragma omp parallel for num_threads(nt) if (nt > 1)
         for (int p = 0; p < nt; p++)
-            walk(w, numel * p / nt, numel * (p + 1) / nt, coords ? NULL : base + counts[p] * w->es,
+            walk(w, rows * p / nt, rows * (p + 1) / nt, coords ? NULL : base + counts[p] * w->es,
                  coords ? (int64_t*)base + counts[p] * w->ndim : NULL);
     }
     free(counts);
     if (st == NB_OK) *out = r;
     return st;
 }
-

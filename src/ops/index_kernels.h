@@ -37,8 +37,18 @@ typedef struct {
 NB_INTERNAL void nb_ix_iter_init(nb_ix_iter* it, const int64_t* shape, int32_t ndim);
 /* Adds operand t: map[d] names t's dim for iteration dim d, or -1 for stride 0. */
 NB_INTERNAL void nb_ix_iter_add(nb_ix_iter* it, const nb_tensor* t, const int32_t* map);
-/* Calls fn on each row along `inner` (-1: the last dim); rows split across threads when `parallel`. */
-NB_INTERNAL void nb_ix_run_rows(const nb_ix_iter* it, int32_t inner, bool parallel, nb_ix_row_fn fn, const void* ctx);
+/* Calls fn on each row along `inner` (-1: the last dim). `split` says what may run
+ * in parallel: NB_IX_ANY (every row is independent: equal chunks of rows), a
+ * bitmask of dims (blocks along one of them never touch the same output: the
+ * longest such dim is cut into one block per thread, each walked in row-major
+ * order), or 0 (serial, row-major). */
+#define NB_IX_ANY UINT32_MAX
+NB_INTERNAL void nb_ix_run_rows(const nb_ix_iter* it, int32_t inner, uint32_t split, nb_ix_row_fn fn, const void* ctx);
+/* Every dim of an ndim-dim iteration but `except` (-1: none), as a split mask. */
+static inline uint32_t nb_ix_dims_except(int32_t ndim, int32_t except) {
+    uint32_t all = ndim >= 32 ? UINT32_MAX : (1u << ndim) - 1u;
+    return except >= 0 ? all & ~(1u << except) : all;
+}
 
 /* out[i] = src[i + offset(indices)] (take), dst[i + offset(indices)] = src[i] (put),
  * dst[i] = value where mask[i] (fill): by element size in bytes. */

@@ -157,10 +157,27 @@ def _entries(entries: list):
     return ffi.new("nb_tensor*[]", [ffi.NULL if e is None else e._h for e in entries])
 
 
+def _leading_mask(view: Tensor, entries: list):
+    """The mask, viewed with trailing size-1 dims to broadcast over view, when the index is one bool
+    mask over exactly the leading dims of view (PyTorch's masked_select / masked_fill_ shortcut)."""
+    if len(entries) != 1 or entries[0].dtype.code != lib.NB_BOOL:
+        return None
+    mask = entries[0]
+    k = mask.ndim
+    if k == 0 or tuple(mask.shape) != tuple(view.shape)[:k]:
+        return None
+    return mask.view(tuple(mask.shape) + (1,) * (view.ndim - k)) if view.ndim > k else mask
+
+
 def _advanced_getitem(t: Tensor, items: tuple) -> Tensor:
     view, entries = _advanced_view(t, items)
     if not entries:
         return view if view is not t else _call(lib.nbpy_tensor_view, t._h, t.shape, len(t.shape))
+    mask = _leading_mask(view, entries)
+    if mask is not None:
+        r = _call(lib.nbpy_masked_select, view._h, mask._h)
+        rest = tuple(view.shape)[entries[0].ndim:]
+        return r.view((-1,) + rest) if rest else r
     return _call(lib.nbpy_index, view._h, _entries(entries), len(entries))
 
 
@@ -177,6 +194,13 @@ def _advanced_setitem(t: Tensor, items: tuple, value) -> None:
     if not entries:
         view.copy_(v)
         return
+    if v.ndim == 0:
+        mask = _leading_mask(view, entries)
+        if mask is not None:  # a fill needs no coordinates
+            status = lib.nb_masked_fill(view._h, mask._h, v._h, view._h, ffi.NULL)
+            if status:
+                raise error(status)
+            return
     status = lib.nb_index_put(view._h, _entries(entries), len(entries), v._h, 0, view._h, ffi.NULL)
     if status:
         raise error(status)
