@@ -587,6 +587,7 @@ static void plan_view(const plan_t* p, const nb_tensor* t, nb_tensor* v) {
 static void plan_operands(const plan_t* p, nb_ix_iter* it, const nb_tensor* src, nb_ix_ctx* c) {
     const int64_t es = nb_dtype_sizes[src->dtype];
     c->k = p->k;
+    c->all_i64 = true;
     for (int32_t j = 0; j < p->k; j++) {
         const nb_tensor* t = p->idx[j];
         int32_t map[NB_MAX_DIMS] = {0};
@@ -596,6 +597,7 @@ static void plan_operands(const plan_t* p, nb_ix_iter* it, const nb_tensor* src,
         }
         nb_ix_iter_add(it, t, map);
         c->idx_dtype[j] = t->dtype;
+        c->all_i64 &= t->dtype == NB_I64;
         c->size[j] = src->shape[p->pos[j]];
         c->stride[j] = src->strides[p->pos[j]] * es;
     }

@@ -109,10 +109,40 @@ static inline int64_t index1(const nb_ix_ctx* c, char* const* p, const int64_t* 
 
 /* OFFSET(i): the byte offset the index operands give element i; the common
  * cases (a constant offset along the row, one int64 index) get their own loops. */
-#define INDEXED_LOOP(BODY)                                                                                  if (const_index(c, s)) {                                                                                    const int64_t off0 = index_offset(c, p, s, 0);                                                          for (int64_t i = 0; i < n; i++) { const int64_t off = off0; BODY; }            } else if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                        for (int64_t i = 0; i < n; i++) { const int64_t off = index1(c, p, s, i); BODY; }                   } else {                                                                                                    for (int64_t i = 0; i < n; i++) { const int64_t off = index_offset(c, p, s, i); BODY; }             }
+#define INDEXED_LOOP(BODY)                                                                              \
+    if (const_index(c, s)) {                                                                            \
+        const int64_t off0 = index_offset(c, p, s, 0);                                                  \
+        for (int64_t i = 0; i < n; i++) { const int64_t off = off0; BODY; }                            \
+    } else if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                \
+        for (int64_t i = 0; i < n; i++) { const int64_t off = index1(c, p, s, i); BODY; }               \
+    } else if (c->all_i64) {                                                                            \
+        for (int64_t i = 0; i < n; i++) {                                                               \
+            int64_t off = 0;                                                                            \
+            for (int32_t j = 0; j < c->k; j++) {                                                        \
+                const int64_t v = *(const int64_t*)(p[2 + j] + i * s[2 + j]);                           \
+                off += (v < 0 ? v + c->size[j] : v) * c->stride[j];                                     \
+            }                                                                                           \
+            BODY;                                                                                       \
+        }                                                                                               \
+    } else {                                                                                            \
+        for (int64_t i = 0; i < n; i++) { const int64_t off = index_offset(c, p, s, i); BODY; }         \
+    }
 
 /* take: the indexed tensor is operand 1; put: operand 0. */
-#define MOVE_KERNELS(T, SZ)                                                                                 static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                     const nb_ix_ctx* c = vctx;                                                                              INDEXED_LOOP(*(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + off))                           }                                                                                                       static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                      const nb_ix_ctx* c = vctx;                                                                              INDEXED_LOOP(*(T*)(p[0] + i * s[0] + off) = *(const T*)(p[1] + i * s[1]))                           }                                                                                                       static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                     const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                                 for (int64_t i = 0; i < n; i++)                                                                             if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                             }
+#define MOVE_KERNELS(T, SZ)                                                                             \
+    static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {             \
+        const nb_ix_ctx* c = vctx;                                                                      \
+        INDEXED_LOOP(*(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + off))                       \
+    }                                                                                                   \
+    static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {              \
+        const nb_ix_ctx* c = vctx;                                                                      \
+        INDEXED_LOOP(*(T*)(p[0] + i * s[0] + off) = *(const T*)(p[1] + i * s[1]))                       \
+    }                                                                                                   \
+    static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {             \
+        const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                         \
+        for (int64_t i = 0; i < n; i++)                                                                 \
+            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                         \
+    }
 MOVE_KERNELS(uint8_t, 1)
 MOVE_KERNELS(uint16_t, 2)
 MOVE_KERNELS(uint32_t, 4)

@@ -24,6 +24,7 @@ typedef struct {
 typedef struct {
     int32_t k;                      /* index operands */
     int32_t idx_dtype[NB_MAX_DIMS]; /* NB_I64 or NB_I32 */
+    bool all_i64;                   /* every idx_dtype is NB_I64 (a fast path; false is always safe) */
     int64_t size[NB_MAX_DIMS];      /* size of the indexed dim (negative indices wrap) */
     int64_t stride[NB_MAX_DIMS];    /* its byte stride in the indexed tensor */
     double alpha;                   /* accumulating puts: dst += alpha * src */
