@@ -5,11 +5,13 @@
  * Every read through an index is one kernel ("take": out[i] = src[offset of
  * index values]) and every write one more ("put": assign or accumulate). Both
  * run on a row driver: the src/dst operand carries stride 0 along the indexed
- * dims and each index operand supplies the offset there. Index values are
- * checked before anything is written, so a failed in-place op leaves its
- * target untouched. Reads run rows in parallel; scatters parallelise over the
- * dims other than the scattered one (whose writes can never collide); index_put
- * runs serially, so duplicate indices resolve as "last write wins" like NumPy. */
+ * dims and each index operand supplies the offset there. Writes check every
+ * index before the first write, so a failed in-place op leaves its target
+ * untouched; reads check as they go and drop their result on a bad index. Reads
+ * run rows in parallel; writes run in blocks along a dim they can never collide
+ * on (any dim but the scattered one; for index_put a dim no index touches), each
+ * block in row-major order, so duplicate indices resolve as "the last write
+ * wins", as in NumPy. */
 #include "index_kernels.h"
 #include "../core/elementwise.h"
 #include "../cpu/kernels.h"
@@ -23,6 +25,16 @@ static nb_status check_index_dtype(const char* op, const nb_tensor* idx) {
 }
 
 static int32_t nonempty(int32_t ndim) { return ndim > 0 ? ndim : 1; }
+
+/* After a take: the error for an index the kernel flagged, or that an empty result never read. */
+static nb_status take_verdict(const char* op, const nb_ix_ctx* c, const nb_tensor* result, const nb_tensor* idx,
+                              int64_t size, int32_t dim, bool wrap) {
+    if (result->numel != 0 && !atomic_load(&c->bad)) return NB_OK;
+    nb_status st = nb_ix_check_values(op, idx, size, dim, wrap);
+    if (st == NB_OK && atomic_load(&c->bad) && c->k == 1)
+        st = nb_error(NB_ERR_INTERNAL, "%s: an index was flagged out of range but none is", op);
+    return st;
+}
 
 /* *t replaced by a clone when it shares storage with `target` (read before target is written). */
 static nb_status unalias(const char* op, const nb_tensor** t, nb_tensor** owned, const nb_tensor* target) {
@@ -86,7 +98,6 @@ NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* ind
                             "than self %s apart from dimension %d", op, (int)i, nb_shape_str(index->shape, index->ndim),
                             nb_shape_str(x->shape, x->ndim), (int)d);
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor* r;
     if ((st = nb_tensor_new(op, index->shape, index->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
     nb_ix_iter it;
@@ -99,6 +110,10 @@ NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* ind
     const int64_t es = nb_dtype_sizes[x->dtype];
     nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
     nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(es), &c);
+    if ((st = take_verdict(op, &c, r, index, size, d, false)) != NB_OK) {
+        nb_tensor_release(r);
+        return st;
+    }
     *out = r;
     return NB_OK;
 }
@@ -214,7 +229,6 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
         return nb_error(NB_ERR_INDEX, "%s(): Index to scalar can have only 1 value, got %lld value(s)", op,
                         (long long)index->numel);
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     int64_t shape[NB_MAX_DIMS];
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     if (x->ndim) shape[d] = index->numel;
@@ -230,6 +244,10 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
     const int64_t es = nb_dtype_sizes[x->dtype];
     nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
     nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(es), &c);
+    if ((st = take_verdict(op, &c, r, index, size, d, false)) != NB_OK) {
+        nb_tensor_release(r);
+        return st;
+    }
     *out = r;
     return NB_OK;
 }
@@ -561,8 +579,6 @@ static nb_status plan_build(const char* op, const nb_tensor* x, const nb_tensor*
         }
         p->ndim = nd;
     }
-    for (int32_t j = 0; st == NB_OK && j < p->k; j++)
-        st = nb_ix_check_values(op, p->idx[j], p->src_shape[p->pos[j]], p->pos[j], true);
     if (st != NB_OK) plan_free(p);
     return st;
 }
@@ -621,10 +637,15 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
         for (int32_t i = 0; i < p.ndim; i++) own[i] = i;
         nb_ix_iter_add(&it, r, own);
         nb_ix_iter_add(&it, &xv, p.map);
-        nb_ix_ctx c = {0};
+        nb_ix_ctx c = {.wrap = true};
         plan_operands(&p, &it, &xv, &c);
         nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(nb_dtype_sizes[x->dtype]), &c);
-        *out = r;
+        for (int32_t j = 0; st == NB_OK && j < p.k; j++)
+            st = take_verdict(op, &c, r, p.idx[j], p.src_shape[p.pos[j]], p.pos[j], true);
+        if (st == NB_OK && atomic_load(&c.bad))
+            st = nb_error(NB_ERR_INTERNAL, "%s: an index was flagged out of range but none is", op);
+        if (st == NB_OK) *out = r;
+        else nb_tensor_release(r);
     }
     plan_free(&p);
     return st;
@@ -643,13 +664,15 @@ NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indice
                         "destination and %s for the source.", op, nb_dtype_str(x->dtype), nb_dtype_str(values->dtype));
     plan_t p;
     if ((st = plan_build(op, x, indices, n, &p)) != NB_OK) return st;
+    for (int32_t j = 0; st == NB_OK && j < p.k; j++)  /* every index before the first write */
+        st = nb_ix_check_values(op, p.idx[j], p.src_shape[p.pos[j]], p.pos[j], true);
     bool fits = values->ndim <= p.ndim;
     for (int32_t i = 0; fits && i < values->ndim; i++) {
         int64_t v = values->shape[values->ndim - 1 - i], want = p.shape[p.ndim - 1 - i];
         fits = v == want || v == 1;
     }
     nb_tensor *target = NULL, *values_copy = NULL;
-    if (!fits)
+    if (st == NB_OK && !fits)
         st = nb_error(NB_ERR_SHAPE, "%s: shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
                       "result of shape %s", op, nb_shape_str(values->shape, values->ndim), nb_shape_str(p.shape, p.ndim));
     if (st == NB_OK) st = open_target(op, x, dst, true, &target);

@@ -86,12 +86,21 @@ void nb_ix_run_rows(const nb_ix_iter* it, int32_t inner, uint32_t split, nb_ix_r
 
 /* ---- kernels: operand 0 is written, 1 is read, 2.. are index tensors ---- */
 
-static inline int64_t index_offset(const nb_ix_ctx* c, char* const* p, const int64_t* s, int64_t i) {
-    int64_t off = 0;
-    for (int32_t j = 0; j < c->k; j++) {
-        int64_t v = nb_load_index(p[2 + j] + i * s[2 + j], c->idx_dtype[j]);
-        off += (v < 0 ? v + c->size[j] : v) * c->stride[j];
+/* The byte offset index value v gives along indexed dim j. With check (reads,
+ * whose output is discarded on failure), an out-of-range v flags the context and
+ * reads element 0 instead; writes are checked before they start. */
+static inline int64_t term(const nb_ix_ctx* c, int32_t j, int64_t v, bool check) {
+    const int64_t size = c->size[j];
+    if (check && NB_UNLIKELY(v >= size || v < (c->wrap ? -size : 0))) {
+        atomic_store_explicit(&((nb_ix_ctx*)c)->bad, 1, memory_order_relaxed);
+        return 0;
     }
+    return (v < 0 ? v + size : v) * c->stride[j];
+}
+
+static inline int64_t index_offset(const nb_ix_ctx* c, char* const* p, const int64_t* s, int64_t i, bool check) {
+    int64_t off = 0;
+    for (int32_t j = 0; j < c->k; j++) off += term(c, j, nb_load_index(p[2 + j] + i * s[2 + j], c->idx_dtype[j]), check);
     return off;
 }
 
@@ -102,46 +111,42 @@ static inline bool const_index(const nb_ix_ctx* c, const int64_t* s) {
     return true;
 }
 
-static inline int64_t index1(const nb_ix_ctx* c, char* const* p, const int64_t* s, int64_t i) {
-    int64_t v = *(const int64_t*)(p[2] + i * s[2]);
-    return (v < 0 ? v + c->size[0] : v) * c->stride[0];
-}
-
-/* OFFSET(i): the byte offset the index operands give element i; the common
- * cases (a constant offset along the row, one int64 index) get their own loops. */
-#define INDEXED_LOOP(BODY)                                                                              \
-    if (const_index(c, s)) {                                                                            \
-        const int64_t off0 = index_offset(c, p, s, 0);                                                  \
+/* Runs BODY for i in [0, n) with off the byte offset the index operands give
+ * element i; the common cases (one offset for the whole row, one int64 index,
+ * int64 indices only) get their own loops. */
+#define INDEXED_LOOP(CHECK, BODY)                                                                       \
+    if (const_index(c, s)) {                                                                           \
+        const int64_t off0 = index_offset(c, p, s, 0, CHECK);                                          \
         for (int64_t i = 0; i < n; i++) { const int64_t off = off0; BODY; }                            \
-    } else if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                \
-        for (int64_t i = 0; i < n; i++) { const int64_t off = index1(c, p, s, i); BODY; }               \
-    } else if (c->all_i64) {                                                                            \
-        for (int64_t i = 0; i < n; i++) {                                                               \
-            int64_t off = 0;                                                                            \
-            for (int32_t j = 0; j < c->k; j++) {                                                        \
-                const int64_t v = *(const int64_t*)(p[2 + j] + i * s[2 + j]);                           \
-                off += (v < 0 ? v + c->size[j] : v) * c->stride[j];                                     \
-            }                                                                                           \
-            BODY;                                                                                       \
-        }                                                                                               \
-    } else {                                                                                            \
-        for (int64_t i = 0; i < n; i++) { const int64_t off = index_offset(c, p, s, i); BODY; }         \
+    } else if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                               \
+        for (int64_t i = 0; i < n; i++) {                                                              \
+            const int64_t off = term(c, 0, *(const int64_t*)(p[2] + i * s[2]), CHECK);                 \
+            BODY;                                                                                      \
+        }                                                                                              \
+    } else if (c->all_i64) {                                                                           \
+        for (int64_t i = 0; i < n; i++) {                                                              \
+            int64_t off = 0;                                                                           \
+            for (int32_t j = 0; j < c->k; j++) off += term(c, j, *(const int64_t*)(p[2 + j] + i * s[2 + j]), CHECK); \
+            BODY;                                                                                      \
+        }                                                                                              \
+    } else {                                                                                           \
+        for (int64_t i = 0; i < n; i++) { const int64_t off = index_offset(c, p, s, i, CHECK); BODY; } \
     }
 
 /* take: the indexed tensor is operand 1; put: operand 0. */
 #define MOVE_KERNELS(T, SZ)                                                                             \
     static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {             \
-        const nb_ix_ctx* c = vctx;                                                                      \
-        INDEXED_LOOP(*(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + off))                       \
-    }                                                                                                   \
+        const nb_ix_ctx* c = vctx;                                                                     \
+        INDEXED_LOOP(true, *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + off))                \
+    }                                                                                                  \
     static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {              \
-        const nb_ix_ctx* c = vctx;                                                                      \
-        INDEXED_LOOP(*(T*)(p[0] + i * s[0] + off) = *(const T*)(p[1] + i * s[1]))                       \
-    }                                                                                                   \
+        const nb_ix_ctx* c = vctx;                                                                     \
+        INDEXED_LOOP(false, *(T*)(p[0] + i * s[0] + off) = *(const T*)(p[1] + i * s[1]))               \
+    }                                                                                                  \
     static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {             \
-        const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                         \
-        for (int64_t i = 0; i < n; i++)                                                                 \
-            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                         \
+        const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                        \
+        for (int64_t i = 0; i < n; i++)                                                                \
+            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                        \
     }
 MOVE_KERNELS(uint8_t, 1)
 MOVE_KERNELS(uint16_t, 2)
@@ -155,10 +160,10 @@ nb_ix_row_fn nb_ix_fill_fn(int64_t es) { return es == 1 ? fill_1 : es == 2 ? fil
 /* dst += alpha * src, in the dtype's own arithmetic (float16/bfloat16 through float). */
 #define ACC_KERNEL(NAME, T, CT, LOAD, STORE, ALPHA)                                                    \
     static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                  \
-        const nb_ix_ctx* c = vctx;                                                                      \
-        const CT a = ALPHA;                                                                             \
-        INDEXED_LOOP(T* d = (T*)(p[0] + i * s[0] + off);                                                \
-                     *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a)))               \
+        const nb_ix_ctx* c = vctx;                                                                     \
+        const CT a = ALPHA;                                                                            \
+        INDEXED_LOOP(false, T* d = (T*)(p[0] + i * s[0] + off);                                        \
+                     *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a)))              \
     }
 #define ID(x) (x)
 ACC_KERNEL(acc_f32, float, float, ID, ID, (float)c->alpha)

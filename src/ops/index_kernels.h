@@ -25,6 +25,7 @@ typedef struct {
     int32_t k;                      /* index operands */
     int32_t idx_dtype[NB_MAX_DIMS]; /* NB_I64 or NB_I32 */
     bool all_i64;                   /* every idx_dtype is NB_I64 (a fast path; false is always safe) */
+    bool wrap;                      /* negative indices count from the end (else they are out of range) */
     int64_t size[NB_MAX_DIMS];      /* size of the indexed dim (negative indices wrap) */
     int64_t stride[NB_MAX_DIMS];    /* its byte stride in the indexed tensor */
     double alpha;                   /* accumulating puts: dst += alpha * src */
@@ -52,7 +53,9 @@ static inline uint32_t nb_ix_dims_except(int32_t ndim, int32_t except) {
 }
 
 /* out[i] = src[i + offset(indices)] (take), dst[i + offset(indices)] = src[i] (put),
- * dst[i] = value where mask[i] (fill): by element size in bytes. */
+ * dst[i] = value where mask[i] (fill): by element size in bytes. take checks its
+ * indices as it goes and sets ctx->bad on a bad one (the caller then reports it
+ * with nb_ix_check_values); put and the accumulators expect checked indices. */
 NB_INTERNAL nb_ix_row_fn nb_ix_take_fn(int64_t es);
 NB_INTERNAL nb_ix_row_fn nb_ix_put_fn(int64_t es);
 NB_INTERNAL nb_ix_row_fn nb_ix_fill_fn(int64_t es);
