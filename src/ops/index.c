@@ -604,6 +604,7 @@ static void plan_operands(const plan_t* p, nb_ix_iter* it, const nb_tensor* src,
     const int64_t es = nb_dtype_sizes[src->dtype];
     c->k = p->k;
     c->all_i64 = true;
+    c->wrap = true;  /* advanced indices count from the end when negative */
     for (int32_t j = 0; j < p->k; j++) {
         const nb_tensor* t = p->idx[j];
         int32_t map[NB_MAX_DIMS] = {0};

@@ -91,11 +91,12 @@ void nb_ix_run_rows(const nb_ix_iter* it, int32_t inner, uint32_t split, nb_ix_r
  * reads element 0 instead; writes are checked before they start. */
 static inline int64_t term(const nb_ix_ctx* c, int32_t j, int64_t v, bool check) {
     const int64_t size = c->size[j];
-    if (check && NB_UNLIKELY(v >= size || v < (c->wrap ? -size : 0))) {
+    if (c->wrap && v < 0) v += size;  /* unchecked writes only ever see wrap-checked values */
+    if (check && NB_UNLIKELY((uint64_t)v >= (uint64_t)size)) {
         atomic_store_explicit(&((nb_ix_ctx*)c)->bad, 1, memory_order_relaxed);
         return 0;
     }
-    return (v < 0 ? v + size : v) * c->stride[j];
+    return v * c->stride[j];
 }
 
 static inline int64_t index_offset(const nb_ix_ctx* c, char* const* p, const int64_t* s, int64_t i, bool check) {
@@ -113,40 +114,63 @@ static inline bool const_index(const nb_ix_ctx* c, const int64_t* s) {
 
 /* Runs BODY for i in [0, n) with off the byte offset the index operands give
  * element i; the common cases (one offset for the whole row, one int64 index,
- * int64 indices only) get their own loops. */
+ * int64 indices only) get their own loops, with the context's fields in locals
+ * (stores through T* could otherwise alias them and force reloads). */
 #define INDEXED_LOOP(CHECK, BODY)                                                                       \
-    if (const_index(c, s)) {                                                                           \
-        const int64_t off0 = index_offset(c, p, s, 0, CHECK);                                          \
-        for (int64_t i = 0; i < n; i++) { const int64_t off = off0; BODY; }                            \
-    } else if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                               \
-        for (int64_t i = 0; i < n; i++) {                                                              \
-            const int64_t off = term(c, 0, *(const int64_t*)(p[2] + i * s[2]), CHECK);                 \
-            BODY;                                                                                      \
-        }                                                                                              \
-    } else if (c->all_i64) {                                                                           \
-        for (int64_t i = 0; i < n; i++) {                                                              \
-            int64_t off = 0;                                                                           \
-            for (int32_t j = 0; j < c->k; j++) off += term(c, j, *(const int64_t*)(p[2 + j] + i * s[2 + j]), CHECK); \
-            BODY;                                                                                      \
-        }                                                                                              \
-    } else {                                                                                           \
-        for (int64_t i = 0; i < n; i++) { const int64_t off = index_offset(c, p, s, i, CHECK); BODY; } \
+    if (const_index(c, s)) {                                                                            \
+        const int64_t off = index_offset(c, p, s, 0, CHECK);                                            \
+        for (int64_t i = 0; i < n; i++) { BODY; }                                                       \
+    } else if (c->k == 1 && c->idx_dtype[0] == NB_I64) {                                                \
+        const int64_t size = c->size[0], stride = c->stride[0], is = s[2], wrap = c->wrap ? size : 0;   \
+        const char* ip = p[2];                                                                          \
+        bool bad = false;                                                                               \
+        for (int64_t i = 0; i < n; i++) {                                                               \
+            int64_t v = *(const int64_t*)(ip + i * is);                                                 \
+            v += (v >> 63) & wrap; /* negative: from the end, when allowed */                           \
+            if (CHECK && NB_UNLIKELY((uint64_t)v >= (uint64_t)size)) bad = true, v = 0;                 \
+            const int64_t off = v * stride;                                                             \
+            BODY;                                                                                       \
+        }                                                                                               \
+        if (CHECK && bad) atomic_store_explicit(&((nb_ix_ctx*)c)->bad, 1, memory_order_relaxed);        \
+    } else if (c->all_i64) {                                                                            \
+        const int32_t k = c->k;                                                                         \
+        int64_t size[NB_MAX_DIMS], stride[NB_MAX_DIMS];                                                 \
+        for (int32_t j = 0; j < k; j++) size[j] = c->size[j], stride[j] = c->stride[j];                 \
+        const bool wrap = c->wrap;                                                                      \
+        bool bad = false;                                                                               \
+        for (int64_t i = 0; i < n; i++) {                                                               \
+            int64_t off = 0;                                                                            \
+            for (int32_t j = 0; j < k; j++) {                                                           \
+                int64_t v = *(const int64_t*)(p[2 + j] + i * s[2 + j]);                                 \
+                v += (v >> 63) & (wrap ? size[j] : 0);                                                  \
+                if (CHECK && NB_UNLIKELY((uint64_t)v >= (uint64_t)size[j])) bad = true, v = 0;          \
+                off += v * stride[j];                                                                   \
+            }                                                                                           \
+            BODY;                                                                                       \
+        }                                                                                               \
+        if (CHECK && bad) atomic_store_explicit(&((nb_ix_ctx*)c)->bad, 1, memory_order_relaxed);        \
+    } else {                                                                                            \
+        for (int64_t i = 0; i < n; i++) { const int64_t off = index_offset(c, p, s, i, CHECK); BODY; }  \
     }
 
 /* take: the indexed tensor is operand 1; put: operand 0. */
 #define MOVE_KERNELS(T, SZ)                                                                             \
-    static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {             \
-        const nb_ix_ctx* c = vctx;                                                                     \
-        INDEXED_LOOP(true, *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + off))                \
-    }                                                                                                  \
-    static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {              \
-        const nb_ix_ctx* c = vctx;                                                                     \
-        INDEXED_LOOP(false, *(T*)(p[0] + i * s[0] + off) = *(const T*)(p[1] + i * s[1]))               \
-    }                                                                                                  \
-    static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {             \
-        const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                        \
-        for (int64_t i = 0; i < n; i++)                                                                \
-            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                        \
+    static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {              \
+        const nb_ix_ctx* c = vctx;                                                                      \
+        if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && const_index(c, s)) { /* a row */ \
+            memcpy(p[0], p[1] + index_offset(c, p, s, 0, true), (size_t)n * sizeof(T));                 \
+            return;                                                                                     \
+        }                                                                                               \
+        INDEXED_LOOP(true, *(T*)(p[0] + i * s[0]) = *(const T*)(p[1] + i * s[1] + off))                 \
+    }                                                                                                   \
+    static void put_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {               \
+        const nb_ix_ctx* c = vctx;                                                                      \
+        INDEXED_LOOP(false, *(T*)(p[0] + i * s[0] + off) = *(const T*)(p[1] + i * s[1]))                \
+    }                                                                                                   \
+    static void fill_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {              \
+        const T v = *(const T*)((const nb_ix_ctx*)vctx)->value;                                         \
+        for (int64_t i = 0; i < n; i++)                                                                 \
+            if (*(const uint8_t*)(p[1] + i * s[1])) *(T*)(p[0] + i * s[0]) = v;                         \
     }
 MOVE_KERNELS(uint8_t, 1)
 MOVE_KERNELS(uint16_t, 2)
@@ -158,12 +182,12 @@ nb_ix_row_fn nb_ix_put_fn(int64_t es) { return es == 1 ? put_1 : es == 2 ? put_2
 nb_ix_row_fn nb_ix_fill_fn(int64_t es) { return es == 1 ? fill_1 : es == 2 ? fill_2 : es == 4 ? fill_4 : fill_8; }
 
 /* dst += alpha * src, in the dtype's own arithmetic (float16/bfloat16 through float). */
-#define ACC_KERNEL(NAME, T, CT, LOAD, STORE, ALPHA)                                                    \
-    static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                  \
-        const nb_ix_ctx* c = vctx;                                                                     \
-        const CT a = ALPHA;                                                                            \
-        INDEXED_LOOP(false, T* d = (T*)(p[0] + i * s[0] + off);                                        \
-                     *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a)))              \
+#define ACC_KERNEL(NAME, T, CT, LOAD, STORE, ALPHA)                                                     \
+    static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                   \
+        const nb_ix_ctx* c = vctx;                                                                      \
+        const CT a = ALPHA;                                                                             \
+        INDEXED_LOOP(false, T* d = (T*)(p[0] + i * s[0] + off);                                         \
+                     *d = STORE((CT)(LOAD(*d) + LOAD(*(const T*)(p[1] + i * s[1])) * a)))               \
     }
 #define ID(x) (x)
 ACC_KERNEL(acc_f32, float, float, ID, ID, (float)c->alpha)

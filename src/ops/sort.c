@@ -16,36 +16,36 @@
 #define ASC_BEFORE(a, b) ((a) < (b) || ((a) == (a) && (b) != (b)))
 #define DESC_BEFORE(a, b) ((a) > (b) || ((a) != (a) && (b) == (b)))
 
-#define SORT_KIND(K, TAG)                                                                                 \
-    typedef struct { K key; int64_t idx; } pair_##TAG;                                                    \
-    static void merge_sort_##TAG(pair_##TAG* a, pair_##TAG* tmp, int64_t n, bool desc) {                  \
-        const int64_t RUN = 24;                                                                            \
-        for (int64_t lo = 0; lo < n; lo += RUN) { /* stable insertion sort of short runs */              \
-            int64_t hi = lo + RUN < n ? lo + RUN : n;                                                      \
-            for (int64_t i = lo + 1; i < hi; i++) {                                                        \
-                pair_##TAG v = a[i];                                                                       \
-                int64_t j = i;                                                                             \
-                if (desc) while (j > lo && DESC_BEFORE(v.key, a[j - 1].key)) { a[j] = a[j - 1]; j--; }     \
-                else while (j > lo && ASC_BEFORE(v.key, a[j - 1].key)) { a[j] = a[j - 1]; j--; }           \
-                a[j] = v;                                                                                  \
-            }                                                                                              \
-        }                                                                                                  \
-        pair_##TAG *src = a, *dst = tmp;                                                                   \
-        for (int64_t w = RUN; w < n; w *= 2) {                                                             \
-            for (int64_t lo = 0; lo < n; lo += 2 * w) {                                                    \
-                int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;               \
-                int64_t i = lo, j = mid, o = lo;                                                           \
-                while (i < mid && j < hi) {                                                                \
+#define SORT_KIND(K, TAG)                                                                               \
+    typedef struct { K key; int64_t idx; } pair_##TAG;                                                  \
+    static void merge_sort_##TAG(pair_##TAG* a, pair_##TAG* tmp, int64_t n, bool desc) {                \
+        const int64_t RUN = 24;                                                                         \
+        for (int64_t lo = 0; lo < n; lo += RUN) { /* stable insertion sort of short runs */             \
+            int64_t hi = lo + RUN < n ? lo + RUN : n;                                                   \
+            for (int64_t i = lo + 1; i < hi; i++) {                                                     \
+                pair_##TAG v = a[i];                                                                    \
+                int64_t j = i;                                                                          \
+                if (desc) while (j > lo && DESC_BEFORE(v.key, a[j - 1].key)) { a[j] = a[j - 1]; j--; }  \
+                else while (j > lo && ASC_BEFORE(v.key, a[j - 1].key)) { a[j] = a[j - 1]; j--; }        \
+                a[j] = v;                                                                               \
+            }                                                                                           \
+        }                                                                                               \
+        pair_##TAG *src = a, *dst = tmp;                                                                \
+        for (int64_t w = RUN; w < n; w *= 2) {                                                          \
+            for (int64_t lo = 0; lo < n; lo += 2 * w) {                                                 \
+                int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;            \
+                int64_t i = lo, j = mid, o = lo;                                                        \
+                while (i < mid && j < hi) {                                                             \
                     bool right = desc ? DESC_BEFORE(src[j].key, src[i].key) : ASC_BEFORE(src[j].key, src[i].key); \
-                    dst[o++] = right ? src[j++] : src[i++];                                                \
-                }                                                                                          \
-                while (i < mid) dst[o++] = src[i++];                                                       \
-                while (j < hi) dst[o++] = src[j++];                                                        \
-            }                                                                                              \
-            pair_##TAG* t = src;                                                                           \
-            src = dst, dst = t;                                                                            \
-        }                                                                                                  \
-        if (src != a) memcpy(a, src, sizeof(pair_##TAG) * (size_t)n);                                      \
+                    dst[o++] = right ? src[j++] : src[i++];                                             \
+                }                                                                                       \
+                while (i < mid) dst[o++] = src[i++];                                                    \
+                while (j < hi) dst[o++] = src[j++];                                                     \
+            }                                                                                           \
+            pair_##TAG* t = src;                                                                        \
+            src = dst, dst = t;                                                                         \
+        }                                                                                               \
+        if (src != a) memcpy(a, src, sizeof(pair_##TAG) * (size_t)n);                                   \
     }
 
 SORT_KIND(float, f)
@@ -56,44 +56,44 @@ SORT_KIND(int64_t, i)
  * worst of them) under the total order (key, then index), so the result equals
  * the first k of the stable sort. Elements arrive in index order, so one whose
  * key merely equals the root's never displaces it: one key comparison decides. */
-#define HEAP_KIND(TAG)                                                                                    \
-    static inline bool better_##TAG(const pair_##TAG* x, const pair_##TAG* y, bool desc) {                \
-        if (desc ? DESC_BEFORE(x->key, y->key) : ASC_BEFORE(x->key, y->key)) return true;                 \
-        if (desc ? DESC_BEFORE(y->key, x->key) : ASC_BEFORE(y->key, x->key)) return false;                \
-        return x->idx < y->idx;                                                                           \
-    }                                                                                                     \
-    static void sift_##TAG(pair_##TAG* h, int64_t size, int64_t i, bool desc) {                           \
-        for (;;) {                                                                                        \
-            int64_t l = 2 * i + 1, r = l + 1, w = i;                                                      \
-            if (l < size && better_##TAG(&h[w], &h[l], desc)) w = l;                                      \
-            if (r < size && better_##TAG(&h[w], &h[r], desc)) w = r;                                      \
-            if (w == i) return;                                                                           \
-            pair_##TAG t = h[i];                                                                          \
-            h[i] = h[w], h[w] = t, i = w;                                                                 \
-        }                                                                                                 \
-    }                                                                                                     \
-    static void offer_##TAG(pair_##TAG* h, int64_t* size, int64_t k, const pair_##TAG* v, int64_t n,      \
-                            bool desc) {                                                                  \
-        for (int64_t j = 0; j < n; j++) {                                                                 \
-            if (*size < k) {                                                                              \
-                int64_t i = (*size)++;                                                                    \
-                h[i] = v[j];                                                                              \
-                while (i > 0 && better_##TAG(&h[(i - 1) / 2], &h[i], desc)) {                             \
-                    pair_##TAG t = h[i];                                                                  \
-                    h[i] = h[(i - 1) / 2], h[(i - 1) / 2] = t, i = (i - 1) / 2;                           \
-                }                                                                                         \
-            } else if (desc ? DESC_BEFORE(v[j].key, h[0].key) : ASC_BEFORE(v[j].key, h[0].key)) {         \
-                h[0] = v[j];                                                                              \
-                sift_##TAG(h, k, 0, desc);                                                                \
-            }                                                                                             \
-        }                                                                                                 \
-    }                                                                                                     \
-    static void drain_##TAG(pair_##TAG* h, int64_t k, bool desc) { /* best first */                      \
-        for (int64_t size = k; size > 1; size--) {                                                        \
-            pair_##TAG t = h[0];                                                                          \
-            h[0] = h[size - 1], h[size - 1] = t;                                                          \
-            sift_##TAG(h, size - 1, 0, desc);                                                             \
-        }                                                                                                 \
+#define HEAP_KIND(TAG)                                                                                  \
+    static inline bool better_##TAG(const pair_##TAG* x, const pair_##TAG* y, bool desc) {              \
+        if (desc ? DESC_BEFORE(x->key, y->key) : ASC_BEFORE(x->key, y->key)) return true;               \
+        if (desc ? DESC_BEFORE(y->key, x->key) : ASC_BEFORE(y->key, x->key)) return false;              \
+        return x->idx < y->idx;                                                                         \
+    }                                                                                                   \
+    static void sift_##TAG(pair_##TAG* h, int64_t size, int64_t i, bool desc) {                         \
+        for (;;) {                                                                                      \
+            int64_t l = 2 * i + 1, r = l + 1, w = i;                                                    \
+            if (l < size && better_##TAG(&h[w], &h[l], desc)) w = l;                                    \
+            if (r < size && better_##TAG(&h[w], &h[r], desc)) w = r;                                    \
+            if (w == i) return;                                                                         \
+            pair_##TAG t = h[i];                                                                        \
+            h[i] = h[w], h[w] = t, i = w;                                                               \
+        }                                                                                               \
+    }                                                                                                   \
+    static void offer_##TAG(pair_##TAG* h, int64_t* size, int64_t k, const pair_##TAG* v, int64_t n,    \
+                            bool desc) {                                                                \
+        for (int64_t j = 0; j < n; j++) {                                                               \
+            if (*size < k) {                                                                            \
+                int64_t i = (*size)++;                                                                  \
+                h[i] = v[j];                                                                            \
+                while (i > 0 && better_##TAG(&h[(i - 1) / 2], &h[i], desc)) {                           \
+                    pair_##TAG t = h[i];                                                                \
+                    h[i] = h[(i - 1) / 2], h[(i - 1) / 2] = t, i = (i - 1) / 2;                         \
+                }                                                                                       \
+            } else if (desc ? DESC_BEFORE(v[j].key, h[0].key) : ASC_BEFORE(v[j].key, h[0].key)) {       \
+                h[0] = v[j];                                                                            \
+                sift_##TAG(h, k, 0, desc);                                                              \
+            }                                                                                           \
+        }                                                                                               \
+    }                                                                                                   \
+    static void drain_##TAG(pair_##TAG* h, int64_t k, bool desc) { /* best first */                     \
+        for (int64_t size = k; size > 1; size--) {                                                      \
+            pair_##TAG t = h[0];                                                                        \
+            h[0] = h[size - 1], h[size - 1] = t;                                                        \
+            sift_##TAG(h, size - 1, 0, desc);                                                           \
+        }                                                                                               \
     }
 HEAP_KIND(f)
 HEAP_KIND(d)
@@ -110,7 +110,7 @@ static size_t pair_size(int kind) {
 /* Loads n strided elements (byte stride s) of dtype as sort pairs. */
 static void load_pairs(void* pairs, const char* p, int64_t s, int64_t n, int32_t dtype, int64_t first) {
     switch (dtype) {
-#define LOAD(CODE, T, PT, EXPR) \
+#define LOAD(CODE, T, PT, EXPR)                                                                         \
     case CODE: for (int64_t i = 0; i < n; i++) { T v = *(const T*)(p + i * s); ((PT*)pairs)[i].key = EXPR; ((PT*)pairs)[i].idx = first + i; } break;
         LOAD(NB_F32, float, pair_f, v)
         LOAD(NB_F16, uint16_t, pair_f, nb_half_to_float(v))
