@@ -408,6 +408,49 @@ def test_sort_matches_stable_reference(dtype, layout, rng):
                     np.testing.assert_array_equal(i.numpy(), np.argsort(a, axis=dim, kind="stable"))
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_long_slices_radix_sort_heap_topk_and_unique(dtype, rng):
+    """Slices of hundreds of elements take the radix sort, topk of a few the heap: same results."""
+    for shape, dim in [((3, 700), 1), ((520, 2), 0), ((300,), 0), ((2, 260, 3), 1)]:
+        if dtype is nabla.bool:
+            a = rand(rng, shape, dtype)
+        elif dtype in (nabla.int8, nabla.uint8):
+            a = rand(rng, shape, dtype)  # the full range, signs mixed
+        else:
+            a = (rand(rng, shape, dtype) % 23 - 11).astype(NP[dtype])
+            if dtype is nabla.int64:
+                a = a * np.int64(1 << 40) + rng.integers(-3, 3, shape)  # wide keys crossing byte boundaries
+        if dtype.is_floating_point:
+            flat = a.reshape(-1)
+            flat[rng.integers(0, a.size, a.size // 10)] = np.nan
+            flat[rng.integers(0, a.size, a.size // 10)] = -0.0
+            flat[rng.integers(0, a.size, a.size // 20)] = np.inf
+            flat[rng.integers(0, a.size, a.size // 20)] = -np.inf
+        t = make(a, dtype, "transposed" if a.ndim > 1 else "stepped")
+        for desc in (False, True):
+            wv, wi = ref_sort(a, dim, desc)
+            v, i = t.sort(dim, descending=desc)
+            check(v, wv, dtype)
+            check(i, wi, nabla.int64)
+            for k in (1, 5, a.shape[dim] // 9, a.shape[dim] // 2):
+                tv, ti = t.topk(k, dim, largest=desc)
+                sl = [slice(None)] * a.ndim
+                sl[dim] = slice(0, k)
+                check(tv, wv[tuple(sl)], dtype)
+                check(ti, wi[tuple(sl)], nabla.int64)
+        v, inv, c = nabla.unique(t, return_inverse=True, return_counts=True)
+        got = values(v)
+        nan = np.isnan(got) if dtype.is_floating_point else np.zeros(got.shape, bool)
+        wv, winv, wc = np.unique(a[~np.isnan(a)] if dtype.is_floating_point else a, return_inverse=True,
+                                 return_counts=True)
+        np.testing.assert_array_equal(got[~nan], wv.astype(got.dtype))
+        np.testing.assert_array_equal(c.numpy()[~nan], wc)
+        assert nan.sum() == (np.isnan(a).sum() if dtype.is_floating_point else 0)  # every NaN distinct
+        np.testing.assert_array_equal(got[inv.numpy()][~np.isnan(values(t))] if dtype.is_floating_point
+                                      else got[inv.numpy()], (a[~np.isnan(a)] if dtype.is_floating_point else a)
+                                      .astype(got.dtype))
+
+
 def test_sort_namedtuple_and_defaults():
     r = nabla.tensor([[3., 1., 2.], [0., -1., 5.]]).sort()
     assert r.values.tolist() == [[1., 2., 3.], [-1., 0., 5.]] and r.indices.tolist() == [[1, 2, 0], [1, 0, 2]]

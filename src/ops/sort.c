@@ -1,9 +1,10 @@
 /* sort.c: the ordering ops: sort, argsort, topk, unique.
  *
- * Sorting is a stable merge sort of (key, index) pairs per slice, slices in
- * parallel; keys are float (float32/float16/bfloat16), double or int64, and NaN
- * orders above every number (last ascending, first descending), as in PyTorch.
- * topk of a few elements streams each slice through a heap instead. */
+ * Every slice (slices in parallel) is sorted stably as (key, index) pairs: by
+ * an LSD radix sort on order-preserving integer keys, or a merge sort for short
+ * slices. NaN orders above every number (last ascending, first descending) and
+ * -0.0 ties with 0.0, as in PyTorch. topk of a few elements streams each slice
+ * through a heap instead. */
 #include "shape_common.h"
 
 #include <math.h>
@@ -99,12 +100,90 @@ HEAP_KIND(f)
 HEAP_KIND(d)
 HEAP_KIND(i)
 
-enum { KEY_F, KEY_D, KEY_I };
+/* ---- radix sort, for all but short slices ---- */
+
+/* Keys mapped to unsigned integers whose order is the sort order: floats by
+ * their bits with the sign folded in (-0.0 as +0.0, every NaN as the largest
+ * key), integers with the sign bit flipped; descending complements the key.
+ * An LSD radix sort of 8-bit digits on (key - min key) is then stable, and
+ * skips every digit that all keys share. */
+typedef struct { uint64_t key; int64_t idx; } pair_r;
+
+#define NAN_KEY32 0xFFFFFFFFull
+#define NAN_KEY64 UINT64_MAX
+
+static inline uint64_t key32(float x) {
+    if (x != x) return NAN_KEY32;
+    if (x == 0) x = 0;
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u & 0x80000000u) ? (uint32_t)~u : (u | 0x80000000u);
+}
+
+static inline uint64_t key64(double x) {
+    if (x != x) return NAN_KEY64;
+    if (x == 0) x = 0;
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
+}
+
+static void load_radix(pair_r* out, const char* p, int64_t s, int64_t n, int32_t dtype, bool desc) {
+    const uint64_t flip = desc ? UINT64_MAX : 0;
+    switch (dtype) {
+#define LOAD(CODE, T, EXPR)                                                                             \
+    case CODE: for (int64_t i = 0; i < n; i++) { T v = *(const T*)(p + i * s); out[i].key = (EXPR) ^ flip; out[i].idx = i; } break;
+        LOAD(NB_F32, float, key32(v))
+        LOAD(NB_F16, uint16_t, key32(nb_half_to_float(v)))
+        LOAD(NB_BF16, uint16_t, key32(nb_bf16_to_float(v)))
+        LOAD(NB_F64, double, key64(v))
+        LOAD(NB_I8, int8_t, (uint64_t)(uint8_t)(v ^ INT8_MIN))
+        LOAD(NB_I16, int16_t, (uint64_t)(uint16_t)(v ^ INT16_MIN))
+        LOAD(NB_I32, int32_t, (uint64_t)(uint32_t)(v ^ INT32_MIN))
+        LOAD(NB_I64, int64_t, (uint64_t)v ^ 0x8000000000000000ull)
+        LOAD(NB_U8, uint8_t, v)
+        LOAD(NB_BOOL, uint8_t, v)
+#undef LOAD
+        default: break;
+    }
+}
+
+static void radix_sort(pair_r* a, pair_r* tmp, int64_t n) {
+    uint64_t lo = UINT64_MAX;
+    for (int64_t i = 0; i < n; i++) lo = a[i].key < lo ? a[i].key : lo;
+    int64_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t k = a[i].key - lo;
+        for (int d = 0; d < 8; d++, k >>= 8) count[d][k & 255]++;
+    }
+    pair_r *src = a, *dst = tmp;
+    for (int d = 0; d < 8; d++) {
+        bool shared = false;  /* one digit value for every key: nothing to reorder */
+        for (int b = 0; b < 256 && !shared; b++) shared = count[d][b] == n;
+        if (shared) continue;
+        int64_t at = 0;
+        for (int b = 0; b < 256; b++) {
+            int64_t c = count[d][b];
+            count[d][b] = at;
+            at += c;
+        }
+        for (int64_t i = 0; i < n; i++) dst[count[d][((src[i].key - lo) >> (8 * d)) & 255]++] = src[i];
+        pair_r* t = src;
+        src = dst, dst = t;
+    }
+    if (src != a) memcpy(a, src, sizeof(pair_r) * (size_t)n);
+}
+
+#define RADIX_MIN 256 /* shorter slices: the merge sort (no histograms to clear) */
+
+enum { KEY_F, KEY_D, KEY_I, KEY_R };
 static int key_kind(int32_t dtype) {
     return dtype == NB_F64 ? KEY_D : nb_dtype_is_floating(dtype) ? KEY_F : KEY_I;
 }
 static size_t pair_size(int kind) {
-    return kind == KEY_F ? sizeof(pair_f) : kind == KEY_D ? sizeof(pair_d) : sizeof(pair_i);
+    return kind == KEY_F ? sizeof(pair_f) : kind == KEY_D ? sizeof(pair_d) : kind == KEY_I ? sizeof(pair_i)
+                                                                                           : sizeof(pair_r);
 }
 
 /* Loads n strided elements (byte stride s) of dtype as sort pairs. */
@@ -147,7 +226,7 @@ static void drain_pairs(void* heap, int64_t k, int kind, bool desc) {
 
 static int64_t pair_idx(const void* pairs, int kind, int64_t j) {
     return kind == KEY_F ? ((const pair_f*)pairs)[j].idx : kind == KEY_D ? ((const pair_d*)pairs)[j].idx
-                                                                         : ((const pair_i*)pairs)[j].idx;
+           : kind == KEY_I ? ((const pair_i*)pairs)[j].idx : ((const pair_r*)pairs)[j].idx;
 }
 
 /* Sorts every slice of x along d and writes the first k of each into values
@@ -159,11 +238,11 @@ static nb_status sort_slices(const char* op, const nb_tensor* x, int32_t d, bool
     const nb_tensor* o = values ? values : indices;
     if (o->numel == 0) return NB_OK;
     const int64_t slices = o->numel / k, es = nb_dtype_sizes[x->dtype];
-    const int kind = key_kind(x->dtype);
-    const size_t psize = pair_size(kind);
-    const int nt = nb_threads_for(x->numel, slices);
     const int64_t BLOCK = 2048;
     const bool use_heap = k < n && k <= n / 8;  /* topk of a few: a heap instead of a full sort */
+    const int kind = !use_heap && n >= RADIX_MIN ? KEY_R : key_kind(x->dtype);
+    const size_t psize = pair_size(kind);
+    const int nt = nb_threads_for(x->numel, slices);
     _Atomic int failed = 0;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -191,6 +270,9 @@ static nb_status sort_slices(const char* op, const nb_tensor* x, int32_t d, bool
                     offer_pairs(pairs, &size, k, block, cnt, kind, desc);
                 }
                 drain_pairs(pairs, k, kind, desc);
+            } else if (kind == KEY_R) {
+                load_radix(pairs, xp, xs * es, n, x->dtype, desc);
+                radix_sort(pairs, (pair_r*)pairs + n, n);
             } else {
                 load_pairs(pairs, xp, xs * es, n, x->dtype, 0);
                 sort_pairs(pairs, (char*)pairs + psize * (size_t)n, n, kind, desc);
@@ -266,11 +348,14 @@ NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t lar
 
 /* ---- unique ---- */
 
-static bool pair_key_differs(const void* pairs, int kind, int64_t a, int64_t b) {
-    /* NaN != NaN: every NaN is its own value, as in PyTorch */
+/* Whether sorted element a starts a new value after b. NaN != NaN: every NaN is
+ * its own value, as in PyTorch (nan_key: the radix key of NaN, for float dtypes). */
+static bool pair_key_differs(const void* pairs, int kind, int64_t a, int64_t b, bool floating, uint64_t nan_key) {
     if (kind == KEY_F) return ((const pair_f*)pairs)[a].key != ((const pair_f*)pairs)[b].key;
     if (kind == KEY_D) return ((const pair_d*)pairs)[a].key != ((const pair_d*)pairs)[b].key;
-    return ((const pair_i*)pairs)[a].key != ((const pair_i*)pairs)[b].key;
+    if (kind == KEY_I) return ((const pair_i*)pairs)[a].key != ((const pair_i*)pairs)[b].key;
+    const uint64_t ka = ((const pair_r*)pairs)[a].key;
+    return ka != ((const pair_r*)pairs)[b].key || (floating && ka == nan_key);
 }
 
 NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse,
@@ -284,7 +369,7 @@ NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** value
     nb_tensor* c;
     if ((st = nb_tensor_contiguous(x, &c)) != NB_OK) return st;
     const int64_t n = c->numel, es = nb_dtype_sizes[x->dtype];
-    const int kind = key_kind(x->dtype);
+    const int kind = n >= RADIX_MIN ? KEY_R : key_kind(x->dtype);
     const size_t psize = pair_size(kind);
     void* pairs = malloc(psize * (size_t)(n > 0 ? n : 1) * 2);
     int64_t* first = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));  /* sorted position of each group's start */
@@ -293,10 +378,17 @@ NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** value
     int64_t groups = 0;
     if (st == NB_OK && n > 0) {
         const char* data = nb_tensor_data(c);
-        load_pairs(pairs, data, es, n, x->dtype, 0);
-        sort_pairs(pairs, (char*)pairs + psize * (size_t)n, n, kind, false);
+        if (kind == KEY_R) {
+            load_radix(pairs, data, es, n, x->dtype, false);
+            radix_sort(pairs, (pair_r*)pairs + n, n);
+        } else {
+            load_pairs(pairs, data, es, n, x->dtype, 0);
+            sort_pairs(pairs, (char*)pairs + psize * (size_t)n, n, kind, false);
+        }
+        const bool floating = nb_dtype_is_floating(x->dtype);
+        const uint64_t nan_key = x->dtype == NB_F64 ? NAN_KEY64 : NAN_KEY32;
         for (int64_t j = 0; j < n; j++)
-            if (j == 0 || pair_key_differs(pairs, kind, j, j - 1)) first[groups++] = j;
+            if (j == 0 || pair_key_differs(pairs, kind, j, j - 1, floating, nan_key)) first[groups++] = j;
     }
     if (st == NB_OK) st = nb_tensor_new(op, &groups, 1, x->dtype, NB_CPU, 0, &v);
     if (st == NB_OK && inverse) st = nb_tensor_new(op, x->shape, x->ndim, NB_I64, NB_CPU, 0, &inv);
