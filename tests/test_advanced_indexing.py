@@ -586,6 +586,44 @@ def test_advanced_indexing_errors():
         nabla.zeros(0, 3)[[0]]
 
 
+def test_error_paths_and_results_do_not_leak():
+    import gc
+    x = nabla.arange(12.).view(3, 4)
+    bad = nabla.tensor([0, 7])
+    failing = [
+        lambda: x[bad], lambda: x.__setitem__((slice(None), bad), 1.), lambda: x.gather(1, bad.view(1, 2)),
+        lambda: x.scatter_(1, bad.view(1, 2), 1.), lambda: x.scatter_add(1, bad.view(1, 2), x[:1, :2]),
+        lambda: x.index_select(1, bad), lambda: x.index_add_(1, bad, x[:, :2]), lambda: x[nabla.tensor([True])],
+        lambda: x[[0, 1], [0, 1, 2]], lambda: x.index_put_((bad,), nabla.tensor(1.)),
+        lambda: x.masked_fill(nabla.zeros(5, dtype=nabla.bool), 1.), lambda: x.take_along_dim(bad.view(1, 2), 1),
+        lambda: nabla.cat([x, nabla.zeros(2, 5)]), lambda: nabla.stack([x, x[:2]]), lambda: x.topk(9),
+        lambda: nabla.nn.functional.one_hot(bad, 3),
+    ]
+    working = [
+        lambda: x[nabla.tensor([2, 0])], lambda: x[x > 3], lambda: x.sort(), lambda: nabla.unique(x, True, True, True),
+        lambda: x.nonzero(), lambda: x.topk(2), lambda: nabla.cat([x, x]), lambda: x.scatter(1, bad.view(1, 2) % 4, 1.),
+        lambda: x.repeat(2, 2), lambda: x.roll((1, 1), (0, 1)), lambda: x.tril(), lambda: x[[0, 1], 1:, None],
+    ]
+
+    def live():
+        gc.collect()
+        return nabla.memory.stats()["live_tensors"], nabla.memory.stats()["live_storages"]
+
+    for f in failing + working:  # warm caches (wrapped scalars, ...)
+        try:
+            f()
+        except (IndexError, RuntimeError):
+            pass
+    before = live()
+    for _ in range(3):
+        for f in failing:
+            with pytest.raises((IndexError, RuntimeError)):
+                f()
+        for f in working:
+            f()
+    assert live() == before
+
+
 def test_against_pytorch(rng):
     torch = pytest.importorskip("torch")
     a = rng.standard_normal((4, 5, 6)).astype(np.float32)

@@ -105,6 +105,17 @@ static inline int64_t index_offset(const nb_ix_ctx* c, char* const* p, const int
     return off;
 }
 
+/* An indexed dim of size 0 (every index is then out of range, and there is no
+ * element to fall back on): flags the context for the caller's error. */
+static inline bool empty_dim(const nb_ix_ctx* c) {
+    for (int32_t j = 0; j < c->k; j++)
+        if (c->size[j] == 0) {
+            atomic_store_explicit(&((nb_ix_ctx*)c)->bad, 1, memory_order_relaxed);
+            return true;
+        }
+    return false;
+}
+
 /* True when no index operand moves along this row: one offset serves all of it. */
 static inline bool const_index(const nb_ix_ctx* c, const int64_t* s) {
     for (int32_t j = 0; j < c->k; j++)
@@ -157,6 +168,7 @@ static inline bool const_index(const nb_ix_ctx* c, const int64_t* s) {
 #define MOVE_KERNELS(T, SZ)                                                                             \
     static void take_##SZ(char* const* p, const int64_t* s, int64_t n, const void* vctx) {              \
         const nb_ix_ctx* c = vctx;                                                                      \
+        if (empty_dim(c)) return; /* every index is out of range: read nothing */                       \
         if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && const_index(c, s)) { /* a row */ \
             memcpy(p[0], p[1] + index_offset(c, p, s, 0, true), (size_t)n * sizeof(T));                 \
             return;                                                                                     \
@@ -264,7 +276,7 @@ static int64_t walk(const nb_ix_walk* w, int64_t begin, int64_t end, char* out, 
                 if (m[j * ms]) {
                     int64_t* c = coords + cnt++ * nd;
                     for (int32_t d = 0; d < last; d++) c[d] = idx[d];
-                    c[last] = j;
+                    if (nd) c[last] = j;  /* a 0-dim mask has no coordinates to write */
                 }
         } else if (out) {
             switch (es) {

@@ -315,7 +315,7 @@ NB_API nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n
     if (st != NB_OK) return st;
     if (n < x->ndim || (repeats == NULL && n > 0))
         return nb_error(NB_ERR_SHAPE, "%s: Number of dimensions of repeat dims can not be smaller than number of "
-                        "dimensions of tensor", op);
+                        "dimensions of tensor (%d repeats for shape %s)", op, (int)n, nb_shape_str(x->shape, x->ndim));
     if (n > NB_MAX_DIMS)
         return nb_error(NB_ERR_SHAPE, "%s: a tensor can have at most %d dims, got %d repeats", op, NB_MAX_DIMS, (int)n);
     const int32_t lead = n - x->ndim;
@@ -365,7 +365,9 @@ static nb_status tri(const char* op, const nb_tensor* x, int64_t k, bool lower, 
     if (dst == NULL) NB_CHECK_OUT(op, out);
     nb_status st = nb_require_cpu(op, x);
     if (st != NB_OK) return st;
-    if (x->ndim < 2) return nb_error(NB_ERR_SHAPE, "%s: input tensor must have at least 2 dimensions", op);
+    if (x->ndim < 2)
+        return nb_error(NB_ERR_SHAPE, "%s: input tensor must have at least 2 dimensions (got shape %s)", op,
+                        nb_shape_str(x->shape, x->ndim));
     if (dst != NULL && (st = check_dst(op, dst, x->shape, x->ndim, x->dtype, x)) != NB_OK) return st;
     nb_tensor* r = dst;
     if (r == NULL && (st = nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;

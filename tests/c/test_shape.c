@@ -264,6 +264,23 @@ TEST(test_index_select_index_add_masks) {
     CHECK_STATUS(nb_one_hot(index, 2, &oh), NB_ERR_INVALID_ARGUMENT, "Class values must be smaller than num_classes.");
     CHECK(oh == NULL);
     nb_tensor_release(nz);
+    nb_tensor *scalar = NULL, *yes = NULL, *picked = NULL;  /* 0-dim inputs: no coordinates, a new dim */
+    CHECK_OK(nb_full(NULL, 0, 2.5, NB_F32, NB_CPU, 0, &scalar));
+    CHECK_OK(nb_nonzero(scalar, &nz));
+    CHECK_SHAPE(nz, 1, 0);
+    nb_tensor_release(nz);
+    CHECK_OK(nb_full_int(NULL, 0, 1, NB_BOOL, NB_CPU, 0, &yes));
+    const nb_tensor* yes_index[1] = {yes};
+    CHECK_OK(nb_index(scalar, yes_index, 1, &picked));
+    CHECK_SHAPE(picked, 1);
+    const double pv[1] = {2.5};
+    CHECK_VALUES(picked, pv, 1);
+    nb_tensor_release(picked);
+    CHECK_OK(nb_masked_select(scalar, yes, &picked));
+    CHECK_VALUES(picked, pv, 1);
+    nb_tensor_release(picked);
+    nb_tensor_release(yes);
+    nb_tensor_release(scalar);
     nb_tensor_release(sel);
     nb_tensor_release(r);
     nb_tensor_release(value);
