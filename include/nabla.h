@@ -406,6 +406,46 @@ NB_API nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, n
 /* a >> b on integers, arithmetic for signed types. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
+/* ---- ops: index ---- */
+/* out[i][j] = x[index[i][j]][j] (dim 0): index (int64 or int32) has x's ndim and is no larger than x apart from dim; out has index's shape. */
+NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);
+
+/* A copy of x with x[index[i][j]][j] = src[i][j] (dim 0); src has x's dtype. Duplicate indices: the last write wins. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
+
+/* nb_scatter with a 0-dim value (converted to x's dtype) in place of src. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out);
+
+/* A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
+
+/* The entries of x at the positions of the 1-D int64/int32 index along dim. */
+NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);
+
+/* A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out);
+
+/* x with the elements where the bool mask (broadcast) is true set to the 0-dim value (converted to x's dtype). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst, nb_tensor** out);
+
+/* The 1-D tensor of the elements of x (broadcast with the bool mask) where mask is true, in row-major order. */
+NB_API nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor** out);
+
+/* The [n, ndim] int64 coordinates of the nonzero elements of x in row-major order (NaN counts as nonzero). */
+NB_API nb_status nb_nonzero(const nb_tensor* x, nb_tensor** out);
+
+/* Gathers along dim after broadcasting x and the int64 indices apart from dim; with has_dim 0, along the flattened x. */
+NB_API nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim, nb_tensor** out);
+
+/* The int64 one-hot encoding of the int64 class values x: shape x.shape + [num_classes]; num_classes -1 infers max + 1. */
+NB_API nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out);
+
+/* Advanced indexing x[indices]: one entry per leading dim, NULL for a full slice, else an int64/int32 index or a bool/uint8 mask (one dim per mask dim). Index tensors broadcast together; their shape replaces the indexed dims, or leads the result when a full slice separates them (NumPy's rule). Negative indices count from the end. */
+NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out);
+
+/* x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out);
+
 /* ---- ops: random ---- */
 /* A new generator with the given seed and offset 0; release it with nb_generator_release. */
 NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out);
@@ -463,6 +503,40 @@ NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int
 
 /* Training (train != 0): each element of a floating x is zeroed with probability p and the rest are scaled by 1/(1-p), so the expectation is kept; p = 1 gives zeros (x * 0). The keep mask is bernoulli(1 - p) from the same stream. Not training: x itself (a new reference), or a copy into dst. dst must have x's shape and a floating dtype (dst == x is in-place). gen NULL means the default generator. */
 NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+
+/* ---- ops: shape ---- */
+/* Concatenates n tensors along dim (PyTorch's torch.cat): shapes must match except along dim; the dtype is the promotion of all inputs; 1-D empty tensors are skipped (PyTorch's legacy rule). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out);
+
+/* Stacks n tensors of one shape along a new dim (in [-ndim-1, ndim]). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out);
+
+/* A copy of x with the order of elements reversed along each of dims (no duplicates). */
+NB_API nb_status nb_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_tensor** out);
+
+/* A copy of x with elements shifted circularly by shifts[i] along dims[i]; with ndims 0 and one shift, along the flattened tensor. */
+NB_API nb_status nb_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, const int64_t* dims, int32_t ndims, nb_tensor** out);
+
+/* Tensor.repeat: x tiled repeats[i] times along each dim (n >= x's ndim; extra leading repeats add dims). */
+NB_API nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_tensor** out);
+
+/* The lower triangle of the last two dims (elements with col - row <= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out);
+
+/* The upper triangle of the last two dims (elements with col - row >= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out);
+
+/* Sorts x along dim: *values (x's dtype) and *indices (int64). The sort is always stable; NaN orders above every number (last ascending, first descending), as in PyTorch. */
+NB_API nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values, nb_tensor** indices);
+
+/* The int64 indices that sort x along dim (the indices of nb_sort). */
+NB_API nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out);
+
+/* The k largest (or smallest) elements along dim and their int64 indices, always sorted; ties keep the earlier index first. */
+NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
+
+/* The distinct values of the flattened x, sorted (every NaN is distinct, as in PyTorch); inverse (x's shape, int64: each element's position in values) and counts (int64) are computed only when their pointers are non-NULL. */
+NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
 
 /* ---- ops: unary ---- */
 /* e^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */

@@ -3,10 +3,13 @@
 
 #include <string.h>
 
-static const char* const tensor_names[] = {"a", "b", "c", "d"};
+static const char* const tensor_names[NB_LOOP_MAX_OPS] = {"a", "b", "c", "d"};
 
 nb_status nb_broadcast_shapes(const char* op, const nb_tensor* const* ts, int32_t n, int64_t* shape,
                               int32_t* ndim) {
+    if (n > NB_LOOP_MAX_OPS)
+        return nb_error(NB_ERR_INTERNAL, "%s: broadcasting supports at most %d tensors, got %d", op, NB_LOOP_MAX_OPS,
+                        (int)n);
     int32_t nd = 0;
     for (int32_t i = 0; i < n; i++) nd = ts[i]->ndim > nd ? ts[i]->ndim : nd;
     for (int32_t d = 0; d < nd; d++) shape[d] = 1;

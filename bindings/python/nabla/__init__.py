@@ -21,6 +21,7 @@ from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squee
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
 from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t
 from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn, randint, normal, ...
+from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
 from . import cuda, memory, nn
 
 

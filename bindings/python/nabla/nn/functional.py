@@ -4,11 +4,13 @@ from __future__ import annotations
 from .._binary import _wrap
 from .._lib import error, ffi, lib
 from .._tensor import Tensor
+from .._random import functional_dropout as dropout  # defined with the random family
+from .._tensor import _call
 from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
 
 _NULL = ffi.NULL
 
-__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh"]
+__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "one_hot"]
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:
@@ -53,5 +55,9 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """input if input > 0 else alpha * (exp(input) - 1)."""
     return _apply(lib.nbpy_elu, lib.nb_elu, input, (float(alpha),), inplace)
 
-from .._random import functional_dropout as dropout  # noqa: E402 - defined with the random family
-__all__.append("dropout")
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 one-hot encoding of int64 class values: shape tensor.shape + (num_classes,); -1 infers max + 1."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"one_hot(): argument 'tensor' must be Tensor, not {type(tensor).__name__}")
+    return _call(lib.nbpy_one_hot, tensor._h, int(num_classes))
