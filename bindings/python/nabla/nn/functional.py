@@ -1,4 +1,5 @@
-"""nabla.nn.functional: activation functions with PyTorch's signatures."""
+"""nabla.nn.functional: activation functions with PyTorch's signatures; convolutions,
+pooling, normalization, losses, embedding and pad come from _functional_nn.py."""
 from __future__ import annotations
 
 from .._binary import _wrap
@@ -8,7 +9,10 @@ from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
 
 _NULL = ffi.NULL
 
-__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh"]
+from ._functional_nn import *  # noqa: F401,F403 - conv2d, max_pool2d, layer_norm, cross_entropy, ...
+from ._functional_nn import __all__ as _nn_all
+
+__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh"] + _nn_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:
