@@ -1,8 +1,9 @@
 /* norm.c: normalization layers, forward: layer_norm, batch_norm (training with
  * batch statistics and the running-stat update, or evaluation with the running
  * stats) and group_norm. Statistics are two-pass (mean, then squared
- * deviations), summed in blocks in the kernel dtype with the blocks added in
- * double. float16/bfloat16 compute in float32. */
+ * deviations; layer_norm: one pass over x - x[0]), summed in blocks in the
+ * kernel dtype with the blocks added in double. float16/bfloat16 compute in
+ * float32. */
 #include "nn_common.h"
 
 #include <math.h>
@@ -38,15 +39,32 @@
     NN_CLONES static void scale_shift_##SUF(const T* x, T* y, int64_t n, T a, T c) {                            \
         _Pragma("omp simd") for (int64_t i = 0; i < n; i++) y[i] = x[i] * a + c;                                \
     }                                                                                                           \
+    /* Sum and sum of squares of x - shift in one pass (shift: a sample value, against cancellation). */      \
+    NN_CLONES static void moments_##SUF(const T* x, int64_t n, T shift, double* s1, double* s2) {             \
+        double t1 = 0, t2 = 0;                                                                                  \
+        for (int64_t b = 0; b < n; b += BLOCK) {                                                                \
+            const int64_t e = b + BLOCK < n ? b + BLOCK : n;                                                    \
+            T a = 0, q = 0;                                                                                     \
+            _Pragma("omp simd reduction(+:a, q)") for (int64_t i = b; i < e; i++) {                             \
+                const T d = x[i] - shift;                                                                       \
+                a += d;                                                                                         \
+                q += d * d;                                                                                     \
+            }                                                                                                   \
+            t1 += (double)a, t2 += (double)q;                                                                   \
+        }                                                                                                       \
+        *s1 = t1, *s2 = t2;                                                                                     \
+    }                                                                                                           \
     /* layer_norm rows: y = (x - mean) * rstd * w + b */                                                        \
     NN_CLONES static void layer_norm_rows_##SUF(const T* x, T* y, const T* w, const T* b, int64_t rows,          \
                                                 int64_t D, double eps, double* stats) {                         \
         for (int64_t r = 0; r < rows; r++) {                                                                    \
             const T* xr = x + r * D;                                                                            \
             T* yr = y + r * D;                                                                                  \
-            const T mean = (T)(sum_##SUF(xr, D) / (double)D);                                                   \
-            const double var = sqdev_##SUF(xr, D, mean) / (double)D;                                            \
-            const T rstd = (T)(1.0 / sqrt(var + eps));                                                          \
+            double s1, s2;                                                                                      \
+            moments_##SUF(xr, D, xr[0], &s1, &s2);                                                              \
+            const double m1 = s1 / (double)D, var0 = s2 / (double)D - m1 * m1;                                  \
+            const T mean = (T)((double)xr[0] + m1);                                                             \
+            const T rstd = (T)(1.0 / sqrt((var0 > 0 ? var0 : 0) + eps));                                        \
             if (stats != NULL) stats[2 * r] = (double)mean, stats[2 * r + 1] = (double)rstd;                    \
             if (w != NULL && b != NULL) {                                                                       \
                 _Pragma("omp simd") for (int64_t i = 0; i < D; i++) yr[i] = (xr[i] - mean) * rstd * w[i] + b[i]; \
@@ -139,7 +157,7 @@ NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized
     bool match = input->ndim >= ndim;
     for (int32_t i = 0; match && i < ndim; i++) match = input->shape[input->ndim - ndim + i] == normalized_shape[i];
     if (!match)
-        return nb_error(NB_ERR_SHAPE, "%s: Given normalized_shape=%s, expected input with shape [*, %s], but got input "
+        return nb_error(NB_ERR_SHAPE, "%s: Given normalized_shape=%s, expected input with shape [*, %s, but got input "
                         "of size%s", op, ns, ns + 1, nb_shape_str(input->shape, input->ndim));
     const nb_tensor* params[2] = {weight, bias};
     static const char* const pnames[2] = {"weight", "bias"};
