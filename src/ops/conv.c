@@ -213,6 +213,11 @@ static nb_status conv_check(const char* op, int sd, bool transposed, const nb_te
             return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: negative output_padding is not supported", op);
     }
     if (groups <= 0) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: non-positive groups is not supported", op);
+    for (int i = 0; i < sd; i++)  /* keeps the size arithmetic below far from overflow */
+        if (stride[i] > INT_MAX || pads[i] > INT_MAX || pads[sd + i] > INT_MAX || dilation[i] > INT_MAX ||
+            (outpad != NULL && outpad[i] > INT_MAX))
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: stride, padding, dilation and output_padding must be below "
+                            "2^31", op);
     const char* wshape = nb_shape_str(weight->shape, weight->ndim);
     const char* ishape = nb_shape_str(input->shape, input->ndim);
     if (weight->shape[0] % groups != 0)

@@ -90,6 +90,10 @@ static nb_status pad_check(const char* op, const nb_tensor* x, const int64_t* pa
     for (int32_t i = 0; i < nd; i++) {
         const int32_t d = ndim - 1 - i;
         const int64_t before = pad[2 * i], after = pad[2 * i + 1], size = x->shape[d];
+        if (before > ((int64_t)1 << 60) || before < -((int64_t)1 << 60) || after > ((int64_t)1 << 60) ||
+            after < -((int64_t)1 << 60))
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: padding (%lld, %lld) is out of range", op, (long long)before,
+                            (long long)after);
         const int64_t o = size + before + after;
         if (mode == PAD_REFLECT && (before >= size || after >= size))
             return nb_error(NB_ERR_SHAPE, "%s: Argument #4: Padding size should be less than the corresponding input "

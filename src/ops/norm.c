@@ -81,7 +81,7 @@
                                  int nthreads) {                                                                \
         const int64_t chunk = 16;                                                                               \
         const int64_t nchunks = (rows + chunk - 1) / chunk;                                                     \
-        _Pragma("omp parallel for schedule(static) num_threads(nthreads) if(nthreads > 1)")                     \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                     \
         for (int64_t c = 0; c < nchunks; c++) {                                                                 \
             const int64_t r0 = c * chunk, n = rows - r0 < chunk ? rows - r0 : chunk;                            \
             layer_norm_rows_##SUF(x + r0 * D, y + r0 * D, w, b, n, D, eps, NULL);                               \

@@ -24,7 +24,7 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
 
 #define MAX_POOL(T, SUF)                                                                                        \
     static void max_pool_##SUF(const pool_geom* g, const T* x, T* y, int64_t* idx, int nthreads) {             \
-        _Pragma("omp parallel for schedule(static) num_threads(nthreads) if(nthreads > 1)")                    \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
         for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
             const T* in = x + pl * g->H * g->W;                                                                \
             T* o = y + pl * g->OH * g->OW;                                                                     \
@@ -57,7 +57,7 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
                                                                                                                \
     static void avg_pool_##SUF(const pool_geom* g, const T* x, T* y, bool count_include_pad, int64_t divisor,   \
                                int nthreads) {                                                                 \
-        _Pragma("omp parallel for schedule(static) num_threads(nthreads) if(nthreads > 1)")                    \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
         for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
             const T* in = x + pl * g->H * g->W;                                                                \
             T* o = y + pl * g->OH * g->OW;                                                                     \
@@ -85,7 +85,7 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
     }                                                                                                          \
                                                                                                                \
     static void adaptive_avg_##SUF(const pool_geom* g, const T* x, T* y, int nthreads) {                       \
-        _Pragma("omp parallel for schedule(static) num_threads(nthreads) if(nthreads > 1)")                    \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
         for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
             const T* in = x + pl * g->H * g->W;                                                                \
             T* o = y + pl * g->OH * g->OW;                                                                     \
@@ -138,6 +138,10 @@ static nb_status pool_geometry(const char* op, const nb_tensor* input, const int
         return nb_error(NB_ERR_INVALID_ARGUMENT,
                         "%s: dilation should be greater than zero, but got dilationH: %lld dilationW: %lld", op,
                         (long long)d[0], (long long)d[1]);
+    for (int i = 0; i < 2; i++)  /* keeps the size arithmetic far from overflow */
+        if (k[i] > INT32_MAX || s[i] > INT32_MAX || p[i] > INT32_MAX || d[i] > INT32_MAX)
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: kernel_size, stride, padding and dilation must be below 2^31",
+                            op);
     if (p[0] < 0 || p[1] < 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: pad must be non-negative, but got padH = %lld, padW = %lld", op,
                         (long long)p[0], (long long)p[1]);
@@ -229,6 +233,9 @@ NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* o
     if (output_size[0] < 0 || output_size[1] < 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT,
                         "%s: elements of output_size must be greater than or equal to 0 but received {%lld, %lld}", op,
+                        (long long)output_size[0], (long long)output_size[1]);
+    if (output_size[0] > INT32_MAX || output_size[1] > INT32_MAX)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: output_size must be below 2^31, got {%lld, %lld}", op,
                         (long long)output_size[0], (long long)output_size[1]);
     pool_geom g;
     memset(&g, 0, sizeof g);
