@@ -1,10 +1,13 @@
 /* conv.c: convolutions (conv1d, conv2d, conv_transpose2d), forward.
  *
- * conv: im2col + GEMM. The output positions of an image are cut into tiles whose
- * column matrix (C/groups * kH * kW rows) fits in L2; each (image, group, tile)
- * is one task for an OpenMP thread, which builds its columns and calls OpenBLAS
- * single-threaded (nn_blas_serial_*), writing straight into the output with
- * ldc = OH * OW. 1x1 convolutions with stride 1 and no padding skip im2col.
+ * conv: im2col + GEMM. The output of an image is cut into tiles whose column
+ * matrix (C/groups * kH * kW rows) fits in L2; each (image, group, tile) is one
+ * task for an OpenMP thread, which builds its columns and calls OpenBLAS
+ * single-threaded (nn_blas_serial_*). With stride 1 a tile is a band of output
+ * rows: the input rows it needs are zero-padded once into a slab, so that every
+ * column-matrix row is a single contiguous copy (conv_slab). Other strides
+ * gather columns (im2col) and write straight into the output with ldc = OH * OW.
+ * 1x1 convolutions with stride 1 and no padding skip im2col.
  *
  * conv_transpose: GEMM (weight^T x input) into columns, then col2im adds them
  * into the output; tasks are (image, group, block of output channels), which
@@ -69,35 +72,84 @@ typedef struct {
                 }                                                                                              \
     }                                                                                                          \
                                                                                                                \
+    /* Stride 1: the input rows a tile of output rows needs are copied once, zero-padded, into a slab of width   \
+     * Wp = OW + (kW - 1) * dW; each column-matrix row is then one contiguous copy from the slab, and the GEMM     \
+     * computes Wp columns per output row, of which the first OW are kept (plus bias). */                        \
+    static void conv_slab_##SUF(const conv_geom* g, const T* xg, const T* wg, const T* bg, T* yg, int64_t oh0,      \
+                                int64_t rows, T* scratch) {                                                     \
+        const int64_t Cg = g->C / g->groups, Og = g->O / g->groups, kh = g->kh, kw = g->kw, W = g->W;          \
+        const int64_t Wp = g->OW + (kw - 1) * g->dw, R = rows + (kh - 1) * g->dh, tail = (kw - 1) * g->dw;      \
+        const int64_t chs = R * Wp + tail, TT = rows * Wp, Kg = Cg * kh * kw, pl = g->pl, pr = Wp - pl - W;    \
+        T* slab = scratch;                                                                                     \
+        T* cols = slab + Cg * chs;                                                                             \
+        T* tmp = cols + Kg * TT;                                                                               \
+        for (int64_t c = 0; c < Cg; c++) {                                                                     \
+            T* sc = slab + c * chs;                                                                            \
+            for (int64_t r = 0; r < R; r++) {                                                                  \
+                const int64_t ih = oh0 - g->pt + r;                                                            \
+                T* d = sc + r * Wp;                                                                            \
+                if (ih < 0 || ih >= g->H) {                                                                    \
+                    memset(d, 0, sizeof(T) * (size_t)Wp);                                                      \
+                    continue;                                                                                  \
+                }                                                                                              \
+                if (pl > 0) memset(d, 0, sizeof(T) * (size_t)pl);                                              \
+                memcpy(d + pl, xg + (c * g->H + ih) * W, sizeof(T) * (size_t)W);                               \
+                if (pr > 0) memset(d + pl + W, 0, sizeof(T) * (size_t)pr);                                     \
+            }                                                                                                  \
+            if (tail > 0) memset(sc + R * Wp, 0, sizeof(T) * (size_t)tail);                                    \
+            for (int64_t ki = 0; ki < kh; ki++)                                                                \
+                for (int64_t kj = 0; kj < kw; kj++)                                                            \
+                    memcpy(cols + ((c * kh + ki) * kw + kj) * TT, sc + ki * g->dh * Wp + kj * g->dw,           \
+                           sizeof(T) * (size_t)TT);                                                            \
+        }                                                                                                      \
+        GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)TT, (int)Kg, 1, wg, (int)Kg, cols, (int)TT, \
+             0, tmp, (int)TT);                                                                                 \
+        for (int64_t o = 0; o < Og; o++) {                                                                     \
+            const T bo = bg != NULL ? bg[o] : 0;                                                               \
+            for (int64_t r = 0; r < rows; r++) {                                                               \
+                T* dst = yg + (o * g->OH + oh0 + r) * g->OW;                                                   \
+                const T* src = tmp + o * TT + r * Wp;                                                          \
+                for (int64_t q = 0; q < g->OW; q++) dst[q] = src[q] + bo;                                      \
+            }                                                                                                  \
+        }                                                                                                      \
+    }                                                                                                          \
+                                                                                                               \
+    /* tile: output positions per task, or output rows per task for the stride-1 slab path; scratch: per-thread  \
+     * buffers of `per_thread` elements. */                                                                    \
     static void conv_forward_##SUF(const conv_geom* g, const T* x, const T* w, const T* b, T* y, T* scratch,   \
-                                   int64_t tile, int nthreads) {                                               \
+                                   int64_t per_thread, int64_t tile, bool slab, int nthreads) {                \
         const int64_t G = g->groups, Cg = g->C / G, Og = g->O / G, HW = g->OH * g->OW;                         \
-        const int64_t Kg = Cg * g->kh * g->kw, ntiles = (HW + tile - 1) / tile;                                \
+        const int64_t Kg = Cg * g->kh * g->kw, span = slab ? g->OH : HW, ntiles = (span + tile - 1) / tile;    \
         const int64_t ntasks = g->N * G * ntiles;                                                              \
         _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                   \
         for (int64_t task = 0; task < ntasks; task++) {                                                        \
-            const int64_t n = task / (G * ntiles), gi = task / ntiles % G, p0 = task % ntiles * tile;          \
-            const int64_t tt = HW - p0 < tile ? HW - p0 : tile;                                                \
+            const int64_t n = task / (G * ntiles), gi = task / ntiles % G, t0 = task % ntiles * tile;          \
+            const int64_t tt = span - t0 < tile ? span - t0 : tile;                                            \
             const T* xg = x + (n * g->C + gi * Cg) * g->H * g->W;                                              \
-            T* yg = y + (n * g->O + gi * Og) * HW + p0;                                                        \
+            const T* wg = w + gi * Og * Kg;                                                                    \
+            const T* bg = b != NULL ? b + gi * Og : NULL;                                                      \
+            T* yimg = y + (n * g->O + gi * Og) * HW;                                                           \
+            T* mine = scratch != NULL ? scratch + (int64_t)NN_THREAD_NUM() * per_thread : NULL;                \
+            if (slab && Kg > 0) {                                                                              \
+                conv_slab_##SUF(g, xg, wg, bg, yimg, t0, tt, mine);                                            \
+                continue;                                                                                      \
+            }                                                                                                  \
+            T* yg = yimg + t0;                                                                                 \
             if (Kg == 0) {                                                                                     \
                 for (int64_t o = 0; o < Og; o++)                                                               \
                     for (int64_t q = 0; q < tt; q++) yg[o * HW + q] = 0;                                       \
             } else if (g->direct) {                                                                            \
-                GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)tt, (int)Kg, 1, w + gi * Og * Kg, \
-                     (int)Kg, xg + p0, (int)HW, 0, yg, (int)HW);                                               \
+                GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)tt, (int)Kg, 1, wg, (int)Kg,      \
+                     xg + t0, (int)HW, 0, yg, (int)HW);                                                        \
             } else {                                                                                           \
-                const int tid = NN_THREAD_NUM();                                                               \
-                T* cols = scratch + (int64_t)tid * Kg * tile;                                                  \
-                im2col_##SUF(g, xg, Cg, p0, tt, cols);                                                         \
-                GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)tt, (int)Kg, 1, w + gi * Og * Kg, \
-                     (int)Kg, cols, (int)tt, 0, yg, (int)HW);                                                  \
+                im2col_##SUF(g, xg, Cg, t0, tt, mine);                                                         \
+                GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)tt, (int)Kg, 1, wg, (int)Kg,      \
+                     mine, (int)tt, 0, yg, (int)HW);                                                           \
             }                                                                                                  \
-            if (b != NULL)                                                                                     \
+            if (bg != NULL)                                                                                    \
                 for (int64_t o = 0; o < Og; o++) {                                                             \
-                    const T bo = b[gi * Og + o];                                                               \
                     T* row = yg + o * HW;                                                                      \
-                    for (int64_t q = 0; q < tt; q++) row[q] += bo;                                             \
+                    for (int64_t q = 0; q < tt; q++) row[q] += bg[o];                                          \
                 }                                                                                              \
         }                                                                                                      \
     }                                                                                                          \
@@ -317,15 +369,27 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
     const double flops = (double)g.N * (double)g.O * (double)HW * (double)(g.C / G) * (double)(g.kh * g.kw);
     int nthreads = nn_threads(flops / 8);
     void* scratch = NULL;
-    int64_t tile = 0, block = 0;
+    int64_t tile = 0, block = 0, per_thread = 0;
+    bool slab = false;
     if (g.N > 0 && g.O > 0 && HW > 0) {
         if (!transposed) {
-            const int64_t Kg = g.C / G * g.kh * g.kw;
-            tile = Kg > 0 ? TILE_ELEMS / Kg : HW;
-            tile = tile < 64 ? 64 : tile - tile % 16;
-            tile = g.direct || tile > HW ? HW : tile;
-            if (g.N * G * ((HW + tile - 1) / tile) < nthreads) nthreads = (int)(g.N * G * ((HW + tile - 1) / tile));
-            if (!g.direct && Kg > 0) scratch = nn_alloc((size_t)(nthreads * Kg * tile * esize));
+            const int64_t Kg = g.C / G * g.kh * g.kw, Og = g.O / G;
+            slab = !g.direct && g.sh == 1 && g.sw == 1 && Kg > 0;
+            if (slab) {  /* tiles of whole output rows */
+                const int64_t Wp = g.OW + (g.kw - 1) * g.dw;
+                tile = TILE_ELEMS / (Kg * Wp);
+                tile = tile < 1 ? 1 : tile > g.OH ? g.OH : tile;
+                const int64_t R = tile + (g.kh - 1) * g.dh, TT = tile * Wp;
+                per_thread = (g.C / G) * (R * Wp + (g.kw - 1) * g.dw) + Kg * TT + Og * TT;
+            } else {
+                tile = Kg > 0 ? TILE_ELEMS / Kg : HW;
+                tile = tile < 64 ? 64 : tile - tile % 16;
+                tile = g.direct || tile > HW ? HW : tile;
+                per_thread = g.direct ? 0 : Kg * tile;
+            }
+            const int64_t ntasks = g.N * G * (((slab ? g.OH : HW) + tile - 1) / tile);
+            if (ntasks < nthreads) nthreads = (int)ntasks;
+            if (per_thread > 0) scratch = nn_alloc((size_t)(nthreads * per_thread * esize));
         } else {
             const int64_t Og = g.O / G, kk = g.kh * g.kw;
             const int64_t want = 2 * (int64_t)nthreads;  /* tasks wanted: split channels when images are few */
@@ -338,7 +402,7 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
             if (ntasks < nthreads) nthreads = (int)ntasks;
             if (g.C > 0) scratch = nn_alloc((size_t)(nthreads * block * kk * tile * esize));
         }
-        if (scratch == NULL && ((!transposed && !g.direct && g.C > 0) || (transposed && g.C > 0))) {
+        if (scratch == NULL && ((!transposed && per_thread > 0) || (transposed && g.C > 0))) {
             nn_release(x, w, b, y, NULL, NULL, NULL, NULL);
             return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for the column buffers", op);
         }
@@ -349,15 +413,15 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
                 conv_transpose_f32(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, tile,
                                    block, nthreads);
             else
-                conv_forward_f32(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, tile,
-                                 nthreads);
+                conv_forward_f32(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, per_thread,
+                                 tile, slab, nthreads);
         } else {
             if (transposed)
                 conv_transpose_f64(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, tile,
                                    block, nthreads);
             else
-                conv_forward_f64(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, tile,
-                                 nthreads);
+                conv_forward_f64(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, per_thread,
+                                 tile, slab, nthreads);
         }
         if (nthreads > 1) nn_blas_serial_end();
         nn_free(scratch);
