@@ -951,6 +951,12 @@ def test_pad_errors():
         (RuntimeError, lambda: F.pad(x3, (5, 0), mode="circular"), "pad: Padding value causes wrapping around more than once."),
         (RuntimeError, lambda: F.pad(x3, (-3, -2), mode="circular"),
          "pad: Negative padding value is resulting in an empty dimension"),
+        (RuntimeError, lambda: F.pad(x3, (-4, 2), mode="circular"),
+         "pad: Negative padding value is resulting in an empty dimension"),
+        (RuntimeError, lambda: F.pad(x3, (3, -2), mode="circular"),  # 3 > the 2 elements left after cropping
+         "pad: Padding value causes wrapping around more than once."),
+        (RuntimeError, lambda: F.pad(x3, (6, -5)),
+         "pad: negative padding (6, -5) removes more than the 4 elements of dimension 2"),
         (RuntimeError, lambda: F.pad(nb(randn(3, 0, 4)), (1, 1), mode="reflect"),
          "pad: Expected 2D or 3D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for "
          "input, but got: [3, 0, 4]"),

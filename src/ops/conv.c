@@ -319,7 +319,7 @@ static nb_status conv_check(const char* op, int sd, bool transposed, const nb_te
                                     (long long)stride[1], (long long)dilation[0], (long long)dilation[1]);
             }
             outsz[i] = (in[i] - 1) * stride[i] - pads[i] - pads[sd + i] + eff[i] + outpad[i];
-            small |= outsz[i] <= 0;
+            small |= outsz[i] < 0;
         }
         if (small)
             return nb_error(NB_ERR_SHAPE,

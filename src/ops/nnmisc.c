@@ -99,20 +99,23 @@ static nb_status pad_check(const char* op, const nb_tensor* x, const int64_t* pa
             return nb_error(NB_ERR_SHAPE, "%s: Argument #4: Padding size should be less than the corresponding input "
                             "dimension, but got: padding (%lld, %lld) at dimension %d of input %s", op, (long long)before,
                             (long long)after, (int)d, nb_shape_str(x->shape, ndim));
+        const int64_t kept = size + (before < 0 ? before : 0) + (after < 0 ? after : 0);  /* after cropping */
         if (mode == PAD_CIRCULAR) {
-            if (before > size || after > size)
-                return nb_error(NB_ERR_SHAPE, "%s: Padding value causes wrapping around more than once.", op);
-            const int64_t kept = size + (before < 0 ? before : 0) + (after < 0 ? after : 0);
-            if ((before < 0 || after < 0) && (kept <= 0 || o <= 0))
+            if (o < 0 || (o > 0 && kept <= 0))  /* nothing left to wrap around */
                 return nb_error(NB_ERR_SHAPE, "%s: Negative padding value is resulting in an empty dimension", op);
+            if (before > size || after > size || (o > 0 && (before > kept || after > kept)))
+                return nb_error(NB_ERR_SHAPE, "%s: Padding value causes wrapping around more than once.", op);
         }
-        if ((mode == PAD_REFLECT || mode == PAD_REPLICATE) && o < 1)
+        if ((mode == PAD_REFLECT || mode == PAD_REPLICATE) && o < (npad == 2 ? 1 : 0))  /* PyTorch's pad1d wants 1 */
             return nb_error(NB_ERR_SHAPE, "%s: input (%c: %lld) is too small. Calculated output %c: %lld", op,
                             dim_letters[i], (long long)size, dim_letters[i], (long long)o);
         if (o < 0)
             return nb_error(NB_ERR_SHAPE, "%s: The input size %lld, plus negative padding %lld and %lld resulted in a "
                             "negative output size, which is invalid. Check dimension %d of your input.", op,
                             (long long)size, (long long)before, (long long)after, (int)d);
+        if (mode == PAD_CONSTANT && kept < 0)
+            return nb_error(NB_ERR_SHAPE, "%s: negative padding (%lld, %lld) removes more than the %lld elements of "
+                            "dimension %d", op, (long long)before, (long long)after, (long long)size, (int)d);
         shape[d] = o;
     }
     return NB_OK;
