@@ -35,9 +35,9 @@
         }                                                                                                       \
         return total;                                                                                           \
     }                                                                                                           \
-    /* y = x * a + c */                                                                                         \
-    NN_CLONES static void scale_shift_##SUF(const T* x, T* y, int64_t n, T a, T c) {                            \
-        _Pragma("omp simd") for (int64_t i = 0; i < n; i++) y[i] = x[i] * a + c;                                \
+    /* y = (x - m) * a + c (subtracting first keeps precision when |m| >> the spread) */                      \
+    NN_CLONES static void scale_shift_##SUF(const T* x, T* y, int64_t n, T m, T a, T c) {                       \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; i++) y[i] = (x[i] - m) * a + c;                          \
     }                                                                                                           \
     /* Sum and sum of squares of x - shift in one pass (shift: a sample value, against cancellation). */      \
     NN_CLONES static void moments_##SUF(const T* x, int64_t n, T shift, double* s1, double* s2) {             \
@@ -73,7 +73,7 @@
             } else if (b != NULL) {                                                                             \
                 _Pragma("omp simd") for (int64_t i = 0; i < D; i++) yr[i] = (xr[i] - mean) * rstd + b[i];       \
             } else {                                                                                            \
-                scale_shift_##SUF(xr, yr, D, rstd, -mean * rstd);                                               \
+                scale_shift_##SUF(xr, yr, D, mean, rstd, 0);                                                    \
             }                                                                                                   \
         }                                                                                                       \
     }                                                                                                           \
@@ -104,9 +104,9 @@
             }                                                                                                   \
             const double invstd = 1.0 / sqrt(var[c] + eps);                                                     \
             const double a = invstd * (w != NULL ? w[c] : 1.0);                                                 \
-            const double sh = (b != NULL ? b[c] : 0.0) - mean[c] * a;                                           \
+            const double sh = b != NULL ? b[c] : 0.0;                                                           \
             for (int64_t n = 0; n < N; n++)                                                                     \
-                scale_shift_##SUF(x + (n * C + c) * S, y + (n * C + c) * S, S, (T)a, (T)sh);                    \
+                scale_shift_##SUF(x + (n * C + c) * S, y + (n * C + c) * S, S, (T)mean[c], (T)a, (T)sh);        \
         }                                                                                                       \
     }                                                                                                           \
     /* group_norm: x [N, C, S], groups of C/G consecutive channels. */                                         \
@@ -123,8 +123,7 @@
             for (int64_t c = 0; c < Cg; c++) {                                                                  \
                 const int64_t ch = ng % G * Cg + c;                                                             \
                 const double a = rstd * (w != NULL ? (double)w[ch] : 1.0);                                      \
-                const double sh = (b != NULL ? (double)b[ch] : 0.0) - m * a;                                    \
-                scale_shift_##SUF(xg + c * S, yg + c * S, S, (T)a, (T)sh);                                      \
+                scale_shift_##SUF(xg + c * S, yg + c * S, S, (T)m, (T)a, (T)(b != NULL ? (double)b[ch] : 0.0)); \
             }                                                                                                   \
         }                                                                                                       \
     }

@@ -222,7 +222,16 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Group normalization of [N, C, *] over num_groups groups of channels."""
     f = "group_norm"
     _tensor(input, f, "input", 1)
-    return _call(lib.nbpy_group_norm, input._h, _int(num_groups, f, "num_groups"), _opt(weight, f, "weight"),
+    num_groups = _int(num_groups, f, "num_groups")
+    shape = input.shape
+    if len(shape) >= 2 and num_groups > 0 and shape[1] % num_groups == 0:
+        n = shape[0] * shape[1] // num_groups  # PyTorch's check: one value per group is an error
+        for s in shape[2:]:
+            n *= s
+        if n == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{[shape[0] * shape[1] // num_groups, num_groups] + list(shape[2:])}")
+    return _call(lib.nbpy_group_norm, input._h, num_groups, _opt(weight, f, "weight"),
                  _opt(bias, f, "bias"), float(eps), _NULL)
 
 
