@@ -619,6 +619,20 @@ def test_norm_errors():
     with pytest.raises(ValueError, match=re.escape("Expected more than 1 value per channel when training, got input "
                                                    "size nabla.Size([1, 3])")):
         F.batch_norm(nb(randn(1, 3)), None, None, training=True)
+    with pytest.raises(ValueError, match=re.escape("Expected more than 1 value per channel when training, got input "
+                                                   "size [1, 3]")):
+        F.group_norm(nb(randn(1, 3)), 3)
+
+
+def test_norms_keep_precision_for_large_means():
+    x = (randn(8, 3, 5) + 1000).astype(np.float32)
+    xd = x.astype(np.float64)
+    close(F.batch_norm(nb(x), None, None, training=True), batch_norm_ref(xd, None, None, None, None, True, 0.1, 1e-5)[0],
+          scale=20)
+    close(F.group_norm(nb(x), 3), group_norm_ref(xd, 3), scale=20)
+    close(F.layer_norm(nb(x), (3, 5)), layer_norm_ref(xd, 2), scale=20)
+    single = randn(3, 4) * 100  # one value per group: exactly zero
+    np.testing.assert_array_equal(F.group_norm(nb(single), 4).numpy(), np.zeros((3, 4)))
 
 
 # ---------------------------------------------------------------- losses
