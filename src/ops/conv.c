@@ -375,19 +375,26 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
         if (!transposed) {
             const int64_t Kg = g.C / G * g.kh * g.kw, Og = g.O / G;
             slab = !g.direct && g.sh == 1 && g.sw == 1 && Kg > 0;
+            const int64_t Wp = g.OW + (g.kw - 1) * g.dw, span = slab ? g.OH : HW;
             if (slab) {  /* tiles of whole output rows */
-                const int64_t Wp = g.OW + (g.kw - 1) * g.dw;
                 tile = TILE_ELEMS / (Kg * Wp);
                 tile = tile < 1 ? 1 : tile > g.OH ? g.OH : tile;
-                const int64_t R = tile + (g.kh - 1) * g.dh, TT = tile * Wp;
-                per_thread = (g.C / G) * (R * Wp + (g.kw - 1) * g.dw) + Kg * TT + Og * TT;
             } else {
                 tile = Kg > 0 ? TILE_ELEMS / Kg : HW;
                 tile = tile < 64 ? 64 : tile - tile % 16;
                 tile = g.direct || tile > HW ? HW : tile;
+            }
+            if (g.N * G * ((span + tile - 1) / tile) < nthreads) {  /* few images: smaller tiles, one per thread */
+                const int64_t per_image = (nthreads + g.N * G - 1) / (g.N * G);
+                tile = (span + per_image - 1) / per_image;
+            }
+            if (slab) {
+                const int64_t R = tile + (g.kh - 1) * g.dh, TT = tile * Wp;
+                per_thread = (g.C / G) * (R * Wp + (g.kw - 1) * g.dw) + Kg * TT + Og * TT;
+            } else {
                 per_thread = g.direct ? 0 : Kg * tile;
             }
-            const int64_t ntasks = g.N * G * (((slab ? g.OH : HW) + tile - 1) / tile);
+            const int64_t ntasks = g.N * G * ((span + tile - 1) / tile);
             if (ntasks < nthreads) nthreads = (int)ntasks;
             if (per_thread > 0) scratch = nn_alloc((size_t)(nthreads * per_thread * esize));
         } else {
