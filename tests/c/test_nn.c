@@ -18,8 +18,8 @@ static char sentinel_byte;
 /* t's values within tol of want[0..n). */
 #define CHECK_CLOSE(t, want, n, tol)                                                              \
     do {                                                                                          \
-        double nbt_g_[4096];                                                                      \
-        int64_t nbt_n_ = nbt_values((t), nbt_g_, 4096);                                           \
+        static double nbt_g_[16384];                                                              \
+        int64_t nbt_n_ = nbt_values((t), nbt_g_, 16384);                                          \
         CHECK_EQ_INT(nbt_n_, (n));                                                                \
         for (int64_t nbt_i_ = 0; nbt_i_ < nbt_n_ && nbt_i_ < (int64_t)(n); nbt_i_++)              \
             if (!(fabs(nbt_g_[nbt_i_] - (want)[nbt_i_]) <= (tol))) {                              \
@@ -91,7 +91,7 @@ static void conv_ref(const double* x, const double* w, const double* b, double* 
 }
 
 TEST(test_conv2d_threaded_matches_naive_loop) {
-    enum { N = 3, C = 12, H = 11, W = 10, O = 8, K = 3, G = 2, S = 1, P = 1, D = 2 };
+    enum { N = 3, C = 12, H = 14, W = 13, O = 16, K = 3, G = 2, S = 1, P = 1, D = 2 }; /* enough work for threads */
     enum { OH = (H + 2 * P - D * (K - 1) - 1) / S + 1, OW = (W + 2 * P - D * (K - 1) - 1) / S + 1 };
     static double x[N * C * H * W], w[O * (C / G) * K * K], b[O], want[N * O * OH * OW];
     for (int i = 0; i < N * C * H * W; i++) x[i] = (double)((i * 37) % 17) / 8.0 - 1.0;
