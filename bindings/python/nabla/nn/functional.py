@@ -6,11 +6,10 @@ from .._binary import _wrap
 from .._lib import error, ffi, lib
 from .._tensor import Tensor
 from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
-
-_NULL = ffi.NULL
-
 from ._functional_nn import *  # noqa: F401,F403 - conv2d, max_pool2d, layer_norm, cross_entropy, ...
 from ._functional_nn import __all__ as _nn_all
+
+_NULL = ffi.NULL
 
 __all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh"] + _nn_all
 
