@@ -1,9 +1,9 @@
 /* norm.c: normalization layers, forward: layer_norm, batch_norm (training with
  * batch statistics and the running-stat update, or evaluation with the running
- * stats) and group_norm. Statistics are two-pass (mean, then squared
- * deviations; layer_norm: one pass over x - x[0]), summed in blocks in the
- * kernel dtype with the blocks added in double. float16/bfloat16 compute in
- * float32. */
+ * stats) and group_norm. Statistics take one pass over x - shift (shift: the
+ * first value, which keeps the sum of squares from cancelling), summed in blocks
+ * in the kernel dtype with the blocks added in double; outputs are
+ * (x - mean) * scale + shift. float16/bfloat16 compute in float32. */
 #include "nn_common.h"
 
 #include <math.h>
@@ -12,47 +12,40 @@
 #define BLOCK 2048
 
 #define NORM_KERNELS(T, SUF, SQRT)                                                                               \
-    NN_CLONES static double sum_##SUF(const T* x, int64_t n) {                                                  \
-        double total = 0;                                                                                       \
-        for (int64_t b = 0; b < n; b += BLOCK) {                                                                \
-            const int64_t e = b + BLOCK < n ? b + BLOCK : n;                                                    \
-            T s = 0;                                                                                            \
-            _Pragma("omp simd reduction(+:s)") for (int64_t i = b; i < e; i++) s += x[i];                       \
-            total += (double)s;                                                                                 \
-        }                                                                                                       \
-        return total;                                                                                           \
-    }                                                                                                           \
-    NN_CLONES static double sqdev_##SUF(const T* x, int64_t n, T mean) {                                        \
-        double total = 0;                                                                                       \
-        for (int64_t b = 0; b < n; b += BLOCK) {                                                                \
-            const int64_t e = b + BLOCK < n ? b + BLOCK : n;                                                    \
-            T s = 0;                                                                                            \
-            _Pragma("omp simd reduction(+:s)") for (int64_t i = b; i < e; i++) {                                \
-                const T d = x[i] - mean;                                                                        \
-                s += d * d;                                                                                     \
-            }                                                                                                   \
-            total += (double)s;                                                                                 \
-        }                                                                                                       \
-        return total;                                                                                           \
-    }                                                                                                           \
     /* y = (x - m) * a + c (subtracting first keeps precision when |m| >> the spread) */                      \
     NN_CLONES static void scale_shift_##SUF(const T* x, T* y, int64_t n, T m, T a, T c) {                       \
         _Pragma("omp simd") for (int64_t i = 0; i < n; i++) y[i] = (x[i] - m) * a + c;                          \
     }                                                                                                           \
-    /* Sum and sum of squares of x - shift in one pass (shift: a sample value, against cancellation). */      \
+    /* Adds the sum and the sum of squares of x - shift to s1, s2 in one pass (shift: a sample value, against    \
+     * cancellation). Four independent 64-byte accumulators per sum hide the add latency; blocks of BLOCK       \
+     * elements are summed in T, the blocks in double. */                                                      \
     NN_CLONES static void moments_##SUF(const T* x, int64_t n, T shift, double* s1, double* s2) {             \
+        typedef T V __attribute__((vector_size(64)));                                                          \
+        enum { L = 64 / sizeof(T) };                                                                            \
+        const V sh = (V){0} + shift;                                                                            \
         double t1 = 0, t2 = 0;                                                                                  \
         for (int64_t b = 0; b < n; b += BLOCK) {                                                                \
             const int64_t e = b + BLOCK < n ? b + BLOCK : n;                                                    \
+            V a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, q0 = {0}, q1 = {0}, q2 = {0}, q3 = {0};                   \
+            int64_t i = b;                                                                                      \
+            for (; i + 4 * L <= e; i += 4 * L) {                                                                \
+                V v0, v1, v2, v3;                                                                               \
+                memcpy(&v0, x + i, sizeof v0), memcpy(&v1, x + i + L, sizeof v1);                               \
+                memcpy(&v2, x + i + 2 * L, sizeof v2), memcpy(&v3, x + i + 3 * L, sizeof v3);                   \
+                v0 -= sh, v1 -= sh, v2 -= sh, v3 -= sh;                                                         \
+                a0 += v0, a1 += v1, a2 += v2, a3 += v3;                                                         \
+                q0 += v0 * v0, q1 += v1 * v1, q2 += v2 * v2, q3 += v3 * v3;                                     \
+            }                                                                                                   \
+            const V av = (a0 + a1) + (a2 + a3), qv = (q0 + q1) + (q2 + q3);                                    \
             T a = 0, q = 0;                                                                                     \
-            _Pragma("omp simd reduction(+:a, q)") for (int64_t i = b; i < e; i++) {                             \
+            for (int k = 0; k < L; k++) a += av[k], q += qv[k];                                                 \
+            for (; i < e; i++) {                                                                                \
                 const T d = x[i] - shift;                                                                       \
-                a += d;                                                                                         \
-                q += d * d;                                                                                     \
+                a += d, q += d * d;                                                                             \
             }                                                                                                   \
             t1 += (double)a, t2 += (double)q;                                                                   \
         }                                                                                                       \
-        *s1 = t1, *s2 = t2;                                                                                     \
+        *s1 += t1, *s2 += t2;                                                                                   \
     }                                                                                                           \
     /* layer_norm rows: y = (x - mean) * rstd * w + b */                                                        \
     NN_CLONES static void layer_norm_rows_##SUF(const T* x, T* y, const T* w, const T* b, int64_t rows,          \
@@ -60,7 +53,7 @@
         for (int64_t r = 0; r < rows; r++) {                                                                    \
             const T* xr = x + r * D;                                                                            \
             T* yr = y + r * D;                                                                                  \
-            double s1, s2;                                                                                      \
+            double s1 = 0, s2 = 0;                                                                              \
             moments_##SUF(xr, D, xr[0], &s1, &s2);                                                              \
             const double m1 = s1 / (double)D, var0 = s2 / (double)D - m1 * m1;                                  \
             const T mean = (T)((double)xr[0] + m1);                                                             \
@@ -93,14 +86,11 @@
         _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
         for (int64_t c = 0; c < C; c++) {                                                                       \
             if (training) {                                                                                     \
-                double s = 0, q = 0;                                                                            \
-                for (int64_t n = 0; n < N; n++) s += sum_##SUF(x + (n * C + c) * S, S);                         \
-                const double m = s / (double)(N * S);                                                           \
-                for (int64_t n = 0; n < N; n++) q += sqdev_##SUF(x + (n * C + c) * S, S, (T)m);                 \
-                /* the deviations were taken from m rounded to T: correct for the rounding */                   \
-                const double shift = m - (double)(T)m;                                                          \
-                q = q / (double)(N * S) - shift * shift;                                                        \
-                mean[c] = m, var[c] = q > 0 ? q : 0;                                                            \
+                double s1 = 0, s2 = 0;                                                                          \
+                const T shift = x[c * S];                                                                       \
+                for (int64_t n = 0; n < N; n++) moments_##SUF(x + (n * C + c) * S, S, shift, &s1, &s2);         \
+                const double cnt = (double)(N * S), m1 = s1 / cnt, v = s2 / cnt - m1 * m1;                      \
+                mean[c] = (double)shift + m1, var[c] = v > 0 ? v : 0;                                           \
             }                                                                                                   \
             const double invstd = 1.0 / sqrt(var[c] + eps);                                                     \
             const double a = invstd * (w != NULL ? w[c] : 1.0);                                                 \
@@ -117,8 +107,10 @@
         for (int64_t ng = 0; ng < N * G; ng++) {                                                                \
             const T* xg = x + ng * Cg * S;                                                                      \
             T* yg = y + ng * Cg * S;                                                                            \
-            const double m = Cg * S > 0 ? sum_##SUF(xg, Cg * S) / (double)(Cg * S) : 0;                         \
-            const double v = Cg * S > 0 ? sqdev_##SUF(xg, Cg * S, (T)m) / (double)(Cg * S) : 0;                 \
+            double s1 = 0, s2 = 0;                                                                              \
+            if (Cg * S > 0) moments_##SUF(xg, Cg * S, xg[0], &s1, &s2);                                         \
+            const double m1 = Cg * S > 0 ? s1 / (double)(Cg * S) : 0, v0 = Cg * S > 0 ? s2 / (double)(Cg * S) - m1 * m1 : 0; \
+            const double m = (Cg * S > 0 ? (double)xg[0] : 0) + m1, v = v0 > 0 ? v0 : 0;                        \
             const double rstd = 1.0 / sqrt(v + eps);                                                            \
             for (int64_t c = 0; c < Cg; c++) {                                                                  \
                 const int64_t ch = ng % G * Cg + c;                                                             \
