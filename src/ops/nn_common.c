@@ -31,12 +31,6 @@ nb_status nn_check_same_dtype(const char* op, const char* arg, const nb_tensor* 
                     nb_dtype_str(dtype), nb_dtype_str(t->dtype));
 }
 
-nb_status nn_check_vector(const char* op, const char* arg, const nb_tensor* t, int64_t n) {
-    if (t == NULL || (t->ndim == 1 && t->shape[0] == n)) return NB_OK;
-    return nb_error(NB_ERR_SHAPE, "%s: expected %s to be 1-dimensional with %lld elements, but got %s of size %s", op,
-                    arg, (long long)n, arg, nb_shape_str(t->shape, t->ndim));
-}
-
 nb_status nn_check_array(const char* op, const char* arg, const void* p) {
     if (p != NULL) return NB_OK;
     return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", op, arg);
@@ -157,10 +151,6 @@ void nn_blas_serial_end(void) {
     pthread_mutex_lock(&blas_lock);
     if (--blas_depth == 0 && blas_saved_threads != 1) scipy_openblas_set_num_threads(blas_saved_threads);
     pthread_mutex_unlock(&blas_lock);
-}
-
-const char* nn_reduction_str(int32_t reduction) {
-    return reduction == NN_RED_NONE ? "none" : reduction == NN_RED_MEAN ? "mean" : "sum";
 }
 
 nb_status nn_check_reduction(const char* op, int32_t reduction) {

@@ -37,8 +37,6 @@ NB_INTERNAL nb_status nn_check_tensor(const char* op, const char* arg, const nb_
 NB_INTERNAL nb_status nn_check_float(const char* op, const nb_tensor* input, int32_t* kernel_dtype);
 /* t (optional) must have the input's dtype: PyTorch's "expected scalar type" check. */
 NB_INTERNAL nb_status nn_check_same_dtype(const char* op, const char* arg, const nb_tensor* t, int32_t dtype);
-/* A 1-D t (optional) with n elements: "op: expected weight to be 1-dimensional with 4 elements, got [3]". */
-NB_INTERNAL nb_status nn_check_vector(const char* op, const char* arg, const nb_tensor* t, int64_t n);
 /* NULL array argument check. */
 NB_INTERNAL nb_status nn_check_array(const char* op, const char* arg, const void* p);
 NB_INTERNAL nb_status nn_check_out(const char* op, const nb_tensor* dst, nb_tensor** out);
@@ -88,7 +86,6 @@ static inline double nn_reduce(double sum, int64_t n, int32_t reduction) {
     return reduction == NN_RED_MEAN ? sum / (double)n : sum;
 }
 
-NB_INTERNAL const char* nn_reduction_str(int32_t reduction);
 NB_INTERNAL nb_status nn_check_reduction(const char* op, int32_t reduction);
 
 #endif /* NABLA_OPS_NN_COMMON_H_ */

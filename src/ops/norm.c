@@ -11,7 +11,7 @@
 
 #define BLOCK 2048
 
-#define NORM_KERNELS(T, SUF, SQRT)                                                                               \
+#define NORM_KERNELS(T, SUF)                                                                               \
     /* y = (x - m) * a + c (subtracting first keeps precision when |m| >> the spread) */                      \
     NN_CLONES static void scale_shift_##SUF(const T* x, T* y, int64_t n, T m, T a, T c) {                       \
         _Pragma("omp simd") for (int64_t i = 0; i < n; i++) y[i] = (x[i] - m) * a + c;                          \
@@ -122,8 +122,8 @@
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"
-NORM_KERNELS(float, f32, sqrtf)
-NORM_KERNELS(double, f64, sqrt)
+NORM_KERNELS(float, f32)
+NORM_KERNELS(double, f64)
 #pragma GCC diagnostic pop
 
 static const void* data_or_null(const nb_tensor* t) { return t != NULL ? nb_tensor_data(t) : NULL; }
