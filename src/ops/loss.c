@@ -27,84 +27,139 @@ typedef struct {
     bool logits;      /* cross_entropy: input is logits; nll_loss: log-probabilities */
 } cls_geom;
 
-/* Loss per position into loss[N*S] (may be NULL), summed into sums[0] (loss) and sums[1] (weights). Returns
- * the first out-of-range target, or INT64_MIN when all are valid. */
-#define CLS_KERNEL(T, SUF)                                                                                      \
+/* e^x for float kernels in plain arithmetic, so that loops of it vectorize (Cephes' expf: Cody-Waite range
+ * reduction and a degree-5 polynomial, about 1 ulp; n rounded with the 1.5 * 2^23 trick, since floorf does
+ * not vectorize under the default -ftrapping-math). NaN propagates; x < -87.3 gives about 1e-38. */
+static inline float nn_expf(float x) {
+    x = x < -87.3f ? -87.3f : x;
+    x = x > 88.7f ? 88.7f : x;
+    float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    n = n == n ? n : 0.0f;
+    const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
+    const float p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
+                     1.6666665459e-1f) * r + 5.0000001201e-1f;
+    const float e = p * r * r + r + 1.0f;
+    const uint32_t bits = (uint32_t)((int32_t)n + 127) << 23;
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return e * scale;
+}
+
+#define LSE_BLOCK 64
+
+/* Loss per position into loss[N*S] (may be NULL), summed into sums[0] (loss) and sums[1] (weights). Work is
+ * split into (item, block of up to LSE_BLOCK positions); the log-sum-exp over classes is vectorized over the
+ * classes when there is one position per item (S == 1), else over the positions of the block. Returns the
+ * first out-of-range target, or INT64_MIN when all are valid. */
+#define CLS_KERNEL(T, SUF, EXP)                                                                                 \
+    /* lse[j] = log sum_c exp(x[c * S + j]) for the B positions of a block */                                   \
+    NN_CLONES static void lse_##SUF(const T* x, int64_t C, int64_t S, int64_t B, double* lse) {                 \
+        if (S == 1) {                                                                                           \
+            T m = -(T)INFINITY, e = 0;                                                                          \
+            _Pragma("omp simd reduction(max:m)") for (int64_t c = 0; c < C; c++) m = x[c] > m ? x[c] : m;       \
+            _Pragma("omp simd reduction(+:e)") for (int64_t c = 0; c < C; c++) e += EXP(x[c] - m);              \
+            lse[0] = (double)m + log((double)e);                                                                \
+            return;                                                                                             \
+        }                                                                                                       \
+        T m[LSE_BLOCK], e[LSE_BLOCK];                                                                           \
+        for (int64_t j = 0; j < B; j++) m[j] = -(T)INFINITY, e[j] = 0;                                          \
+        for (int64_t c = 0; c < C; c++) {                                                                       \
+            const T* xc = x + c * S;                                                                            \
+            _Pragma("omp simd") for (int64_t j = 0; j < B; j++) m[j] = xc[j] > m[j] ? xc[j] : m[j];             \
+        }                                                                                                       \
+        for (int64_t c = 0; c < C; c++) {                                                                       \
+            const T* xc = x + c * S;                                                                            \
+            _Pragma("omp simd") for (int64_t j = 0; j < B; j++) e[j] += EXP(xc[j] - m[j]);                      \
+        }                                                                                                       \
+        for (int64_t j = 0; j < B; j++) lse[j] = (double)m[j] + log((double)e[j]);                              \
+    }                                                                                                           \
+    /* sum_c w_c (x_c - lse) t_c over classes at stride S; w and t optional (1), t smoothed as PyTorch does:  \
+     * t_c (1 - ls) + ls / C. */                                                                               \
+    NN_CLONES static double wdot_##SUF(const T* x, int64_t C, int64_t S, const T* w, const T* t, double lse,    \
+                                       double ls) {                                                            \
+        const double keep = 1 - ls, spread = ls / (double)C;                                                    \
+        double acc = 0;                                                                                         \
+        if (S == 1 && t == NULL && w == NULL) {                                                                 \
+            _Pragma("omp simd reduction(+:acc)") for (int64_t c = 0; c < C; c++) acc += (double)x[c] - lse;     \
+        } else if (S == 1 && t == NULL) {                                                                       \
+            _Pragma("omp simd reduction(+:acc)") for (int64_t c = 0; c < C; c++)                                \
+                acc += (double)w[c] * ((double)x[c] - lse);                                                     \
+        } else if (S == 1 && w == NULL) {                                                                       \
+            _Pragma("omp simd reduction(+:acc)") for (int64_t c = 0; c < C; c++)                                \
+                acc += ((double)x[c] - lse) * ((double)t[c] * keep + spread);                                   \
+        } else if (S == 1) {                                                                                    \
+            _Pragma("omp simd reduction(+:acc)") for (int64_t c = 0; c < C; c++)                                \
+                acc += (double)w[c] * ((double)x[c] - lse) * ((double)t[c] * keep + spread);                    \
+        } else {                                                                                                \
+            for (int64_t c = 0; c < C; c++)                                                                     \
+                acc += (w != NULL ? (double)w[c] : 1.0) * ((double)x[c * S] - lse) *                            \
+                       (t != NULL ? (double)t[c * S] * keep + spread : 1.0);                                    \
+        }                                                                                                       \
+        return acc;                                                                                             \
+    }                                                                                                           \
     static int64_t cls_index_##SUF(const cls_geom* g, const T* x, const void* target, bool u8, const T* w,      \
                                    double* loss, double* sums, int nthreads) {                                  \
-        const int64_t N = g->N, C = g->C, S = g->S;                                                             \
+        const int64_t N = g->N, C = g->C, S = g->S, nb = (S + LSE_BLOCK - 1) / LSE_BLOCK;                       \
         double total = 0, wsum = 0;                                                                             \
         int64_t bad = INT64_MIN;                                                                                \
-        _Pragma("omp parallel for schedule(static) reduction(+:total, wsum) num_threads(nthreads) if(nthreads > 1)") \
-        for (int64_t i = 0; i < N * S; i++) {                                                                   \
-            const int64_t n = i / S, s = i % S;                                                                 \
-            const int64_t t = u8 ? (int64_t)((const uint8_t*)target)[i] : ((const int64_t*)target)[i];          \
-            if (t == g->ignore_index) {                                                                         \
-                if (loss != NULL) loss[i] = 0;                                                                  \
-                continue;                                                                                       \
-            }                                                                                                   \
-            if (t < 0 || t >= C) {                                                                              \
-                _Pragma("omp critical(nn_loss_bad)") if (bad == INT64_MIN) bad = t;                              \
-                continue;                                                                                       \
-            }                                                                                                   \
-            const T* xi = x + n * C * S + s;                                                                    \
-            double lse = 0;                                                                                     \
-            if (g->logits) {                                                                                    \
-                double m = -INFINITY, e = 0;                                                                    \
-                for (int64_t c = 0; c < C; c++) m = (double)xi[c * S] > m ? (double)xi[c * S] : m;              \
-                if (m == -INFINITY || m == INFINITY) {                                                          \
-                    lse = m;                                                                                    \
-                } else {                                                                                        \
-                    for (int64_t c = 0; c < C; c++) e += exp((double)xi[c * S] - m);                            \
-                    lse = m + log(e);                                                                           \
+        _Pragma("omp parallel for schedule(dynamic, 16) reduction(+:total, wsum) num_threads(nthreads) if(nthreads > 1)") \
+        for (int64_t task = 0; task < N * nb; task++) {                                                         \
+            const int64_t n = task / nb, s0 = task % nb * LSE_BLOCK;                                            \
+            const int64_t B = S - s0 < LSE_BLOCK ? S - s0 : LSE_BLOCK;                                          \
+            double lse[LSE_BLOCK] = {0};                                                                        \
+            if (g->logits) lse_##SUF(x + n * C * S + s0, C, S, B, lse);                                         \
+            for (int64_t j = 0; j < B; j++) {                                                                   \
+                const int64_t i = n * S + s0 + j;                                                               \
+                const int64_t t = u8 ? (int64_t)((const uint8_t*)target)[i] : ((const int64_t*)target)[i];      \
+                if (t == g->ignore_index) {                                                                     \
+                    if (loss != NULL) loss[i] = 0;                                                              \
+                    continue;                                                                                   \
                 }                                                                                               \
+                if (t < 0 || t >= C) {                                                                          \
+                    _Pragma("omp critical(nn_loss_bad)") if (bad == INT64_MIN) bad = t;                          \
+                    continue;                                                                                   \
+                }                                                                                               \
+                const T* xi = x + n * C * S + s0 + j;                                                           \
+                const double wt = w != NULL ? (double)w[t] : 1.0;                                               \
+                double l = -wt * ((double)xi[t * S] - lse[j]);                                                  \
+                if (g->smoothing > 0) {                                                                         \
+                    const double sm = -wdot_##SUF(xi, C, S, w, NULL, lse[j], 0.0);                              \
+                    l = (1 - g->smoothing) * l + g->smoothing / (double)C * sm;                                 \
+                }                                                                                               \
+                if (loss != NULL) loss[i] = l;                                                                  \
+                total += l;                                                                                     \
+                wsum += wt;                                                                                     \
             }                                                                                                   \
-            const double wt = w != NULL ? (double)w[t] : 1.0;                                                   \
-            double l = -wt * ((double)xi[t * S] - lse);                                                         \
-            if (g->smoothing > 0) {                                                                             \
-                double sm = 0;                                                                                  \
-                for (int64_t c = 0; c < C; c++) sm -= (w != NULL ? (double)w[c] : 1.0) * ((double)xi[c * S] - lse); \
-                l = (1 - g->smoothing) * l + g->smoothing / (double)C * sm;                                     \
-            }                                                                                                   \
-            if (loss != NULL) loss[i] = l;                                                                      \
-            total += l;                                                                                         \
-            wsum += wt;                                                                                         \
         }                                                                                                       \
         sums[0] = total, sums[1] = wsum;                                                                        \
         return bad;                                                                                             \
     }                                                                                                           \
     static void cls_prob_##SUF(const cls_geom* g, const T* x, const T* target, const T* w, double* loss,         \
                                double* sums, int nthreads) {                                                    \
-        const int64_t N = g->N, C = g->C, S = g->S;                                                             \
+        const int64_t N = g->N, C = g->C, S = g->S, nb = (S + LSE_BLOCK - 1) / LSE_BLOCK;                       \
         double total = 0;                                                                                       \
-        _Pragma("omp parallel for schedule(static) reduction(+:total) num_threads(nthreads) if(nthreads > 1)")   \
-        for (int64_t i = 0; i < N * S; i++) {                                                                   \
-            const int64_t n = i / S, s = i % S;                                                                 \
-            const T* xi = x + n * C * S + s;                                                                    \
-            const T* ti = target + n * C * S + s;                                                               \
-            double m = -INFINITY, e = 0, lse;                                                                   \
-            for (int64_t c = 0; c < C; c++) m = (double)xi[c * S] > m ? (double)xi[c * S] : m;                  \
-            if (m == -INFINITY || m == INFINITY) {                                                              \
-                lse = m;                                                                                        \
-            } else {                                                                                            \
-                for (int64_t c = 0; c < C; c++) e += exp((double)xi[c * S] - m);                                \
-                lse = m + log(e);                                                                               \
+        _Pragma("omp parallel for schedule(dynamic, 16) reduction(+:total) num_threads(nthreads) if(nthreads > 1)") \
+        for (int64_t task = 0; task < N * nb; task++) {                                                         \
+            const int64_t n = task / nb, s0 = task % nb * LSE_BLOCK;                                            \
+            const int64_t B = S - s0 < LSE_BLOCK ? S - s0 : LSE_BLOCK;                                          \
+            double lse[LSE_BLOCK];                                                                              \
+            lse_##SUF(x + n * C * S + s0, C, S, B, lse);                                                        \
+            for (int64_t j = 0; j < B; j++) {                                                                   \
+                const int64_t i = n * S + s0 + j;                                                               \
+                const T* xi = x + n * C * S + s0 + j;                                                           \
+                const T* ti = target + n * C * S + s0 + j;                                                      \
+                const double l = -wdot_##SUF(xi, C, S, w, ti, lse[j], g->smoothing);                            \
+                if (loss != NULL) loss[i] = l;                                                                  \
+                total += l;                                                                                     \
             }                                                                                                   \
-            double l = 0;                                                                                       \
-            for (int64_t c = 0; c < C; c++) {                                                                   \
-                const double tc = (double)ti[c * S] * (1 - g->smoothing) + g->smoothing / (double)C;            \
-                l -= (w != NULL ? (double)w[c] : 1.0) * ((double)xi[c * S] - lse) * tc;                         \
-            }                                                                                                   \
-            if (loss != NULL) loss[i] = l;                                                                      \
-            total += l;                                                                                         \
         }                                                                                                       \
         sums[0] = total, sums[1] = (double)(N * S);                                                             \
     }
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"
-CLS_KERNEL(float, f32)
-CLS_KERNEL(double, f64)
+CLS_KERNEL(float, f32, nn_expf)
+CLS_KERNEL(double, f64, exp)
 #pragma GCC diagnostic pop
 
 /* A double array of n values as a new tensor of `shape` in dtype kd. */
