@@ -360,7 +360,9 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
     if (sd == 1) shape[2] = g.OW;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig(weight, kd, &w)) != NB_OK ||
-        (st = nn_contig_opt(bias, kd, &b)) != NB_OK || (st = nn_empty(op, shape, sd + 2, kd, &y)) != NB_OK) {
+        (st = nn_contig_opt(bias, kd, &b)) != NB_OK ||
+        (st = nn_output(op, shape, sd + 2, kd, input->dtype, dst, (const nb_tensor*[3]){input, weight, bias}, 3,
+                        &y)) != NB_OK) {
         nn_release(x, w, b, y, NULL, NULL, NULL, NULL);
         return st;
     }

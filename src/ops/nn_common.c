@@ -75,8 +75,28 @@ nb_status nn_contig_opt(const nb_tensor* t, int32_t dtype, nb_tensor** out) {
     return nn_contig(t, dtype, out);
 }
 
+nb_status nn_output(const char* op, const int64_t* shape, int32_t ndim, int32_t kd, int32_t dtype, nb_tensor* dst,
+                    const nb_tensor* const* inputs, int32_t n, nb_tensor** y) {
+    bool direct = dst != NULL && dst->dtype == kd && dtype == kd && dst->contiguous && dst->ndim == ndim &&
+                  memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0;
+    for (int32_t i = 0; direct && i < n; i++) direct = inputs[i] == NULL || inputs[i]->storage != dst->storage;
+    if (!direct) return nn_empty(op, shape, ndim, kd, y);
+    nb_tensor_retain(dst);
+    *y = dst;
+    return NB_OK;
+}
+
 nb_status nn_deliver(const char* op, nb_tensor* result, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     nb_status st = NB_OK;
+    if (result == dst) {  /* computed in place by nn_output's choice */
+        nb_tensor_release(result);
+        nb_tensor_bump_version(dst);
+        if (out != NULL) {
+            nb_tensor_retain(dst);
+            *out = dst;
+        }
+        return NB_OK;
+    }
     if (dst == NULL) {
         if (result->dtype != dtype) {
             nb_tensor* converted = NULL;

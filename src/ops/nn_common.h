@@ -49,10 +49,17 @@ NB_INTERNAL nb_status nn_contig_opt(const nb_tensor* t, int32_t dtype, nb_tensor
 /* A new contiguous uninitialised host tensor. */
 NB_INTERNAL nb_status nn_empty(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype, nb_tensor** out);
 
+/* The tensor a kernel writes its result into: dst itself when it can take the result directly (contiguous,
+ * of shape `shape`, its dtype both the kernel's and the result's, no storage shared with the n inputs), else a
+ * fresh contiguous tensor. A new reference either way; pass it to nn_deliver. */
+NB_INTERNAL nb_status nn_output(const char* op, const int64_t* shape, int32_t ndim, int32_t kd, int32_t dtype,
+                                nb_tensor* dst, const nb_tensor* const* inputs, int32_t n, nb_tensor** y);
+
 /* Hands a computed result over: always consumes `result` (one reference). Without
  * dst, *out gets the result converted to `dtype`; with dst, the result is copied
- * into dst (same shape required, dtype must cast), dst's version is bumped and
- * *out (when not NULL) gets a new reference to dst. */
+ * into dst (same shape required, dtype must cast; nothing to copy when the result
+ * is dst, from nn_output), dst's version is bumped and *out (when not NULL) gets
+ * a new reference to dst. */
 NB_INTERNAL nb_status nn_deliver(const char* op, nb_tensor* result, int32_t dtype, nb_tensor* dst,
                                  nb_tensor** out);
 

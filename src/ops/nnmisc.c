@@ -32,7 +32,8 @@ NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices,
     shape[indices->ndim] = D;
     nb_tensor *w = NULL, *idx = NULL, *y = NULL;
     if ((st = nn_contig(weight, weight->dtype, &w)) != NB_OK || (st = nn_contig(indices, NB_I64, &idx)) != NB_OK ||
-        (st = nn_empty(op, shape, indices->ndim + 1, weight->dtype, &y)) != NB_OK) {
+        (st = nn_output(op, shape, indices->ndim + 1, weight->dtype, weight->dtype, dst,
+                        (const nb_tensor*[2]){weight, indices}, 2, &y)) != NB_OK) {
         nn_release(w, idx, y, NULL, NULL, NULL, NULL, NULL);
         return st;
     }
@@ -163,7 +164,8 @@ NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad
     nb_tensor *x = NULL, *y = NULL, *fill = NULL;
     int64_t* maps = NULL;
     const int64_t one = 1;
-    if ((st = nn_contig(input, input->dtype, &x)) != NB_OK || (st = nn_empty(op, shape, ndim, input->dtype, &y)) != NB_OK ||
+    if ((st = nn_contig(input, input->dtype, &x)) != NB_OK ||
+        (st = nn_output(op, shape, ndim, input->dtype, input->dtype, dst, &input, 1, &y)) != NB_OK ||
         (st = nb_full(&one, 1, value, input->dtype, NB_CPU, 0, &fill)) != NB_OK)
         goto done;
     if (y->numel == 0) goto done;

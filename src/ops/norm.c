@@ -168,7 +168,9 @@ NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized
     const int64_t rows = D > 0 ? input->numel / D : 0;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig_opt(weight, kd, &w)) != NB_OK ||
-        (st = nn_contig_opt(bias, kd, &b)) != NB_OK || (st = nn_empty(op, input->shape, input->ndim, kd, &y)) != NB_OK) {
+        (st = nn_contig_opt(bias, kd, &b)) != NB_OK ||
+        (st = nn_output(op, input->shape, input->ndim, kd, input->dtype, dst,
+                        (const nb_tensor*[3]){input, weight, bias}, 3, &y)) != NB_OK) {
         nn_release(x, w, b, y, NULL, NULL, NULL, NULL);
         return st;
     }
@@ -270,7 +272,9 @@ NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, 
         goto done;
     }
     if (!training) memcpy(mean, rm, sizeof(double) * (size_t)C), memcpy(var, rv, sizeof(double) * (size_t)C);
-    if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_empty(op, input->shape, input->ndim, kd, &y)) != NB_OK)
+    if ((st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, input->shape, input->ndim, kd, input->dtype, dst,
+                        (const nb_tensor*[5]){input, weight, bias, running_mean, running_var}, 5, &y)) != NB_OK)
         goto done;
     const bool batch_stats = training && N * spatial > 0;
     if (N * S > 0) {
@@ -331,7 +335,9 @@ NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const
     const int64_t S = N > 0 && C > 0 ? input->numel / (N * C) : 0;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig_opt(weight, kd, &w)) != NB_OK ||
-        (st = nn_contig_opt(bias, kd, &b)) != NB_OK || (st = nn_empty(op, input->shape, input->ndim, kd, &y)) != NB_OK) {
+        (st = nn_contig_opt(bias, kd, &b)) != NB_OK ||
+        (st = nn_output(op, input->shape, input->ndim, kd, input->dtype, dst,
+                        (const nb_tensor*[3]){input, weight, bias}, 3, &y)) != NB_OK) {
         nn_release(x, w, b, y, NULL, NULL, NULL, NULL);
         return st;
     }

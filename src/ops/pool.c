@@ -178,7 +178,8 @@ NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_siz
     if (st != NB_OK) return st;
     const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
     nb_tensor *x = NULL, *y = NULL, *idx = NULL;
-    if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_empty(op, shape, 4, kd, &y)) != NB_OK ||
+    if ((st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, input->dtype, dst, &input, 1, &y)) != NB_OK ||
         (indices != NULL && (st = nn_empty(op, shape, 4, NB_I64, &idx)) != NB_OK)) {
         nn_release(x, y, idx, NULL, NULL, NULL, NULL, NULL);
         return st;
@@ -210,7 +211,8 @@ NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_siz
                         (long long)divisor_override);
     const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
     nb_tensor *x = NULL, *y = NULL;
-    if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_empty(op, shape, 4, kd, &y)) != NB_OK) {
+    if ((st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, input->dtype, dst, &input, 1, &y)) != NB_OK) {
         nn_release(x, y, NULL, NULL, NULL, NULL, NULL, NULL);
         return st;
     }
@@ -248,7 +250,8 @@ NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* o
                             "with dimension %d being empty", op, nb_shape_str(input->shape, 4), d);
     const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
     nb_tensor *x = NULL, *y = NULL;
-    if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_empty(op, shape, 4, kd, &y)) != NB_OK) {
+    if ((st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, input->dtype, dst, &input, 1, &y)) != NB_OK) {
         nn_release(x, y, NULL, NULL, NULL, NULL, NULL, NULL);
         return st;
     }

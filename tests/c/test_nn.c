@@ -64,6 +64,14 @@ TEST(test_conv2d_values_bias_padding_and_dst) {
     const double want_nobias[4] = {8, 12, 20, 24};
     CHECK_VALUES(dst, want_nobias, 4);
     nb_tensor_release(dst);
+    /* a contiguous float32 dst receives the result directly */
+    CHECK_OK(nb_empty(s1122, 4, NB_F32, NB_CPU, 0, &dst));
+    CHECK_OK(nb_conv2d(x, w, b, ONE2, ZERO4, ONE2, 1, dst, &out));
+    CHECK(out == dst);
+    CHECK_VALUES(dst, want, 4);
+    CHECK_EQ_INT(nb_tensor_version(dst), 1);
+    nb_tensor_release(out);
+    nb_tensor_release(dst);
     nb_tensor_release(b);
     nb_tensor_release(w);
     nb_tensor_release(x);
@@ -203,6 +211,12 @@ TEST(test_norms) {
     nb_tensor_release(out);
     nb_tensor_release(w);
     /* group_norm with 2 groups of 2 channels: [1, 2 | 3, 4] and [2, 2 | 2, 2] */
+    /* in place: dst is the input itself */
+    nb_tensor* copy = NULL;
+    CHECK_OK(nb_tensor_clone(x, &copy));
+    CHECK_OK(nb_layer_norm(copy, s4, 1, NULL, NULL, 1e-12, copy, NULL));
+    CHECK_CLOSE(copy, want_ln, 8, 1e-9);
+    nb_tensor_release(copy);
     CHECK_OK(nb_group_norm(x, 2, NULL, NULL, 1e-12, NULL, &out));
     const double want_gn[8] = {-1, 1, -1, 1, 0, 0, 0, 0};
     CHECK_CLOSE(out, want_gn, 8, 1e-9);
