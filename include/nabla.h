@@ -446,6 +446,67 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
 /* x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out);
 
+/* ---- ops: nn ---- */
+/* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
+
+/* 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
+
+/* Transposed 2-D convolution of input [N, C_in, H, W] with weight [C_in, C_out / groups, kH, kW] plus optional bias [C_out]; stride, padding, output_padding and dilation are (H, W) pairs; output size (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1. dst/out as in nb_add. */
+NB_API nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
+
+/* Max pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size, dilation NULL meaning 1; padding counts as -inf and NaN wins. When indices is not NULL it receives an int64 tensor of the argmax positions, flat within each input plane (h * W + w). dst/out as in nb_add. */
+NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices, nb_tensor* dst, nb_tensor** out);
+
+/* Average pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size. The divisor is divisor_override when non-zero, else the window size with (count_include_pad) or without the zero padding. dst/out as in nb_add. */
+NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out);
+
+/* Adaptive average pooling of input [N, C, H, W] to output_size[2] = (OH, OW): cell i averages rows floor(i * H / OH) to ceil((i + 1) * H / OH), likewise columns. dst/out as in nb_add. */
+NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst, nb_tensor** out);
+
+/* Layer normalization over the trailing dims normalized_shape[ndim]: (x - mean) / sqrt(var + eps) (biased variance) times weight plus bias, both optional and shaped normalized_shape, in the input's dtype. dst/out as in nb_add. */
+NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out);
+
+/* Batch normalization of input [N, C, *] per channel. training: batch statistics (biased variance), and running_mean / running_var (optional, C elements) are updated in place as (1 - momentum) * running + momentum * batch stat (unbiased variance). Otherwise the running stats (required) are used. weight and bias optional [C]. dst/out as in nb_add. */
+NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var, const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum, double eps, nb_tensor* dst, nb_tensor** out);
+
+/* Group normalization of input [N, C, *]: statistics over each of num_groups groups of C / num_groups channels (and all positions) per item, then per-channel weight and bias (optional [C]). dst/out as in nb_add. */
+NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out);
+
+/* Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: 0 none, 1 mean (divided by the summed weights), 2 sum. Out-of-range targets fail with NB_ERR_INDEX. dst/out as in nb_add. */
+NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out);
+
+/* Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out);
+
+/* (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
+
+/* |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
+
+/* 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out);
+
+/* 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out);
+
+/* -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
+
+/* -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
+
+/* Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction 0 none, 1 mean, 2 sum ('batchmean' is sum / batch size). dst/out as in nb_add. */
+NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out);
+
+/* Rows of weight [num_embeddings, dim] (any dtype) at indices (int64 or int32, any shape): output indices.shape + [dim]. Indices out of range fail with NB_ERR_INDEX. padding_idx (negative for none) only affects the gradient. dst/out as in nb_add. */
+NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out);
+
+/* Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode 0 constant (value, converted to the dtype; negative pads crop), 1 reflect, 2 replicate, 3 circular (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out as in nb_add. */
+NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out);
+
 /* ---- ops: random ---- */
 /* A new generator with the given seed and offset 0; release it with nb_generator_release. */
 NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out);

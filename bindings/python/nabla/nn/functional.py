@@ -1,16 +1,19 @@
-"""nabla.nn.functional: activation functions with PyTorch's signatures."""
+"""nabla.nn.functional: activation functions with PyTorch's signatures; convolutions,
+pooling, normalization, losses, embedding and pad come from _functional_nn.py."""
 from __future__ import annotations
 
 from .._binary import _wrap
 from .._lib import error, ffi, lib
-from .._tensor import Tensor
 from .._random import functional_dropout as dropout  # defined with the random family
-from .._tensor import _call
+from .._tensor import Tensor, _call
 from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
+from ._functional_nn import *  # noqa: F401,F403 - conv2d, max_pool2d, layer_norm, cross_entropy, ...
+from ._functional_nn import __all__ as _nn_all
 
 _NULL = ffi.NULL
 
-__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout", "one_hot"]
+__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
+           "one_hot"] + _nn_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:

@@ -1,0 +1,243 @@
+/* nnmisc.c: embedding (a bounds-checked row lookup; padding_idx only matters to
+ * the gradient) and pad (constant, reflect, replicate, circular), forward. Both
+ * move bytes, so every dtype works. */
+#include "nn_common.h"
+
+#include <string.h>
+
+/* ---- embedding ---- */
+
+NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst,
+                              nb_tensor** out) {
+    static const char* op = "embedding";
+    nb_status st;
+    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "weight", weight, false)) != NB_OK ||
+        (st = nn_check_tensor(op, "indices", indices, false)) != NB_OK)
+        return st;
+    if (weight->ndim != 2)
+        return nb_error(NB_ERR_SHAPE, "%s: 'weight' must be 2-D, but got weight of size %s", op,
+                        nb_shape_str(weight->shape, weight->ndim));
+    if (indices->dtype != NB_I64 && indices->dtype != NB_I32)
+        return nb_error(NB_ERR_DTYPE, "%s: expected indices of dtype int64 or int32, but got %s", op,
+                        nb_dtype_str(indices->dtype));
+    const int64_t V = weight->shape[0], D = weight->shape[1];
+    if (padding_idx >= V)
+        return nb_error(NB_ERR_INDEX, "%s: padding_idx (%lld) must be within num_embeddings (%lld)", op,
+                        (long long)padding_idx, (long long)V);
+    if (indices->ndim + 1 > NB_MAX_DIMS)
+        return nb_error(NB_ERR_SHAPE, "%s: indices of %d dims give more than %d dims", op, (int)indices->ndim,
+                        NB_MAX_DIMS);
+    int64_t shape[NB_MAX_DIMS];
+    memcpy(shape, indices->shape, sizeof(int64_t) * (size_t)indices->ndim);
+    shape[indices->ndim] = D;
+    nb_tensor *w = NULL, *idx = NULL, *y = NULL;
+    if ((st = nn_contig(weight, weight->dtype, &w)) != NB_OK || (st = nn_contig(indices, NB_I64, &idx)) != NB_OK ||
+        (st = nn_output(op, shape, indices->ndim + 1, weight->dtype, weight->dtype, dst,
+                        (const nb_tensor*[2]){weight, indices}, 2, &y)) != NB_OK) {
+        nn_release(w, idx, y, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    const int64_t* ip = nb_tensor_data(idx);
+    const int64_t n = idx->numel;
+    for (int64_t i = 0; i < n; i++)
+        if (ip[i] < 0 || ip[i] >= V) {
+            st = nb_error(NB_ERR_INDEX, "%s: index out of range in self (index %lld, num_embeddings %lld)", op,
+                          (long long)ip[i], (long long)V);
+            nn_release(w, idx, y, NULL, NULL, NULL, NULL, NULL);
+            return st;
+        }
+    const size_t row = (size_t)(D * nb_dtype_sizes[weight->dtype]);
+    const char* src = nb_tensor_data(w);
+    char* dstp = nb_tensor_data(y);
+    const int nthreads = nn_threads((double)n * (double)row / 16);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+    for (int64_t i = 0; i < n; i++) memcpy(dstp + (size_t)i * row, src + (size_t)ip[i] * row, row);
+#pragma GCC diagnostic pop
+    nn_release(w, idx, NULL, NULL, NULL, NULL, NULL, NULL);
+    return nn_deliver(op, y, weight->dtype, dst, out);
+}
+
+/* ---- pad ---- */
+
+enum { PAD_CONSTANT = 0, PAD_REFLECT = 1, PAD_REPLICATE = 2, PAD_CIRCULAR = 3 };
+static const char* const dim_letters = "WHD";
+
+/* Validates and fills the output shape. */
+static nb_status pad_check(const char* op, const nb_tensor* x, const int64_t* pad, int32_t npad, int32_t mode,
+                           int64_t* shape) {
+    const int32_t ndim = x->ndim, nd = npad / 2;
+    if (npad < 0 || npad % 2 != 0) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Padding length must be divisible by 2", op);
+    if (nd > ndim)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Padding length should be less than or equal to two times the input "
+                        "dimension but got padding length %d and input of dimension %d", op, (int)npad, (int)ndim);
+    if (npad > 0 && pad == NULL) return nn_check_array(op, "pad", pad);
+    if (mode < 0 || mode > 3)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: unknown padding mode %d (0 constant, 1 reflect, 2 replicate, 3 "
+                        "circular)", op, (int)mode);
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)ndim);
+    if (mode != PAD_CONSTANT) {
+        if (!(npad == 2 || npad == 4 || npad == 6) || (ndim != nd + 1 && ndim != nd + 2))
+            return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: Padding size %d is not supported for %dD input tensor.", op,
+                            (int)npad, (int)ndim);
+        if (mode != PAD_CIRCULAR)
+            for (int32_t d = ndim == nd + 2 ? 1 : 0; d < ndim; d++)
+                if (x->shape[d] == 0)
+                    return nb_error(NB_ERR_SHAPE, "%s: Expected %dD or %dD (batch mode) tensor with possibly 0 batch size "
+                                    "and other non-zero dimensions for input, but got: %s", op, (int)nd + 1, (int)nd + 2,
+                                    nb_shape_str(x->shape, ndim));
+    }
+    for (int32_t i = 0; i < nd; i++) {
+        const int32_t d = ndim - 1 - i;
+        const int64_t before = pad[2 * i], after = pad[2 * i + 1], size = x->shape[d];
+        if (before > ((int64_t)1 << 60) || before < -((int64_t)1 << 60) || after > ((int64_t)1 << 60) ||
+            after < -((int64_t)1 << 60))
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: padding (%lld, %lld) is out of range", op, (long long)before,
+                            (long long)after);
+        const int64_t o = size + before + after;
+        if (mode == PAD_REFLECT && (before >= size || after >= size))
+            return nb_error(NB_ERR_SHAPE, "%s: Argument #4: Padding size should be less than the corresponding input "
+                            "dimension, but got: padding (%lld, %lld) at dimension %d of input %s", op, (long long)before,
+                            (long long)after, (int)d, nb_shape_str(x->shape, ndim));
+        const int64_t kept = size + (before < 0 ? before : 0) + (after < 0 ? after : 0);  /* after cropping */
+        if (mode == PAD_CIRCULAR) {
+            if (o < 0 || (o > 0 && kept <= 0))  /* nothing left to wrap around */
+                return nb_error(NB_ERR_SHAPE, "%s: Negative padding value is resulting in an empty dimension", op);
+            if (before > size || after > size || (o > 0 && (before > kept || after > kept)))
+                return nb_error(NB_ERR_SHAPE, "%s: Padding value causes wrapping around more than once.", op);
+        }
+        if ((mode == PAD_REFLECT || mode == PAD_REPLICATE) && o < (npad == 2 ? 1 : 0))  /* PyTorch's pad1d wants 1 */
+            return nb_error(NB_ERR_SHAPE, "%s: input (%c: %lld) is too small. Calculated output %c: %lld", op,
+                            dim_letters[i], (long long)size, dim_letters[i], (long long)o);
+        if (o < 0)
+            return nb_error(NB_ERR_SHAPE, "%s: The input size %lld, plus negative padding %lld and %lld resulted in a "
+                            "negative output size, which is invalid. Check dimension %d of your input.", op,
+                            (long long)size, (long long)before, (long long)after, (int)d);
+        if (mode == PAD_CONSTANT && kept < 0)
+            return nb_error(NB_ERR_SHAPE, "%s: negative padding (%lld, %lld) removes more than the %lld elements of "
+                            "dimension %d", op, (long long)before, (long long)after, (long long)size, (int)d);
+        shape[d] = o;
+    }
+    return NB_OK;
+}
+
+/* Source index of output position o along a dim of `size` padded by (before, after); -1: the fill value. */
+static int64_t pad_source(int32_t mode, int64_t o, int64_t size, int64_t before, int64_t after) {
+    int64_t i = o - before;
+    switch (mode) {
+    case PAD_CONSTANT: return i >= 0 && i < size ? i : -1;
+    case PAD_REFLECT:
+        if (i < 0) i = -i;
+        if (i >= size) i = 2 * (size - 1) - i;
+        return i;
+    case PAD_REPLICATE: return i < 0 ? 0 : i >= size ? size - 1 : i;
+    default: {  /* circular over the part negative pads keep */
+        const int64_t start = before < 0 ? -before : 0;
+        const int64_t kept = size - start - (after < 0 ? -after : 0);
+        int64_t k = (o - (before > 0 ? before : 0)) % kept;
+        if (k < 0) k += kept;
+        return start + k;
+    }
+    }
+}
+
+static inline void copy_elem(char* d, const char* s, int64_t es) {
+    switch (es) {
+    case 1: *d = *s; break;
+    case 2: memcpy(d, s, 2); break;
+    case 4: memcpy(d, s, 4); break;
+    default: memcpy(d, s, 8); break;
+    }
+}
+
+NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value,
+                        nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "pad";
+    nb_status st;
+    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK)
+        return st;
+    int64_t shape[NB_MAX_DIMS];
+    if ((st = pad_check(op, input, pad, npad, mode, shape)) != NB_OK) return st;
+    const int32_t ndim = input->ndim, nd = npad / 2;
+    const int64_t es = nb_dtype_sizes[input->dtype];
+    nb_tensor *x = NULL, *y = NULL, *fill = NULL;
+    int64_t* maps = NULL;
+    const int64_t one = 1;
+    if ((st = nn_contig(input, input->dtype, &x)) != NB_OK ||
+        (st = nn_output(op, shape, ndim, input->dtype, input->dtype, dst, &input, 1, &y)) != NB_OK ||
+        (st = nb_full(&one, 1, value, input->dtype, NB_CPU, 0, &fill)) != NB_OK)
+        goto done;
+    if (y->numel == 0) goto done;
+    /* index maps of the padded dims, concatenated; offsets[d] into maps */
+    int64_t offsets[NB_MAX_DIMS + 1], total = 0;
+    for (int32_t d = 0; d < ndim; d++) offsets[d] = total, total += d >= ndim - nd ? shape[d] : 0;
+    if ((maps = nn_alloc(sizeof(int64_t) * (size_t)(total + 1))) == NULL) {
+        st = nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+        goto done;
+    }
+    for (int32_t d = ndim - nd; d < ndim; d++) {
+        const int32_t i = ndim - 1 - d;
+        for (int64_t o = 0; o < shape[d]; o++)
+            maps[offsets[d] + o] = pad_source(mode, o, input->shape[d], pad[2 * i], pad[2 * i + 1]);
+    }
+    int64_t in_strides[NB_MAX_DIMS];
+    nb_contiguous_strides(input->shape, ndim, in_strides);
+    const int64_t W = ndim > 0 ? shape[ndim - 1] : 1;
+    const int64_t rows = ndim > 0 ? y->numel / W : 1;
+    const bool last_padded = nd > 0;
+    const int64_t* lmap = last_padded ? maps + offsets[ndim - 1] : NULL;
+    const char* fv = nb_tensor_data(fill);
+    const char* xs = nb_tensor_data(x);
+    char* ys = nb_tensor_data(y);
+    /* the longest run of the last dim that maps to consecutive sources */
+    int64_t run0 = 0, run1 = 0;
+    if (last_padded) {
+        for (int64_t o = 0; o < W; o++) {
+            int64_t e = o;
+            while (e + 1 < W && lmap[o] >= 0 && lmap[e + 1] == lmap[e] + 1) e++;
+            if (lmap[o] >= 0 && e + 1 - o > run1 - run0) run0 = o, run1 = e + 1;
+            o = e;
+        }
+    } else {
+        run0 = 0, run1 = W;
+    }
+    const int nthreads = nn_threads((double)y->numel);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+    for (int64_t r = 0; r < rows; r++) {
+        /* source offset of this row: walk the output index over dims [0, ndim - 1) */
+        int64_t rem = r, src = 0;
+        bool filled = false;
+        for (int32_t d = ndim - 2; d >= 0; d--) {
+            const int64_t o = rem % shape[d];
+            rem /= shape[d];
+            const int64_t i = d >= ndim - nd ? maps[offsets[d] + o] : o;
+            if (i < 0) filled = true;
+            else src += i * in_strides[d];
+        }
+        char* yrow = ys + r * W * es;
+        if (filled) {
+            for (int64_t o = 0; o < W; o++) copy_elem(yrow + o * es, fv, es);
+            continue;
+        }
+        const char* xrow = xs + src * es;
+        if (!last_padded) {
+            memcpy(yrow, xrow, (size_t)(W * es));
+            continue;
+        }
+        for (int64_t o = 0; o < run0; o++) copy_elem(yrow + o * es, lmap[o] < 0 ? fv : xrow + lmap[o] * es, es);
+        if (run1 > run0) memcpy(yrow + run0 * es, xrow + lmap[run0] * es, (size_t)((run1 - run0) * es));
+        for (int64_t o = run1; o < W; o++) copy_elem(yrow + o * es, lmap[o] < 0 ? fv : xrow + lmap[o] * es, es);
+    }
+#pragma GCC diagnostic pop
+done:
+    nn_free(maps);
+    nn_release(x, fill, NULL, NULL, NULL, NULL, NULL, NULL);
+    if (st != NB_OK) {
+        nb_tensor_release(y);
+        return st;
+    }
+    return nn_deliver(op, y, input->dtype, dst, out);
+}

@@ -1,0 +1,265 @@
+/* pool.c: 2-D pooling, forward: max_pool2d (optionally with int64 indices, flat
+ * per input plane as PyTorch's), avg_pool2d and adaptive_avg_pool2d. Planes
+ * (image x channel) are independent and split across OpenMP threads.
+ * float16/bfloat16 compute in float32. */
+#include "nn_common.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+    int64_t planes, H, W, OH, OW;
+    int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+} pool_geom;
+
+/* PyTorch's pooling_output_shape. */
+static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
+    int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+    int64_t q = num / stride;
+    if ((num % stride != 0) && ((num < 0) != (stride < 0))) q--; /* floor division */
+    int64_t out = q + 1;
+    if (ceil_mode && (out - 1) * stride >= in + pad) out--;
+    return out;
+}
+
+#define MAX_POOL(T, SUF)                                                                                        \
+    static void max_pool_##SUF(const pool_geom* g, const T* x, T* y, int64_t* idx, int nthreads) {             \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
+        for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
+            const T* in = x + pl * g->H * g->W;                                                                \
+            T* o = y + pl * g->OH * g->OW;                                                                     \
+            int64_t* oi = idx != NULL ? idx + pl * g->OH * g->OW : NULL;                                       \
+            for (int64_t oh = 0; oh < g->OH; oh++) {                                                           \
+                int64_t h0 = oh * g->sh - g->ph;                                                               \
+                const int64_t h1 = h0 + (g->kh - 1) * g->dh + 1 < g->H ? h0 + (g->kh - 1) * g->dh + 1 : g->H;  \
+                while (h0 < 0) h0 += g->dh;                                                                    \
+                for (int64_t ow = 0; ow < g->OW; ow++) {                                                       \
+                    int64_t w0 = ow * g->sw - g->pw;                                                           \
+                    const int64_t w1 =                                                                         \
+                        w0 + (g->kw - 1) * g->dw + 1 < g->W ? w0 + (g->kw - 1) * g->dw + 1 : g->W;             \
+                    while (w0 < 0) w0 += g->dw;                                                                \
+                    int64_t best_i = h0 * g->W + w0;                                                           \
+                    T best = -(T)INFINITY;                                                                     \
+                    for (int64_t ih = h0; ih < h1; ih += g->dh)                                                \
+                        for (int64_t iw = w0; iw < w1; iw += g->dw) {                                          \
+                            const T v = in[ih * g->W + iw];                                                    \
+                            if (v > best || v != v) {                                                          \
+                                best = v;                                                                      \
+                                best_i = ih * g->W + iw;                                                       \
+                            }                                                                                  \
+                        }                                                                                      \
+                    o[oh * g->OW + ow] = best;                                                                 \
+                    if (oi != NULL) oi[oh * g->OW + ow] = best_i;                                              \
+                }                                                                                              \
+            }                                                                                                  \
+        }                                                                                                      \
+    }                                                                                                          \
+                                                                                                               \
+    static void avg_pool_##SUF(const pool_geom* g, const T* x, T* y, bool count_include_pad, int64_t divisor,   \
+                               int nthreads) {                                                                 \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
+        for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
+            const T* in = x + pl * g->H * g->W;                                                                \
+            T* o = y + pl * g->OH * g->OW;                                                                     \
+            for (int64_t oh = 0; oh < g->OH; oh++)                                                             \
+                for (int64_t ow = 0; ow < g->OW; ow++) {                                                       \
+                    int64_t h0 = oh * g->sh - g->ph, w0 = ow * g->sw - g->pw;                                  \
+                    int64_t h1 = h0 + g->kh < g->H + g->ph ? h0 + g->kh : g->H + g->ph;                        \
+                    int64_t w1 = w0 + g->kw < g->W + g->pw ? w0 + g->kw : g->W + g->pw;                        \
+                    const int64_t pool_size = (h1 - h0) * (w1 - w0);                                           \
+                    h0 = h0 > 0 ? h0 : 0, w0 = w0 > 0 ? w0 : 0;                                                \
+                    h1 = h1 < g->H ? h1 : g->H, w1 = w1 < g->W ? w1 : g->W;                                    \
+                    if (h0 >= h1 || w0 >= w1) {                                                                \
+                        o[oh * g->OW + ow] = 0;                                                                \
+                        continue;                                                                              \
+                    }                                                                                          \
+                    T sum = 0;                                                                                 \
+                    for (int64_t ih = h0; ih < h1; ih++)                                                       \
+                        for (int64_t iw = w0; iw < w1; iw++) sum += in[ih * g->W + iw];                        \
+                    const int64_t div = divisor != 0 ? divisor                                                 \
+                                        : count_include_pad ? pool_size                                        \
+                                                            : (h1 - h0) * (w1 - w0);                           \
+                    o[oh * g->OW + ow] = sum / (T)div;                                                         \
+                }                                                                                              \
+        }                                                                                                      \
+    }                                                                                                          \
+                                                                                                               \
+    static void adaptive_avg_##SUF(const pool_geom* g, const T* x, T* y, int nthreads) {                       \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
+        for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
+            const T* in = x + pl * g->H * g->W;                                                                \
+            T* o = y + pl * g->OH * g->OW;                                                                     \
+            for (int64_t oh = 0; oh < g->OH; oh++) {                                                           \
+                const int64_t h0 = oh * g->H / g->OH, h1 = ((oh + 1) * g->H + g->OH - 1) / g->OH;              \
+                for (int64_t ow = 0; ow < g->OW; ow++) {                                                       \
+                    const int64_t w0 = ow * g->W / g->OW, w1 = ((ow + 1) * g->W + g->OW - 1) / g->OW;          \
+                    T sum = 0;                                                                                 \
+                    for (int64_t ih = h0; ih < h1; ih++)                                                       \
+                        for (int64_t iw = w0; iw < w1; iw++) sum += in[ih * g->W + iw];                        \
+                    o[oh * g->OW + ow] = sum / (T)((h1 - h0) * (w1 - w0));                                     \
+                }                                                                                              \
+            }                                                                                                  \
+        }                                                                                                      \
+    }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+MAX_POOL(float, f32)
+MAX_POOL(double, f64)
+#pragma GCC diagnostic pop
+
+/* Common checks: handles, a 4-D floating input. */
+static nb_status pool_input(const char* op, const nb_tensor* input, nb_tensor* dst, nb_tensor** out, int32_t* kd) {
+    nb_status st;
+    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK)
+        return st;
+    if (input->ndim != 4)
+        return nb_error(NB_ERR_SHAPE, "%s: expected input with 4 dims [N, C, H, W], got %s", op,
+                        nb_shape_str(input->shape, input->ndim));
+    return nn_check_float(op, input, kd);
+}
+
+/* kernel/stride/padding/dilation checks and the output size, as PyTorch's pool2d_shape_check. */
+static nb_status pool_geometry(const char* op, const nb_tensor* input, const int64_t* k, const int64_t* s,
+                               const int64_t* p, const int64_t* d, bool ceil_mode, pool_geom* g) {
+    nb_status st;
+    if ((st = nn_check_array(op, "kernel_size", k)) != NB_OK || (st = nn_check_array(op, "padding", p)) != NB_OK)
+        return st;
+    if (s == NULL) s = k;
+    static const int64_t one[2] = {1, 1};
+    if (d == NULL) d = one;
+    if (k[0] <= 0 || k[1] <= 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: kernel size should be greater than zero, but got kH: %lld kW: %lld",
+                        op, (long long)k[0], (long long)k[1]);
+    if (s[0] <= 0 || s[1] <= 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: stride should be greater than zero, but got dH: %lld dW: %lld", op,
+                        (long long)s[0], (long long)s[1]);
+    if (d[0] <= 0 || d[1] <= 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT,
+                        "%s: dilation should be greater than zero, but got dilationH: %lld dilationW: %lld", op,
+                        (long long)d[0], (long long)d[1]);
+    for (int i = 0; i < 2; i++)  /* keeps the size arithmetic far from overflow */
+        if (k[i] > INT32_MAX || s[i] > INT32_MAX || p[i] > INT32_MAX || d[i] > INT32_MAX)
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: kernel_size, stride, padding and dilation must be below 2^31",
+                            op);
+    if (p[0] < 0 || p[1] < 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: pad must be non-negative, but got padH = %lld, padW = %lld", op,
+                        (long long)p[0], (long long)p[1]);
+    if (p[0] > k[0] / 2 || p[1] > k[1] / 2)
+        return nb_error(NB_ERR_INVALID_ARGUMENT,
+                        "%s: pad should be smaller than or equal to half of kernel size, but got padW = %lld, padH = "
+                        "%lld, kW = %lld, kH = %lld", op, (long long)p[1], (long long)p[0], (long long)k[1],
+                        (long long)k[0]);
+    const int64_t* sh = input->shape;
+    if (sh[1] == 0 || sh[2] == 0 || sh[3] == 0)
+        return nb_error(NB_ERR_SHAPE,
+                        "%s: expected a 4-D input [N, C, H, W] with non-zero C, H, W (N may be 0), but got %s", op,
+                        nb_shape_str(sh, 4));
+    memset(g, 0, sizeof *g);
+    g->planes = sh[0] * sh[1], g->H = sh[2], g->W = sh[3];
+    g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
+    g->OH = pool_out(g->H, k[0], p[0], s[0], d[0], ceil_mode);
+    g->OW = pool_out(g->W, k[1], p[1], s[1], d[1], ceil_mode);
+    if (g->OH < 1 || g->OW < 1)
+        return nb_error(NB_ERR_SHAPE, "%s: Given input size: (%lldx%lldx%lld). Calculated output size: (%lldx%lldx%lld). "
+                        "Output size is too small", op, (long long)sh[1], (long long)g->H, (long long)g->W,
+                        (long long)sh[1], (long long)g->OH, (long long)g->OW);
+    return NB_OK;
+}
+
+NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride,
+                               const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices,
+                               nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "max_pool2d";
+    int32_t kd;
+    pool_geom g;
+    nb_status st = pool_input(op, input, dst, out, &kd);
+    if (st == NB_OK) st = pool_geometry(op, input, kernel_size, stride, padding, dilation, ceil_mode != 0, &g);
+    if (st != NB_OK) return st;
+    const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
+    nb_tensor *x = NULL, *y = NULL, *idx = NULL;
+    if ((st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, input->dtype, dst, &input, 1, &y)) != NB_OK ||
+        (indices != NULL && (st = nn_empty(op, shape, 4, NB_I64, &idx)) != NB_OK)) {
+        nn_release(x, y, idx, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    int nthreads = nn_threads((double)g.planes * (double)(g.OH * g.OW) * (double)(g.kh * g.kw));
+    int64_t* ip = idx != NULL ? nb_tensor_data(idx) : NULL;
+    if (kd == NB_F32) max_pool_f32(&g, nb_tensor_data(x), nb_tensor_data(y), ip, nthreads);
+    else max_pool_f64(&g, nb_tensor_data(x), nb_tensor_data(y), ip, nthreads);
+    nb_tensor_release(x);
+    if ((st = nn_deliver(op, y, input->dtype, dst, out)) != NB_OK) {
+        nb_tensor_release(idx);
+        return st;
+    }
+    if (indices != NULL) *indices = idx;
+    return NB_OK;
+}
+
+NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride,
+                               const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad,
+                               int64_t divisor_override, nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "avg_pool2d";
+    int32_t kd;
+    pool_geom g;
+    nb_status st = pool_input(op, input, dst, out, &kd);
+    if (st == NB_OK) st = pool_geometry(op, input, kernel_size, stride, padding, NULL, ceil_mode != 0, &g);
+    if (st != NB_OK) return st;
+    if (divisor_override < 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: divisor must be positive (or 0 for none), got %lld", op,
+                        (long long)divisor_override);
+    const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
+    nb_tensor *x = NULL, *y = NULL;
+    if ((st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, input->dtype, dst, &input, 1, &y)) != NB_OK) {
+        nn_release(x, y, NULL, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    int nthreads = nn_threads((double)g.planes * (double)(g.OH * g.OW) * (double)(g.kh * g.kw));
+    if (kd == NB_F32)
+        avg_pool_f32(&g, nb_tensor_data(x), nb_tensor_data(y), count_include_pad != 0, divisor_override, nthreads);
+    else
+        avg_pool_f64(&g, nb_tensor_data(x), nb_tensor_data(y), count_include_pad != 0, divisor_override, nthreads);
+    nb_tensor_release(x);
+    return nn_deliver(op, y, input->dtype, dst, out);
+}
+
+NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst,
+                                        nb_tensor** out) {
+    static const char* op = "adaptive_avg_pool2d";
+    int32_t kd;
+    nb_status st = pool_input(op, input, dst, out, &kd);
+    if (st == NB_OK) st = nn_check_array(op, "output_size", output_size);
+    if (st != NB_OK) return st;
+    if (output_size[0] < 0 || output_size[1] < 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT,
+                        "%s: elements of output_size must be greater than or equal to 0 but received {%lld, %lld}", op,
+                        (long long)output_size[0], (long long)output_size[1]);
+    if (output_size[0] > INT32_MAX || output_size[1] > INT32_MAX)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: output_size must be below 2^31, got {%lld, %lld}", op,
+                        (long long)output_size[0], (long long)output_size[1]);
+    pool_geom g;
+    memset(&g, 0, sizeof g);
+    g.planes = input->shape[0] * input->shape[1], g.H = input->shape[2], g.W = input->shape[3];
+    g.OH = output_size[0], g.OW = output_size[1];
+    for (int d = 2; d < 4; d++)
+        if (input->shape[d] == 0 && output_size[d - 2] > 0)
+            return nb_error(NB_ERR_SHAPE,
+                            "%s: expected input to have non-zero size for non-batch dimensions, but input has sizes %s "
+                            "with dimension %d being empty", op, nb_shape_str(input->shape, 4), d);
+    const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
+    nb_tensor *x = NULL, *y = NULL;
+    if ((st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, input->dtype, dst, &input, 1, &y)) != NB_OK) {
+        nn_release(x, y, NULL, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    if (g.OH > 0 && g.OW > 0) {
+        int nthreads = nn_threads((double)g.planes * (double)(g.H * g.W));
+        if (kd == NB_F32) adaptive_avg_f32(&g, nb_tensor_data(x), nb_tensor_data(y), nthreads);
+        else adaptive_avg_f64(&g, nb_tensor_data(x), nb_tensor_data(y), nthreads);
+    }
+    nb_tensor_release(x);
+    return nn_deliver(op, y, input->dtype, dst, out);
+}
