@@ -1,0 +1,183 @@
+/* reduce.h: the shared engine of the reduction family (reduce_engine.c).
+ *
+ * An op is a kernel over accumulators: init, accum (fold a strided block of
+ * input into m accumulators), merge (fold a later partial into an earlier one)
+ * and finish (write m results). The engine validates arguments, casts the
+ * input to the kernel's dtype, allocates or checks the outputs, orders and
+ * coalesces dims, and drives the kernel over tiles of outputs with OpenMP.
+ *
+ * Determinism: how the work is cut depends only on shapes, never on the thread
+ * count. Tasks own whole outputs; when there are too few outputs to share out,
+ * the reduced range is split into fixed-size chunks whose partials are merged
+ * in chunk order. Threads only decide who computes which task or chunk. */
+#ifndef NABLA_OPS_REDUCE_H_
+#define NABLA_OPS_REDUCE_H_
+
+#include "../core/elementwise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Multi-versioned hot loops (AVX-512 / AVX2 / baseline, chosen at load time by
+ * an ifunc): GCC >= 11 on glibc x86-64 only; elsewhere the baseline build. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__GNUC__) && \
+    !defined(__clang__) && __GNUC__ >= 11 && !defined(NB_NO_TARGET_CLONES)
+#define NB_SIMD __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define NB_SIMD
+#endif
+#define NB_INLINE static inline __attribute__((always_inline))
+
+/* Fixed-width vectors (unaligned loads go through memcpy). */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float nb_v16f __attribute__((vector_size(64)));
+typedef double nb_v8d __attribute__((vector_size(64)));
+typedef float nb_v8f __attribute__((vector_size(32)));
+typedef int32_t nb_v16i __attribute__((vector_size(64)));
+typedef int64_t nb_v8l __attribute__((vector_size(64)));
+NB_INLINE nb_v16f nb_ld16f(const float* p) { nb_v16f v; memcpy(&v, p, sizeof v); return v; }
+NB_INLINE void nb_st16f(float* p, nb_v16f v) { memcpy(p, &v, sizeof v); }
+NB_INLINE nb_v8d nb_ld8d(const double* p) { nb_v8d v; memcpy(&v, p, sizeof v); return v; }
+/* Lane-wise select: m ? a : b, with m a comparison result (all ones / zeros). */
+NB_INLINE nb_v16f nb_sel16f(nb_v16i m, nb_v16f a, nb_v16f b) {
+    return (nb_v16f)(((nb_v16i)a & m) | ((nb_v16i)b & ~m));
+}
+NB_INLINE nb_v8d nb_sel8d(nb_v8l m, nb_v8d a, nb_v8d b) {
+    return (nb_v8d)(((nb_v8l)a & m) | ((nb_v8l)b & ~m));
+}
+/* v16f -> the sum of its halves as doubles, lane by lane. */
+NB_INLINE nb_v8d nb_widen_sum(nb_v16f v) {
+    nb_v8f lo, hi;
+    memcpy(&lo, &v, sizeof lo);
+    memcpy(&hi, (const char*)&v + sizeof lo, sizeof hi);
+    return __builtin_convertvector(lo, nb_v8d) + __builtin_convertvector(hi, nb_v8d);
+}
+NB_INLINE double nb_hsum8d(nb_v8d v) {
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
+
+/* Attributes a kernel reads. */
+typedef struct nb_red_ctx {
+    int64_t count;      /* input elements per output */
+    int32_t variant;    /* op-specific: mean vs sum, std vs var, the norm's kind */
+    int32_t out_dtype[2];
+    double p;           /* norm order */
+    double correction;  /* var / std */
+} nb_red_ctx;
+
+typedef void (*nb_red_init_fn)(void* acc, int64_t m, const nb_red_ctx* c);
+/* Folds x[i*si + j*sj] (bytes) for i < n into accumulator j < m; the element
+ * at i has flat index idx0 + i in the reduced range (index ops). */
+typedef void (*nb_red_accum_fn)(void* acc, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj,
+                                int64_t idx0, const nb_red_ctx* c);
+/* acc = acc (+) later, for m accumulators laid out alike. */
+typedef void (*nb_red_merge_fn)(void* acc, const void* later, int64_t m, const nb_red_ctx* c);
+/* Writes result j of output o at out[o] + j * os[o] (bytes); out[o] may be NULL (not wanted). */
+typedef void (*nb_red_finish_fn)(const void* acc, int64_t m, char* const* out, const int64_t* os,
+                                 const nb_red_ctx* c);
+
+typedef struct nb_red_kernel {
+    int32_t acc_size;  /* bytes per accumulator; a block of m may use any layout */
+    bool ordered;      /* reduced dims keep their logical order (flat indices) */
+    nb_red_init_fn init;
+    nb_red_accum_fn accum;
+    nb_red_merge_fn merge;
+    nb_red_finish_fn finish;
+} nb_red_kernel;
+
+/* One reduction call, filled in by an op's entry point. */
+typedef struct nb_red_call {
+    const char* name;
+    const nb_tensor* t;
+    uint32_t mask;         /* reduced dims of t */
+    bool keepdim;
+    int32_t in_dtype;      /* the kernel's input dtype: t is cast to it first */
+    int32_t nout;          /* 1 or 2 */
+    int32_t out_dtype[2];
+    nb_tensor* dst[2];     /* out= targets, or NULL */
+    nb_tensor** out[2];    /* receive new references; NULL allowed with a dst */
+    const nb_red_kernel* k;
+    nb_red_ctx ctx;
+} nb_red_call;
+
+/* dims[ndims] -> a mask of dims of t (ndims 0: every dim); range and duplicate errors. */
+NB_INTERNAL nb_status nb_red_dims(const char* op, const nb_tensor* t, const int64_t* dims, int32_t ndims,
+                                  uint32_t* mask);
+/* Checks handles, out pointers and the device; first step of every entry point. */
+NB_INTERNAL nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_tensor** out);
+/* Input elements per output for a mask. */
+NB_INTERNAL int64_t nb_red_count(const nb_tensor* t, uint32_t mask);
+/* Errors for ops without an identity over an empty reduction (PyTorch's wording). */
+NB_INTERNAL nb_status nb_red_check_nonempty(const char* op, const nb_tensor* t, uint32_t mask, bool all);
+/* The dtype code check: -1 (default) or a valid code. */
+NB_INTERNAL nb_status nb_red_check_dtype(const char* op, int32_t dtype);
+/* Runs the call: cast, outputs, kernel, out= copies. */
+NB_INTERNAL nb_status nb_red_run(nb_red_call* c);
+
+/* Stores a value into an element of any dtype (float16/bfloat16 rounded once). */
+NB_INTERNAL void nb_store_f64(char* p, int32_t dtype, double v);
+NB_INTERNAL void nb_store_i64(char* p, int32_t dtype, int64_t v);
+
+/* A kernel with one scalar accumulator of type A per output, input type T.
+ * RUN(p, n, s, v): folds n elements at p (byte stride s) into v, returns it.
+ * STEP(v, e): folds one element into v.  MERGE(a, b): a = a (+) b. */
+#define SCALAR_KERNEL(NAME, T, A, INITV, RUN, STEP, MERGE, STORE)                                        \
+    static void NAME##_init(void* acc, int64_t m, const nb_red_ctx* c) {                              \
+        (void)c;                                                                                       \
+        A* a = acc;                                                                                    \
+        for (int64_t j = 0; j < m; j++) a[j] = (INITV);                                                \
+    }                                                                                                  \
+    NB_SIMD static void NAME##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si,       \
+                                     int64_t sj, int64_t idx0, const nb_red_ctx* c) {                  \
+        (void)idx0, (void)c;                                                                           \
+        A* a = acc;                                                                                    \
+        if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
+            for (int64_t j = 0; j < m; j++) a[j] = RUN((const T*)(x + j * sj), n, si, a[j]);           \
+        } else if (sj == (int64_t)sizeof(T)) {                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                          \
+                const T* r = (const T*)(x + i * si);                                                   \
+                for (int64_t j = 0; j < m; j++) { A v = a[j]; const T e = r[j]; STEP(v, e); a[j] = v; }  \
+            }                                                                                          \
+        } else {                                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                            \
+                for (int64_t j = 0; j < m; j++) {                                                      \
+                    A v = a[j];                                                                        \
+                    const T e = *(const T*)(x + i * si + j * sj);                                      \
+                    STEP(v, e);                                                                        \
+                    a[j] = v;                                                                          \
+                }                                                                                      \
+        }                                                                                              \
+    }                                                                                                  \
+    static void NAME##_merge(void* acc, const void* later, int64_t m, const nb_red_ctx* c) {           \
+        (void)c;                                                                                       \
+        A* a = acc;                                                                                    \
+        const A* b = later;                                                                            \
+        for (int64_t j = 0; j < m; j++) MERGE(a[j], b[j]);                                             \
+    }                                                                                                  \
+    static void NAME##_finish(const void* acc, int64_t m, char* const* out, const int64_t* os,          \
+                              const nb_red_ctx* c) {                                                   \
+        const A* a = acc;                                                                              \
+        for (int64_t j = 0; j < m; j++) STORE(out[0] + j * os[0], a[j]);                               \
+    }                                                                                                  \
+    static const nb_red_kernel NAME = {sizeof(A), false, NAME##_init, NAME##_accum, NAME##_merge,      \
+                                       NAME##_finish};
+
+/* A RUN from a STEP: contiguous and strided loops. */
+#define STEP_RUN(NAME, T, A, STEP)                                                                     \
+    NB_INLINE A NAME(const T* p, int64_t n, int64_t s, A v) {                                          \
+        if (s == (int64_t)sizeof(T)) {                                                                 \
+            for (int64_t i = 0; i < n; i++) { const T e = p[i]; STEP(v, e); }                          \
+        } else {                                                                                       \
+            for (int64_t i = 0; i < n; i++) { const T e = *(const T*)((const char*)p + i * s); STEP(v, e); } \
+        }                                                                                              \
+        return v;                                                                                      \
+    }
+
+/* Dtype families for kernel tables: (C type, tag, code). */
+#define NB_RED_FLOATS(X, ...) X(float, f32, NB_F32, __VA_ARGS__) X(double, f64, NB_F64, __VA_ARGS__)
+#define NB_RED_INTS(X, ...)                                                                          \
+    X(int8_t, i8, NB_I8, __VA_ARGS__) X(int16_t, i16, NB_I16, __VA_ARGS__)                           \
+    X(int32_t, i32, NB_I32, __VA_ARGS__) X(int64_t, i64, NB_I64, __VA_ARGS__)                        \
+    X(uint8_t, u8, NB_U8, __VA_ARGS__) X(uint8_t, b8, NB_BOOL, __VA_ARGS__)
+
+#endif /* NABLA_OPS_REDUCE_H_ */
