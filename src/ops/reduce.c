@@ -43,10 +43,14 @@ NB_INLINE double sum_f32_run(const float* p, int64_t n, int64_t s, double v) {
         const float* q = p + i;
         nb_v16f a0 = nb_ld16f(q) + nb_ld16f(q + 16), a1 = nb_ld16f(q + 32) + nb_ld16f(q + 48);
         nb_v16f a2 = nb_ld16f(q + 64) + nb_ld16f(q + 80), a3 = nb_ld16f(q + 96) + nb_ld16f(q + 112);
-        acc += nb_widen_sum((a0 + a1) + (a2 + a3));
+        const nb_v16f b = (a0 + a1) + (a2 + a3);
+        acc += nb_widen_sum(&b);
     }
-    for (; i + 16 <= n; i += 16) acc += nb_widen_sum(nb_ld16f(p + i));
-    double r = nb_hsum8d(acc);
+    for (; i + 16 <= n; i += 16) {
+        const nb_v16f b = nb_ld16f(p + i);
+        acc += nb_widen_sum(&b);
+    }
+    double r = nb_hsum8d(&acc);
     for (; i < n; i++) r += p[i];
     return v + r;
 }
@@ -56,7 +60,8 @@ NB_INLINE double sum_f64_leaf(const double* p, int64_t n) {
     nb_v8d a = {0}, b = {0};
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) { a += nb_ld8d(p + i); b += nb_ld8d(p + i + 8); }
-    double r = nb_hsum8d(a + b);
+    a += b;
+    double r = nb_hsum8d(&a);
     for (; i < n; i++) r += p[i];
     return r;
 }
@@ -111,15 +116,16 @@ NB_RED_INTS(PROD_INT)
         int64_t i = 0;                                                                                 \
         if (s == (int64_t)sizeof(T) && n >= 2 * (W)) {                                                 \
             VT a = LD(p), b = LD(p + (W));                                                             \
-            MT nan = (a != a) | (b != b);                                                              \
+            MT nan = a != a, nanb = b != b; /* one compare per statement: GCC lowers an OR of two  */  \
             for (i = 2 * (W); i + 2 * (W) <= n; i += 2 * (W)) {                                        \
                 VT x = LD(p + i), y = LD(p + i + (W));                                                 \
                 a = SEL(x OP a, x, a);                                                                 \
                 b = SEL(y OP b, y, b);                                                                 \
-                nan |= (x != x) | (y != y);                                                            \
+                nan |= x != x;          /* vector compares to scalar code */                           \
+                nanb |= y != y;                                                                        \
             }                                                                                          \
             a = SEL(b OP a, b, a);                                                                     \
-            MT any = nan;                                                                              \
+            MT any = nan | nanb;                                                                       \
             for (int k = 0; k < (W); k++) { STEPF(v, a[k]); if (any[k]) v = (T)NAN; }                  \
         }                                                                                              \
         if (s == (int64_t)sizeof(T)) {                                                                 \

@@ -28,31 +28,32 @@
 #endif
 #define NB_INLINE static inline __attribute__((always_inline))
 
-/* Fixed-width vectors (unaligned loads go through memcpy). */
-#pragma GCC diagnostic ignored "-Wpsabi"
+/* Fixed-width vectors (unaligned loads go through memcpy). Helpers take
+ * vectors by pointer or are macros: a 64-byte vector parameter makes GCC print
+ * an ABI note that no pragma silences. */
+#pragma GCC diagnostic ignored "-Wpsabi" /* vector returns of always-inline helpers */
 typedef float nb_v16f __attribute__((vector_size(64)));
 typedef double nb_v8d __attribute__((vector_size(64)));
 typedef float nb_v8f __attribute__((vector_size(32)));
 typedef int32_t nb_v16i __attribute__((vector_size(64)));
 typedef int64_t nb_v8l __attribute__((vector_size(64)));
 NB_INLINE nb_v16f nb_ld16f(const float* p) { nb_v16f v; memcpy(&v, p, sizeof v); return v; }
-NB_INLINE void nb_st16f(float* p, nb_v16f v) { memcpy(p, &v, sizeof v); }
 NB_INLINE nb_v8d nb_ld8d(const double* p) { nb_v8d v; memcpy(&v, p, sizeof v); return v; }
-/* Lane-wise select: m ? a : b, with m a comparison result (all ones / zeros). */
-NB_INLINE nb_v16f nb_sel16f(nb_v16i m, nb_v16f a, nb_v16f b) {
-    return (nb_v16f)(((nb_v16i)a & m) | ((nb_v16i)b & ~m));
-}
-NB_INLINE nb_v8d nb_sel8d(nb_v8l m, nb_v8d a, nb_v8d b) {
-    return (nb_v8d)(((nb_v8l)a & m) | ((nb_v8l)b & ~m));
-}
-/* v16f -> the sum of its halves as doubles, lane by lane. */
-NB_INLINE nb_v8d nb_widen_sum(nb_v16f v) {
+#define nb_st16f(p, v) do { nb_v16f st_ = (v); memcpy((p), &st_, sizeof st_); } while (0)
+/* Lane-wise select: m ? a : b, with m a comparison result (all ones / zeros).
+ * Note: write one vector comparison per expression; GCC lowers an OR of two
+ * comparisons of 64-byte vectors to scalar code. */
+#define nb_sel16f(m, a, b) ((nb_v16f)(((nb_v16i)(a) & (m)) | ((nb_v16i)(b) & ~(m))))
+#define nb_sel8d(m, a, b) ((nb_v8d)(((nb_v8l)(a) & (m)) | ((nb_v8l)(b) & ~(m))))
+/* *v -> the sum of its halves as doubles, lane by lane. */
+NB_INLINE nb_v8d nb_widen_sum(const nb_v16f* v) {
     nb_v8f lo, hi;
-    memcpy(&lo, &v, sizeof lo);
-    memcpy(&hi, (const char*)&v + sizeof lo, sizeof hi);
+    memcpy(&lo, v, sizeof lo);
+    memcpy(&hi, (const char*)v + sizeof lo, sizeof hi);
     return __builtin_convertvector(lo, nb_v8d) + __builtin_convertvector(hi, nb_v8d);
 }
-NB_INLINE double nb_hsum8d(nb_v8d v) {
+NB_INLINE double nb_hsum8d(const nb_v8d* p) {
+    const nb_v8d v = *p;
     return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
 }
 

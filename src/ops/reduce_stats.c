@@ -34,12 +34,12 @@ NB_INLINE nb_v8d ld8_f64(const double* p) { return nb_ld8d(p); }
         nb_v8d s = {0};                                                                                \
         int64_t i = 0;                                                                                 \
         for (; i + 8 <= n; i += 8) s += ld8_##TAG(p + i);                                              \
-        double sum = nb_hsum8d(s);                                                                     \
+        double sum = nb_hsum8d(&s);                                                                     \
         for (; i < n; i++) sum += p[i];                                                                \
         const double mean = sum / (double)n;                                                           \
         nb_v8d q = {0}, c = {0};                                                                       \
         for (i = 0; i + 8 <= n; i += 8) { nb_v8d d = ld8_##TAG(p + i) - mean; q += d * d; c += d; }    \
-        double m2 = nb_hsum8d(q), cs = nb_hsum8d(c);                                                   \
+        double m2 = nb_hsum8d(&q), cs = nb_hsum8d(&c);                                                   \
         for (; i < n; i++) { double d = (double)p[i] - mean; m2 += d * d; cs += d; }                   \
         chan(a, (double)n, mean, m2 - cs * cs / (double)n); /* corrected two-pass */                   \
     }                                                                                                  \
@@ -120,7 +120,8 @@ enum { N_ZERO, N_ONE, N_TWO, N_INF, N_NINF, N_P };
                 a += EXPR(x);                                                                          \
                 b += EXPR(y);                                                                          \
             }                                                                                          \
-            v += nb_hsum8d(a + b);                                                                     \
+            a += b;                                                                                    \
+            v += nb_hsum8d(&a);                                                                     \
             for (; i < n; i++) STEP(v, p[i]);                                                          \
             return v;                                                                                  \
         }                                                                                              \

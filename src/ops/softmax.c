@@ -21,7 +21,8 @@
 /* exp on 16 float lanes (Cephes' expf polynomial, about 1 ulp). Lanes below
  * -87.3 give 0, NaN stays NaN. Only called with x <= 0 here, but correct up
  * to 88.7. */
-NB_INLINE nb_v16f vexp16(nb_v16f x) {
+NB_INLINE nb_v16f vexp16(const nb_v16f* xp) {
+    nb_v16f x = *xp;
     const nb_v16i under = x < -87.33654f;
     x = nb_sel16f(x > 88.7f, (nb_v16f){0} + 88.7f, x);
     x = nb_sel16f(under, (nb_v16f){0} - 87.0f, x);
@@ -40,7 +41,8 @@ NB_INLINE nb_v16f vexp16(nb_v16f x) {
     return nb_sel16f(under, (nb_v16f){0}, y);
 }
 
-NB_INLINE float hmax16(nb_v16f v) {
+NB_INLINE float hmax16(const nb_v16f* p) {
+    const nb_v16f v = *p;
     float m = v[0];
     for (int k = 1; k < 16; k++) m = v[k] > m ? v[k] : m;
     return m;
@@ -53,8 +55,8 @@ NB_INLINE nb_v16f ld_tail(const float* p, int64_t n, float pad) {
     return nb_ld16f(b);
 }
 
-NB_INLINE void st_tail(float* p, nb_v16f v, int64_t n) {
-    for (int64_t k = 0; k < n; k++) p[k] = v[k];
+NB_INLINE void st_tail(float* p, const nb_v16f* v, int64_t n) {
+    for (int64_t k = 0; k < n; k++) p[k] = (*v)[k];
 }
 
 /* One contiguous float32 row. */
@@ -69,17 +71,19 @@ NB_SIMD static void row_f32(const float* x, float* o, int64_t n, bool logsm) {
         nb_v16f v = ld_tail(x + i, n - i, -INFINITY);
         mv = nb_sel16f(v > mv, v, mv);
     }
-    const float mx = hmax16(mv);
+    const float mx = hmax16(&mv);
     nb_v16f sv = {0};
     for (i = 0; i + 16 <= n; i += 16) {
-        nb_v16f e = vexp16(nb_ld16f(x + i) - mx);
+        const nb_v16f d = nb_ld16f(x + i) - mx;
+        nb_v16f e = vexp16(&d);
         sv += e;
         if (!logsm) nb_st16f(o + i, e);
     }
     if (i < n) {
-        nb_v16f e = vexp16(ld_tail(x + i, n - i, -INFINITY) - mx);
+        const nb_v16f d = ld_tail(x + i, n - i, -INFINITY) - mx;
+        nb_v16f e = vexp16(&d);
         sv += e;
-        if (!logsm) st_tail(o + i, e, n - i);
+        if (!logsm) st_tail(o + i, &e, n - i);
     }
     /* x - max is NaN for a NaN element or a row of -inf: the sum then is NaN too. */
     double sum = 0;
@@ -108,12 +112,14 @@ NB_SIMD static void cols_f32(const float* x, float* o, int64_t len, int64_t inne
         float* w = o + i * inner;
         int64_t j = 0;
         for (; j + 16 <= m; j += 16) {
-            nb_v16f e = vexp16(nb_ld16f(r + j) - nb_ld16f(mx + j));
+            const nb_v16f d = nb_ld16f(r + j) - nb_ld16f(mx + j);
+            nb_v16f e = vexp16(&d);
             nb_st16f(sm + j, nb_ld16f(sm + j) + e);
             if (!logsm) nb_st16f(w + j, e);
         }
         if (j < m) {
-            nb_v16f e = vexp16(ld_tail(r + j, m - j, -INFINITY) - ld_tail(mx + j, m - j, 0));
+            const nb_v16f d = ld_tail(r + j, m - j, -INFINITY) - ld_tail(mx + j, m - j, 0);
+            nb_v16f e = vexp16(&d);
             for (int64_t k = 0; k < m - j; k++) {
                 sm[j + k] += e[k];
                 if (!logsm) w[j + k] = e[k];
