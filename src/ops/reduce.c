@@ -18,8 +18,6 @@ enum { V_SUM = 0, V_MEAN = 1 };
 #define ADD(v, e) ((v) += (e))
 #define MUL(v, e) ((v) *= (e))
 #define IMUL(v, e) ((v) = (int64_t)((uint64_t)(v) * (uint64_t)(int64_t)(e)))
-#define FMAX(v, e) do { if ((e) > (v) || (e) != (e)) (v) = (e); } while (0)
-#define FMIN(v, e) do { if ((e) < (v) || (e) != (e)) (v) = (e); } while (0)
 #define IMAX(v, e) do { if ((e) > (v)) (v) = (e); } while (0)
 #define IMIN(v, e) do { if ((e) < (v)) (v) = (e); } while (0)
 #define AND(v, e) ((v) &= (uint8_t)((e) != 0))
@@ -101,8 +99,23 @@ NB_RED_INTS(SUM_INT)
 
 #define PROD_RUNS(T, TAG, CODE, ...) STEP_RUN(prod_run_##TAG, T, int64_t, IMUL)
 NB_RED_INTS(PROD_RUNS)
-STEP_RUN(prod_run_f32, float, double, MUL)
-STEP_RUN(prod_run_f64, double, double, MUL)
+/* Contiguous float products: 16 double lanes, multiplied together at the end. */
+#define PROD_LANES(NAME, T, LD8)                                                                        \
+    NB_INLINE double NAME(const T* p, int64_t n, int64_t s, double v) {                                \
+        int64_t i = 0;                                                                                 \
+        if (s == (int64_t)sizeof(T)) {                                                                 \
+            nb_v8d a = (nb_v8d){0} + 1.0, b = a;                                                       \
+            for (; i + 16 <= n; i += 16) { a *= LD8(p + i); b *= LD8(p + i + 8); }                      \
+            a *= b;                                                                                    \
+            v *= ((a[0] * a[4]) * (a[2] * a[6])) * ((a[1] * a[5]) * (a[3] * a[7]));                    \
+            for (; i < n; i++) v *= p[i];                                                              \
+            return v;                                                                                  \
+        }                                                                                              \
+        for (; i < n; i++) v *= *(const T*)((const char*)p + i * s);                                   \
+        return v;                                                                                      \
+    }
+PROD_LANES(prod_run_f32, float, nb_ld8f_wide)
+PROD_LANES(prod_run_f64, double, nb_ld8d)
 SCALAR_KERNEL(prod_f32, float, double, 1.0, prod_run_f32, MUL, MUL, STORE_X)
 SCALAR_KERNEL(prod_f64, double, double, 1.0, prod_run_f64, MUL, MUL, STORE_X)
 #define PROD_INT(T, TAG, CODE, ...) SCALAR_KERNEL(prod_##TAG, T, int64_t, 1, prod_run_##TAG, IMUL, IMUL, STORE_I)
@@ -110,35 +123,10 @@ NB_RED_INTS(PROD_INT)
 
 /* ---- amax / amin ---- */
 
-/* Contiguous float max/min: lane-wise selects, NaN tracked separately. */
-#define FEXT_RUN(NAME, T, VT, MT, W, LD, SEL, OP, STEPF)                                                 \
-    NB_INLINE T NAME(const T* p, int64_t n, int64_t s, T v) {                                          \
-        int64_t i = 0;                                                                                 \
-        if (s == (int64_t)sizeof(T) && n >= 2 * (W)) {                                                 \
-            VT a = LD(p), b = LD(p + (W));                                                             \
-            MT nan = a != a, nanb = b != b; /* one compare per statement: GCC lowers an OR of two  */  \
-            for (i = 2 * (W); i + 2 * (W) <= n; i += 2 * (W)) {                                        \
-                VT x = LD(p + i), y = LD(p + i + (W));                                                 \
-                a = SEL(x OP a, x, a);                                                                 \
-                b = SEL(y OP b, y, b);                                                                 \
-                nan |= x != x;          /* vector compares to scalar code */                           \
-                nanb |= y != y;                                                                        \
-            }                                                                                          \
-            a = SEL(b OP a, b, a);                                                                     \
-            MT any = nan | nanb;                                                                       \
-            for (int k = 0; k < (W); k++) { STEPF(v, a[k]); if (any[k]) v = (T)NAN; }                  \
-        }                                                                                              \
-        if (s == (int64_t)sizeof(T)) {                                                                 \
-            for (; i < n; i++) STEPF(v, p[i]);                                                         \
-        } else {                                                                                       \
-            for (; i < n; i++) { const T e = *(const T*)((const char*)p + i * s); STEPF(v, e); }       \
-        }                                                                                              \
-        return v;                                                                                      \
-    }
-FEXT_RUN(max_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, >, FMAX)
-FEXT_RUN(min_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, <, FMIN)
-FEXT_RUN(max_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, >, FMAX)
-FEXT_RUN(min_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, <, FMIN)
+#define max_run_f32 nb_max_run_f32
+#define min_run_f32 nb_min_run_f32
+#define max_run_f64 nb_max_run_f64
+#define min_run_f64 nb_min_run_f64
 SCALAR_KERNEL(amax_f32, float, float, -INFINITY, max_run_f32, FMAX, FMAX, STORE_X)
 SCALAR_KERNEL(amin_f32, float, float, INFINITY, min_run_f32, FMIN, FMIN, STORE_X)
 SCALAR_KERNEL(amax_f64, double, double, -INFINITY, max_run_f64, FMAX, FMAX, STORE_X)

@@ -16,8 +16,51 @@
 #define IBETTER_MAX(e, b) ((e) > (b))
 #define IBETTER_MIN(e, b) ((e) < (b))
 
-/* One kernel: accumulator {value, index} per output; index -1 = nothing seen yet. */
-#define ARG_KERNEL(NAME, T, BETTER, STOREV)                                                              \
+/* First index of v (or of a NaN when v is NaN) in q[n]; v is known to occur. */
+#define FIND_VEC(NAME, T, VT, MT, W, LD, WORDS)                                                          \
+    NB_INLINE int64_t NAME(const T* q, int64_t n, T v) {                                               \
+        int64_t k = 0;                                                                                 \
+        const VT vv = (VT){0} + v;                                                                     \
+        if (v == v) {                                                                                  \
+            for (; k + (W) <= n; k += (W)) {                                                           \
+                const nb_v8l w = (nb_v8l)(LD(q + k) == vv);                                            \
+                if (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) break;                      \
+            }                                                                                          \
+            while (k < n && q[k] != v) k++;                                                            \
+        } else {                                                                                       \
+            for (; k + (W) <= n; k += (W)) {                                                           \
+                const VT x = LD(q + k);                                                                \
+                const nb_v8l w = (nb_v8l)(x != x);                                                     \
+                if (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) break;                      \
+            }                                                                                          \
+            while (k < n && q[k] == q[k]) k++;                                                         \
+        }                                                                                              \
+        return k;                                                                                      \
+    }
+FIND_VEC(find_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, 8)
+FIND_VEC(find_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, 8)
+#define FIND_SCALAR(NAME, T)                                                                             \
+    NB_INLINE int64_t NAME(const T* q, int64_t n, T v) {                                               \
+        int64_t k = 0;                                                                                 \
+        while (k < n && q[k] != v) k++;                                                                \
+        return k;                                                                                      \
+    }
+#define INT_HELPERS(T, TAG, CODE, ...)                                                                  \
+    FIND_SCALAR(find_##TAG, T)                                                                         \
+    STEP_RUN(imax_run_##TAG, T, T, IMAX_STEP)                                                          \
+    STEP_RUN(imin_run_##TAG, T, T, IMIN_STEP)
+#define IMAX_STEP(v, e) do { if ((e) > (v)) (v) = (e); } while (0)
+#define IMIN_STEP(v, e) do { if ((e) < (v)) (v) = (e); } while (0)
+NB_RED_INTS(INT_HELPERS)
+#define fmax_run_f32 nb_max_run_f32
+#define fmin_run_f32 nb_min_run_f32
+#define fmax_run_f64 nb_max_run_f64
+#define fmin_run_f64 nb_min_run_f64
+
+/* One kernel: accumulator {value, index} per output; index -1 = nothing seen yet.
+ * A contiguous run of 32 or more is two vector passes: its max (min), then the
+ * first position holding it. */
+#define ARG_KERNEL(NAME, T, BETTER, STOREV, RUN, FIND)                                                   \
     typedef struct { T v; int64_t i; } NAME##_acc;                                                      \
     static void NAME##_init(void* acc, int64_t m, const nb_red_ctx* c) {                              \
         (void)c;                                                                                       \
@@ -32,6 +75,13 @@
         if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
             for (int64_t j = 0; j < m; j++) {                                                          \
                 const char* p = x + j * sj;                                                            \
+                if (si == (int64_t)sizeof(T) && n >= 32) {                                             \
+                    const T* q = (const T*)p;                                                          \
+                    const T rv = RUN(q, n, si, q[0]);                                                  \
+                    const int64_t k = FIND(q, n, rv);                                                  \
+                    if (a[j].i < 0 || BETTER(rv, a[j].v)) a[j].v = rv, a[j].i = idx0 + k;              \
+                    continue;                                                                          \
+                }                                                                                      \
                 T bv = a[j].v;                                                                         \
                 int64_t bi = a[j].i, i = 0;                                                            \
                 if (bi < 0) bv = *(const T*)p, bi = idx0, i = 1;                                       \
@@ -77,9 +127,11 @@
 #define STORE_F(p, d, v) nb_store_f64((p), (d), (double)(v))
 #define STORE_I(p, d, v) nb_store_i64((p), (d), (int64_t)(v))
 #define FKERNELS(T, TAG, CODE, ...)                                                                     \
-    ARG_KERNEL(max_##TAG, T, FBETTER_MAX, STORE_F) ARG_KERNEL(min_##TAG, T, FBETTER_MIN, STORE_F)
+    ARG_KERNEL(max_##TAG, T, FBETTER_MAX, STORE_F, fmax_run_##TAG, find_##TAG)                         \
+    ARG_KERNEL(min_##TAG, T, FBETTER_MIN, STORE_F, fmin_run_##TAG, find_##TAG)
 #define IKERNELS(T, TAG, CODE, ...)                                                                     \
-    ARG_KERNEL(max_##TAG, T, IBETTER_MAX, STORE_I) ARG_KERNEL(min_##TAG, T, IBETTER_MIN, STORE_I)
+    ARG_KERNEL(max_##TAG, T, IBETTER_MAX, STORE_I, imax_run_##TAG, find_##TAG)                         \
+    ARG_KERNEL(min_##TAG, T, IBETTER_MIN, STORE_I, imin_run_##TAG, find_##TAG)
 NB_RED_FLOATS(FKERNELS)
 NB_RED_INTS(IKERNELS)
 

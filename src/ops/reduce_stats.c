@@ -26,8 +26,8 @@ NB_INLINE void chan(var_acc* a, double n, double mean, double m2) {
     a->n = tot;
 }
 
-NB_INLINE nb_v8d ld8_f32(const float* p) { nb_v8f v; memcpy(&v, p, sizeof v); return __builtin_convertvector(v, nb_v8d); }
-NB_INLINE nb_v8d ld8_f64(const double* p) { return nb_ld8d(p); }
+#define ld8_f32 nb_ld8f_wide
+#define ld8_f64 nb_ld8d
 
 #define VAR_KERNEL(T, TAG)                                                                               \
     NB_INLINE void var_block_##TAG(var_acc* a, const T* p, int64_t n) {                                \
@@ -109,7 +109,7 @@ enum { N_ZERO, N_ONE, N_TWO, N_INF, N_NINF, N_P };
 #define STORE_NORM(ptr, v) nb_store_f64((ptr), c->out_dtype[0], c->variant == N_TWO ? sqrt(v) \
                                         : c->variant == N_P ? pow((v), 1.0 / c->p) : (v))
 
-/* p = 1 and p = 2 on contiguous data: double lanes. */
+/* float64, p = 1 and p = 2 on contiguous data: double lanes. */
 #define LANE_RUN(NAME, T, TAG, EXPR, STEP)                                                              \
     NB_INLINE double NAME(const T* p, int64_t n, int64_t s, double v) {                                \
         int64_t i = 0;                                                                                 \
@@ -130,10 +130,36 @@ enum { N_ZERO, N_ONE, N_TWO, N_INF, N_NINF, N_P };
     }
 #define VABS(x) ((nb_v8d)((nb_v8l)(x) & ((nb_v8l){0} + INT64_MAX)))
 #define VSQ(x) ((x) * (x))
+#define VABS16(x) ((nb_v16f)((nb_v16i)(x) & ((nb_v16i){0} + INT32_MAX)))
+
+/* float32, p = 1 and 2: |x| or x * x summed pairwise in float over 128-element
+ * blocks (as the float32 sum), block sums in double lanes. */
+#define F32_BLOCK_RUN(NAME, EXPR, STEP)                                                                 \
+    NB_INLINE double NAME(const float* p, int64_t n, int64_t s, double v) {                            \
+        int64_t i = 0;                                                                                 \
+        if (s != (int64_t)sizeof(float)) {                                                             \
+            for (; i < n; i++) { const float e = *(const float*)((const char*)p + i * s); STEP(v, e); } \
+            return v;                                                                                  \
+        }                                                                                              \
+        nb_v8d acc = {0};                                                                              \
+        for (; i + 128 <= n; i += 128) {                                                               \
+            nb_v16f x[8];                                                                              \
+            for (int k = 0; k < 8; k++) { x[k] = nb_ld16f(p + i + 16 * k); x[k] = EXPR(x[k]); }          \
+            const nb_v16f b = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));       \
+            acc += nb_widen_sum(&b);                                                                   \
+        }                                                                                              \
+        for (; i + 16 <= n; i += 16) { nb_v16f b = nb_ld16f(p + i); b = EXPR(b); acc += nb_widen_sum(&b); } \
+        v += nb_hsum8d(&acc);                                                                          \
+        for (; i < n; i++) STEP(v, p[i]);                                                              \
+        return v;                                                                                      \
+    }
+F32_BLOCK_RUN(n1_run_f32, VABS16, ADD_ABS)
+F32_BLOCK_RUN(n2_run_f32, VSQ, ADD_SQ)
+
+LANE_RUN(n1_run_f64, double, f64, VABS, ADD_ABS)
+LANE_RUN(n2_run_f64, double, f64, VSQ, ADD_SQ)
 
 #define NORM_KERNELS(T, TAG, CODE, ...)                                                                 \
-    LANE_RUN(n1_run_##TAG, T, TAG, VABS, ADD_ABS)                                                      \
-    LANE_RUN(n2_run_##TAG, T, TAG, VSQ, ADD_SQ)                                                        \
     STEP_RUN(n0_run_##TAG, T, double, ADD_NZ)                                                          \
     STEP_RUN(ninf_run_##TAG, T, double, MAX_ABS)                                                       \
     STEP_RUN(nninf_run_##TAG, T, double, MIN_ABS)                                                      \
@@ -176,6 +202,37 @@ NB_INLINE void lse_fold(lse_acc* a, double m, double s) {
     else a->s += s * exp(m - a->mx);
 }
 
+/* A contiguous float32 run: vector max, then sum of exp(x - max) with
+ * reduce.h's exp in float lanes over 128-element blocks, block sums in double. */
+NB_INLINE void lse_run_f32(lse_acc* a, const float* p, int64_t n) {
+    const float mx = nb_max_run_f32(p, n, sizeof(float), -INFINITY);
+    double s = 0;
+    if (isfinite(mx)) {
+        nb_v8d acc = {0};
+        int64_t i = 0;
+        nb_v16f blk = {0};
+        for (int k = 1; i + 16 <= n; i += 16, k++) {
+            const nb_v16f d = nb_ld16f(p + i) - mx;
+            blk += nb_vexp16(&d);
+            if ((k & 7) == 0) { acc += nb_widen_sum(&blk); blk = (nb_v16f){0}; }
+        }
+        if (i < n) {
+            const nb_v16f d = nb_ld16f_tail(p + i, n - i, -INFINITY) - mx;
+            blk += nb_vexp16(&d);
+        }
+        acc += nb_widen_sum(&blk);
+        s = nb_hsum8d(&acc);
+    }
+    lse_fold(a, mx, s);
+}
+NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
+    double mx = -INFINITY, s = 0;
+    for (int64_t i = 0; i < n; i++) if (p[i] > mx || p[i] != p[i]) mx = p[i];
+    if (isfinite(mx))
+        for (int64_t i = 0; i < n; i++) s += exp(p[i] - mx);
+    lse_fold(a, mx, s);
+}
+
 #define LSE_KERNEL(T, TAG, CODE, ...)                                                                   \
     NB_SIMD static void lse_##TAG##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si,  \
                                           int64_t sj, int64_t idx0, const nb_red_ctx* c) {             \
@@ -184,6 +241,10 @@ NB_INLINE void lse_fold(lse_acc* a, double m, double s) {
         if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
             for (int64_t j = 0; j < m; j++) {                                                          \
                 const char* p = x + j * sj;                                                            \
+                if (si == (int64_t)sizeof(T)) {                                                        \
+                    lse_run_##TAG(&a[j], (const T*)p, n);                                              \
+                    continue;                                                                          \
+                }                                                                                      \
                 double mx = -INFINITY, s = 0;                                                          \
                 for (int64_t i = 0; i < n; i++) {                                                      \
                     double e = *(const T*)(p + i * si);                                                \

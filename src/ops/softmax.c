@@ -6,7 +6,8 @@
  * (max; exp(x - max) and its sum; scale) with a 16-lane float32 exp. Otherwise
  * tiles of up to 256 inner positions are processed together, vectorised
  * across the tile. Rows and tiles are independent: threads never change a
- * result. A NaN in a row makes the row NaN, as does a row of -inf. */
+ * result. A NaN in a row makes the row NaN, as does a row of -inf. The exp is
+ * reduce.h's nb_vexp16 (about 1 ulp). */
 #include "reduce.h"
 
 #include <math.h>
@@ -18,41 +19,11 @@
 #define TILE 256
 #define GRAIN 16384
 
-/* exp on 16 float lanes (Cephes' expf polynomial, about 1 ulp). Lanes below
- * -87.3 give 0, NaN stays NaN. Only called with x <= 0 here, but correct up
- * to 88.7. */
-NB_INLINE nb_v16f vexp16(const nb_v16f* xp) {
-    nb_v16f x = *xp;
-    const nb_v16i under = x < -87.33654f;
-    x = nb_sel16f(x > 88.7f, (nb_v16f){0} + 88.7f, x);
-    x = nb_sel16f(under, (nb_v16f){0} - 87.0f, x);
-    const nb_v16f magic = (nb_v16f){0} + 12582912.0f;  /* 1.5 * 2^23: round to nearest integer */
-    nb_v16f n = (x * 1.44269504088896341f + magic) - magic;
-    nb_v16f r = x - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
-    nb_v16f p = r * 1.9875691500E-4f + 1.3981999507E-3f;
-    p = p * r + 8.3334519073E-3f;
-    p = p * r + 4.1665795894E-2f;
-    p = p * r + 1.6666665459E-1f;
-    p = p * r + 5.0000001201E-1f;
-    p = p * (r * r) + r + 1.0f;
-    nb_v16i e = (__builtin_convertvector(n, nb_v16i) + 127) << 23;
-    nb_v16f y = p * (nb_v16f)e;
-    return nb_sel16f(under, (nb_v16f){0}, y);
-}
-
 NB_INLINE float hmax16(const nb_v16f* p) {
     const nb_v16f v = *p;
     float m = v[0];
     for (int k = 1; k < 16; k++) m = v[k] > m ? v[k] : m;
     return m;
-}
-
-/* Loads n < 16 floats into a vector padded with `pad`. */
-NB_INLINE nb_v16f ld_tail(const float* p, int64_t n, float pad) {
-    float b[16];
-    for (int k = 0; k < 16; k++) b[k] = k < n ? p[k] : pad;
-    return nb_ld16f(b);
 }
 
 NB_INLINE void st_tail(float* p, const nb_v16f* v, int64_t n) {
@@ -68,20 +39,20 @@ NB_SIMD static void row_f32(const float* x, float* o, int64_t n, bool logsm) {
         mv = nb_sel16f(v > mv, v, mv);
     }
     if (i < n) {
-        nb_v16f v = ld_tail(x + i, n - i, -INFINITY);
+        nb_v16f v = nb_ld16f_tail(x + i, n - i, -INFINITY);
         mv = nb_sel16f(v > mv, v, mv);
     }
     const float mx = hmax16(&mv);
     nb_v16f sv = {0};
     for (i = 0; i + 16 <= n; i += 16) {
         const nb_v16f d = nb_ld16f(x + i) - mx;
-        nb_v16f e = vexp16(&d);
+        nb_v16f e = nb_vexp16(&d);
         sv += e;
         if (!logsm) nb_st16f(o + i, e);
     }
     if (i < n) {
-        const nb_v16f d = ld_tail(x + i, n - i, -INFINITY) - mx;
-        nb_v16f e = vexp16(&d);
+        const nb_v16f d = nb_ld16f_tail(x + i, n - i, -INFINITY) - mx;
+        nb_v16f e = nb_vexp16(&d);
         sv += e;
         if (!logsm) st_tail(o + i, &e, n - i);
     }
@@ -113,13 +84,13 @@ NB_SIMD static void cols_f32(const float* x, float* o, int64_t len, int64_t inne
         int64_t j = 0;
         for (; j + 16 <= m; j += 16) {
             const nb_v16f d = nb_ld16f(r + j) - nb_ld16f(mx + j);
-            nb_v16f e = vexp16(&d);
+            nb_v16f e = nb_vexp16(&d);
             nb_st16f(sm + j, nb_ld16f(sm + j) + e);
             if (!logsm) nb_st16f(w + j, e);
         }
         if (j < m) {
-            const nb_v16f d = ld_tail(r + j, m - j, -INFINITY) - ld_tail(mx + j, m - j, 0);
-            nb_v16f e = vexp16(&d);
+            const nb_v16f d = nb_ld16f_tail(r + j, m - j, -INFINITY) - nb_ld16f_tail(mx + j, m - j, 0);
+            nb_v16f e = nb_vexp16(&d);
             for (int64_t k = 0; k < m - j; k++) {
                 sm[j + k] += e[k];
                 if (!logsm) w[j + k] = e[k];
