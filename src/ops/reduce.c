@@ -82,6 +82,38 @@ NB_INLINE double sum_f64_run(const double* p, int64_t n, int64_t s, double v) {
     return v + r;
 }
 
+/* Columns of a contiguous [n, m] block with m < 16 (an outer-dim sum with few
+ * outputs): the flat data is summed in lanes of period P = lcm(m, W), so lane
+ * l of super-row offset o belongs to column o % m. float32 lanes are flushed
+ * into double every 8 super-rows. */
+#define SUM_COLS_SMALL(NAME, T, VT, W, LD, FLUSH)                                                        \
+    NB_INLINE bool NAME(double* a, int64_t m, const char* xb, int64_t n, int64_t si, int64_t sj) {     \
+        if (m >= 16 || sj != (int64_t)sizeof(T) || si != m * (int64_t)sizeof(T) || n * m < 256) return false; \
+        const T* x = (const T*)xb;                                                                     \
+        int64_t g = (W), r = m;                                                                        \
+        while (r) { int64_t q = g % r; g = r; r = q; }                                                 \
+        const int64_t P = (W) / g * m, nv = P / (W), total = n * m; /* nv = m / g < 16 */              \
+        nb_v8d acc[32];                                                                                \
+        memset(acc, 0, sizeof acc);                                                                    \
+        int64_t i = 0;                                                                                 \
+        while (i + P <= total) {                                                                       \
+            VT f[16];                                                                                  \
+            for (int64_t v = 0; v < nv; v++) f[v] = LD(x + i + (W) * v);                               \
+            i += P;                                                                                    \
+            for (int rows = 1; rows < 8 && i + P <= total; rows++, i += P)                             \
+                for (int64_t v = 0; v < nv; v++) f[v] += LD(x + i + (W) * v);                          \
+            for (int64_t v = 0; v < nv; v++) FLUSH(acc, v, f[v]);                                      \
+        }                                                                                              \
+        for (int64_t v = 0; v < nv; v++)                                                               \
+            for (int k = 0; k < (W); k++) a[((W) * v + k) % m] += acc[((W) / 8) * v + k / 8][k % 8];  \
+        for (int64_t k = 0; i < total; i++, k++) a[k % m] += x[i];                                     \
+        return true;                                                                                   \
+    }
+#define FLUSH_F32(acc, v, f) do { const nb_v16f f_ = (f); acc[2 * (v)] += nb_widen_lo(&f_); acc[2 * (v) + 1] += nb_widen_hi(&f_); } while (0)
+#define FLUSH_F64(acc, v, f) (acc[(v)] += (f))
+SUM_COLS_SMALL(sum_cols_f32, float, nb_v16f, 16, nb_ld16f, FLUSH_F32)
+SUM_COLS_SMALL(sum_cols_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64)
+
 STEP_RUN(sum_i_run_i8, int8_t, int64_t, ADD)
 STEP_RUN(sum_i_run_i16, int16_t, int64_t, ADD)
 STEP_RUN(sum_i_run_i32, int32_t, int64_t, ADD)
@@ -90,8 +122,8 @@ STEP_RUN(sum_i_run_u8, uint8_t, int64_t, ADD)
 STEP_RUN(sum_i_run_b8, uint8_t, int64_t, ADD)
 
 #define DADD(v, e) ((v) += (double)(e))
-SCALAR_KERNEL(sum_f32, float, double, 0.0, sum_f32_run, DADD, ADD, STORE_F)
-SCALAR_KERNEL(sum_f64, double, double, 0.0, sum_f64_run, DADD, ADD, STORE_F)
+SCALAR_KERNEL_X(sum_f32, float, double, 0.0, sum_f32_run, DADD, ADD, STORE_F, sum_cols_f32)
+SCALAR_KERNEL_X(sum_f64, double, double, 0.0, sum_f64_run, DADD, ADD, STORE_F, sum_cols_f64)
 #define SUM_INT(T, TAG, CODE, ...) SCALAR_KERNEL(sum_##TAG, T, int64_t, 0, sum_i_run_##TAG, ADD, ADD, STORE_I)
 NB_RED_INTS(SUM_INT)
 

@@ -62,6 +62,16 @@ NB_INLINE nb_v8d nb_widen_sum(const nb_v16f* v) {
     memcpy(&hi, (const char*)v + sizeof lo, sizeof hi);
     return __builtin_convertvector(lo, nb_v8d) + __builtin_convertvector(hi, nb_v8d);
 }
+NB_INLINE nb_v8d nb_widen_lo(const nb_v16f* v) {
+    nb_v8f lo;
+    memcpy(&lo, v, sizeof lo);
+    return __builtin_convertvector(lo, nb_v8d);
+}
+NB_INLINE nb_v8d nb_widen_hi(const nb_v16f* v) {
+    nb_v8f hi;
+    memcpy(&hi, (const char*)v + sizeof hi, sizeof hi);
+    return __builtin_convertvector(hi, nb_v8d);
+}
 NB_INLINE double nb_hsum8d(const nb_v8d* p) {
     const nb_v8d v = *p;
     return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
@@ -194,8 +204,13 @@ NB_INTERNAL void nb_store_i64(char* p, int32_t dtype, int64_t v);
 
 /* A kernel with one scalar accumulator of type A per output, input type T.
  * RUN(p, n, s, v): folds n elements at p (byte stride s) into v, returns it.
- * STEP(v, e): folds one element into v.  MERGE(a, b): a = a (+) b. */
+ * STEP(v, e): folds one element into v.  MERGE(a, b): a = a (+) b.
+ * COLS(a, m, x, n, si, sj): an optional special case of the column loop;
+ * returns true when it handled the block (NB_NO_COLS: never). */
+#define NB_NO_COLS(a, m, x, n, si, sj) false
 #define SCALAR_KERNEL(NAME, T, A, INITV, RUN, STEP, MERGE, STORE)                                        \
+    SCALAR_KERNEL_X(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, NB_NO_COLS)
+#define SCALAR_KERNEL_X(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, COLS)                                \
     static void NAME##_init(void* acc, int64_t m, const nb_red_ctx* c) {                              \
         (void)c;                                                                                       \
         A* a = acc;                                                                                    \
@@ -207,6 +222,7 @@ NB_INTERNAL void nb_store_i64(char* p, int32_t dtype, int64_t v);
         A* a = acc;                                                                                    \
         if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
             for (int64_t j = 0; j < m; j++) a[j] = RUN((const T*)(x + j * sj), n, si, a[j]);           \
+        } else if (COLS(a, m, x, n, si, sj)) {                                                         \
         } else if (sj == (int64_t)sizeof(T)) {                                                         \
             for (int64_t i = 0; i < n; i++) {                                                          \
                 const T* r = (const T*)(x + i * si);                                                   \
