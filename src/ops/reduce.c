@@ -23,7 +23,8 @@ enum { V_SUM = 0, V_MEAN = 1 };
 #define AND(v, e) ((v) &= (uint8_t)((e) != 0))
 #define OR(v, e) ((v) |= (uint8_t)((e) != 0))
 
-#define STORE_F(p, v) nb_store_f64((p), c->out_dtype[0], (c->variant == V_MEAN ? (double)(v) / (double)c->count : (double)(v)))
+#define STORE_F(p, v) \
+    nb_store_f64((p), c->out_dtype[0], c->variant == V_MEAN ? (double)(v) / (double)c->count : (double)(v))
 #define STORE_I(p, v) nb_store_i64((p), c->out_dtype[0], (int64_t)(v))
 #define STORE_X(p, v) nb_store_f64((p), c->out_dtype[0], (double)(v))
 
@@ -109,7 +110,12 @@ NB_INLINE double sum_f64_run(const double* p, int64_t n, int64_t s, double v) {
         for (int64_t k = 0; i < total; i++, k++) a[k % m] += x[i];                                     \
         return true;                                                                                   \
     }
-#define FLUSH_F32(acc, v, f) do { const nb_v16f f_ = (f); acc[2 * (v)] += nb_widen_lo(&f_); acc[2 * (v) + 1] += nb_widen_hi(&f_); } while (0)
+#define FLUSH_F32(acc, v, f)                                                                          \
+    do {                                                                                               \
+        const nb_v16f f_ = (f);                                                                        \
+        acc[2 * (v)] += nb_widen_lo(&f_);                                                              \
+        acc[2 * (v) + 1] += nb_widen_hi(&f_);                                                          \
+    } while (0)
 #define FLUSH_F64(acc, v, f) (acc[(v)] += (f))
 SUM_COLS_SMALL(sum_cols_f32, float, nb_v16f, 16, nb_ld16f, FLUSH_F32)
 SUM_COLS_SMALL(sum_cols_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64)

@@ -48,7 +48,11 @@ typedef int64_t nb_v8l __attribute__((vector_size(64)));
 NB_INLINE nb_v16f nb_ld16f(const float* p) { nb_v16f v; memcpy(&v, p, sizeof v); return v; }
 NB_INLINE nb_v8d nb_ld8d(const double* p) { nb_v8d v; memcpy(&v, p, sizeof v); return v; }
 /* 8 floats widened to doubles. */
-NB_INLINE nb_v8d nb_ld8f_wide(const float* p) { nb_v8f v; memcpy(&v, p, sizeof v); return __builtin_convertvector(v, nb_v8d); }
+NB_INLINE nb_v8d nb_ld8f_wide(const float* p) {
+    nb_v8f v;
+    memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(v, nb_v8d);
+}
 #define nb_st16f(p, v) do { nb_v16f st_ = (v); memcpy((p), &st_, sizeof st_); } while (0)
 /* Lane-wise select: m ? a : b, with m a comparison result (all ones / zeros).
  * Note: write one vector comparison per expression; GCC lowers an OR of two

@@ -24,6 +24,7 @@
 #define SPLIT_TASKS 8         /* fewer tasks than this: split the reduced range too */
 #define CHUNK_WORK 65536      /* elements per chunk of a split reduced range */
 #define MAX_CHUNKS 1024
+#define MAX_PARTIAL_BYTES (8 << 20) /* caps the chunk count for wide tiles */
 
 /* ---- argument checks ---- */
 
@@ -306,7 +307,10 @@ static nb_status red_exec(const char* op, const nb_red_kernel* k, const nb_tenso
     int64_t chunk = CHUNK_WORK / p.tile;
     if (chunk < 256) chunk = 256;
     if (p.ntasks < SPLIT_TASKS && p.rtotal >= 2 * chunk) {
-        if ((p.rtotal + chunk - 1) / chunk > MAX_CHUNKS) chunk = (p.rtotal + MAX_CHUNKS - 1) / MAX_CHUNKS;
+        int64_t max_chunks = MAX_PARTIAL_BYTES / (p.ntasks * p.tile * k->acc_size);
+        if (max_chunks > MAX_CHUNKS) max_chunks = MAX_CHUNKS;
+        if (max_chunks < 2) max_chunks = 2;
+        if ((p.rtotal + chunk - 1) / chunk > max_chunks) chunk = (p.rtotal + max_chunks - 1) / max_chunks;
         p.chunk = chunk;
         p.nchunks = (p.rtotal + chunk - 1) / chunk;
         const int64_t items = p.ntasks * p.nchunks;

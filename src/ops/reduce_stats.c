@@ -321,7 +321,8 @@ NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int3
     nb_status st = nb_red_check(op, t, dst, out);
     if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
     if (!nb_dtype_is_floating(t->dtype))
-        return nb_error(NB_ERR_DTYPE, "norm: expected a floating point tensor as input, got %s", nb_dtype_str(t->dtype));
+        return nb_error(NB_ERR_DTYPE, "norm: expected a floating point tensor as input, got %s",
+                        nb_dtype_str(t->dtype));
     if (dtype >= 0 && !nb_dtype_is_floating(dtype))
         return nb_error(NB_ERR_DTYPE, "norm: dtype should be floating point, got %s", nb_dtype_str(dtype));
     if (p != p) return nb_error(NB_ERR_INVALID_ARGUMENT, "norm: the order p must be a number, got nan");
