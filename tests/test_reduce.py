@@ -815,6 +815,36 @@ def test_methods_and_keywords(rng):
     assert nabla.sum.__name__ == "sum" and "dim" in nabla.sum.__doc__
 
 
+@pytest.mark.parametrize("call", [
+    lambda t: t.prod(dim=None), lambda t: t.max(dim=None), lambda t: nabla.min(t, None), lambda t: t.std(0, 0),
+    lambda t: t.logsumexp(dim=None), lambda t: t.cumsum(None), lambda t: t.softmax(None), lambda t: t.sum(dim=1.0),
+    lambda t: nabla.argmax(t, dim=(0, 1)), lambda t: t.max(keepdim=True),
+])
+def test_rejected_signatures_raise_type_error_like_pytorch(call):
+    with pytest.raises(TypeError):
+        call(nabla.ones(2, 3))
+
+
+def test_signatures_match_pytorch(rng):
+    torch = pytest.importorskip("torch")
+    a = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    calls = ["x.sum(None, True)", "x.sum(dim=[0, 2])", "x.sum(())", "x.prod(1, True)", "x.amax(dim=[])",
+             "x.max(1, True)", "x.argmax(dim=None, keepdim=True)", "x.var(None, correction=0)", "x.var(1, True, True)",
+             "x.var(True)", "x.std(dim=(0, 1), keepdim=True)", "x.norm(2, 1, True)", "x.norm('fro', None, True)",
+             "x.logsumexp(dim=(0, 1))", "x.any(dim=(0, 2), keepdim=True)", "x.cumprod(dim=-1, dtype=X.float64)",
+             "x.log_softmax(0, X.float64)", "X.max(x, dim=1, keepdim=True)", "X.min(x, other=x)",
+             "X.std(x, (0, 1), True)", "X.norm(x, p='fro', dim=(0, 1))", "X.mean(x, dtype=X.float64)"]
+    for expr in calls:
+        got = eval(expr, {"X": nabla, "x": nabla.tensor(a)})
+        want = eval(expr, {"X": torch, "x": torch.tensor(a)})
+        if isinstance(want, tuple):
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, err_msg=expr)
+        else:
+            assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1], expr
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6, err_msg=expr)
+
+
 def test_float16_bfloat16_round_once():
     # 1 + 2^-11 + 2^-12 ... sums that a float16 accumulator would get wrong
     x = nabla.full((4096,), 1.0, dtype=nabla.float16)

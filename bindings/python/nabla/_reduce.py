@@ -21,6 +21,7 @@ from ._lib import error, ffi, lib
 from ._tensor import Tensor, _new_object
 
 _NULL = ffi.NULL
+_UNSET = object()  # "argument not given": torch rejects an explicit dim=None where the overload has no dim
 
 
 class _Pair(threading.local):
@@ -124,11 +125,13 @@ mean = _sum_like("mean", lib.nbpy_mean, lib.nb_mean)
 _prod_any = _sum_like("prod", lib.nbpy_prod, lib.nb_prod)
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def prod(input, dim=_UNSET, keepdim=False, *, dtype=None, out=None):
     """prod(input, *, dtype=None) or prod(input, dim, keepdim=False, *, dtype=None, out=None): dim is one int."""
-    if dim is not None:
-        dim = _index(dim, "prod")
-    return _prod_any(input, dim, keepdim, dtype=dtype, out=out)
+    if dim is _UNSET:
+        if keepdim is not False:
+            raise TypeError("prod(): keepdim needs dim")
+        return _prod_any(input, None, False, dtype=dtype, out=out)
+    return _prod_any(input, _index(dim, "prod"), keepdim, dtype=dtype, out=out)
 
 
 # ---- amax / amin / max / min ----
@@ -166,8 +169,8 @@ def _with_indices(name: str, raw, pair_type, input, dim, keepdim, out):
 def _extremum(name: str, all_fn, raw, elementwise, pair_type):
     every = lib.nbpy_amax if name == "max" else lib.nbpy_amin
 
-    def fn(input, dim=None, keepdim=False, *, out=None, other=None):
-        if dim is None and out is None and other is None and keepdim is False and input.__class__ is Tensor:
+    def fn(input, dim=_UNSET, keepdim=False, *, out=None, other=None):
+        if dim is _UNSET and out is None and other is None and keepdim is False and input.__class__ is Tensor:
             h = every(input._h, _NULL, 0, False, _NULL)  # the fast path of max(t)
             if h:
                 t = _new_object(Tensor)
@@ -181,6 +184,8 @@ def _extremum(name: str, all_fn, raw, elementwise, pair_type):
                 raise TypeError(f"{name}(): keepdim is not an argument of {name}(input, other)")
             return elementwise(input, b, out=out)
         if dim is None:
+            raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+        if dim is _UNSET:
             if keepdim is not False:
                 raise TypeError(f"{name}(): keepdim needs dim")
             if input.numel() == 0:
@@ -226,6 +231,8 @@ def _var_like(name: str, twin, raw):
             dim = args.pop(0)
             if args:
                 unbiased = args.pop(0)
+                if not isinstance(unbiased, bool):
+                    raise TypeError(f"{name}(): argument 'unbiased' must be bool, not {type(unbiased).__name__}")
             if args:
                 keepdim = args.pop(0)
             if args:
@@ -269,8 +276,11 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):
-    """log(sum(exp(input))) over dim, computed stably; integer inputs give the default float dtype."""
+    """log(sum(exp(input))) over dim (required; () for every dim), computed stably; integer inputs give the
+    default float dtype."""
     _check("logsumexp", input)
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     dims, n = _dims(dim, "logsumexp")
     return _run(lib.nbpy_logsumexp, lib.nb_logsumexp, (input._h, dims, n, bool(keepdim)), out, "logsumexp")
 
