@@ -118,8 +118,32 @@ NB_INLINE double sum_f64_run(const double* p, int64_t n, int64_t s, double v) {
         acc[2 * (v) + 1] += nb_widen_hi(&f_);                                                          \
     } while (0)
 #define FLUSH_F64(acc, v, f) (acc[(v)] += (f))
-SUM_COLS_SMALL(sum_cols_f32, float, nb_v16f, 16, nb_ld16f, FLUSH_F32)
-SUM_COLS_SMALL(sum_cols_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64)
+SUM_COLS_SMALL(sum_cols_small_f32, float, nb_v16f, 16, nb_ld16f, FLUSH_F32)
+SUM_COLS_SMALL(sum_cols_small_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64)
+
+/* Contiguous columns (m >= 16): rows are added four at a time, pairwise in the
+ * input type, and the group sums accumulate in double (float32: one widening
+ * per four elements instead of one per element). */
+#define SUM_COLS(NAME, T, SMALL)                                                                        \
+    NB_INLINE bool NAME(double* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {      \
+        if (SMALL(a, m, x, n, si, sj)) return true;                                                    \
+        if (sj != (int64_t)sizeof(T) || m < 16) return false;                                          \
+        int64_t i = 0;                                                                                 \
+        for (; i + 4 <= n; i += 4) {                                                                   \
+            const T* r0 = (const T*)(x + i * si);                                                      \
+            const T* r1 = (const T*)(x + (i + 1) * si);                                                \
+            const T* r2 = (const T*)(x + (i + 2) * si);                                                \
+            const T* r3 = (const T*)(x + (i + 3) * si);                                                \
+            for (int64_t j = 0; j < m; j++) a[j] += (double)((r0[j] + r1[j]) + (r2[j] + r3[j]));       \
+        }                                                                                              \
+        for (; i < n; i++) {                                                                           \
+            const T* r = (const T*)(x + i * si);                                                       \
+            for (int64_t j = 0; j < m; j++) a[j] += (double)r[j];                                      \
+        }                                                                                              \
+        return true;                                                                                   \
+    }
+SUM_COLS(sum_cols_f32, float, sum_cols_small_f32)
+SUM_COLS(sum_cols_f64, double, sum_cols_small_f64)
 
 STEP_RUN(sum_i_run_i8, int8_t, int64_t, ADD)
 STEP_RUN(sum_i_run_i16, int16_t, int64_t, ADD)
