@@ -320,7 +320,7 @@ static nb_status red_exec(const char* op, const nb_red_kernel* k, const nb_tenso
             return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes of partial results", op, bytes);
         if (use_threads(work, items)) {
 #ifdef _OPENMP
-#pragma omp parallel for schedule(guided)
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
 #endif
             for (int64_t it = 0; it < items; it++) run_chunk(&p, it, partials);
         } else {
@@ -332,7 +332,7 @@ static nb_status red_exec(const char* op, const nb_red_kernel* k, const nb_tenso
     }
     if (use_threads(work, p.ntasks)) {
 #ifdef _OPENMP
-#pragma omp parallel for schedule(guided)
+#pragma omp parallel for schedule(dynamic, NB_GRAB(p.ntasks))
 #endif
         for (int64_t t = 0; t < p.ntasks; t++) run_task(&p, t);
     } else {

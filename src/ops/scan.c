@@ -126,7 +126,7 @@ static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim
         scan_fn fn = scan_k[in];
 #ifdef _OPENMP
         if (t->numel >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-#pragma omp parallel for schedule(guided)
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
             for (int64_t it = 0; it < items; it++) fn(&p, it);
         } else
 #endif

@@ -196,7 +196,7 @@ static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, in
         const int64_t items = p.inner == 1 ? outer : outer * p.ntiles;
 #ifdef _OPENMP
         if (t->numel >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-#pragma omp parallel for schedule(guided)
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
             for (int64_t it = 0; it < items; it++) run_item(&p, it);
         } else
 #endif
