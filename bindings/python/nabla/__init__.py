@@ -38,6 +38,8 @@ def get_num_threads() -> int:
     """The number of CPU threads used by nabla's kernels."""
     return _lib.nb_get_num_threads()
 
+from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
+from . import cuda, memory
 
 float = float32  # noqa: A001
 double = float64

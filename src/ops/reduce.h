@@ -1,0 +1,280 @@
+/* reduce.h: the shared engine of the reduction family (reduce_engine.c).
+ *
+ * An op is a kernel over accumulators: init, accum (fold a strided block of
+ * input into m accumulators), merge (fold a later partial into an earlier one)
+ * and finish (write m results). The engine validates arguments, casts the
+ * input to the kernel's dtype, allocates or checks the outputs, orders and
+ * coalesces dims, and drives the kernel over tiles of outputs with OpenMP.
+ *
+ * Determinism: how the work is cut depends only on shapes, never on the thread
+ * count. Tasks own whole outputs; when there are too few outputs to share out,
+ * the reduced range is split into fixed-size chunks whose partials are merged
+ * in chunk order. Threads only decide who computes which task or chunk. */
+#ifndef NABLA_OPS_REDUCE_H_
+#define NABLA_OPS_REDUCE_H_
+
+#include "../core/elementwise.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Let the compiler fuse a * b + c into FMA where the target has it (about 20%
+ * on the exp polynomial). Results then depend on the CPU's instruction set,
+ * never on the thread count. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=fast")
+#endif
+
+/* Multi-versioned hot loops (AVX-512 / AVX2 / baseline, chosen at load time by
+ * an ifunc): GCC >= 11 on glibc x86-64 only; elsewhere the baseline build. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__GNUC__) && \
+    !defined(__clang__) && __GNUC__ >= 11 && !defined(NB_NO_TARGET_CLONES)
+#define NB_SIMD __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define NB_SIMD
+#endif
+#define NB_INLINE static inline __attribute__((always_inline))
+/* OpenMP work is handed out in grabs of about 1/64 of the items: a thread that
+ * is descheduled (a busy machine) holds up little, and grabs stay cheap. */
+#define NB_GRAB(items) ((items) >= 128 ? (int)((items) / 64) : 1)
+
+/* Fixed-width vectors (unaligned loads go through memcpy). Helpers take
+ * vectors by pointer or are macros: a 64-byte vector parameter makes GCC print
+ * an ABI note that no pragma silences. */
+#pragma GCC diagnostic ignored "-Wpsabi" /* vector returns of always-inline helpers */
+typedef float nb_v16f __attribute__((vector_size(64)));
+typedef double nb_v8d __attribute__((vector_size(64)));
+typedef float nb_v8f __attribute__((vector_size(32)));
+typedef int32_t nb_v16i __attribute__((vector_size(64)));
+typedef int64_t nb_v8l __attribute__((vector_size(64)));
+NB_INLINE nb_v16f nb_ld16f(const float* p) { nb_v16f v; memcpy(&v, p, sizeof v); return v; }
+NB_INLINE nb_v8d nb_ld8d(const double* p) { nb_v8d v; memcpy(&v, p, sizeof v); return v; }
+/* 8 floats widened to doubles. */
+NB_INLINE nb_v8d nb_ld8f_wide(const float* p) {
+    nb_v8f v;
+    memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(v, nb_v8d);
+}
+#define nb_st16f(p, v) do { nb_v16f st_ = (v); memcpy((p), &st_, sizeof st_); } while (0)
+/* Lane-wise select: m ? a : b, with m a comparison result (all ones / zeros).
+ * Note: write one vector comparison per expression; GCC lowers an OR of two
+ * comparisons of 64-byte vectors to scalar code. */
+#define nb_sel16f(m, a, b) ((nb_v16f)(((nb_v16i)(a) & (m)) | ((nb_v16i)(b) & ~(m))))
+#define nb_sel8d(m, a, b) ((nb_v8d)(((nb_v8l)(a) & (m)) | ((nb_v8l)(b) & ~(m))))
+/* *v -> the sum of its halves as doubles, lane by lane. */
+NB_INLINE nb_v8d nb_widen_sum(const nb_v16f* v) {
+    nb_v8f lo, hi;
+    memcpy(&lo, v, sizeof lo);
+    memcpy(&hi, (const char*)v + sizeof lo, sizeof hi);
+    return __builtin_convertvector(lo, nb_v8d) + __builtin_convertvector(hi, nb_v8d);
+}
+NB_INLINE nb_v8d nb_widen_lo(const nb_v16f* v) {
+    nb_v8f lo;
+    memcpy(&lo, v, sizeof lo);
+    return __builtin_convertvector(lo, nb_v8d);
+}
+NB_INLINE nb_v8d nb_widen_hi(const nb_v16f* v) {
+    nb_v8f hi;
+    memcpy(&hi, (const char*)v + sizeof hi, sizeof hi);
+    return __builtin_convertvector(hi, nb_v8d);
+}
+NB_INLINE double nb_hsum8d(const nb_v8d* p) {
+    const nb_v8d v = *p;
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
+
+/* exp on 16 float lanes (Cephes' expf polynomial, about 1 ulp). Lanes below
+ * -87.3 give 0 (no subnormal results), NaN stays NaN; inputs above 88.7 are
+ * clamped (softmax and logsumexp only pass x - max <= 0). */
+NB_INLINE nb_v16f nb_vexp16(const nb_v16f* xp) {
+    nb_v16f x = *xp;
+    const nb_v16i under = x < -87.33654f;
+    x = nb_sel16f(x > 88.7f, (nb_v16f){0} + 88.7f, x);
+    x = nb_sel16f(under, (nb_v16f){0} - 87.0f, x);
+    const nb_v16f magic = (nb_v16f){0} + 12582912.0f;  /* 1.5 * 2^23: round to nearest integer */
+    nb_v16f n = (x * 1.44269504088896341f + magic) - magic;
+    nb_v16f r = x - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    nb_v16f p = r * 1.9875691500E-4f + 1.3981999507E-3f;
+    p = p * r + 8.3334519073E-3f;
+    p = p * r + 4.1665795894E-2f;
+    p = p * r + 1.6666665459E-1f;
+    p = p * r + 5.0000001201E-1f;
+    p = p * (r * r) + r + 1.0f;
+    nb_v16i e = (__builtin_convertvector(n, nb_v16i) + 127) << 23;
+    nb_v16f y = p * (nb_v16f)e;
+    return nb_sel16f(under, (nb_v16f){0}, y);
+}
+
+/* Loads n < 16 floats into a vector padded with `pad`. */
+NB_INLINE nb_v16f nb_ld16f_tail(const float* p, int64_t n, float pad) {
+    float b[16];
+    for (int k = 0; k < 16; k++) b[k] = k < n ? p[k] : pad;
+    return nb_ld16f(b);
+}
+
+#define FMAX(v, e) do { if ((e) > (v) || (e) != (e)) (v) = (e); } while (0)
+#define FMIN(v, e) do { if ((e) < (v) || (e) != (e)) (v) = (e); } while (0)
+/* A contiguous float max / min run (strided: scalar): lane-wise selects, NaN tracked
+ * separately; NAME(p, n, stride, v) folds into v and returns it (NaN if any). */
+#define FEXT_RUN(NAME, T, VT, MT, W, LD, SEL, OP, STEPF)                                                 \
+    NB_INLINE T NAME(const T* p, int64_t n, int64_t s, T v) {                                          \
+        int64_t i = 0;                                                                                 \
+        if (s == (int64_t)sizeof(T) && n >= 2 * (W)) {                                                 \
+            VT a = LD(p), b = LD(p + (W));                                                             \
+            MT nan = a != a, nanb = b != b; /* one compare per statement: GCC lowers an OR of two  */  \
+            for (i = 2 * (W); i + 2 * (W) <= n; i += 2 * (W)) {                                        \
+                VT x = LD(p + i), y = LD(p + i + (W));                                                 \
+                a = SEL(x OP a, x, a);                                                                 \
+                b = SEL(y OP b, y, b);                                                                 \
+                nan |= x != x;          /* vector compares to scalar code */                           \
+                nanb |= y != y;                                                                        \
+            }                                                                                          \
+            a = SEL(b OP a, b, a);                                                                     \
+            MT any = nan | nanb;                                                                       \
+            for (int k = 0; k < (W); k++) { STEPF(v, a[k]); if (any[k]) v = (T)NAN; }                  \
+        }                                                                                              \
+        if (s == (int64_t)sizeof(T)) {                                                                 \
+            for (; i < n; i++) STEPF(v, p[i]);                                                         \
+        } else {                                                                                       \
+            for (; i < n; i++) { const T e = *(const T*)((const char*)p + i * s); STEPF(v, e); }       \
+        }                                                                                              \
+        return v;                                                                                      \
+    }
+FEXT_RUN(nb_max_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, >, FMAX)
+FEXT_RUN(nb_min_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, <, FMIN)
+FEXT_RUN(nb_max_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, >, FMAX)
+FEXT_RUN(nb_min_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, <, FMIN)
+
+/* Attributes a kernel reads. */
+typedef struct nb_red_ctx {
+    int64_t count;      /* input elements per output */
+    int32_t variant;    /* op-specific: mean vs sum, std vs var, the norm's kind */
+    int32_t out_dtype[2];
+    double p;           /* norm order */
+    double correction;  /* var / std */
+} nb_red_ctx;
+
+typedef void (*nb_red_init_fn)(void* acc, int64_t m, const nb_red_ctx* c);
+/* Folds x[i*si + j*sj] (bytes) for i < n into accumulator j < m; the element
+ * at i has flat index idx0 + i in the reduced range (index ops). */
+typedef void (*nb_red_accum_fn)(void* acc, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj,
+                                int64_t idx0, const nb_red_ctx* c);
+/* acc = acc (+) later, for m accumulators laid out alike. */
+typedef void (*nb_red_merge_fn)(void* acc, const void* later, int64_t m, const nb_red_ctx* c);
+/* Writes result j of output o at out[o] + j * os[o] (bytes); out[o] may be NULL (not wanted). */
+typedef void (*nb_red_finish_fn)(const void* acc, int64_t m, char* const* out, const int64_t* os,
+                                 const nb_red_ctx* c);
+
+typedef struct nb_red_kernel {
+    int32_t acc_size;  /* bytes per accumulator; a block of m may use any layout */
+    bool ordered;      /* reduced dims keep their logical order (flat indices) */
+    nb_red_init_fn init;
+    nb_red_accum_fn accum;
+    nb_red_merge_fn merge;
+    nb_red_finish_fn finish;
+} nb_red_kernel;
+
+/* One reduction call, filled in by an op's entry point. */
+typedef struct nb_red_call {
+    const char* name;
+    const nb_tensor* t;
+    uint32_t mask;         /* reduced dims of t */
+    bool keepdim;
+    int32_t in_dtype;      /* the kernel's input dtype: t is cast to it first */
+    int32_t nout;          /* 1 or 2 */
+    int32_t out_dtype[2];
+    nb_tensor* dst[2];     /* out= targets, or NULL */
+    nb_tensor** out[2];    /* receive new references; NULL allowed with a dst */
+    const nb_red_kernel* k;
+    nb_red_ctx ctx;
+} nb_red_call;
+
+/* dims[ndims] -> a mask of dims of t (ndims 0: every dim); range and duplicate errors. */
+NB_INTERNAL nb_status nb_red_dims(const char* op, const nb_tensor* t, const int64_t* dims, int32_t ndims,
+                                  uint32_t* mask);
+/* Checks handles, out pointers and the device; first step of every entry point. */
+NB_INTERNAL nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_tensor** out);
+/* Input elements per output for a mask. */
+NB_INTERNAL int64_t nb_red_count(const nb_tensor* t, uint32_t mask);
+/* Errors for ops without an identity over an empty reduction (PyTorch's wording). */
+NB_INTERNAL nb_status nb_red_check_nonempty(const char* op, const nb_tensor* t, uint32_t mask, bool all);
+/* The dtype code check: -1 (default) or a valid code. */
+NB_INTERNAL nb_status nb_red_check_dtype(const char* op, int32_t dtype);
+/* Runs the call: cast, outputs, kernel, out= copies. */
+NB_INTERNAL nb_status nb_red_run(nb_red_call* c);
+
+/* Stores a value into an element of any dtype (float16/bfloat16 rounded once). */
+NB_INTERNAL void nb_store_f64(char* p, int32_t dtype, double v);
+NB_INTERNAL void nb_store_i64(char* p, int32_t dtype, int64_t v);
+
+/* A kernel with one scalar accumulator of type A per output, input type T.
+ * RUN(p, n, s, v): folds n elements at p (byte stride s) into v, returns it.
+ * STEP(v, e): folds one element into v.  MERGE(a, b): a = a (+) b.
+ * COLS(a, m, x, n, si, sj): an optional special case of the column loop;
+ * returns true when it handled the block (NB_NO_COLS: never). */
+#define NB_NO_COLS(a, m, x, n, si, sj) false
+#define SCALAR_KERNEL(NAME, T, A, INITV, RUN, STEP, MERGE, STORE)                                        \
+    SCALAR_KERNEL_X(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, NB_NO_COLS)
+#define SCALAR_KERNEL_X(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, COLS)                                \
+    static void NAME##_init(void* acc, int64_t m, const nb_red_ctx* c) {                              \
+        (void)c;                                                                                       \
+        A* a = acc;                                                                                    \
+        for (int64_t j = 0; j < m; j++) a[j] = (INITV);                                                \
+    }                                                                                                  \
+    NB_SIMD static void NAME##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si,       \
+                                     int64_t sj, int64_t idx0, const nb_red_ctx* c) {                  \
+        (void)idx0, (void)c;                                                                           \
+        A* a = acc;                                                                                    \
+        if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
+            for (int64_t j = 0; j < m; j++) a[j] = RUN((const T*)(x + j * sj), n, si, a[j]);           \
+        } else if (COLS(a, m, x, n, si, sj)) {                                                         \
+        } else if (sj == (int64_t)sizeof(T)) {                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                          \
+                const T* r = (const T*)(x + i * si);                                                   \
+                for (int64_t j = 0; j < m; j++) { A v = a[j]; const T e = r[j]; STEP(v, e); a[j] = v; }  \
+            }                                                                                          \
+        } else {                                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                            \
+                for (int64_t j = 0; j < m; j++) {                                                      \
+                    A v = a[j];                                                                        \
+                    const T e = *(const T*)(x + i * si + j * sj);                                      \
+                    STEP(v, e);                                                                        \
+                    a[j] = v;                                                                          \
+                }                                                                                      \
+        }                                                                                              \
+    }                                                                                                  \
+    static void NAME##_merge(void* acc, const void* later, int64_t m, const nb_red_ctx* c) {           \
+        (void)c;                                                                                       \
+        A* a = acc;                                                                                    \
+        const A* b = later;                                                                            \
+        for (int64_t j = 0; j < m; j++) MERGE(a[j], b[j]);                                             \
+    }                                                                                                  \
+    static void NAME##_finish(const void* acc, int64_t m, char* const* out, const int64_t* os,          \
+                              const nb_red_ctx* c) {                                                   \
+        const A* a = acc;                                                                              \
+        for (int64_t j = 0; j < m; j++) STORE(out[0] + j * os[0], a[j]);                               \
+    }                                                                                                  \
+    static const nb_red_kernel NAME = {sizeof(A), false, NAME##_init, NAME##_accum, NAME##_merge,      \
+                                       NAME##_finish};
+
+/* A RUN from a STEP: contiguous and strided loops. */
+#define STEP_RUN(NAME, T, A, STEP)                                                                     \
+    NB_INLINE A NAME(const T* p, int64_t n, int64_t s, A v) {                                          \
+        if (s == (int64_t)sizeof(T)) {                                                                 \
+            for (int64_t i = 0; i < n; i++) { const T e = p[i]; STEP(v, e); }                          \
+        } else {                                                                                       \
+            for (int64_t i = 0; i < n; i++) { const T e = *(const T*)((const char*)p + i * s); STEP(v, e); } \
+        }                                                                                              \
+        return v;                                                                                      \
+    }
+
+/* Dtype families for kernel tables: (C type, tag, code). */
+#define NB_RED_FLOATS(X, ...) X(float, f32, NB_F32, __VA_ARGS__) X(double, f64, NB_F64, __VA_ARGS__)
+#define NB_RED_INTS(X, ...)                                                                          \
+    X(int8_t, i8, NB_I8, __VA_ARGS__) X(int16_t, i16, NB_I16, __VA_ARGS__)                           \
+    X(int32_t, i32, NB_I32, __VA_ARGS__) X(int64_t, i64, NB_I64, __VA_ARGS__)                        \
+    X(uint8_t, u8, NB_U8, __VA_ARGS__) X(uint8_t, b8, NB_BOOL, __VA_ARGS__)
+
+#endif /* NABLA_OPS_REDUCE_H_ */

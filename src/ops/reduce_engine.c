@@ -1,0 +1,413 @@
+/* reduce_engine.c: argument checks, outputs and the CPU driver shared by every
+ * reduction (see reduce.h).
+ *
+ * Geometry: dims of size 1 are dropped; kept dims (K) and reduced dims (R) are
+ * each ordered by decreasing input stride (R keeps its logical order for index
+ * ops) and coalesced. The innermost K dim is cut into tiles of m outputs; a
+ * task is one tile at one position of the outer K dims. The kernel is handed
+ * runs along the innermost R dim, so it sees both the "row" case (reduce along
+ * contiguous memory, j outer) and the "column" case (outputs contiguous, i
+ * outer: vectorised across outputs). */
+#include "reduce.h"
+#include "../alloc/cpu_allocator.h"
+
+#include <math.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define GRAIN 32768           /* below this many input elements: one thread */
+#define TILE_ROW 64           /* outputs per task when each reduces contiguous memory */
+#define TILE_COL 1024         /* outputs per task when the outputs are contiguous */
+#define ACC_BYTES 16384       /* accumulator block on a task's stack */
+#define SPLIT_TASKS 8         /* fewer tasks than this: split the reduced range too */
+#define CHUNK_WORK 65536      /* elements per chunk of a split reduced range */
+#define MAX_CHUNKS 1024
+#define MAX_PARTIAL_BYTES (8 << 20) /* caps the chunk count for wide tiles */
+
+/* ---- argument checks ---- */
+
+nb_status nb_red_dims(const char* op, const nb_tensor* t, const int64_t* dims, int32_t ndims, uint32_t* mask) {
+    if (ndims < 0 || ndims > NB_MAX_DIMS)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: ndims must be in [0, %d], got %d", op, NB_MAX_DIMS,
+                        (int)ndims);
+    if (ndims > 0 && dims == NULL)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: dims is NULL but ndims is %d", op, (int)ndims);
+    if (ndims == 0) {
+        *mask = t->ndim == 0 ? 0u : (uint32_t)((1ull << t->ndim) - 1);
+        return NB_OK;
+    }
+    uint32_t m = 0;
+    for (int32_t i = 0; i < ndims; i++) {
+        int32_t d;
+        nb_status st = nb_wrap_dim(op, dims[i], t->ndim, &d);
+        if (st != NB_OK) return st;
+        if (m & (1u << d))
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: dim %d appears multiple times in the list of dims", op,
+                            (int)d);
+        m |= 1u << d;
+    }
+    *mask = t->ndim == 0 ? 0u : m;
+    return NB_OK;
+}
+
+nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_tensor** out) {
+    NB_CHECK_TENSOR(op, t);
+    if (dst == NULL) NB_CHECK_OUT(op, out);
+    else if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    if (t->storage->device_type != NB_CPU)
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on %s yet (only cpu kernels exist)", op,
+                        nb_device_type_name(t->storage->device_type));
+    return NB_OK;
+}
+
+nb_status nb_red_check_dtype(const char* op, int32_t dtype) {
+    if (dtype == -1 || nb_dtype_valid(dtype)) return NB_OK;
+    return nb_error(NB_ERR_DTYPE, "%s: unknown dtype code %d (expected -1 for the default or a NB_* dtype)", op,
+                    (int)dtype);
+}
+
+int64_t nb_red_count(const nb_tensor* t, uint32_t mask) {
+    int64_t n = 1;
+    for (int32_t d = 0; d < t->ndim; d++)
+        if (mask & (1u << d)) n *= t->shape[d];
+    return n;
+}
+
+nb_status nb_red_check_nonempty(const char* op, const nb_tensor* t, uint32_t mask, bool all) {
+    if (all && t->numel == 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s(): Expected reduction dim to be specified for input.numel() "
+                        "== 0. Specify the reduction dim with the 'dim' argument.", op);
+    for (int32_t d = 0; d < t->ndim; d++)
+        if ((mask & (1u << d)) && t->shape[d] == 0)
+            return nb_error(NB_ERR_INDEX, "%s(): Expected reduction dim %d to have non-zero size (input shape %s).",
+                            op, (int)d, nb_shape_str(t->shape, t->ndim));
+    return NB_OK;
+}
+
+/* ---- stores ---- */
+
+void nb_store_f64(char* p, int32_t dtype, double v) {
+    switch (dtype) {
+        case NB_F32: *(float*)p = (float)v; break;
+        case NB_F64: *(double*)p = v; break;
+        case NB_F16: *(uint16_t*)p = nb_double_to_half(v); break;
+        case NB_BF16: *(uint16_t*)p = nb_double_to_bf16(v); break;
+        case NB_BOOL: *(uint8_t*)p = v != 0; break;
+        default: {  /* float -> integer: only reached through an explicit dtype; truncate, defined for NaN */
+            int64_t i = (v != v || v >= 9223372036854775808.0 || v < -9223372036854775808.0) ? INT64_MIN
+                                                                                                : (int64_t)v;
+            nb_store_i64(p, dtype, i);
+        }
+    }
+}
+
+void nb_store_i64(char* p, int32_t dtype, int64_t v) {
+    switch (dtype) {
+        case NB_I8: *(int8_t*)p = (int8_t)v; break;
+        case NB_I16: *(int16_t*)p = (int16_t)v; break;
+        case NB_I32: *(int32_t*)p = (int32_t)v; break;
+        case NB_I64: *(int64_t*)p = v; break;
+        case NB_U8: *(uint8_t*)p = (uint8_t)v; break;
+        case NB_BOOL: *(uint8_t*)p = v != 0; break;
+        default: nb_store_f64(p, dtype, (double)v);
+    }
+}
+
+/* ---- the driver ---- */
+
+typedef struct {
+    const nb_red_kernel* k;
+    const nb_red_ctx* ctx;
+    const char* x;
+    char* out[2];
+    int32_t nout, nko, nro;          /* outer K dims, outer R dims */
+    int64_t ko_size[NB_MAX_DIMS], ko_xs[NB_MAX_DIMS], ko_os[2][NB_MAX_DIMS];
+    int64_t ro_size[NB_MAX_DIMS], ro_xs[NB_MAX_DIMS];
+    int64_t jsize, jxs, jos[2];      /* innermost K dim (tiled) */
+    int64_t isize, ixs;              /* innermost R dim (runs) */
+    int64_t rtotal;                  /* R positions per output (0: empty reduction) */
+    int64_t tile, ntiles, ntasks, chunk, nchunks;
+} plan;
+
+typedef struct { int64_t size, xs, os[2]; } dim_info;
+
+/* Sorts by decreasing |input stride| (stable insertion sort), then merges neighbours. */
+static int32_t order_and_coalesce(dim_info* d, int32_t n, int32_t nout, bool sort) {
+    if (sort) {
+        for (int32_t i = 1; i < n; i++) {
+            dim_info v = d[i];
+            int32_t j = i;
+            while (j > 0 && llabs(d[j - 1].xs) < llabs(v.xs)) { d[j] = d[j - 1]; j--; }
+            d[j] = v;
+        }
+    }
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (m > 0) {
+            dim_info* o = &d[m - 1];
+            bool merge = o->xs == d[i].xs * d[i].size;
+            for (int32_t k = 0; k < nout && merge; k++) merge = o->os[k] == d[i].os[k] * d[i].size;
+            if (merge) {
+                o->size *= d[i].size;
+                o->xs = d[i].xs;
+                for (int32_t k = 0; k < nout; k++) o->os[k] = d[i].os[k];
+                continue;
+            }
+        }
+        d[m++] = d[i];
+    }
+    return m;
+}
+
+/* Folds R positions [rb, re) of the task at x0 into acc (m accumulators). */
+static void accum_range(const plan* p, void* acc, int64_t m, const char* x0, int64_t rb, int64_t re) {
+    if (rb >= re) return;
+    int64_t idx[NB_MAX_DIMS];
+    int64_t i = rb % p->isize, q = rb / p->isize;
+    const char* ptr = x0 + i * p->ixs;
+    for (int32_t d = p->nro - 1; d >= 0; d--) {
+        idx[d] = q % p->ro_size[d];
+        q /= p->ro_size[d];
+        ptr += idx[d] * p->ro_xs[d];
+    }
+    while (rb < re) {
+        int64_t n = p->isize - i < re - rb ? p->isize - i : re - rb;
+        p->k->accum(acc, m, ptr, n, p->ixs, p->jxs, rb, p->ctx);
+        rb += n;
+        if (rb >= re) break;
+        ptr -= i * p->ixs;
+        i = 0;
+        for (int32_t d = p->nro - 1; d >= 0; d--) {
+            ptr += p->ro_xs[d];
+            if (++idx[d] < p->ro_size[d]) break;
+            ptr -= p->ro_xs[d] * p->ro_size[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/* Input and output addresses of a task's first element; m = its tile's width. */
+static const char* task_base(const plan* p, int64_t task, char** out, int64_t* m) {
+    int64_t tile = task % p->ntiles, q = task / p->ntiles;
+    const char* x = p->x + tile * p->tile * p->jxs;
+    for (int32_t o = 0; o < p->nout; o++) out[o] = p->out[o] ? p->out[o] + tile * p->tile * p->jos[o] : NULL;
+    for (int32_t d = p->nko - 1; d >= 0; d--) {
+        int64_t k = q % p->ko_size[d];
+        q /= p->ko_size[d];
+        x += k * p->ko_xs[d];
+        for (int32_t o = 0; o < p->nout; o++)
+            if (out[o]) out[o] += k * p->ko_os[o][d];
+    }
+    int64_t left = p->jsize - tile * p->tile;
+    *m = left < p->tile ? left : p->tile;
+    return x;
+}
+
+static void run_task(const plan* p, int64_t task) {
+    _Alignas(64) unsigned char acc[ACC_BYTES];
+    char* out[2];
+    int64_t m;
+    const char* x = task_base(p, task, out, &m);
+    p->k->init(acc, m, p->ctx);
+    accum_range(p, acc, m, x, 0, p->rtotal);
+    p->k->finish(acc, m, out, p->jos, p->ctx);
+}
+
+static void run_chunk(const plan* p, int64_t item, unsigned char* partials) {
+    int64_t task = item / p->nchunks, chunk = item % p->nchunks;
+    char* out[2];
+    int64_t m;
+    const char* x = task_base(p, task, out, &m);
+    void* acc = partials + (size_t)item * (size_t)(p->tile * p->k->acc_size);
+    p->k->init(acc, m, p->ctx);
+    int64_t rb = chunk * p->chunk, re = rb + p->chunk < p->rtotal ? rb + p->chunk : p->rtotal;
+    accum_range(p, acc, m, x, rb, re);
+}
+
+static void finish_chunks(const plan* p, int64_t task, unsigned char* partials) {
+    char* out[2];
+    int64_t m;
+    task_base(p, task, out, &m);
+    const size_t slot = (size_t)(p->tile * p->k->acc_size);
+    unsigned char* first = partials + (size_t)(task * p->nchunks) * slot;
+    for (int64_t c = 1; c < p->nchunks; c++) p->k->merge(first, first + (size_t)c * slot, m, p->ctx);
+    p->k->finish(first, m, out, p->jos, p->ctx);
+}
+
+static bool use_threads(int64_t work, int64_t items) {
+#ifdef _OPENMP
+    return work >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel();
+#else
+    (void)work, (void)items;
+    return false;
+#endif
+}
+
+/* Runs k over x (already of the kernel's dtype) into outs (the result shape for mask/keepdim). */
+static nb_status red_exec(const char* op, const nb_red_kernel* k, const nb_tensor* x, uint32_t mask, bool keepdim,
+                          nb_tensor* const* outs, int32_t nout, const nb_red_ctx* ctx) {
+    dim_info kd[NB_MAX_DIMS], rd[NB_MAX_DIMS];
+    int32_t nk = 0, nr = 0, od = 0;
+    bool empty = false;
+    const int64_t xsz = nb_dtype_sizes[x->dtype];
+    for (int32_t d = 0; d < x->ndim; d++) {
+        bool red = (mask >> d) & 1u;
+        int64_t os[2] = {0, 0};
+        if (!red || keepdim) {
+            for (int32_t o = 0; o < nout; o++)
+                if (outs[o]) os[o] = outs[o]->strides[od] * nb_dtype_sizes[outs[o]->dtype];
+            od++;
+        }
+        if (x->shape[d] == 0) {
+            if (!red) return NB_OK;  /* no outputs */
+            empty = true;
+        }
+        if (x->shape[d] == 1) continue;
+        dim_info di = {x->shape[d], x->strides[d] * xsz, {os[0], os[1]}};
+        if (red) rd[nr++] = di;
+        else kd[nk++] = di;
+    }
+    nk = order_and_coalesce(kd, nk, nout, true);
+    nr = order_and_coalesce(rd, nr, 0, !k->ordered);
+
+    plan p;
+    memset(&p, 0, sizeof p);
+    p.k = k, p.ctx = ctx, p.x = nb_tensor_data(x), p.nout = nout;
+    for (int32_t o = 0; o < nout; o++) p.out[o] = outs[o] ? nb_tensor_data(outs[o]) : NULL;
+    p.jsize = 1;
+    if (nk > 0) {
+        p.jsize = kd[nk - 1].size, p.jxs = kd[nk - 1].xs;
+        p.jos[0] = kd[nk - 1].os[0], p.jos[1] = kd[nk - 1].os[1];
+    }
+    p.nko = nk > 0 ? nk - 1 : 0;
+    for (int32_t d = 0; d < p.nko; d++) {
+        p.ko_size[d] = kd[d].size, p.ko_xs[d] = kd[d].xs;
+        p.ko_os[0][d] = kd[d].os[0], p.ko_os[1][d] = kd[d].os[1];
+    }
+    p.isize = 1;
+    if (nr > 0) p.isize = rd[nr - 1].size, p.ixs = rd[nr - 1].xs;
+    p.nro = nr > 0 ? nr - 1 : 0;
+    int64_t router = 1;
+    for (int32_t d = 0; d < p.nro; d++) p.ro_size[d] = rd[d].size, p.ro_xs[d] = rd[d].xs, router *= rd[d].size;
+    p.rtotal = empty ? 0 : router * p.isize;
+
+    bool column = nk > 0 && nr > 0 && llabs(p.jxs) < llabs(p.ixs);
+    int64_t tile = column ? TILE_COL : TILE_ROW;
+    if (tile * k->acc_size > ACC_BYTES) tile = ACC_BYTES / k->acc_size;
+    p.tile = p.jsize < tile ? p.jsize : tile;
+    p.ntiles = (p.jsize + p.tile - 1) / p.tile;
+    int64_t kouter = 1;
+    for (int32_t d = 0; d < p.nko; d++) kouter *= p.ko_size[d];
+    p.ntasks = kouter * p.ntiles;
+    const int64_t work = x->numel;
+
+    /* Few tasks over a long reduced range: chunks of a fixed size (shape-only). */
+    int64_t chunk = CHUNK_WORK / p.tile;
+    if (chunk < 256) chunk = 256;
+    if (p.ntasks < SPLIT_TASKS && p.rtotal >= 2 * chunk) {
+        int64_t max_chunks = MAX_PARTIAL_BYTES / (p.ntasks * p.tile * k->acc_size);
+        if (max_chunks > MAX_CHUNKS) max_chunks = MAX_CHUNKS;
+        if (max_chunks < 2) max_chunks = 2;
+        if ((p.rtotal + chunk - 1) / chunk > max_chunks) chunk = (p.rtotal + max_chunks - 1) / max_chunks;
+        p.chunk = chunk;
+        p.nchunks = (p.rtotal + chunk - 1) / chunk;
+        const int64_t items = p.ntasks * p.nchunks;
+        const size_t bytes = (size_t)items * (size_t)(p.tile * k->acc_size);
+        unsigned char* partials = nb_cpu_alloc(bytes);
+        if (partials == NULL)
+            return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes of partial results", op, bytes);
+        if (use_threads(work, items)) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
+#endif
+            for (int64_t it = 0; it < items; it++) run_chunk(&p, it, partials);
+        } else {
+            for (int64_t it = 0; it < items; it++) run_chunk(&p, it, partials);
+        }
+        for (int64_t t = 0; t < p.ntasks; t++) finish_chunks(&p, t, partials);
+        nb_cpu_free(partials, bytes);
+        return NB_OK;
+    }
+    if (use_threads(work, p.ntasks)) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, NB_GRAB(p.ntasks))
+#endif
+        for (int64_t t = 0; t < p.ntasks; t++) run_task(&p, t);
+    } else {
+        for (int64_t t = 0; t < p.ntasks; t++) run_task(&p, t);
+    }
+    return NB_OK;
+}
+
+/* dst may take the kernel's results directly: right dtype, no internal overlap, no shared memory with the input. */
+static bool writable_directly(const nb_tensor* dst, int32_t dtype, const nb_tensor* in, const nb_tensor* other) {
+    if (dst->dtype != dtype || dst->storage == in->storage || (other && other->storage == dst->storage)) return false;
+    for (int32_t d = 0; d < dst->ndim; d++)
+        if (dst->strides[d] == 0 && dst->shape[d] > 1) return false;
+    return true;
+}
+
+nb_status nb_red_run(nb_red_call* c) {
+    const char* op = c->name;
+    const nb_tensor* t = c->t;
+    int64_t shape[NB_MAX_DIMS];
+    int32_t nd = 0;
+    for (int32_t d = 0; d < t->ndim; d++) {
+        bool red = (c->mask >> d) & 1u;
+        if (red && c->keepdim) shape[nd++] = 1;
+        else if (!red) shape[nd++] = t->shape[d];
+    }
+    for (int32_t o = 0; o < c->nout; o++) {
+        nb_tensor* dst = c->dst[o];
+        if (dst == NULL) continue;
+        if (dst->storage->device_type != NB_CPU)
+            return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on cpu", op,
+                            nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index);
+        if (dst->ndim != nd || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)nd) != 0)
+            return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
+                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
+        if (dst->dtype != c->out_dtype[o])
+            return nb_error(NB_ERR_DTYPE, "%s: expected the out tensor to have dtype %s, but got %s", op,
+                            nb_dtype_str(c->out_dtype[o]), nb_dtype_str(dst->dtype));
+    }
+    c->ctx.count = nb_red_count(t, c->mask);
+    c->ctx.out_dtype[0] = c->out_dtype[0];
+    c->ctx.out_dtype[1] = c->nout > 1 ? c->out_dtype[1] : -1;
+
+    nb_tensor* x = NULL;
+    nb_tensor* target[2] = {NULL, NULL};
+    nb_status st = NB_OK;
+    if (t->dtype != c->in_dtype) st = nb_tensor_to(t, c->in_dtype, NB_CPU, 0, 0, &x);
+    else nb_tensor_retain(x = (nb_tensor*)t);
+    for (int32_t o = 0; o < c->nout && st == NB_OK; o++) {
+        nb_tensor* dst = c->dst[o];
+        if (dst != NULL && writable_directly(dst, c->out_dtype[o], t, c->dst[1 - o]))
+            nb_tensor_retain(target[o] = dst);
+        else if (c->out[o] != NULL || dst != NULL)
+            st = nb_tensor_new(op, shape, nd, c->out_dtype[o], NB_CPU, 0, &target[o]);
+    }
+    if (st == NB_OK) st = red_exec(op, c->k, x, c->mask, c->keepdim, target, c->nout, &c->ctx);
+    for (int32_t o = 0; o < c->nout && st == NB_OK; o++)
+        if (c->dst[o] != NULL && target[o] != c->dst[o]) st = nb_copy_into(op, c->dst[o], target[o]);
+    nb_tensor_release(x);
+    if (st != NB_OK) {
+        for (int32_t o = 0; o < c->nout; o++) nb_tensor_release(target[o]);
+        return st;
+    }
+    for (int32_t o = 0; o < c->nout; o++) {
+        nb_tensor* dst = c->dst[o];
+        if (dst != NULL) {  /* target is dst itself (one extra reference) or a temporary copied into it */
+            nb_tensor_bump_version(dst);
+            nb_tensor_release(target[o]);
+            if (c->out[o] != NULL) {
+                nb_tensor_retain(dst);
+                *c->out[o] = dst;
+            }
+        } else if (c->out[o] != NULL) {
+            *c->out[o] = target[o];
+        }
+    }
+    return NB_OK;
+}

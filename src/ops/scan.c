@@ -1,0 +1,159 @@
+/* scan.c: cumsum and cumprod along one dim.
+ *
+ * The input is cast to the kernel dtype and made contiguous, so it reads as
+ * [outer, L, inner]. Floats accumulate in double (float32 data too, as
+ * PyTorch's CPU accumulate type) and each output is rounded once into the
+ * result dtype; integers accumulate in int64 and wrap. With inner == 1 each
+ * line is a sequential scan; otherwise a tile of up to 256 inner positions is
+ * scanned together, vectorised across the tile. Lines and tiles are
+ * independent, so threads never change a result. */
+#include "reduce.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define TILE 256
+#define GRAIN 32768
+
+typedef struct {
+    const char* x;
+    char* out;
+    int64_t outer, len, inner, ntiles;
+    int32_t out_dtype;
+    bool prod;
+} scan_plan;
+
+/* Writes n values (stride s bytes) of buf into out's dtype. */
+static void store_f(char* p, int64_t s, const double* buf, int64_t n, int32_t dtype) {
+    switch (dtype) {
+        case NB_F32: for (int64_t k = 0; k < n; k++) *(float*)(p + k * s) = (float)buf[k]; break;
+        case NB_F64: for (int64_t k = 0; k < n; k++) *(double*)(p + k * s) = buf[k]; break;
+        default: for (int64_t k = 0; k < n; k++) nb_store_f64(p + k * s, dtype, buf[k]);
+    }
+}
+
+static void store_i(char* p, int64_t s, const int64_t* buf, int64_t n, int32_t dtype) {
+    if (dtype == NB_I64) {
+        for (int64_t k = 0; k < n; k++) *(int64_t*)(p + k * s) = buf[k];
+    } else {
+        for (int64_t k = 0; k < n; k++) nb_store_i64(p + k * s, dtype, buf[k]);
+    }
+}
+
+/* Item = one line (inner == 1) or one tile of one outer slice. */
+#define SCAN_KERNEL(T, TAG, CODE, A, STORE)                                                              \
+    static void scan_##TAG(const scan_plan* p, int64_t item) {                                         \
+        A buf[TILE];                                                                                   \
+        const int64_t osz = nb_dtype_sizes[p->out_dtype];                                              \
+        if (p->inner == 1) {                                                                           \
+            const T* x = (const T*)p->x + item * p->len;                                               \
+            char* o = p->out + item * p->len * osz;                                                    \
+            A acc = p->prod ? 1 : 0;                                                                   \
+            for (int64_t i = 0; i < p->len; i += TILE) {                                               \
+                int64_t n = p->len - i < TILE ? p->len - i : TILE;                                     \
+                if (p->prod) for (int64_t k = 0; k < n; k++) buf[k] = acc = (A)(acc * (A)x[i + k]);   \
+                else for (int64_t k = 0; k < n; k++) buf[k] = acc = (A)(acc + (A)x[i + k]);           \
+                STORE(o + i * osz, osz, buf, n, p->out_dtype);                                         \
+            }                                                                                          \
+            return;                                                                                    \
+        }                                                                                              \
+        int64_t outer = item / p->ntiles, j0 = (item % p->ntiles) * TILE;                              \
+        int64_t m = p->inner - j0 < TILE ? p->inner - j0 : TILE;                                       \
+        const T* x = (const T*)p->x + outer * p->len * p->inner + j0;                                  \
+        char* o = p->out + (outer * p->len * p->inner + j0) * osz;                                     \
+        for (int64_t j = 0; j < m; j++) buf[j] = p->prod ? 1 : 0;                                      \
+        for (int64_t i = 0; i < p->len; i++) {                                                         \
+            const T* r = x + i * p->inner;                                                             \
+            if (p->prod) for (int64_t j = 0; j < m; j++) buf[j] = (A)(buf[j] * (A)r[j]);               \
+            else for (int64_t j = 0; j < m; j++) buf[j] = (A)(buf[j] + (A)r[j]);                       \
+            STORE(o + i * p->inner * osz, osz, buf, m, p->out_dtype);                                  \
+        }                                                                                              \
+    }
+
+SCAN_KERNEL(float, f32, NB_F32, double, store_f)
+SCAN_KERNEL(double, f64, NB_F64, double, store_f)
+#define INT_SCAN(T, TAG, CODE, ...) SCAN_KERNEL(T, TAG, CODE, int64_t, store_i)
+NB_RED_INTS(INT_SCAN)
+
+typedef void (*scan_fn)(const scan_plan*, int64_t);
+#define ENTRY(T, TAG, CODE, ...) [CODE] = scan_##TAG,
+static const scan_fn scan_k[NB_NUM_DTYPES] = {NB_RED_FLOATS(ENTRY) NB_RED_INTS(ENTRY)};
+
+static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst,
+                      nb_tensor** out) {
+    nb_status st = nb_red_check(op, t, dst, out);
+    if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
+    int32_t d;
+    if ((st = nb_wrap_dim(op, dim, t->ndim, &d)) != NB_OK) return st;
+    if (dtype < 0 && dst != NULL) dtype = dst->dtype;
+    int32_t result = dtype >= 0 ? dtype : nb_dtype_is_floating(t->dtype) ? t->dtype : NB_I64;
+    int32_t in;
+    if (nb_dtype_is_floating(result)) in = result == NB_F64 ? NB_F64 : NB_F32;
+    else if (result == NB_BOOL) in = NB_BOOL;
+    else in = nb_dtype_is_floating(t->dtype) ? result : t->dtype;
+    if (dst != NULL) {
+        if (dst->storage->device_type != NB_CPU)
+            return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on cpu", op,
+                            nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index);
+        if (dst->ndim != t->ndim || memcmp(dst->shape, t->shape, sizeof(int64_t) * (size_t)t->ndim) != 0)
+            return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
+                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(t->shape, t->ndim));
+        if (dst->dtype != result)
+            return nb_error(NB_ERR_DTYPE, "%s: expected the out tensor to have dtype %s, but got %s", op,
+                            nb_dtype_str(result), nb_dtype_str(dst->dtype));
+    }
+    nb_tensor *cast = NULL, *x = NULL, *target = NULL;
+    if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);
+    if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, &x);
+    nb_tensor_release(cast);
+    if (st == NB_OK) {
+        if (dst != NULL && dst->contiguous && dst->storage != t->storage && dst->storage != x->storage)
+            nb_tensor_retain(target = dst);
+        else
+            st = nb_tensor_new(op, t->shape, t->ndim, result, NB_CPU, 0, &target);
+    }
+    if (st == NB_OK && t->numel > 0) {
+        scan_plan p = {.x = nb_tensor_data(x), .out = nb_tensor_data(target), .outer = 1, .len = 1, .inner = 1,
+                       .out_dtype = result, .prod = prod};
+        for (int32_t i = 0; i < t->ndim; i++) {
+            if (i < d) p.outer *= t->shape[i];
+            else if (i == d) p.len = t->shape[i];
+            else p.inner *= t->shape[i];
+        }
+        p.ntiles = (p.inner + TILE - 1) / TILE;
+        const int64_t items = p.inner == 1 ? p.outer : p.outer * p.ntiles;
+        scan_fn fn = scan_k[in];
+#ifdef _OPENMP
+        if (t->numel >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
+            for (int64_t it = 0; it < items; it++) fn(&p, it);
+        } else
+#endif
+        {
+            for (int64_t it = 0; it < items; it++) fn(&p, it);
+        }
+    }
+    if (st == NB_OK && dst != NULL && target != dst) st = nb_copy_into(op, dst, target);
+    nb_tensor_release(x);
+    if (st != NB_OK) {
+        nb_tensor_release(target);
+        return st;
+    }
+    if (dst != NULL) {
+        nb_tensor_bump_version(dst);
+        nb_tensor_release(target);
+        if (out == NULL) return NB_OK;
+        nb_tensor_retain(target = dst);
+    }
+    *out = target;
+    return NB_OK;
+}
+
+NB_API nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    return scan("cumsum", false, t, dim, dtype, dst, out);
+}
+
+NB_API nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    return scan("cumprod", true, t, dim, dtype, dst, out);
+}

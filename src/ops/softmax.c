@@ -1,0 +1,231 @@
+/* softmax.c: softmax and log_softmax along one dim.
+ *
+ * The input is cast (dtype argument; float16 / bfloat16 compute in float32 and
+ * are rounded once at the end) and made contiguous, so it reads as
+ * [outer, L, inner]. inner == 1: each row is three passes over cached data
+ * (max; exp(x - max) and its sum; scale) with a 16-lane float32 exp. Otherwise
+ * tiles of up to 256 inner positions are processed together, vectorised
+ * across the tile. Rows and tiles are independent: threads never change a
+ * result. A NaN in a row makes the row NaN, as does a row of -inf. The exp is
+ * reduce.h's nb_vexp16 (about 1 ulp). */
+#include "reduce.h"
+
+#include <math.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define TILE 256
+#define GRAIN 16384
+
+NB_INLINE float hmax16(const nb_v16f* p) {
+    const nb_v16f v = *p;
+    float m = v[0];
+    for (int k = 1; k < 16; k++) m = v[k] > m ? v[k] : m;
+    return m;
+}
+
+NB_INLINE void st_tail(float* p, const nb_v16f* v, int64_t n) {
+    for (int64_t k = 0; k < n; k++) p[k] = (*v)[k];
+}
+
+/* One contiguous float32 row. */
+NB_SIMD static void row_f32(const float* x, float* o, int64_t n, bool logsm) {
+    int64_t i;
+    nb_v16f mv = (nb_v16f){0} - INFINITY;
+    for (i = 0; i + 16 <= n; i += 16) {
+        nb_v16f v = nb_ld16f(x + i);
+        mv = nb_sel16f(v > mv, v, mv);
+    }
+    if (i < n) {
+        nb_v16f v = nb_ld16f_tail(x + i, n - i, -INFINITY);
+        mv = nb_sel16f(v > mv, v, mv);
+    }
+    const float mx = hmax16(&mv);
+    nb_v16f sv = {0};
+    for (i = 0; i + 16 <= n; i += 16) {
+        const nb_v16f d = nb_ld16f(x + i) - mx;
+        nb_v16f e = nb_vexp16(&d);
+        sv += e;
+        if (!logsm) nb_st16f(o + i, e);
+    }
+    if (i < n) {
+        const nb_v16f d = nb_ld16f_tail(x + i, n - i, -INFINITY) - mx;
+        nb_v16f e = nb_vexp16(&d);
+        sv += e;
+        if (!logsm) st_tail(o + i, &e, n - i);
+    }
+    /* x - max is NaN for a NaN element or a row of -inf: the sum then is NaN too. */
+    double sum = 0;
+    for (int k = 0; k < 16; k++) sum += sv[k];
+    if (logsm) {
+        const float ls = (float)log(sum);
+        for (i = 0; i + 16 <= n; i += 16) nb_st16f(o + i, (nb_ld16f(x + i) - mx) - ls);
+        for (; i < n; i++) o[i] = (x[i] - mx) - ls;
+    } else {
+        const float inv = (float)(1.0 / sum);
+        for (i = 0; i + 16 <= n; i += 16) nb_st16f(o + i, nb_ld16f(o + i) * inv);
+        for (; i < n; i++) o[i] *= inv;
+    }
+}
+
+/* A tile of m <= TILE float32 columns (stride `inner` between rows). */
+NB_SIMD static void cols_f32(const float* x, float* o, int64_t len, int64_t inner, int64_t m, bool logsm) {
+    _Alignas(64) float mx[TILE], sm[TILE];
+    for (int64_t j = 0; j < m; j++) mx[j] = -INFINITY, sm[j] = 0;
+    for (int64_t i = 0; i < len; i++) {
+        const float* r = x + i * inner;
+        for (int64_t j = 0; j < m; j++) mx[j] = r[j] > mx[j] ? r[j] : mx[j];
+    }
+    for (int64_t i = 0; i < len; i++) {
+        const float* r = x + i * inner;
+        float* w = o + i * inner;
+        int64_t j = 0;
+        for (; j + 16 <= m; j += 16) {
+            const nb_v16f d = nb_ld16f(r + j) - nb_ld16f(mx + j);
+            nb_v16f e = nb_vexp16(&d);
+            nb_st16f(sm + j, nb_ld16f(sm + j) + e);
+            if (!logsm) nb_st16f(w + j, e);
+        }
+        if (j < m) {
+            const nb_v16f d = nb_ld16f_tail(r + j, m - j, -INFINITY) - nb_ld16f_tail(mx + j, m - j, 0);
+            nb_v16f e = nb_vexp16(&d);
+            for (int64_t k = 0; k < m - j; k++) {
+                sm[j + k] += e[k];
+                if (!logsm) w[j + k] = e[k];
+            }
+        }
+    }
+    for (int64_t j = 0; j < m; j++) sm[j] = logsm ? logf(sm[j]) : 1.0f / sm[j];
+    for (int64_t i = 0; i < len; i++) {
+        const float* r = x + i * inner;
+        float* w = o + i * inner;
+        if (logsm) for (int64_t j = 0; j < m; j++) w[j] = (r[j] - mx[j]) - sm[j];
+        else for (int64_t j = 0; j < m; j++) w[j] *= sm[j];
+    }
+}
+
+/* float64: the same passes with libm's exp, one column (stride s elements) at a time for tiles. */
+static void line_f64(const double* x, double* o, int64_t n, int64_t s, bool logsm) {
+    double mx = -INFINITY, sum = 0;
+    for (int64_t i = 0; i < n; i++) mx = x[i * s] > mx ? x[i * s] : mx;
+    for (int64_t i = 0; i < n; i++) {
+        double e = exp(x[i * s] - mx);
+        sum += e;
+        if (!logsm) o[i * s] = e;
+    }
+    if (logsm) {
+        const double ls = log(sum);
+        for (int64_t i = 0; i < n; i++) o[i * s] = (x[i * s] - mx) - ls;
+    } else {
+        const double inv = 1.0 / sum;
+        for (int64_t i = 0; i < n; i++) o[i * s] *= inv;
+    }
+}
+
+typedef struct {
+    const char* x;
+    char* out;
+    int64_t len, inner, ntiles;
+    bool f64, logsm;
+} sm_plan;
+
+static void run_item(const sm_plan* p, int64_t item) {
+    const int64_t outer = p->inner == 1 ? item : item / p->ntiles;
+    const int64_t j0 = p->inner == 1 ? 0 : (item % p->ntiles) * TILE;
+    const int64_t off = outer * p->len * p->inner + j0;
+    const int64_t m = p->inner - j0 < TILE ? p->inner - j0 : TILE;
+    if (p->f64) {
+        const double* x = (const double*)p->x + off;
+        double* o = (double*)p->out + off;
+        for (int64_t j = 0; j < m; j++) line_f64(x + j, o + j, p->len, p->inner, p->logsm);
+    } else if (p->inner == 1) {
+        row_f32((const float*)p->x + off, (float*)p->out + off, p->len, p->logsm);
+    } else {
+        cols_f32((const float*)p->x + off, (float*)p->out + off, p->len, p->inner, m, p->logsm);
+    }
+}
+
+static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, int64_t dim, int32_t dtype,
+                              nb_tensor* dst, nb_tensor** out) {
+    nb_status st = nb_red_check(op, t, dst, out);
+    if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
+    int32_t d;
+    if ((st = nb_wrap_dim(op, dim, t->ndim, &d)) != NB_OK) return st;
+    const int32_t result = dtype >= 0 ? dtype : t->dtype;
+    if (!nb_dtype_is_floating(result))
+        return nb_error(NB_ERR_DTYPE, "%s: not implemented for '%s' (pass a floating point dtype)", op,
+                        nb_dtype_str(result));
+    if (dst != NULL) {
+        if (dst->storage->device_type != NB_CPU)
+            return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on cpu", op,
+                            nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index);
+        if (dst->ndim != t->ndim || memcmp(dst->shape, t->shape, sizeof(int64_t) * (size_t)t->ndim) != 0)
+            return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
+                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(t->shape, t->ndim));
+        if (dst->dtype != result)
+            return nb_error(NB_ERR_DTYPE, "%s: expected the out tensor to have dtype %s, but got %s", op,
+                            nb_dtype_str(result), nb_dtype_str(dst->dtype));
+    }
+    const int32_t in = result == NB_F64 ? NB_F64 : NB_F32;
+    nb_tensor *cast = NULL, *x = NULL, *computed = NULL, *target = NULL;
+    if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);
+    if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, &x);
+    nb_tensor_release(cast);
+    /* the kernel writes `computed` (dtype in, contiguous); target is the result */
+    if (st == NB_OK && dst != NULL) nb_tensor_retain(target = dst);
+    else if (st == NB_OK) st = nb_tensor_new(op, t->shape, t->ndim, result, NB_CPU, 0, &target);
+    if (st == NB_OK) {
+        if (target->dtype == in && target->contiguous && target->storage != x->storage &&
+            (dst == NULL || dst->storage != t->storage))
+            nb_tensor_retain(computed = target);
+        else
+            st = nb_tensor_new(op, t->shape, t->ndim, in, NB_CPU, 0, &computed);
+    }
+    if (st == NB_OK && t->numel > 0) {
+        sm_plan p = {.x = nb_tensor_data(x), .out = nb_tensor_data(computed), .len = 1, .inner = 1,
+                     .f64 = in == NB_F64, .logsm = logsm};
+        int64_t outer = 1;
+        for (int32_t i = 0; i < t->ndim; i++) {
+            if (i < d) outer *= t->shape[i];
+            else if (i == d) p.len = t->shape[i];
+            else p.inner *= t->shape[i];
+        }
+        p.ntiles = (p.inner + TILE - 1) / TILE;
+        const int64_t items = p.inner == 1 ? outer : outer * p.ntiles;
+#ifdef _OPENMP
+        if (t->numel >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
+            for (int64_t it = 0; it < items; it++) run_item(&p, it);
+        } else
+#endif
+        {
+            for (int64_t it = 0; it < items; it++) run_item(&p, it);
+        }
+    }
+    if (st == NB_OK && computed != target) st = nb_copy_into(op, target, computed);
+    nb_tensor_release(computed);
+    nb_tensor_release(x);
+    if (st != NB_OK) {
+        nb_tensor_release(target);
+        return st;
+    }
+    if (dst != NULL) {
+        nb_tensor_bump_version(dst);
+        if (out == NULL) {
+            nb_tensor_release(target);
+            return NB_OK;
+        }
+    }
+    *out = target;
+    return NB_OK;
+}
+
+NB_API nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    return softmax_impl("softmax", false, t, dim, dtype, dst, out);
+}
+
+NB_API nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    return softmax_impl("log_softmax", true, t, dim, dtype, dst, out);
+}
