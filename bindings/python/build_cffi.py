@@ -8,7 +8,8 @@ includes the real header, so the C compiler checks the two against each other.
 Two binding-private additions keep host overhead per call low:
 - For every `nb_status f(..., nb_tensor** out)` there is `nb_tensor* nbpy_f(...)`
   returning the new handle, or NULL after a failure (the status is then in
-  nb_last_error_status()). Python thus needs no out-parameter buffer.
+  nb_last_error_status()). Python thus needs no out-parameter buffer. (A
+  function with several outputs keeps its other out-parameters in the twin.)
 - The GIL stays held during calls (dropping and re-taking it costs more than a
   whole O(1) call such as a view); the core releases it through the blocking
   hooks nbpy_release_gil / nbpy_acquire_gil, installed at import, around work

@@ -22,9 +22,8 @@ from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the 
 from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t
 from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn, randint, normal, ...
 from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
+from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
 from . import cuda, memory, nn
-
-
 
 def set_num_threads(n: int) -> None:
     """Sets the number of CPU threads used by nabla's kernels and GEMM."""
@@ -38,8 +37,6 @@ def get_num_threads() -> int:
     """The number of CPU threads used by nabla's kernels."""
     return _lib.nb_get_num_threads()
 
-from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
-from . import cuda, memory
 
 float = float32  # noqa: A001
 double = float64
