@@ -17,6 +17,7 @@ from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, lins
 from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten,
                           narrow, select, as_strided, clone, numel, is_tensor, is_floating_point)
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
+from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
 from . import cuda, memory
 
 float = float32  # noqa: A001

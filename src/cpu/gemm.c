@@ -1,0 +1,257 @@
+/* gemm.c: the CPU matrix multiply behind matmul, mm, bmm, addmm, baddbmm, linear
+ * and dot (see gemm.h).
+ *
+ * float32/float64 go to OpenBLAS's sgemm/dgemm with each operand passed as it
+ * lies in memory: row-major (NoTrans) or column-major (Trans) with its leading
+ * dimension; a column-major C is handled as C^T = B^T A^T. Batch dims are first
+ * simplified (size-1 dims dropped, contiguous neighbours merged) and, when B is
+ * the same matrix for every batch, folded into A's rows: (b, m, k) @ (k, n) is
+ * one (b*m, k) @ (k, n) GEMM. Remaining batches run one GEMM each; when a single
+ * GEMM is small enough that OpenBLAS computes it on the calling thread, the
+ * batches are spread over OpenMP threads, otherwise they run in order and
+ * OpenBLAS threads each one, so the two thread pools never compete.
+ *
+ * Integers (and any size or layout BLAS cannot take) use a blocked loop that
+ * accumulates in int64 (float/double for floats); integer results wrap modulo
+ * 2^bits as PyTorch's do. */
+#include "gemm.h"
+
+#include <cblas.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* OpenBLAS runs a GEMM on one thread up to this M*N*K (SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD). */
+#define BLAS_SINGLE_THREAD_MNK 262144.0
+/* Below this much total work (multiply-adds) a parallel region costs more than it saves. */
+#define PARALLEL_MIN_WORK 131072.0
+
+static int max_threads(void) {
+#ifdef _OPENMP
+    return omp_in_parallel() ? 1 : omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Element offset of operand o in batch b (row-major over the batch shape). */
+static inline int64_t batch_offset(const nb_gemm_problem* p, const nb_gemm_operand* o, int64_t b) {
+    int64_t off = 0;
+    for (int32_t d = p->bndim - 1; d >= 0 && b > 0; d--) {
+        const int64_t s = p->bshape[d];
+        off += (b % s) * o->bstrides[d];
+        b /= s;
+    }
+    return off;
+}
+
+/* Drops size-1 batch dims, merges neighbours every operand steps through
+ * uniformly, then folds batch dims in which B does not change into A's and C's
+ * rows, as long as the folded matrices stay readable by BLAS. */
+static void simplify(nb_gemm_problem* p) {
+    nb_gemm_operand* ops[3] = {&p->a, &p->b, &p->c};
+    int32_t n = 0;
+    for (int32_t d = 0; d < p->bndim; d++) {
+        const int64_t s = p->bshape[d];
+        if (s == 1) continue;
+        bool merge = n > 0;
+        for (int k = 0; k < 3 && merge; k++) merge = ops[k]->bstrides[n - 1] == ops[k]->bstrides[d] * s;
+        if (merge) {
+            p->bshape[n - 1] *= s;
+            for (int k = 0; k < 3; k++) ops[k]->bstrides[n - 1] = ops[k]->bstrides[d];
+            continue;
+        }
+        p->bshape[n] = s;
+        for (int k = 0; k < 3; k++) ops[k]->bstrides[n] = ops[k]->bstrides[d];
+        n++;
+    }
+    p->bndim = n;
+    while (p->bndim > 0) {
+        const int32_t d = p->bndim - 1;
+        const int64_t s = p->bshape[d], as = p->a.bstrides[d], cs = p->c.bstrides[d];
+        if (p->b.bstrides[d] != 0) break;
+        /* with one row per batch the row stride is free: the batch stride becomes it */
+        const int64_t ars = p->M == 1 ? as : p->a.rs, crs = p->M == 1 ? cs : p->c.rs;
+        if (as != p->M * ars || cs != p->M * crs) break;
+        int64_t ld;
+        if ((nb_gemm_layout(p->M, p->K, p->a.rs, p->a.cs, &ld) != NB_GEMM_NONE &&
+             nb_gemm_layout(p->M * s, p->K, ars, p->a.cs, &ld) == NB_GEMM_NONE) ||
+            (nb_gemm_layout(p->M, p->N, p->c.rs, p->c.cs, &ld) != NB_GEMM_NONE &&
+             nb_gemm_layout(p->M * s, p->N, crs, p->c.cs, &ld) == NB_GEMM_NONE))
+            break;
+        p->M *= s;
+        p->a.rs = ars;
+        p->c.rs = crs;
+        p->bndim--;
+    }
+}
+
+/* ---- OpenBLAS ---- */
+
+typedef struct {
+    bool swap;  /* computes C^T = B^T A^T (C is column-major) */
+    CBLAS_TRANSPOSE ta, tb;
+    blasint m, n, k, lda, ldb, ldc;
+} blas_plan;
+
+static bool fits(int64_t v) { return v <= NB_GEMM_BLAS_MAX; }
+
+static bool blas_plan_make(const nb_gemm_problem* p, blas_plan* bp) {
+    if ((p->dtype != NB_F32 && p->dtype != NB_F64) || p->K == 0) return false;
+    int64_t M = p->M, N = p->N, K = p->K, ldc = 0, lda = 0, ldb = 0;
+    int64_t ars = p->a.rs, acs = p->a.cs, brs = p->b.rs, bcs = p->b.cs, crs = p->c.rs, ccs = p->c.cs;
+    const int lc = nb_gemm_layout(M, N, crs, ccs, &ldc);
+    if (lc == NB_GEMM_NONE) return false;
+    bp->swap = lc == NB_GEMM_COL;
+    if (bp->swap) {  /* (C^T)[j, i] = sum_k (B^T)[j, k] (A^T)[k, i] */
+        int64_t t;
+        t = M, M = N, N = t;
+        t = ars, ars = bcs, bcs = t;
+        t = acs, acs = brs, brs = t;
+        t = crs, crs = ccs, ccs = t;
+        (void)nb_gemm_layout(M, N, crs, ccs, &ldc);
+    }
+    const int la = nb_gemm_layout(M, K, ars, acs, &lda), lb = nb_gemm_layout(K, N, brs, bcs, &ldb);
+    if (la == NB_GEMM_NONE || lb == NB_GEMM_NONE) return false;
+    if (!fits(M) || !fits(N) || !fits(K) || !fits(lda) || !fits(ldb) || !fits(ldc)) return false;
+    bp->ta = la == NB_GEMM_ROW ? CblasNoTrans : CblasTrans;
+    bp->tb = lb == NB_GEMM_ROW ? CblasNoTrans : CblasTrans;
+    bp->m = (blasint)M, bp->n = (blasint)N, bp->k = (blasint)K;
+    bp->lda = (blasint)lda, bp->ldb = (blasint)ldb, bp->ldc = (blasint)ldc;
+    return true;
+}
+
+static void blas_one(const nb_gemm_problem* p, const blas_plan* bp, int64_t batch) {
+    const int64_t es = nb_dtype_sizes[p->dtype];
+    const char* a = p->a.data + batch_offset(p, &p->a, batch) * es;
+    const char* b = p->b.data + batch_offset(p, &p->b, batch) * es;
+    char* c = p->c.data + batch_offset(p, &p->c, batch) * es;
+    if (bp->swap) {
+        const char* t = a;
+        a = b, b = t;
+    }
+    const double beta = p->accumulate ? p->beta : 0.0;
+    if (p->dtype == NB_F32)
+        scipy_cblas_sgemm(CblasRowMajor, bp->ta, bp->tb, bp->m, bp->n, bp->k, (float)p->alpha, (const float*)a,
+                          bp->lda, (const float*)b, bp->ldb, (float)beta, (float*)c, bp->ldc);
+    else
+        scipy_cblas_dgemm(CblasRowMajor, bp->ta, bp->tb, bp->m, bp->n, bp->k, p->alpha, (const double*)a, bp->lda,
+                          (const double*)b, bp->ldb, beta, (double*)c, bp->ldc);
+}
+
+static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbatch) {
+    const double mnk = (double)p->M * (double)p->N * (double)p->K;
+#ifdef _OPENMP
+    if (nbatch > 1 && mnk <= BLAS_SINGLE_THREAD_MNK && mnk * (double)nbatch >= PARALLEL_MIN_WORK &&
+        max_threads() > 1) {
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < nbatch; i++) blas_one(p, bp, i);
+        return;
+    }
+#else
+    (void)mnk;
+#endif
+    for (int64_t i = 0; i < nbatch; i++) blas_one(p, bp, i);
+}
+
+/* ---- the blocked loop ---- */
+
+#define MB 16   /* rows of C per work unit */
+#define NBLK 128 /* columns of C per tile */
+#define KB 64   /* depth per packed panel of B */
+
+typedef void (*generic_fn)(const nb_gemm_problem* p, const char* a, const char* b, char* c, int64_t i0, int64_t i1);
+
+/* Rows [i0, i1) of one batch's C. acc holds a MB x NBLK tile of C in ACC; bp a
+ * KB x NBLK panel of B converted to ACC, so the inner loop is contiguous. */
+#define GENERIC(TAG, T, ACC, ALPHA, BETA)                                                                  \
+    static void generic_##TAG(const nb_gemm_problem* p, const char* a8, const char* b8, char* c8, int64_t i0, \
+                              int64_t i1) {                                                                \
+        const T* A = (const T*)a8;                                                                         \
+        const T* B = (const T*)b8;                                                                         \
+        T* C = (T*)c8;                                                                                     \
+        const int64_t N = p->N, K = p->K;                                                                  \
+        const int64_t ars = p->a.rs, acs = p->a.cs, brs = p->b.rs, bcs = p->b.cs, crs = p->c.rs,           \
+                      ccs = p->c.cs;                                                                       \
+        const ACC alpha = (ACC)(ALPHA), beta = (ACC)(BETA);                                                \
+        ACC acc[MB][NBLK];                                                                                 \
+        ACC bp[KB][NBLK];                                                                                  \
+        for (int64_t j0 = 0; j0 < N; j0 += NBLK) {                                                         \
+            const int64_t nb = N - j0 < NBLK ? N - j0 : NBLK;                                              \
+            for (int64_t i = 0; i < i1 - i0; i++)                                                          \
+                for (int64_t j = 0; j < nb; j++) acc[i][j] = 0;                                            \
+            for (int64_t k0 = 0; k0 < K; k0 += KB) {                                                       \
+                const int64_t kb = K - k0 < KB ? K - k0 : KB;                                              \
+                for (int64_t k = 0; k < kb; k++)                                                           \
+                    for (int64_t j = 0; j < nb; j++) bp[k][j] = (ACC)B[(k0 + k) * brs + (j0 + j) * bcs];   \
+                for (int64_t i = i0; i < i1; i++) {                                                        \
+                    ACC* restrict row = acc[i - i0];                                                       \
+                    const T* ap = A + i * ars + k0 * acs;                                                  \
+                    for (int64_t k = 0; k < kb; k++) {                                                     \
+                        const ACC av = (ACC)ap[k * acs];                                                   \
+                        const ACC* restrict br = bp[k];                                                    \
+                        for (int64_t j = 0; j < nb; j++) row[j] += av * br[j];                             \
+                    }                                                                                      \
+                }                                                                                          \
+            }                                                                                              \
+            for (int64_t i = i0; i < i1; i++)                                                              \
+                for (int64_t j = 0; j < nb; j++) {                                                         \
+                    T* cp = C + i * crs + (j0 + j) * ccs;                                                  \
+                    ACC v = K > 0 ? alpha * acc[i - i0][j] : (ACC)0;                                       \
+                    if (p->accumulate) v += beta * (ACC)*cp;                                               \
+                    *cp = (T)v;                                                                            \
+                }                                                                                          \
+        }                                                                                                  \
+    }
+
+GENERIC(f32, float, float, p->alpha, p->beta)
+GENERIC(f64, double, double, p->alpha, p->beta)
+GENERIC(i8, int8_t, int64_t, p->ialpha, p->ibeta)
+GENERIC(i16, int16_t, int64_t, p->ialpha, p->ibeta)
+GENERIC(i32, int32_t, int64_t, p->ialpha, p->ibeta)
+GENERIC(i64, int64_t, int64_t, p->ialpha, p->ibeta)
+GENERIC(u8, uint8_t, int64_t, p->ialpha, p->ibeta)
+
+static const generic_fn generic_fns[NB_NUM_DTYPES] = {
+    [NB_F32] = generic_f32, [NB_F64] = generic_f64, [NB_I8] = generic_i8, [NB_I16] = generic_i16,
+    [NB_I32] = generic_i32, [NB_I64] = generic_i64, [NB_U8] = generic_u8,
+};
+
+static void generic_unit(const nb_gemm_problem* p, generic_fn fn, int64_t mblocks, int64_t u) {
+    const int64_t es = nb_dtype_sizes[p->dtype];
+    const int64_t batch = u / mblocks, i0 = (u % mblocks) * MB, i1 = i0 + MB < p->M ? i0 + MB : p->M;
+    fn(p, p->a.data + batch_offset(p, &p->a, batch) * es, p->b.data + batch_offset(p, &p->b, batch) * es,
+       p->c.data + batch_offset(p, &p->c, batch) * es, i0, i1);
+}
+
+static void generic_run(const nb_gemm_problem* p, int64_t nbatch) {
+    const generic_fn fn = generic_fns[p->dtype];
+    if (fn == NULL) return;  /* the caller rejects other dtypes */
+    const int64_t mblocks = (p->M + MB - 1) / MB, units = nbatch * mblocks;
+    const double work = (double)p->M * (double)p->N * ((double)p->K + 1.0) * (double)nbatch;
+#ifdef _OPENMP
+    if (units > 1 && work >= PARALLEL_MIN_WORK && max_threads() > 1) {
+#pragma omp parallel for schedule(static)
+        for (int64_t u = 0; u < units; u++) generic_unit(p, fn, mblocks, u);
+        return;
+    }
+#else
+    (void)work;
+#endif
+    for (int64_t u = 0; u < units; u++) generic_unit(p, fn, mblocks, u);
+}
+
+void nb_cpu_gemm(const nb_gemm_problem* in) {
+    if (in->M == 0 || in->N == 0) return;
+    nb_gemm_problem p = *in;
+    simplify(&p);
+    int64_t nbatch = 1;
+    for (int32_t d = 0; d < p.bndim; d++) nbatch *= p.bshape[d];
+    if (nbatch == 0) return;
+    blas_plan bp;
+    if (blas_plan_make(&p, &bp))
+        blas_run(&p, &bp, nbatch);
+    else
+        generic_run(&p, nbatch);
+}
