@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-SUITES = ["tensor", "elementwise"]
+SUITES = ["tensor", "elementwise", "linalg"]
 
 
 def main(argv: list[str]) -> int:
