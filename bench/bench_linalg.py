@@ -5,10 +5,33 @@ PyTorch's MKL, same thread count); small products (64x64, a batch of 32 64x64)
 close to PyTorch's time per call."""
 from __future__ import annotations
 
-from harness import per_call_seconds, print_table, try_import
+import time
+
+from harness import print_table, try_import
 
 import nabla
 import numpy as np
+
+
+def _interleaved_best(fns: dict, rounds: int, batch_seconds: float = 0.002) -> dict:
+    """Best per-call time of each function over `rounds` rounds; each round times a batch of
+    calls (about batch_seconds long) of every function in turn, so that changes in machine
+    load during the run (other processes) hit every framework alike."""
+    counts = {}
+    for k, f in fns.items():
+        f()  # warm up caches and thread pools
+        t0 = time.perf_counter()
+        f()
+        counts[k] = max(1, int(batch_seconds / max(time.perf_counter() - t0, 1e-9)))
+    best = {k: float("inf") for k in fns}
+    for _ in range(rounds):
+        for k, f in fns.items():
+            n = counts[k]
+            t0 = time.perf_counter()
+            for _ in range(n):
+                f()
+            best[k] = min(best[k], (time.perf_counter() - t0) / n)
+    return best
 
 
 def _gflops(seconds: float, flops: float) -> float:
@@ -39,9 +62,7 @@ def main() -> None:
             if torch:
                 tat, tb = torch.from_numpy(xa.copy()).t(), torch.from_numpy(xb.copy())
                 fns["torch"] = lambda: tat @ tb
-        for f in fns.values():  # warm up thread pools and caches
-            f()
-        times = {k: per_call_seconds(f, min_time=1.0, repeats=7) for k, f in fns.items()}
+        times = _interleaved_best(fns, rounds=15)
         gemm_rows.append((f"f32 GEMM {n}^3, {layout}", times, 2.0 * n ** 3))
     print("\n## GEMM throughput (higher is better)\n")
     print(f"| {'case':<34} | {'nabla GF/s':>12} | {'torch GF/s':>12} | {'numpy GF/s':>12} | nabla/torch |")
@@ -72,9 +93,7 @@ def main() -> None:
         cases["bmm 32 x (64x64 @ 64x64)"]["torch"] = lambda: torch.bmm(tya, tyb)
         cases["linear [32,128,256] x [256,256]"]["torch"] = lambda: torch.nn.functional.linear(tza, tzw, tzb)
     for name, fns in cases.items():
-        for f in fns.values():
-            f()
-        rows.append((name, {k: per_call_seconds(f, min_time=0.3) for k, f in fns.items()}))
+        rows.append((name, _interleaved_best(fns, rounds=100)))
     print_table("Small matrix products: time per call, host + compute (lower is better)", rows)
 
 

@@ -720,7 +720,16 @@ for sa, sb in [((300, 200), (200, 260)), ((3, 130, 90), (3, 90, 110)), ((5, 70, 
     check(out.numpy(), a, b)
     at = nabla.tensor(np.ascontiguousarray(np.swapaxes(a, -1, -2))).transpose(-1, -2)
     check((at @ nabla.tensor(b)).numpy(), a, b)
-ai = rng.integers(-100, 100, (3, 70, 50)); bi = rng.integers(-100, 100, (50, 40))
+x = rng.standard_normal((6, 50, 200)).astype(np.float32); w = rng.standard_normal((260, 200)).astype(np.float32)
+bias = rng.standard_normal(260).astype(np.float32)
+got = nabla.linear(nabla.tensor(x), nabla.tensor(w), nabla.tensor(bias)).numpy()
+check(got - bias, x, w.T)  # the bias is copied into each block of C before its product
+c = rng.standard_normal((3, 1, 110)).astype(np.float32)
+a3 = rng.standard_normal((3, 130, 90)).astype(np.float32); b3 = rng.standard_normal((3, 90, 110)).astype(np.float32)
+got = nabla.baddbmm(nabla.tensor(c), nabla.tensor(a3), nabla.tensor(b3), beta=2.0).numpy()
+check(got - 2 * c, a3, b3)
+ai = rng.integers(-100, 100, (3, 70, 50)); bi = rng.integers(-100, 100, (50, 40)); ci = rng.integers(-100, 100, (40,))
+assert np.array_equal(nabla.addmm(nabla.tensor(ci), nabla.tensor(ai[0]), nabla.tensor(bi), beta=3).numpy(), 3 * ci + ai[0] @ bi)
 assert np.array_equal((nabla.tensor(ai) @ nabla.tensor(bi)).numpy(), ai @ bi)
 print("ok")
 """

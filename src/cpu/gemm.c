@@ -19,6 +19,7 @@
  * accumulates in int64 (float/double for floats); integer results wrap modulo
  * 2^bits as PyTorch's do. */
 #include "gemm.h"
+#include "kernels.h"
 
 #include <cblas.h>
 
@@ -54,20 +55,21 @@ static inline int64_t batch_offset(const nb_gemm_problem* p, const nb_gemm_opera
  * uniformly, then folds batch dims in which B does not change into A's and C's
  * rows, as long as the folded matrices stay readable by BLAS. */
 static void simplify(nb_gemm_problem* p) {
-    nb_gemm_operand* ops[3] = {&p->a, &p->b, &p->c};
+    nb_gemm_operand* ops[4] = {&p->a, &p->b, &p->c, &p->in};
+    const int nops = p->in_dtype >= 0 ? 4 : 3;
     int32_t n = 0;
     for (int32_t d = 0; d < p->bndim; d++) {
         const int64_t s = p->bshape[d];
         if (s == 1) continue;
         bool merge = n > 0;
-        for (int k = 0; k < 3 && merge; k++) merge = ops[k]->bstrides[n - 1] == ops[k]->bstrides[d] * s;
+        for (int k = 0; k < nops && merge; k++) merge = ops[k]->bstrides[n - 1] == ops[k]->bstrides[d] * s;
         if (merge) {
             p->bshape[n - 1] *= s;
-            for (int k = 0; k < 3; k++) ops[k]->bstrides[n - 1] = ops[k]->bstrides[d];
+            for (int k = 0; k < nops; k++) ops[k]->bstrides[n - 1] = ops[k]->bstrides[d];
             continue;
         }
         p->bshape[n] = s;
-        for (int k = 0; k < 3; k++) ops[k]->bstrides[n] = ops[k]->bstrides[d];
+        for (int k = 0; k < nops; k++) ops[k]->bstrides[n] = ops[k]->bstrides[d];
         n++;
     }
     p->bndim = n;
@@ -78,6 +80,8 @@ static void simplify(nb_gemm_problem* p) {
         /* with one row per batch the row stride is free: the batch stride becomes it */
         const int64_t ars = p->M == 1 ? as : p->a.rs, crs = p->M == 1 ? cs : p->c.rs;
         if (as != p->M * ars || cs != p->M * crs) break;
+        const int64_t xs = p->in.bstrides[d], xrs = p->M == 1 ? xs : p->in.rs;
+        if (p->in_dtype >= 0 && xs != p->M * xrs) break;
         int64_t ld;
         if ((nb_gemm_layout(p->M, p->K, p->a.rs, p->a.cs, &ld) != NB_GEMM_NONE &&
              nb_gemm_layout(p->M * s, p->K, ars, p->a.cs, &ld) == NB_GEMM_NONE) ||
@@ -87,7 +91,23 @@ static void simplify(nb_gemm_problem* p) {
         p->M *= s;
         p->a.rs = ars;
         p->c.rs = crs;
+        p->in.rs = xrs;
         p->bndim--;
+    }
+}
+
+/* Copies the addend's block [m0:m1, n0:n1] of one batch into C (converting its
+ * dtype), along C's contiguous direction. */
+static void fill_block(const nb_gemm_problem* p, int64_t batch, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    if (p->in_dtype < 0) return;
+    const int64_t ces = nb_dtype_sizes[p->dtype], xes = nb_dtype_sizes[p->in_dtype];
+    const nb_convert_fn fn = nb_cpu_convert_fn(p->in_dtype, p->dtype);
+    char* c = p->c.data + (batch_offset(p, &p->c, batch) + m0 * p->c.rs + n0 * p->c.cs) * ces;
+    const char* x = p->in.data + (batch_offset(p, &p->in, batch) + m0 * p->in.rs + n0 * p->in.cs) * xes;
+    if (n1 - n0 == 1 || (p->c.cs == 1 && m1 - m0 > 1)) {
+        for (int64_t i = 0; i < m1 - m0; i++) fn(c + i * p->c.rs * ces, p->c.cs, x + i * p->in.rs * xes, p->in.cs, n1 - n0);
+    } else {
+        for (int64_t j = 0; j < n1 - n0; j++) fn(c + j * p->c.cs * ces, p->c.rs, x + j * p->in.cs * xes, p->in.rs, m1 - m0);
     }
 }
 
@@ -128,6 +148,7 @@ static bool blas_plan_make(const nb_gemm_problem* p, blas_plan* bp) {
 /* The block C[m0:m1, n0:n1] of one batch: one single-threaded sgemm/dgemm call. */
 static void blas_block(const nb_gemm_problem* p, const blas_plan* bp, int64_t batch, int64_t m0, int64_t m1,
                        int64_t n0, int64_t n1) {
+    fill_block(p, batch, m0, m1, n0, n1);
     const int64_t es = nb_dtype_sizes[p->dtype];
     const char* a = p->a.data + (batch_offset(p, &p->a, batch) + m0 * p->a.rs) * es;
     const char* b = p->b.data + (batch_offset(p, &p->b, batch) + n0 * p->b.cs) * es;
@@ -205,6 +226,34 @@ static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbat
     for (int64_t b = 0; b < nbatch; b++) blas_block(p, bp, b, 0, p->M, 0, p->N);
 }
 
+/* 1 x 1 results (dot products, batched or not): sdot/ddot, which beat a 1 x 1 GEMM. */
+static void dot_one(const nb_gemm_problem* p, int64_t batch) {
+    fill_block(p, batch, 0, 1, 0, 1);
+    const int64_t es = nb_dtype_sizes[p->dtype];
+    const char* a = p->a.data + batch_offset(p, &p->a, batch) * es;
+    const char* b = p->b.data + batch_offset(p, &p->b, batch) * es;
+    char* c = p->c.data + batch_offset(p, &p->c, batch) * es;
+    const blasint k = (blasint)p->K, ia = p->K > 1 ? (blasint)p->a.cs : 1, ib = p->K > 1 ? (blasint)p->b.rs : 1;
+    if (p->dtype == NB_F32) {
+        const float d = p->alpha * scipy_cblas_sdot(k, (const float*)a, ia, (const float*)b, ib);
+        *(float*)c = p->accumulate ? d + (float)p->beta * *(float*)c : d;
+    } else {
+        const double d = p->alpha * scipy_cblas_ddot(k, (const double*)a, ia, (const double*)b, ib);
+        *(double*)c = p->accumulate ? d + p->beta * *(double*)c : d;
+    }
+}
+
+static void dot_run(const nb_gemm_problem* p, int64_t nbatch) {
+#ifdef _OPENMP
+    if (nbatch > 1 && (double)p->K * (double)nbatch >= PARALLEL_MIN_WORK && max_threads() > 1) {
+#pragma omp parallel for schedule(static)
+        for (int64_t b = 0; b < nbatch; b++) dot_one(p, b);
+        return;
+    }
+#endif
+    for (int64_t b = 0; b < nbatch; b++) dot_one(p, b);
+}
+
 #ifdef _OPENMP
 /* OpenBLAS (a pthreads build) would otherwise thread each call with its own
  * pool, whose workers spin for a while after every call and starve the OpenMP
@@ -279,6 +328,7 @@ static const generic_fn generic_fns[NB_NUM_DTYPES] = {
 static void generic_unit(const nb_gemm_problem* p, generic_fn fn, int64_t mblocks, int64_t u) {
     const int64_t es = nb_dtype_sizes[p->dtype];
     const int64_t batch = u / mblocks, i0 = (u % mblocks) * MB, i1 = i0 + MB < p->M ? i0 + MB : p->M;
+    fill_block(p, batch, i0, i1, 0, p->N);
     fn(p, p->a.data + batch_offset(p, &p->a, batch) * es, p->b.data + batch_offset(p, &p->b, batch) * es,
        p->c.data + batch_offset(p, &p->c, batch) * es, i0, i1);
 }
@@ -308,8 +358,10 @@ void nb_cpu_gemm(const nb_gemm_problem* in) {
     for (int32_t d = 0; d < p.bndim; d++) nbatch *= p.bshape[d];
     if (nbatch == 0) return;
     blas_plan bp;
-    if (blas_plan_make(&p, &bp))
-        blas_run(&p, &bp, nbatch);
-    else
+    if (!blas_plan_make(&p, &bp))
         generic_run(&p, nbatch);
+    else if (p.M == 1 && p.N == 1 && (p.K == 1 || (p.a.cs >= 1 && p.b.rs >= 1)))
+        dot_run(&p, nbatch);
+    else
+        blas_run(&p, &bp, nbatch);
 }

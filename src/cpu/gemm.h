@@ -2,7 +2,9 @@
  *     C[b] = alpha * A[b] @ B[b] + beta * C[b]   for every batch index b,
  * through OpenBLAS for float32/float64 and a blocked loop for integers (and for
  * any layout or size BLAS cannot take). The caller (src/ops/linalg.c) validates
- * shapes and dtypes, allocates C and makes A and B BLAS-compatible when needed. */
+ * shapes and dtypes, allocates C and makes A and B BLAS-compatible when needed.
+ * An addend (addmm's input, linear's bias) either is in C already or is copied
+ * into each block of C by the thread that then computes that block. */
 #ifndef NABLA_CPU_GEMM_H_
 #define NABLA_CPU_GEMM_H_
 
@@ -21,9 +23,11 @@ typedef struct nb_gemm_problem {
     int32_t bndim;                  /* batch dims, outermost first */
     int64_t bshape[NB_MAX_DIMS];
     nb_gemm_operand a, b, c;        /* a: M x K, b: K x N, c: M x N (c never overlaps a or b) */
+    nb_gemm_operand in;             /* an addend broadcast to M x N (stride 0), or none: */
+    int32_t in_dtype;               /* its dtype, or -1 when C already holds the addend or there is none */
     double alpha, beta;             /* floating dtypes */
     int64_t ialpha, ibeta;          /* integer dtypes (PyTorch truncates alpha and beta) */
-    bool accumulate;                /* c holds the addend and beta != 0; else c is only written */
+    bool accumulate;                /* beta applies (beta != 0 and an addend, in C or in `in`) */
 } nb_gemm_problem;
 
 enum { NB_GEMM_NONE = 0, NB_GEMM_ROW = 1, NB_GEMM_COL = 2 };

@@ -230,6 +230,21 @@ static void operand_geometry(const nb_tensor* t, bool is_a, int32_t bndim, nb_ge
     }
 }
 
+/* The addend (shape broadcastable to the result) as an operand of the result's geometry. */
+static void addend_geometry(const mm_spec* s, bool a_vec, bool b_vec, nb_gemm_operand* o, int32_t* dtype) {
+    const nb_tensor* t = s->input;
+    int64_t st[NB_MAX_DIMS];
+    for (int32_t d = 0; d < s->ondim; d++) {
+        const int32_t j = d - (s->ondim - t->ndim);
+        st[d] = (j < 0 || t->shape[j] == 1) ? 0 : t->strides[j];
+    }
+    o->data = nb_tensor_data(t);
+    o->rs = a_vec ? 0 : st[s->bndim];
+    o->cs = b_vec ? 0 : st[s->ondim - 1];
+    for (int32_t d = 0; d < s->bndim; d++) o->bstrides[d] = st[d];
+    *dtype = t->dtype;
+}
+
 static nb_status to_int64(const char* op, const char* name, double v, int64_t* out) {
     if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %s (%g) cannot be converted to an integer without overflow", op,
@@ -274,7 +289,18 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
                 st = nb_tensor_new(op, s->oshape, s->ondim, compute, NB_CPU, 0, &c);
             }
         }
-        if (st == NB_OK && p.accumulate && !same_view(c, s->input)) st = nb_copy_into(op, c, s->input);
+        /* The addend goes into C block by block inside the kernel (in parallel, cache-hot), unless
+         * it is C itself or shares C's memory, when it is copied first. */
+        bool addend_in_kernel = false;
+        if (st == NB_OK && p.accumulate && !same_view(c, s->input)) {
+            if (s->input->storage == c->storage)
+                st = nb_copy_into(op, c, s->input);
+            else
+                addend_in_kernel = true;
+        }
+        memset(&p.in, 0, sizeof p.in);
+        p.in_dtype = -1;
+        if (addend_in_kernel) addend_geometry(s, a->ndim == 1, b->ndim == 1, &p.in, &p.in_dtype);
         if (st == NB_OK) {
             p.dtype = compute;
             p.M = a->ndim == 1 ? 1 : a->shape[a->ndim - 2];
