@@ -29,8 +29,9 @@
 
 /* Below this much total work (multiply-adds) a parallel region costs more than it saves. */
 #define PARALLEL_MIN_WORK 131072.0
-/* A GEMM is split into blocks for several threads only while each block has this much work. */
-#define SPLIT_MIN_WORK 131072.0
+/* A GEMM is split into blocks for several threads only while each block has this much work
+ * (OpenBLAS's own rule for threading a GEMM: 64^3 multiply-adds per thread). */
+#define SPLIT_MIN_WORK 262144.0
 
 static int max_threads(void) {
 #ifdef _OPENMP
@@ -183,7 +184,7 @@ static int64_t gcd(int64_t a, int64_t b) {
  * (the BLAS kernels' register blocking) unless the side is shorter. */
 static void tile_grid(int64_t M, int64_t N, int64_t pieces, int64_t* mstep, int64_t* nstep) {
     int64_t best_pm = 1, best_cost = INT64_MAX;
-    for (int64_t pm = 1; pm <= pieces; pm++) {
+    for (int64_t pm = pieces; pm >= 1; pm--) {  /* ties go to splitting rows: measured a little faster */
         if (pieces % pm != 0) continue;
         const int64_t pn = pieces / pm, cost = (M + pm - 1) / pm + (N + pn - 1) / pn;
         if (cost < best_cost) best_cost = cost, best_pm = pm;
