@@ -330,6 +330,10 @@ NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index)
 /* Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */
 NB_API nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index);
 
+/* ---- ops: attention ---- */
+/* softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */
+NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out);
+
 /* ---- ops: binary ---- */
 /* a + alpha * b, broadcast, with PyTorch's type promotion (bool: logical or). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out);
@@ -445,6 +449,34 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
 
 /* x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out);
+
+/* ---- ops: linalg ---- */
+/* torch.matmul: 1-D @ 1-D is a dot product (0-dim result), 2-D @ 2-D a matrix product, a 1-D operand gains a size-1 dim that is removed from the result, and batch dims (all but the last two) broadcast. Both operands must have the same dtype (no promotion); float16/bfloat16 accumulate in float32, integers wrap, bool is not supported. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* Matrix product of two 2-D tensors [n, m] @ [m, p] -> [n, p], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* Batched matrix product [b, n, m] @ [b, m, p] -> [b, n, p] (no broadcasting), same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* Matrix-vector product [n, m] @ [m] -> [n], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out);
+
+/* Dot product of two 1-D tensors of equal length and dtype -> 0-dim. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* Outer product of two 1-D tensors [n], [m] -> [n, m], computed as an elementwise product: dtypes promote, bool is allowed. With dst non-NULL the result is written into dst (shape [n, m]; any dtype the result casts to) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* beta * input + alpha * (mat1 @ mat2), input broadcast to [n, p]; beta == 0 ignores input (NaN included). Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out);
+
+/* beta * input + alpha * bmm(batch1, batch2), input broadcast to [b, n, p]; beta == 0 ignores input. Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out);
+
+/* torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: nn ---- */
 /* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */

@@ -37,6 +37,8 @@ def get_num_threads() -> int:
     """The number of CPU threads used by nabla's kernels."""
     return _lib.nb_get_num_threads()
 
+from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
+from . import cuda, memory
 
 float = float32  # noqa: A001
 double = float64
