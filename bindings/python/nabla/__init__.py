@@ -23,6 +23,7 @@ from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and
 from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn, randint, normal, ...
 from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
+from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
 from . import cuda, memory, nn
 
 def set_num_threads(n: int) -> None:
@@ -37,7 +38,6 @@ def get_num_threads() -> int:
     """The number of CPU threads used by nabla's kernels."""
     return _lib.nb_get_num_threads()
 
-from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
 from . import cuda, memory
 
 float = float32  # noqa: A001

@@ -64,3 +64,18 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if not isinstance(tensor, Tensor):
         raise TypeError(f"one_hot(): argument 'tensor' must be Tensor, not {type(tensor).__name__}")
     return _call(lib.nbpy_one_hot, tensor._h, int(num_classes))
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """softmax(query @ key^T * scale + mask) @ value; query [..., L, E], key [..., S, E], value [..., S, Ev]."""
+    if enable_gqa:
+        raise NotImplementedError("scaled_dot_product_attention: enable_gqa is not supported yet")
+    mask = ffi.NULL if attn_mask is None else attn_mask._h
+    return _wrap(lib.nbpy_scaled_dot_product_attention(query._h, key._h, value._h, mask, float(dropout_p),
+                                                       1 if is_causal else 0,
+                                                       float("nan") if scale is None else float(scale), ffi.NULL))
+
+
+__all__.append("scaled_dot_product_attention")
