@@ -135,7 +135,7 @@ NB_API void nb_clear_error(void);
 /* Installs process-wide hooks called around work big enough to be worth another thread's time (large copies and kernels); NULL removes them. The work between the two calls touches no caller-owned object. */
 NB_API void nb_set_blocking_hooks(nb_blocking_begin_fn begin, nb_blocking_end_fn end);
 
-/* Sets the number of CPU threads nabla's kernels and GEMM use (process-wide; OMP_NUM_THREADS sets the start value). */
+/* Sets the number of CPU threads for nabla's kernels, GEMM included (process-wide; OMP_NUM_THREADS sets the start value). */
 NB_API nb_status nb_set_num_threads(int32_t n);
 
 /* The number of CPU threads kernels use. */

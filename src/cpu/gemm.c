@@ -358,6 +358,10 @@ void nb_cpu_gemm(const nb_gemm_problem* in) {
     int64_t nbatch = 1;
     for (int32_t d = 0; d < p.bndim; d++) nbatch *= p.bshape[d];
     if (nbatch == 0) return;
+    /* ~1 MFLOP and up is worth another thread's time: let a binding drop its lock. */
+    nb_blocking_end_fn end_blocking = NULL;
+    void* token = (double)nbatch * (double)p.M * (double)p.N * (double)(p.K > 0 ? p.K : 1) >= 5e5
+                      ? nb_blocking_begin(&end_blocking) : NULL;
     blas_plan bp;
     if (!blas_plan_make(&p, &bp))
         generic_run(&p, nbatch);
@@ -365,4 +369,5 @@ void nb_cpu_gemm(const nb_gemm_problem* in) {
         dot_run(&p, nbatch);
     else
         blas_run(&p, &bp, nbatch);
+    if (end_blocking) end_blocking(token);
 }

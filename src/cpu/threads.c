@@ -1,8 +1,7 @@
-/* threads.c: the size of the CPU thread pool (OpenMP for nabla's kernels,
- * OpenBLAS for GEMM), like torch.set_num_threads. */
+/* threads.c: the size of the CPU thread pool, like torch.set_num_threads. One
+ * pool serves everything: GEMM too runs on OpenMP threads, with OpenBLAS itself
+ * single-threaded (see gemm.c), so the two never compete for cores. */
 #include "kernels.h"
-
-#include <cblas.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -13,7 +12,6 @@ NB_API nb_status nb_set_num_threads(int32_t n) {
 #ifdef _OPENMP
     omp_set_num_threads(n);
 #endif
-    scipy_openblas_set_num_threads(n);
     return NB_OK;
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .._binary import _wrap
 from .._lib import error, ffi, lib
+from .._linalg import linear  # defined with the linear-algebra family
 from .._random import functional_dropout as dropout  # defined with the random family
 from .._tensor import Tensor, _call
 from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
@@ -13,7 +14,7 @@ from ._functional_nn import __all__ as _nn_all
 _NULL = ffi.NULL
 
 __all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
-           "one_hot"] + _nn_all
+           "one_hot", "linear"] + _nn_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:
