@@ -170,15 +170,5 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
     }
     nb_tensor_release(computed);
     for (int32_t i = 0; i < n; i++) nb_tensor_release(casted[i]);
-    if (st != NB_OK) {
-        if (dst == NULL) nb_tensor_release(target);
-        return st;
-    }
-    if (dst != NULL) {
-        nb_tensor_bump_version(dst);
-        if (out == NULL) return NB_OK;
-        nb_tensor_retain(dst);
-    }
-    *out = target;
-    return NB_OK;
+    return nb_op_finish(st, dst, target, out);
 }

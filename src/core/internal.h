@@ -117,6 +117,10 @@ NB_INTERNAL nb_status nb_tensor_new(const char* op, const int64_t* shape, int32_
 NB_INTERNAL nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, int32_t device_type,
                                          int32_t device_index, nb_tensor** out);
 NB_INTERNAL void nb_tensor_bump_version(nb_tensor* t);
+/* The common end of an op that computed into target (which is dst when given): on
+ * failure drops a target it made; on success bumps dst's version and hands out a
+ * reference (none when dst is given and out is NULL). */
+NB_INTERNAL nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out);
 
 /* ---- shape math (shape.c) ---- */
 

@@ -155,6 +155,20 @@ nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, 
     return st;
 }
 
+nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out) {
+    if (st != NB_OK) {
+        if (dst == NULL) nb_tensor_release(target);
+        return st;
+    }
+    if (dst != NULL) {
+        nb_tensor_bump_version(dst);
+        if (out == NULL) return NB_OK;
+        nb_tensor_retain(dst);
+    }
+    *out = target;
+    return NB_OK;
+}
+
 void nb_tensor_bump_version(nb_tensor* t) {
     atomic_fetch_add_explicit(&t->storage->version, 1, memory_order_relaxed);
 }

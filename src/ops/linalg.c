@@ -321,17 +321,7 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
     nb_tensor_release(a);
     nb_tensor_release(b);
     nb_tensor_release(c);
-    if (st != NB_OK) {
-        if (dst == NULL) nb_tensor_release(target);
-        return st;
-    }
-    if (dst != NULL) {
-        nb_tensor_bump_version(dst);
-        if (out == NULL) return NB_OK;
-        nb_tensor_retain(dst);
-    }
-    *out = target;
-    return NB_OK;
+    return nb_op_finish(st, dst, target, out);
 }
 
 /* ---- the ABI ---- */

@@ -7,7 +7,7 @@ does for PyTorch tensors (which have no in-place matmul)."""
 from __future__ import annotations
 
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _new_object
+from ._tensor import Tensor, _new_object, _checked
 
 _NULL = ffi.NULL
 _matmul_twin = lib.nbpy_matmul
@@ -31,13 +31,7 @@ def _number(x, fname: str, arg: str) -> float:
     return float(x)
 
 
-def _result(h) -> Tensor:
-    if not h:
-        raise error(lib.nb_last_error_status())
-    t = _new_object(Tensor)
-    t._h = h
-    t._shape = None
-    return t
+_result = _checked  # a Tensor for a returned handle; NULL raises the call's error
 
 
 def _into(status: int, out: Tensor) -> Tensor:

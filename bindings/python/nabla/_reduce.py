@@ -18,7 +18,7 @@ import types
 from . import _dtype
 from ._binary import maximum as _maximum, minimum as _minimum
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _new_object
+from ._tensor import Tensor, _new_object, _checked
 
 _NULL = ffi.NULL
 _UNSET = object()  # "argument not given": torch rejects an explicit dim=None where the overload has no dim
@@ -40,13 +40,7 @@ return_types.min = collections.namedtuple("min", ["values", "indices"])
 return_types.max.__module__ = return_types.min.__module__ = "nabla.return_types"
 
 
-def _wrap(h) -> Tensor:
-    if not h:
-        raise error(lib.nb_last_error_status())
-    t = _new_object(Tensor)
-    t._h = h
-    t._shape = None
-    return t
+_wrap = _checked  # a Tensor for a returned handle; NULL raises the call's error
 
 
 def _check(fname: str, t) -> Tensor:
