@@ -120,6 +120,9 @@ NB_INTERNAL void nb_tensor_bump_version(nb_tensor* t);
 /* The common end of an op that computed into target (which is dst when given): on
  * failure drops a target it made; on success bumps dst's version and hands out a
  * reference (none when dst is given and out is NULL). */
+/* dst fits a result of this shape, dtype and device exactly (PyTorch's messages). */
+NB_INTERNAL nb_status nb_check_dst(const char* op, const nb_tensor* dst, const int64_t* shape, int32_t ndim,
+                                   int32_t dtype, int32_t device_type);
 NB_INTERNAL nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out);
 
 /* ---- shape math (shape.c) ---- */

@@ -155,6 +155,21 @@ nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, 
     return st;
 }
 
+nb_status nb_check_dst(const char* op, const nb_tensor* dst, const int64_t* shape, int32_t ndim, int32_t dtype,
+                       int32_t device_type) {
+    if (dst->storage->device_type != device_type)
+        return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s", op,
+                        nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
+                        nb_device_type_name(device_type));
+    if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
+        return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
+                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
+    if (dst->dtype != dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: expected the out tensor to have dtype %s, but got %s", op,
+                        nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
+    return NB_OK;
+}
+
 nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out) {
     if (st != NB_OK) {
         if (dst == NULL) nb_tensor_release(target);

@@ -92,17 +92,7 @@ static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim
     if (nb_dtype_is_floating(result)) in = result == NB_F64 ? NB_F64 : NB_F32;
     else if (result == NB_BOOL) in = NB_BOOL;
     else in = nb_dtype_is_floating(t->dtype) ? result : t->dtype;
-    if (dst != NULL) {
-        if (dst->storage->device_type != NB_CPU)
-            return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on cpu", op,
-                            nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index);
-        if (dst->ndim != t->ndim || memcmp(dst->shape, t->shape, sizeof(int64_t) * (size_t)t->ndim) != 0)
-            return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
-                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(t->shape, t->ndim));
-        if (dst->dtype != result)
-            return nb_error(NB_ERR_DTYPE, "%s: expected the out tensor to have dtype %s, but got %s", op,
-                            nb_dtype_str(result), nb_dtype_str(dst->dtype));
-    }
+    if (dst != NULL && (st = nb_check_dst(op, dst, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
     nb_tensor *cast = NULL, *x = NULL, *target = NULL;
     if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);
     if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, &x);
