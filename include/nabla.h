@@ -78,6 +78,17 @@ extern "C" {
 #define NB_ROUND_TRUNC 1  /* round toward zero */
 #define NB_ROUND_FLOOR 2  /* round toward negative infinity (Python's //) */
 
+/* How a loss reduces over its elements (int32_t). */
+#define NB_REDUCTION_NONE 0  /* one loss per element */
+#define NB_REDUCTION_MEAN 1  /* the (weighted) mean */
+#define NB_REDUCTION_SUM  2  /* the sum */
+
+/* Padding modes of nb_pad (int32_t). */
+#define NB_PAD_CONSTANT  0  /* a constant value (negative pads crop) */
+#define NB_PAD_REFLECT   1  /* mirror without repeating the edge */
+#define NB_PAD_REPLICATE 2  /* repeat the edge */
+#define NB_PAD_CIRCULAR  3  /* wrap around */
+
 /* A status code: NB_OK or one of NB_ERR_*. */
 typedef int32_t nb_status;
 
@@ -506,37 +517,37 @@ NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, 
 /* Group normalization of input [N, C, *]: statistics over each of num_groups groups of C / num_groups channels (and all positions) per item, then per-channel weight and bias (optional [C]). dst/out as in nb_add. */
 NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out);
 
-/* Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: 0 none, 1 mean (divided by the summed weights), 2 sum. Out-of-range targets fail with NB_ERR_INDEX. dst/out as in nb_add. */
+/* Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: NB_REDUCTION_NONE, _MEAN (divided by the summed weights) or _SUM. Out-of-range targets fail with NB_ERR_INDEX. dst/out as in nb_add. */
 NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+/* Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: NB_REDUCTION_NONE, _MEAN or _SUM. dst/out as in nb_add. */
 NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out);
 
-/* (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+/* (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
 NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+/* |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
 NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+/* 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
 NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out);
 
-/* 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+/* 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
 NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out);
 
-/* -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+/* -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
 NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction 0 none, 1 mean, 2 sum. dst/out as in nb_add. */
+/* -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
 NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction 0 none, 1 mean, 2 sum ('batchmean' is sum / batch size). dst/out as in nb_add. */
+/* Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM ('batchmean' is sum / batch size). dst/out as in nb_add. */
 NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out);
 
 /* Rows of weight [num_embeddings, dim] (any dtype) at indices (int64 or int32, any shape): output indices.shape + [dim]. Indices out of range fail with NB_ERR_INDEX. padding_idx (negative for none) only affects the gradient. dst/out as in nb_add. */
 NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out);
 
-/* Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode 0 constant (value, converted to the dtype; negative pads crop), 1 reflect, 2 replicate, 3 circular (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out as in nb_add. */
+/* Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode NB_PAD_CONSTANT (value, converted to the dtype; negative pads crop), NB_PAD_REFLECT, NB_PAD_REPLICATE or NB_PAD_CIRCULAR (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out as in nb_add. */
 NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: random ---- */

@@ -22,7 +22,7 @@
 #endif
 
 /* Reduction codes of the loss functions (PyTorch's at::Reduction). */
-enum { NN_RED_NONE = 0, NN_RED_MEAN = 1, NN_RED_SUM = 2 };
+enum { NN_RED_NONE = NB_REDUCTION_NONE, NN_RED_MEAN = NB_REDUCTION_MEAN, NN_RED_SUM = NB_REDUCTION_SUM };
 
 /* The dtype kernels compute in for a floating dtype (f16/bf16 -> f32); -1 otherwise. */
 static inline int32_t nn_kernel_dtype(int32_t dtype) {

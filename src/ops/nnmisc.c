@@ -61,7 +61,8 @@ NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices,
 
 /* ---- pad ---- */
 
-enum { PAD_CONSTANT = 0, PAD_REFLECT = 1, PAD_REPLICATE = 2, PAD_CIRCULAR = 3 };
+enum { PAD_CONSTANT = NB_PAD_CONSTANT, PAD_REFLECT = NB_PAD_REFLECT, PAD_REPLICATE = NB_PAD_REPLICATE,
+       PAD_CIRCULAR = NB_PAD_CIRCULAR };
 static const char* const dim_letters = "WHD";
 
 /* Validates and fills the output shape. */

@@ -19,8 +19,9 @@ __all__ = ["conv1d", "conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d", "
            "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "kl_div"]
 
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
-_PAD_MODES = {"constant": 0, "reflect": 1, "replicate": 2, "circular": 3}
+_REDUCTIONS = {"none": lib.NB_REDUCTION_NONE, "mean": lib.NB_REDUCTION_MEAN, "sum": lib.NB_REDUCTION_SUM}
+_PAD_MODES = {"constant": lib.NB_PAD_CONSTANT, "reflect": lib.NB_PAD_REFLECT, "replicate": lib.NB_PAD_REPLICATE,
+              "circular": lib.NB_PAD_CIRCULAR}
 
 
 # ---- argument helpers ----
