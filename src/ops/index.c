@@ -79,6 +79,32 @@ static nb_status close_target(const char* op, nb_status st, const nb_tensor* x, 
 
 /* ---- gather / scatter ---- */
 
+/* A new tensor r of `shape` with r[...] = x[... index[...] along dim d ...]: xmap and
+ * imap give, per dim of r, the dim of x and of index it walks (-1: none). */
+static nb_status take(const char* op, const nb_tensor* x, const nb_tensor* index, int32_t d, const int64_t* shape,
+                      int32_t ndim, const int32_t* xmap, const int32_t* imap, nb_tensor** out) {
+    const int64_t size = x->ndim ? x->shape[d] : 1;
+    nb_tensor* r;
+    nb_status st = nb_tensor_new(op, shape, ndim, x->dtype, NB_CPU, 0, &r);
+    if (st != NB_OK) return st;
+    int32_t own[NB_MAX_DIMS] = {0};
+    for (int32_t i = 0; i < ndim; i++) own[i] = i;
+    nb_ix_iter it;
+    nb_ix_iter_init(&it, shape, ndim);
+    nb_ix_iter_add(&it, r, own);
+    nb_ix_iter_add(&it, x, xmap);
+    nb_ix_iter_add(&it, index, imap);
+    const int64_t es = nb_dtype_sizes[x->dtype];
+    nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
+    nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(es), &c);
+    if ((st = take_verdict(op, &c, r, index, size, d, false)) != NB_OK) {
+        nb_tensor_release(r);
+        return st;
+    }
+    *out = r;
+    return NB_OK;
+}
+
 NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
     static const char* op = "gather";
     NB_CHECK_TENSOR(op, x);
@@ -97,25 +123,9 @@ NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* ind
             return nb_error(NB_ERR_SHAPE, "%s: Size does not match at dimension %d expected index %s to be no larger "
                             "than self %s apart from dimension %d", op, (int)i, nb_shape_str(index->shape, index->ndim),
                             nb_shape_str(x->shape, x->ndim), (int)d);
-    const int64_t size = x->ndim ? x->shape[d] : 1;
-    nb_tensor* r;
-    if ((st = nb_tensor_new(op, index->shape, index->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
-    nb_ix_iter it;
-    nb_ix_iter_init(&it, index->shape, index->ndim);
     int32_t own[NB_MAX_DIMS] = {0}, xmap[NB_MAX_DIMS] = {0};
     for (int32_t i = 0; i < index->ndim; i++) own[i] = i, xmap[i] = (i == d || !x->ndim) ? -1 : i;
-    nb_ix_iter_add(&it, r, own);
-    nb_ix_iter_add(&it, x, xmap);
-    nb_ix_iter_add(&it, index, own);
-    const int64_t es = nb_dtype_sizes[x->dtype];
-    nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
-    nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(es), &c);
-    if ((st = take_verdict(op, &c, r, index, size, d, false)) != NB_OK) {
-        nb_tensor_release(r);
-        return st;
-    }
-    *out = r;
-    return NB_OK;
+    return take(op, x, index, d, index->shape, index->ndim, xmap, own, out);
 }
 
 /* self[index[i][j]][j] = src[i][j] (dim 0), or += with accumulate; src NULL: the 0-dim value. */
@@ -228,28 +238,12 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
     if (x->ndim == 0 && index->numel != 1)
         return nb_error(NB_ERR_INDEX, "%s(): Index to scalar can have only 1 value, got %lld value(s)", op,
                         (long long)index->numel);
-    const int64_t size = x->ndim ? x->shape[d] : 1;
     int64_t shape[NB_MAX_DIMS];
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     if (x->ndim) shape[d] = index->numel;
-    nb_tensor* r;
-    if ((st = nb_tensor_new(op, shape, x->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
-    nb_ix_iter it;
-    nb_ix_iter_init(&it, shape, x->ndim);
-    int32_t own[NB_MAX_DIMS] = {0}, xmap[NB_MAX_DIMS] = {0}, imap[NB_MAX_DIMS] = {0};
-    for (int32_t i = 0; i < x->ndim; i++) own[i] = i, xmap[i] = i == d ? -1 : i, imap[i] = (i == d && index->ndim) ? 0 : -1;
-    nb_ix_iter_add(&it, r, own);
-    nb_ix_iter_add(&it, x, xmap);
-    nb_ix_iter_add(&it, index, imap);
-    const int64_t es = nb_dtype_sizes[x->dtype];
-    nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size}, .stride = {x->ndim ? x->strides[d] * es : 0}};
-    nb_ix_run_rows(&it, -1, NB_IX_ANY, nb_ix_take_fn(es), &c);
-    if ((st = take_verdict(op, &c, r, index, size, d, false)) != NB_OK) {
-        nb_tensor_release(r);
-        return st;
-    }
-    *out = r;
-    return NB_OK;
+    int32_t xmap[NB_MAX_DIMS] = {0}, imap[NB_MAX_DIMS] = {0};
+    for (int32_t i = 0; i < x->ndim; i++) xmap[i] = i == d ? -1 : i, imap[i] = (i == d && index->ndim) ? 0 : -1;
+    return take(op, x, index, d, shape, x->ndim, xmap, imap, out);
 }
 
 NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source,
