@@ -122,6 +122,15 @@ typedef void* (*nb_blocking_begin_fn)(void);
 /* Called on the same thread after that work with the token begin returned. */
 typedef void (*nb_blocking_end_fn)(void* token);
 
+/* A node of the autograd graph (a tensor's grad_fn): the backward of one recorded op. Refcounted with nb_node_retain / nb_node_release. */
+typedef struct nb_node nb_node;
+
+/* A tensor hook: sees the gradient computed for a tensor during backward; may store a new reference in *replacement to use instead. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
+typedef nb_status (*nb_grad_hook_fn)(void* payload, const nb_tensor* grad, nb_tensor** replacement);
+
+/* The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
+typedef nb_status (*nb_custom_backward_fn)(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs);
+
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
 NB_API uint32_t nb_version(void);
@@ -340,6 +349,92 @@ NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index)
 
 /* Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */
 NB_API nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index);
+
+/* ---- errors ---- */
+/* Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
+NB_API nb_status nb_set_error(int32_t status, const char* message);
+
+/* ---- autograd ---- */
+/* 1 when operations on this thread record the autograd graph (grad mode), else 0. */
+NB_API int32_t nb_grad_enabled(void);
+
+/* Turns grad mode on or off for this thread; returns the previous setting (no_grad / enable_grad). */
+NB_API int32_t nb_set_grad_enabled(int32_t enabled);
+
+/* 1 inside inference mode on this thread. */
+NB_API int32_t nb_inference_mode_enabled(void);
+
+/* Inference mode on or off for this thread (grad mode is off inside it); returns the previous setting. */
+NB_API int32_t nb_set_inference_mode(int32_t enabled);
+
+/* 1 when anomaly detection is on (process-wide). */
+NB_API int32_t nb_anomaly_mode_enabled(void);
+
+/* Anomaly detection: backward fails with NB_ERR_AUTOGRAD naming the node whose gradient contains NaN. Returns the previous setting. */
+NB_API int32_t nb_set_anomaly_mode(int32_t enabled);
+
+/* 1 if gradients are computed for t (a leaf marked so, or the result of a recorded op), 0 if not, -1 for an invalid handle. */
+NB_API int32_t nb_tensor_requires_grad(const nb_tensor* t);
+
+/* Marks a leaf as requiring grad (floating dtypes only); fails for non-leaves when turning it off. */
+NB_API nb_status nb_tensor_set_requires_grad(nb_tensor* t, int32_t requires_grad);
+
+/* 1 if t has no grad_fn (created by the user or with grad off), 0 if it is the result of a recorded op, -1 for an invalid handle. */
+NB_API int32_t nb_tensor_is_leaf(const nb_tensor* t);
+
+/* *grad = a new reference to t's accumulated gradient (leaves, or non-leaves after nb_tensor_retain_grad), or NULL when there is none. */
+NB_API nb_status nb_tensor_get_grad(const nb_tensor* t, nb_tensor** grad);
+
+/* Replaces t's gradient (NULL clears it); grad must match t's shape, dtype and device. */
+NB_API nb_status nb_tensor_set_grad(nb_tensor* t, const nb_tensor* grad);
+
+/* Keeps the gradient of a non-leaf after backward (a no-op for leaves). */
+NB_API nb_status nb_tensor_retain_grad(nb_tensor* t);
+
+/* 1 after nb_tensor_retain_grad on a non-leaf, else 0; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_retains_grad(const nb_tensor* t);
+
+/* A new tensor sharing t's storage (and version counter) with no autograd history. */
+NB_API nb_status nb_tensor_detach(const nb_tensor* t, nb_tensor** out);
+
+/* Cuts t from the graph in place: it becomes a leaf that does not require grad. */
+NB_API nb_status nb_tensor_detach_(nb_tensor* t);
+
+/* *out = a new reference to the node that produced t, or NULL for a leaf. */
+NB_API nb_status nb_tensor_grad_fn(const nb_tensor* t, nb_node** out);
+
+/* Which output of its grad_fn t is (0 for leaves); -1 for an invalid handle. */
+NB_API int32_t nb_tensor_output_nr(const nb_tensor* t);
+
+/* Takes a reference to a node (NULL-safe). */
+NB_API void nb_node_retain(nb_node* node);
+
+/* Drops a reference to a node (NULL-safe); the graph behind it goes when the last one does. */
+NB_API void nb_node_release(nb_node* node);
+
+/* The node's name, as PyTorch names them ("MulBackward0", "AccumulateGrad"); NULL for NULL. */
+NB_API const char* nb_node_name(const nb_node* node);
+
+/* How many inputs the node's op had (its next functions); -1 for NULL. */
+NB_API int32_t nb_node_num_next(const nb_node* node);
+
+/* The node input i's gradient flows to (a new reference, or NULL when that input needs none) and which of its outputs it is. */
+NB_API nb_status nb_node_next(const nb_node* node, int32_t i, nb_node** next, int32_t* input_nr);
+
+/* Adds a hook that sees (and may replace) t's gradient during backward; t must require grad. destroy(payload) runs when the hook is removed or its tensor/node goes, on that thread. *id identifies it for nb_tensor_remove_hook. */
+NB_API nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn fn, void* payload, nb_deleter_fn destroy, int64_t* id);
+
+/* Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
+NB_API nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id);
+
+/* Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
+NB_API nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph);
+
+/* The gradients of outputs with respect to inputs[n_inputs], written as new references to grads[n_inputs] (NULL for an input the outputs do not depend on, which is an error unless allow_unused); .grad fields are left untouched. */
+NB_API nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads);
+
+/* Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
+NB_API nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn fn, void* payload, nb_deleter_fn destroy);
 
 /* ---- ops: attention ---- */
 /* softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */

@@ -119,7 +119,7 @@ nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
     return st;
 }
 
-NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
+nb_status nbi_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     static const char* op = "copy_";
     NB_CHECK_TENSOR(op, dst);
     NB_CHECK_TENSOR(op, src);
@@ -128,7 +128,7 @@ NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     return st;
 }
 
-NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index,
+nb_status nbi_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index,
                               int32_t copy, nb_tensor** out) {
     static const char* op = "to";
     NB_CHECK_TENSOR(op, t);
