@@ -89,6 +89,7 @@ NB_API nb_status nb_autograd_function_record(const char* name, const nb_tensor* 
                                                                                              sizeof *outs);
     if (outs == NULL) return nb_ag_end(&r, nb_error(NB_ERR_OUT_OF_MEMORY, "autograd function: out of memory"), NULL, 0);
     for (int32_t k = 0; k < n_outputs; k++) {
+        nb_tensor_meta_of(outputs[k], &r.node->out_meta[k]); /* zeros for outputs that get no gradient */
         bool skip = non_differentiable != NULL && non_differentiable[k];
         for (int32_t i = 0; i < n_inputs; i++) skip |= outputs[k] == inputs[i]; /* returned as is: no new history */
         outs[k] = skip ? NULL : outputs[k];

@@ -116,7 +116,9 @@ nb_status nb_ag_end(nb_ag_rec* r, nb_status st, nb_tensor* const* outputs, int32
     r->node = NULL;
     for (int32_t k = 0; st == NB_OK && k < n_outputs; k++) {
         nb_tensor* t = outputs[k];
-        if (t != NULL && nb_dtype_is_floating(t->dtype)) st = attach(n, t, k);
+        if (t == NULL) continue;
+        if (nb_dtype_is_floating(t->dtype)) st = attach(n, t, k);
+        else nb_tensor_meta_of(t, &n->out_meta[k]);
     }
     nb_node_release(n);
     return st;
