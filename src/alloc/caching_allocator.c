@@ -372,13 +372,24 @@ static bool push_pending(nb_ca* a, void* ev, block* b) {
     return true;
 }
 
-/* Records an event on every stream b was used on; b waits for all of them. */
+/* An event from the pool, recorded on stream; NULL when the device refuses. */
+static void* record_event(nb_ca* a, void* stream) {
+    void* ev = NULL;
+    if (a->nspare_events > 0) ev = a->spare_events[--a->nspare_events];
+    else if (a->dev.event_create(a->dev.ctx, &ev) != NB_OK) return NULL;
+    if (a->dev.event_record(a->dev.ctx, ev, stream) != NB_OK) {
+        event_release(a, ev);
+        return NULL;
+    }
+    return ev;
+}
+
+/* b was used on other streams: it waits for an event on each (recorded now, or at
+ * use in record_at_use mode, when uses[] holds the events). */
 static void defer_free(nb_ca* a, block* b) {
     for (int32_t i = 0; i < b->nuses; i++) {
-        void* ev = NULL;
-        if (a->nspare_events > 0) ev = a->spare_events[--a->nspare_events];
-        else if (a->dev.event_create(a->dev.ctx, &ev) != NB_OK) ev = NULL;
-        if (ev == NULL || a->dev.event_record(a->dev.ctx, ev, b->uses[i]) != NB_OK || !push_pending(a, ev, b)) {
+        void* ev = a->dev.record_at_use ? b->uses[i] : record_event(a, b->uses[i]);
+        if (ev == NULL || !push_pending(a, ev, b)) {
             if (ev != NULL) event_release(a, ev);
             b->leaked = true;  /* no way to know when the other stream is done: never reuse */
             continue;
@@ -500,6 +511,9 @@ nb_ca* nb_ca_create(const nb_ca_device* dev, const char* name) {
 void nb_ca_destroy(nb_ca* a) {
     if (a == NULL) return;
     process_events(a, true);
+    for (segment* s = a->segments; s != NULL && a->dev.record_at_use; s = s->next)
+        for (block* b = s->head; b != NULL; b = b->next)  /* live blocks' use events */
+            for (int32_t i = 0; i < b->nuses; i++) a->dev.event_destroy(a->dev.ctx, b->uses[i]);
     while (a->segments != NULL) release_segment(a, a->segments);  /* block structs go with them */
     for (int32_t i = 0; i < a->nspare_events; i++) a->dev.event_destroy(a->dev.ctx, a->spare_events[i]);
     while (a->spare_blocks != NULL) {
@@ -612,7 +626,7 @@ int nb_ca_free(nb_ca* a, void* ptr) {
     a->stats.requested_bytes -= b->requested;
     a->stats.allocated_blocks--;
     a->stats.free_count++;
-    if (b->nuses > 0) defer_free(a, b);
+    if (b->nuses > 0 || b->leaked) defer_free(a, b);
     else return_block(a, b, b->pool);
     pthread_mutex_unlock(&a->lock);
     return 1;
@@ -624,8 +638,8 @@ int nb_ca_record_stream(nb_ca* a, void* ptr, void* stream) {
     int ok = i != SIZE_MAX;
     if (ok) {
         block* b = a->live[i];
-        bool known = stream == b->seg->stream;
-        for (int32_t k = 0; k < b->nuses && !known; k++) known = b->uses[k] == stream;
+        bool known = !a->dev.record_at_use && stream == b->seg->stream;
+        for (int32_t k = 0; k < b->nuses && !known && !a->dev.record_at_use; k++) known = b->uses[k] == stream;
         if (!known && b->nuses == b->uses_cap) {
             int32_t ncap = b->uses_cap * 2;
             void** grown = malloc((size_t)ncap * sizeof *grown);
@@ -638,7 +652,14 @@ int nb_ca_record_stream(nb_ca* a, void* ptr, void* stream) {
                 b->uses_cap = ncap;
             }
         }
-        if (!known && ok) b->uses[b->nuses++] = stream;
+        if (!known && ok) {
+            void* entry = stream;
+            if (a->dev.record_at_use && (entry = record_event(a, stream)) == NULL) {
+                b->leaked = true;  /* freed later, never reused */
+                ok = 0;
+            }
+            if (entry != NULL) b->uses[b->nuses++] = entry;
+        }
     }
     pthread_mutex_unlock(&a->lock);
     return ok;

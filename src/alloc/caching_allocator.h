@@ -49,6 +49,11 @@ typedef struct nb_ca_device {
     nb_status (*event_synchronize)(void* ctx, void* event);
     /* Why the last call on this thread failed (may be NULL). */
     const char* (*last_error)(void* ctx);
+    /* 0: nb_ca_record_stream notes the stream and the event is recorded when the
+     * block is freed (device memory, PyTorch's record_stream). 1: the event is
+     * recorded at once (pinned host memory: each copy is one use, and the stream
+     * handle need not outlive the call). */
+    int record_at_use;
 } nb_ca_device;
 
 typedef struct nb_ca nb_ca;

@@ -144,7 +144,7 @@ void nb_sim_destroy(nb_sim_device* sim) {
 
 nb_ca_device nb_sim_interface(nb_sim_device* sim) {
     nb_ca_device d = {sim, sim_raw_alloc, sim_raw_free, sim_event_create, sim_event_destroy,
-                      sim_event_record, sim_event_query, sim_event_synchronize, sim_last_error};
+                      sim_event_record, sim_event_query, sim_event_synchronize, sim_last_error, 0};
     return d;
 }
 

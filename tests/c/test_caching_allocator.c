@@ -352,6 +352,38 @@ TEST(test_events_are_pooled_and_several_streams_must_all_finish) {
     teardown(&f);
 }
 
+TEST(test_record_at_use_mode_waits_for_each_use) {
+    nb_sim_device* sim = nb_sim_create(GiB);
+    nb_ca_device dev = nb_sim_interface(sim);
+    dev.record_at_use = 1;  /* pinned host memory: an event per copy, recorded at once */
+    nb_ca* a = nb_ca_create(&dev, "pinned");
+    void* host = nb_sim_stream(sim, 15);  /* the allocation "stream" no device stream equals */
+    void *s1 = nb_sim_stream(sim, 1), *s2 = nb_sim_stream(sim, 2);
+    void* p = must_alloc(a, 8192, host);
+    nb_sim_launch(sim, s1);
+    CHECK(nb_ca_record_stream(a, p, s1));   /* copy 1 queued on s1 */
+    CHECK_EQ_INT(nb_sim_get_counts(sim).event_record, 1);
+    nb_sim_complete(sim, s1);
+    nb_sim_launch(sim, s1);                  /* later work on s1 is not waited for */
+    nb_sim_launch(sim, s2);
+    CHECK(nb_ca_record_stream(a, p, s2));   /* copy 2 on s2, still running */
+    CHECK(nb_ca_free(a, p));
+    CHECK_EQ_INT(nb_sim_get_counts(sim).event_record, 2);  /* nothing more recorded at free */
+    void* q = must_alloc(a, 8192, host);
+    CHECK(q != p);
+    nb_sim_complete(sim, s2);
+    CHECK(nb_ca_free(a, q));
+    CHECK(must_alloc(a, 8192, host) == p);
+    CHECK_INVARIANTS(a);
+    void* r = must_alloc(a, 100, host);
+    CHECK(nb_ca_record_stream(a, r, s1));  /* destroyed while live: its event is released */
+    nb_ca_destroy(a);
+    nb_sim_counts c = nb_sim_get_counts(sim);
+    CHECK_EQ_INT(c.event_create, c.event_destroy);
+    CHECK_EQ_INT(c.in_use_bytes, 0);
+    nb_sim_destroy(sim);
+}
+
 /* ---- out of memory ---- */
 
 TEST(test_oom_releases_cached_segments_and_retries) {
@@ -560,6 +592,7 @@ int main(int argc, char** argv) {
     RUN(test_each_stream_has_its_own_pool);
     RUN(test_cross_stream_use_delays_reuse_until_the_event_completes);
     RUN(test_events_are_pooled_and_several_streams_must_all_finish);
+    RUN(test_record_at_use_mode_waits_for_each_use);
     RUN(test_oom_releases_cached_segments_and_retries);
     RUN(test_oom_waits_for_pending_frees_before_giving_up);
     RUN(test_oom_message_breaks_down_fragmentation);
