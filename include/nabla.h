@@ -89,11 +89,22 @@ extern "C" {
 #define NB_PAD_REPLICATE 2  /* repeat the edge */
 #define NB_PAD_CIRCULAR  3  /* wrap around */
 
+/* Flags of nb_event_create (int32_t bits). */
+#define NB_EVENT_DEFAULT  0  /* no timing; waiting spins */
+#define NB_EVENT_TIMING   1  /* records time, for nb_event_elapsed_time */
+#define NB_EVENT_BLOCKING 2  /* nb_event_synchronize blocks the thread instead of spinning */
+
 /* A status code: NB_OK or one of NB_ERR_*. */
 typedef int32_t nb_status;
 
 /* An n-dimensional array: storage + dtype + shape + strides (elements) + offset. Atomically refcounted; views share storage. */
 typedef struct nb_tensor nb_tensor;
+
+/* An ordered queue of device work (a CUDA stream; on CPU every operation is already complete). Atomically refcounted (nb_stream_retain / nb_stream_release); default streams live as long as the process. The current stream is per thread and per device. */
+typedef struct nb_stream nb_stream;
+
+/* A marker in a stream's work, for waiting, ordering streams and timing (a CUDA event; on CPU it records the host clock). Atomically refcounted. */
+typedef struct nb_event nb_event;
 
 /* A random number generator: a seed and an offset into its Philox-4x32-10 stream. Each op reserves a run of blocks from the offset and element i of its result is computed from block offset + i / k alone (k = 4 for values from 32 bits, 2 for values from 64), keyed by the seed, so results do not depend on the thread count or the device (the convention is in src/ops/philox.h). Thread-safe; not refcounted; NULL wherever a generator is taken means the process default generator. */
 typedef struct nb_generator nb_generator;
@@ -114,6 +125,17 @@ typedef struct nb_memory_stats {
     int64_t system_free_count;  /* blocks given back to the system allocator */
     int64_t live_tensors;  /* nb_tensor objects alive */
     int64_t live_storages;  /* storages alive */
+    int64_t reserved_bytes;  /* bytes obtained from the system or device (allocated + cached) */
+    int64_t peak_reserved_bytes;  /* maximum of reserved_bytes */
+    int64_t active_bytes;  /* allocated bytes plus freed blocks still awaiting work on other streams */
+    int64_t peak_active_bytes;  /* maximum of active_bytes */
+    int64_t requested_bytes;  /* bytes callers asked for, before rounding (device allocators) */
+    int64_t peak_requested_bytes;  /* maximum of requested_bytes */
+    int64_t inactive_split_bytes;  /* free bytes in segments that also hold live blocks (fragmentation) */
+    int64_t segment_count;  /* segments reserved from the device */
+    int64_t alloc_retries;  /* allocations that had to release the cache and retry */
+    int64_t oom_count;  /* allocations that failed for lack of memory */
+    int64_t largest_free_block;  /* the largest cached free block */
 } nb_memory_stats;
 
 /* Called on the calling thread before work that may take long; returns a token for the matching end call (a binding releases its interpreter lock here). */
@@ -349,6 +371,111 @@ NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index)
 
 /* Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */
 NB_API nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index);
+
+/* The segments and blocks of a device's caching allocator as JSON (PyTorch's snapshot field names: address, total_size, stream, segment_type, blocks with size, requested_size, state). Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+NB_API nb_status nb_memory_snapshot(int32_t device_type, int32_t device_index, char* buf, int64_t cap, int64_t* needed);
+
+/* Marks t's memory as used by work on stream: when the last reference goes, the memory is reused only after the work queued on stream so far has finished. A no-op on CPU. */
+NB_API nb_status nb_tensor_record_stream(nb_tensor* t, nb_stream* stream);
+
+/* A copy of the CPU tensor t in page-locked (pinned) host memory, which non-blocking copies to and from CUDA need; t itself (a new reference) when already pinned. */
+NB_API nb_status nb_tensor_pin_memory(const nb_tensor* t, nb_tensor** out);
+
+/* 1 when t's memory is pinned host memory, else 0; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_is_pinned(const nb_tensor* t);
+
+/* As nb_tensor_to; with non_blocking, a same-dtype copy between pinned host memory and a CUDA device is queued on the current stream and the call returns at once (a device-to-host result is then allocated in pinned memory); otherwise the copy completes before the call returns. */
+NB_API nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking, nb_tensor** out);
+
+/* As nb_tensor_copy_; with non_blocking, a same-dtype contiguous copy between pinned host memory and a CUDA device is queued on the current stream and the call returns at once. */
+NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking);
+
+/* ---- stream ---- */
+/* A new stream on a device (index -1: the current device). Lower priority numbers run first (nb_stream_priority_range); 0 is the default. On CPU a stream exists but every operation on it is already complete. */
+NB_API nb_status nb_stream_create(int32_t device_type, int32_t device_index, int32_t priority, nb_stream** out);
+
+/* Adds a reference. NULL-safe. */
+NB_API void nb_stream_retain(nb_stream* s);
+
+/* Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */
+NB_API void nb_stream_release(nb_stream* s);
+
+/* The device's default stream (a new reference). */
+NB_API nb_status nb_stream_default(int32_t device_type, int32_t device_index, nb_stream** out);
+
+/* The calling thread's current stream on a device (a new reference): the default stream until nb_stream_set_current. */
+NB_API nb_status nb_stream_current(int32_t device_type, int32_t device_index, nb_stream** out);
+
+/* Makes s the calling thread's current stream on its device; work nabla queues for that device from this thread goes there. */
+NB_API nb_status nb_stream_set_current(nb_stream* s);
+
+/* Waits until the work queued on s has finished; reports an error that asynchronous work on s raised since the last synchronisation. */
+NB_API nb_status nb_stream_synchronize(nb_stream* s);
+
+/* Sets *done to 1 when all work queued on s has finished, else 0; never waits. */
+NB_API nb_status nb_stream_query(nb_stream* s, int32_t* done);
+
+/* Work queued on s after this call waits for e (host does not wait). An event never recorded is complete. */
+NB_API nb_status nb_stream_wait_event(nb_stream* s, nb_event* e);
+
+/* Work queued on s after this call waits for the work queued on other so far (host does not wait). */
+NB_API nb_status nb_stream_wait_stream(nb_stream* s, nb_stream* other);
+
+/* The backend's handle (a cudaStream_t; NULL for CUDA's default stream and on CPU). */
+NB_API void* nb_stream_native_handle(const nb_stream* s);
+
+/* A number unique to the stream within its device (0 for the default stream); -1 for an invalid handle. */
+NB_API int64_t nb_stream_id(const nb_stream* s);
+
+/* The stream's device type; -1 for an invalid handle. */
+NB_API int32_t nb_stream_device_type(const nb_stream* s);
+
+/* The stream's device index; -1 for an invalid handle. */
+NB_API int32_t nb_stream_device_index(const nb_stream* s);
+
+/* The stream's priority (0 for default streams and on CPU). */
+NB_API int32_t nb_stream_priority(const nb_stream* s);
+
+/* The priorities streams may have: from least (0) to greatest (a negative number on CUDA; 0 on CPU). */
+NB_API nb_status nb_stream_priority_range(int32_t device_type, int32_t* least, int32_t* greatest);
+
+/* ---- event ---- */
+/* A new event on a device (index -1: the current device); flags are NB_EVENT_* bits. */
+NB_API nb_status nb_event_create(int32_t device_type, int32_t device_index, int32_t flags, nb_event** out);
+
+/* Adds a reference. NULL-safe. */
+NB_API void nb_event_retain(nb_event* e);
+
+/* Drops a reference; the last one destroys the event. NULL-safe. */
+NB_API void nb_event_release(nb_event* e);
+
+/* Captures the work queued on s so far (NULL: the current stream of e's device); e completes when it has finished. */
+NB_API nb_status nb_event_record(nb_event* e, nb_stream* s);
+
+/* Sets *done to 1 when the work e captured has finished (or e was never recorded), else 0; never waits. */
+NB_API nb_status nb_event_query(nb_event* e, int32_t* done);
+
+/* Waits until the work e captured has finished. */
+NB_API nb_status nb_event_synchronize(nb_event* e);
+
+/* Milliseconds between two recorded, completed events created with NB_EVENT_TIMING. */
+NB_API nb_status nb_event_elapsed_time(nb_event* start, nb_event* end, double* ms);
+
+/* The backend's handle (a cudaEvent_t; NULL on CPU). */
+NB_API void* nb_event_native_handle(const nb_event* e);
+
+/* ---- device runtime ---- */
+/* The calling thread's current device index of a type (0 at start). */
+NB_API nb_status nb_device_current(int32_t device_type, int32_t* out);
+
+/* Sets the calling thread's current device of a type; index -1 means the current one is kept. */
+NB_API nb_status nb_device_set_current(int32_t device_type, int32_t device_index);
+
+/* Waits until all work queued on the device, on every stream, has finished; reports errors of asynchronous work. */
+NB_API nb_status nb_device_synchronize(int32_t device_type, int32_t device_index);
+
+/* The device's free and total memory as its driver reports them. */
+NB_API nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes, int64_t* total_bytes);
 
 /* ---- errors ---- */
 /* Sets this thread's last error (for callbacks that report a failure to the library); returns status. */

@@ -458,7 +458,7 @@ class Tensor:
         if not isinstance(src, Tensor):
             from ._factory import _scalar_or_data
             src = _scalar_or_data(src, self.dtype)
-        status = lib.nb_tensor_copy_(self._h, src._h)
+        status = lib.nb_tensor_copy_v2_(self._h, src._h, 1) if non_blocking else lib.nb_tensor_copy_(self._h, src._h)
         if status:
             raise error(status)
         return self
@@ -475,7 +475,7 @@ class Tensor:
         """to(dtype), to(device), to(device, dtype), to(other); copy=False returns self when nothing changes."""
         dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
         copy = bool(kwargs.pop("copy", False))
-        kwargs.pop("non_blocking", None)
+        non_blocking = bool(kwargs.pop("non_blocking", False))
         kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
@@ -493,6 +493,8 @@ class Tensor:
             dev_type, dev_index = lib.nb_tensor_device_type(self._h), lib.nb_tensor_device_index(self._h)
         else:
             dev_type, dev_index = _device.resolve(device)
+        if non_blocking:
+            return _call(lib.nbpy_tensor_to_v2, self._h, code, dev_type, dev_index, copy, 1)
         return _call(lib.nbpy_tensor_to, self._h, code, dev_type, dev_index, copy)
 
     def type_as(self, other: "Tensor") -> "Tensor":
@@ -501,8 +503,9 @@ class Tensor:
     def cpu(self) -> "Tensor":
         return self.to("cpu")
 
-    def cuda(self, device=None) -> "Tensor":
-        return self.to("cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device)
+    def cuda(self, device=None, non_blocking: bool = False) -> "Tensor":
+        dev = "cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device
+        return self.to(dev, non_blocking=non_blocking)
 
     # ---- new tensors like this one ----
 
