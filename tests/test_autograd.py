@@ -258,10 +258,71 @@ def test_out_argument_with_grad_is_refused():
         nabla.exp(x, out=nabla.empty(2, dtype=F64))
 
 
-def test_in_place_through_a_view_of_a_graph_tensor_fails_clearly():
-    y = leaf(2, 2) * 1
-    with pytest.raises(RuntimeError, match="in-place operation on a view"):
-        y[0].mul_(2)
+torch = None
+
+
+def _torch():
+    return pytest.importorskip("torch")
+
+
+def _both(fn, *arrays):
+    """fn(lib, *leaves) run in nabla and PyTorch; returns the leaves' gradients of both."""
+    t = _torch()
+    out = []
+    for lib in (nabla, t):
+        leaves = [lib.tensor(a, dtype=lib.float64, requires_grad=True) for a in arrays]
+        fn(lib, *leaves).sum().backward()
+        out.append([np.zeros(a.shape) if x.grad is None else x.grad.numpy() for x, a in zip(leaves, arrays)])
+    return out
+
+
+@pytest.mark.parametrize("case", ["setitem_row", "mul_view", "two_views", "base_then_view", "zero_region",
+                                  "view_of_view"])
+def test_in_place_through_views_matches_pytorch(case):
+    rng = np.random.default_rng(7)
+    a, w = rng.standard_normal((3, 4)), rng.standard_normal(4)
+
+    def fn(lib, x, v):
+        y = x * 2
+        if case == "setitem_row":
+            y[1] = v * 3
+        elif case == "mul_view":
+            y[:, 1:3].mul_(y[:, 0:2].detach() + 1)
+            y[0].mul_(v)
+        elif case == "two_views":
+            r0, c1 = y[0], y[:, 1]
+            r0.add_(v)
+            c1.mul_(3)
+            return (y * y) + r0.sum() + c1.sum()
+        elif case == "base_then_view":
+            r = y[2]
+            y.exp_()
+            return r * v
+        elif case == "zero_region":
+            y[:, 2].zero_()
+        elif case == "view_of_view":
+            y.T[1:3][0].mul_(v[:3])
+        return y * y
+
+    (ga, gw), (ta, tw) = _both(fn, a, w)
+    np.testing.assert_allclose(ga, ta, rtol=1e-12)
+    np.testing.assert_allclose(gw, tw, rtol=1e-12)
+
+
+def test_building_a_tensor_from_slices_of_graph_values():
+    w = leaf(3)
+    out = nabla.zeros(2, 3, dtype=F64)
+    out[0] = w * 2
+    out[1] = w.exp()
+    assert out.requires_grad and out.grad_fn.name() == "CopySlices"
+    out.sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), 2 + np.exp(w.detach().numpy()))
+
+
+def test_in_place_through_a_view_of_a_leaf_is_refused():
+    x = leaf(2, 2)
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+        x[0].mul_(2)
 
 
 # ---- hooks and retain_grad ----

@@ -42,7 +42,7 @@ def nabla_config(*args: str) -> str:
 
 def compile_program(source: Path, out_dir: Path, flags: list[str]) -> Path:
     exe = out_dir / source.stem
-    cmd = [CC, *CFLAGS, f"-I{TEST_DIR}", str(source), *flags, "-lpthread", "-o", str(exe)]
+    cmd = [CC, *CFLAGS, f"-I{TEST_DIR}", str(source), *flags, "-lpthread", "-lm", "-o", str(exe)]
     result = subprocess.run(cmd, capture_output=True, text=True)
     assert result.returncode == 0, f"compile failed: {shlex.join(cmd)}\n{result.stdout}{result.stderr}"
     return exe

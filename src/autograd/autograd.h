@@ -38,7 +38,8 @@ typedef struct nb_grad_slot {
 
 typedef struct nb_ag_meta {
     bool requires_grad;      /* leaves only; a tensor with grad_fn requires grad implicitly */
-    bool is_view;            /* made by a recorded view op: in-place writes through it are refused */
+    bool is_view;            /* made by a recorded view op (its base is nb_tensor.base) */
+    int64_t view_version;    /* storage version when grad_fn was last set for this view */
     nb_node* grad_fn;        /* strong reference */
     int32_t output_nr;
     nb_node* grad_acc;       /* weak: the leaf's AccumulateGrad node while one lives */
@@ -122,6 +123,8 @@ typedef struct nb_ag_rec {
     nb_node* node;
     nb_tensor* dst;
     bool inplace;            /* dst is one of the inputs */
+    int32_t dst_input;       /* which input dst is */
+    bool copy_slices;        /* dst is a view: the history of its base is rebased (CopySlices) */
 } nb_ag_rec;
 
 /* Checks dst (in-place on a leaf or a graph view, out= with grad), makes the node
@@ -145,6 +148,14 @@ NB_INTERNAL nb_status nb_ag_finish(nb_ag_rec* r, nb_status st, nb_tensor* const*
 static inline nb_status nb_ag_finish1(nb_ag_rec* r, nb_status st, nb_tensor* result, nb_tensor** out) {
     return nb_ag_finish(r, st, &result, &out, 1);
 }
+/* Makes n the grad_fn of t (output output_nr). */
+NB_INTERNAL nb_status nb_ag_attach(nb_node* n, nb_tensor* t, int32_t output_nr);
+/* copy_slices.c: an in-place op f on view dst rebases dst's base (CopySlices) and
+ * gives dst a fresh grad_fn as a view of it. */
+NB_INTERNAL nb_status nb_ag_copy_slices(nb_node* f, int32_t dst_input, nb_tensor* dst);
+/* Rebuilds a view's grad_fn from its base's current history. */
+NB_INTERNAL nb_status nb_ag_view_refresh(nb_tensor* view);
+NB_INTERNAL nb_status nb_ag_view_scatter_backward(nb_bw* b);
 /* Marks the outputs of a view op (in-place writes through them are then refused). */
 NB_INTERNAL void nb_ag_mark_view(nb_tensor* view);
 /* The tensor an op's result went to: dst when given, else *out. */

@@ -106,6 +106,11 @@ NB_INTERNAL nb_status nb_ag_accumulate_backward(nb_bw* b); /* engine.c */
 
 nb_status nb_ag_gradient_edge(nb_tensor* t, nb_edge* out) {
     nb_ag_meta* m = t->ag;
+    if (m->is_view && t->base != NULL &&
+        m->view_version != atomic_load_explicit(&t->storage->version, memory_order_relaxed)) {
+        nb_status st = nb_ag_view_refresh(t); /* the base was written since: follow its history */
+        if (st != NB_OK) return st;
+    }
     if (m->grad_fn != NULL) {
         nb_node_retain(m->grad_fn);
         out->node = m->grad_fn;

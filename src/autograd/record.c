@@ -11,8 +11,8 @@ nb_status nb_ag_nondifferentiable_write(const char* op) {
 
 static nb_status check_dst(nb_ag_rec* r, int32_t n_inputs, const nb_tensor* const* inputs) {
     nb_tensor* dst = r->dst;
-    for (int32_t i = 0; i < n_inputs; i++)
-        if (inputs[i] == dst) r->inplace = true;
+    for (int32_t i = n_inputs - 1; i >= 0; i--)
+        if (inputs[i] == dst) r->inplace = true, r->dst_input = i;
     if (!r->inplace)
         return nb_error(NB_ERR_AUTOGRAD, "%s(): functions with out=... arguments don't support automatic "
                         "differentiation, but one of the arguments requires grad.", r->op);
@@ -21,10 +21,20 @@ static nb_status check_dst(nb_ag_rec* r, int32_t n_inputs, const nb_tensor* cons
     if (m->grad_fn == NULL && m->requires_grad)
         return nb_error(NB_ERR_AUTOGRAD, "%s: a leaf Variable that requires grad is being used in an in-place "
                         "operation.", r->op);
-    if (m->is_view && m->grad_fn != NULL)
-        return nb_error(NB_ERR_AUTOGRAD, "%s: an in-place operation on a view (output of %s) of a tensor that "
-                        "requires grad is not supported; modify the base tensor, or clone() the view first",
-                        r->op, m->grad_fn->name);
+    return NB_OK;
+}
+
+/* In place through a view: the base's history will be rebased (see copy_slices.c). */
+static nb_status check_view_dst(nb_ag_rec* r) {
+    nb_tensor* base = r->dst->base;
+    if (base->ag != NULL && base->ag->grad_fn == NULL && base->ag->requires_grad)
+        return nb_error(NB_ERR_AUTOGRAD, "%s: a view of a leaf Variable that requires grad is being used in an "
+                        "in-place operation.", r->op);
+    if (!base->contiguous)
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: in-place operation on a view of a non-contiguous tensor "
+                        "(strides %s) that takes part in autograd; call .contiguous() on the base first", r->op,
+                        nb_shape_str(base->strides, base->ndim));
+    r->copy_slices = true;
     return NB_OK;
 }
 
@@ -34,8 +44,11 @@ nb_status nb_ag_begin(nb_ag_rec* r, const char* op, const char* node_name, nb_ba
     r->dst = dst;
     r->node = NULL;
     r->inplace = false;
+    r->dst_input = -1;
+    r->copy_slices = false;
     if (dst != NULL && nb_tensor_ok(dst)) {
         nb_status st = check_dst(r, n_inputs, inputs);
+        if (st == NB_OK && dst->base != NULL) st = check_view_dst(r);
         if (st != NB_OK) return st;
     }
     nb_node* n = nb_node_new(node_name, fn, n_inputs, n_outputs);
@@ -88,10 +101,13 @@ nb_status nb_ag_save_output(nb_ag_rec* r, int32_t slot, const nb_tensor* t, int3
 }
 
 void nb_ag_mark_view(nb_tensor* view) {
-    if (view != NULL && view->ag != NULL) view->ag->is_view = true;
+    if (view != NULL && view->ag != NULL) {
+        view->ag->is_view = true;
+        view->ag->view_version = atomic_load_explicit(&view->storage->version, memory_order_relaxed);
+    }
 }
 
-static nb_status attach(nb_node* n, nb_tensor* t, int32_t output_nr) {
+nb_status nb_ag_attach(nb_node* n, nb_tensor* t, int32_t output_nr) {
     nb_ag_meta* m = nb_ag_meta_get(t);
     if (m == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "autograd: out of memory");
     nb_node_retain(n);
@@ -117,7 +133,8 @@ nb_status nb_ag_end(nb_ag_rec* r, nb_status st, nb_tensor* const* outputs, int32
     for (int32_t k = 0; st == NB_OK && k < n_outputs; k++) {
         nb_tensor* t = outputs[k];
         if (t == NULL) continue;
-        if (nb_dtype_is_floating(t->dtype)) st = attach(n, t, k);
+        if (r->copy_slices && t == r->dst) st = nb_ag_copy_slices(n, r->dst_input, t);
+        else if (nb_dtype_is_floating(t->dtype)) st = nb_ag_attach(n, t, k);
         else nb_tensor_meta_of(t, &n->out_meta[k]);
     }
     nb_node_release(n);

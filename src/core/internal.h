@@ -81,6 +81,7 @@ struct nb_tensor {
     int64_t shape[NB_MAX_DIMS];
     int64_t strides[NB_MAX_DIMS];
     struct nb_ag_meta* ag;   /* autograd state; NULL for tensors that never took part */
+    struct nb_tensor* base;  /* a view's root tensor (holds a reference); NULL when not a view */
 };
 
 static inline bool nb_tensor_ok(const nb_tensor* t) {

@@ -114,6 +114,7 @@ static nb_status tensor_make(const char* op, nb_storage* storage, bool steal, in
     t->contiguous = nb_is_contiguous(shape, strides, ndim);
     t->wrapped_number = 0;
     t->ag = NULL;
+    t->base = NULL;
     nb_count_live(NB_LIVE_TENSOR, 1);
     *out = t;
     return NB_OK;
@@ -198,6 +199,7 @@ NB_API void nb_tensor_release(nb_tensor* t) {
     if (!drop_last(&t->refcount)) return;
     t->magic = NB_TENSOR_DEAD;
     if (t->ag != NULL) nb_ag_meta_free(t->ag);
+    nb_tensor_release(t->base);
     nb_storage_release(t->storage);
     nb_cpu_free(t, sizeof *t);
     nb_count_live(NB_LIVE_TENSOR, -1);

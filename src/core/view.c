@@ -8,7 +8,13 @@
 
 static nb_status make_view(const char* op, const nb_tensor* t, const int64_t* shape,
                            const int64_t* strides, int32_t ndim, int64_t offset, nb_tensor** out) {
-    return nb_tensor_make(op, t->storage, t->dtype, shape, strides, ndim, offset, out);
+    nb_status st = nb_tensor_make(op, t->storage, t->dtype, shape, strides, ndim, offset, out);
+    if (st == NB_OK) { /* autograd rebases the history of the root when a view is written in place */
+        nb_tensor* base = t->base != NULL ? t->base : (nb_tensor*)t;
+        nb_tensor_retain(base);
+        (*out)->base = base;
+    }
+    return st;
 }
 
 nb_status nbi_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {

@@ -172,13 +172,13 @@ nb_status nb_agf_tensor_transpose(const nb_tensor* t, int64_t dim0, int64_t dim1
 }
 
 /* narrow / slice / select / as_strided: scatter into zeros through the same view. */
-static nb_status scatter_bw(nb_bw* b) {
+nb_status nb_ag_view_scatter_backward(nb_bw* b) {
     bw_set(b, 0, bw_view_scatter(b, b->go[0], &b->node->in_meta[0], (int32_t)b->node->ia[0], b->node->ia + 1));
     return b->st;
 }
 
 nb_status nb_agf_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, int64_t length, nb_tensor** out) {
-    BEGIN("narrow", "SliceBackward0", scatter_bw);
+    BEGIN("narrow", "SliceBackward0", nb_ag_view_scatter_backward);
     int64_t* a = r.node->ia;
     a[0] = NB_VIEW_NARROW, a[1] = dim, a[2] = start, a[3] = length;
     st = nbi_tensor_narrow(t, dim, start, length, &v);
@@ -187,7 +187,7 @@ nb_status nb_agf_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, i
 
 nb_status nb_agf_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start, int64_t end, int64_t step,
                               nb_tensor** out) {
-    BEGIN("slice", "SliceBackward0", scatter_bw);
+    BEGIN("slice", "SliceBackward0", nb_ag_view_scatter_backward);
     int64_t* a = r.node->ia;
     a[0] = NB_VIEW_SLICE, a[1] = dim, a[2] = start, a[3] = end, a[4] = step;
     st = nbi_tensor_slice(t, dim, start, end, step, &v);
@@ -195,7 +195,7 @@ nb_status nb_agf_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start, in
 }
 
 nb_status nb_agf_tensor_select(const nb_tensor* t, int64_t dim, int64_t index, nb_tensor** out) {
-    BEGIN("select", "SelectBackward0", scatter_bw);
+    BEGIN("select", "SelectBackward0", nb_ag_view_scatter_backward);
     int64_t* a = r.node->ia;
     a[0] = NB_VIEW_SELECT, a[1] = dim, a[2] = index;
     st = nbi_tensor_select(t, dim, index, &v);
