@@ -1,0 +1,4 @@
+from .family import Family
+
+def cases():
+    return Family("reduce")
