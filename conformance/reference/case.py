@@ -122,23 +122,28 @@ class Case:
 
 def vjp(fn: Callable[..., dict], values: dict[str, np.ndarray], wrt: list[str],
         upstream: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """d/dx of sum_k <upstream_k, fn(values)_k> for each x in wrt, by the fourth-order
-    central difference (-f(x+2h) + 8 f(x+h) - 8 f(x-h) + f(x-2h)) / 12h, h = 1e-3 max(1, |x|)."""
+    """d/dx of sum_k <upstream_k, fn(values)_k> for each x in wrt: the fourth-order central
+    difference D(h) = (-f(x+2h) + 8 f(x+h) - 8 f(x-h) + f(x-2h)) / 12h, Richardson-extrapolated
+    as (16 D(h/2) - D(h)) / 15 with h = 4e-3 max(1, |x|): about 1e-12 relative for smooth
+    functions. Inputs stay 2h = 0.008 |x| away from kinks."""
     def phi(vals):
         outs = fn(**vals)
         return sum(float(np.sum(np.asarray(outs[k], np.float64) * g)) for k, g in upstream.items())
+
+    def d(x, name, idx, h):
+        f = []
+        for step in (2, 1, -1, -2):
+            xv = x.copy()
+            xv[idx] += step * h
+            f.append(phi({**values, name: xv}))
+        return (-f[0] + 8 * f[1] - 8 * f[2] + f[3]) / (12 * h)
 
     grads = {}
     for name in wrt:
         x = values[name]
         g = np.zeros(x.shape, np.float64)
         for idx in np.ndindex(*x.shape):
-            h = 1e-3 * max(1.0, abs(float(x[idx])))
-            f = []
-            for step in (2, 1, -1, -2):
-                xv = x.copy()
-                xv[idx] += step * h
-                f.append(phi({**values, name: xv}))
-            g[idx] = (-f[0] + 8 * f[1] - 8 * f[2] + f[3]) / (12 * h)
+            h = 4e-3 * max(1.0, abs(float(x[idx])))
+            g[idx] = (16 * d(x, name, idx, h / 2) - d(x, name, idx, h)) / 15
         grads[name] = g
     return grads
