@@ -33,9 +33,8 @@ def run_c(args) -> int:
         if built.returncode != 0:
             print(f"building the C runner failed: {shlex.join(cmd)}\n{built.stderr}", file=sys.stderr)
             return 2
-        argv = [str(exe), "--cases", str(args.cases), "--device", args.device]
-        if args.filter:
-            argv += ["--filter", args.filter]
+        argv = [str(exe), "--device", args.device, "--filter", args.filter]
+        argv += [str(p) for p in sorted(args.cases.glob("*.txt"))]
         return subprocess.run(argv).returncode
 
 
