@@ -53,9 +53,9 @@ def read_cases(path: Path) -> list[dict]:
         f = rest.split(" ")
         if key == "case":
             case = {"id": rest, "tol": None, "needs": [], "inputs": {}, "generators": {}, "args": [],
-                    "expects": [], "grad_outputs": {}, "requires_grad": [], "expect_grads": {}, "status": "NB_OK",
+                    "expects": [], "grad_outputs": {}, "requires_grad": [], "expect_grads": {}, "status": "NB_OK", "device": None,
                     "consumes": []}
-        elif key in ("call", "abi", "kind", "tol", "status"):
+        elif key in ("call", "abi", "kind", "tol", "status", "device"):
             case[key] = rest
         elif key in ("needs", "consumes", "requires_grad"):
             case[key].append(rest)

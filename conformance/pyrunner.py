@@ -62,6 +62,7 @@ class Runner:
         if self.device == lib.NB_CUDA and not self.has_cuda:
             return "SKIP", "no CUDA device"
         baseline = live_tensors()
+        self.case_device = {"cuda": lib.NB_CUDA, "cpu": lib.NB_CPU}.get(case["device"], self.device)
         self.owned: list = []  # handles to release
         self.gens: dict = {}
         try:
@@ -89,7 +90,8 @@ class Runner:
         out = ffi.new("nb_tensor*[1]")
         data = ffi.new("char[]", t.data or b"\0")
         _check(lib.nb_tensor_from_host(data, shape, len(t.shape), DTYPES[t.dtype][0],
-                                       self.device if device is None else device, 0, out), "nb_tensor_from_host")
+                                       self.case_device if device is None else device, 0, out),
+               "nb_tensor_from_host")
         self.owned.append(out[0])
         return out[0]
 
@@ -175,7 +177,7 @@ class Runner:
             if got != int(spec[1]):
                 raise Failure(f"{name} = {got}, expected {spec[1]}")
         elif spec[0] == "gen":
-            g = self.gens.get(name) or slots[name][1][0]
+            g = lib.nb_default_generator() if name == "default" else self.gens.get(name) or slots[name][1][0]
             seed, offset = ffi.new("uint64_t*"), ffi.new("uint64_t*")
             _check(lib.nb_generator_get_state(g, seed, offset), "nb_generator_get_state")
             if (seed[0], offset[0]) != (int(spec[1]), int(spec[2])):

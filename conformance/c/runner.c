@@ -71,7 +71,7 @@ typedef struct {
 } cr_expect;
 
 typedef struct {
-    char id[192], call[64], abi[16], kind[16], tol[32], status[48];
+    char id[192], call[64], abi[16], kind[16], tol[32], status[48], device[16];
     char needs[4][32];
     int nneeds;
     cr_tensor in[CR_MAX];
@@ -189,6 +189,8 @@ static int parse_line(char* line, cr_case* c) {
         copy_name(c->kind, sizeof c->kind, tok[1]);
     } else if (strcmp(key, "tol") == 0 && n == 2) {
         copy_name(c->tol, sizeof c->tol, tok[1]);
+    } else if (strcmp(key, "device") == 0 && n == 2) {
+        copy_name(c->device, sizeof c->device, tok[1]);
     } else if (strcmp(key, "status") == 0 && n == 2) {
         copy_name(c->status, sizeof c->status, tok[1]);
     } else if (strcmp(key, "needs") == 0 && n == 2 && c->nneeds < 4) {
@@ -510,9 +512,11 @@ static int check_expect(const cr_case* c, const cr_expect* e, cr_state* st, cons
     }
     if (strcmp(e->spec, "gen") == 0) {
         const int j = find(st->gen_name, st->ngen, e->name);
-        if (j < 0) return fail("no generator %s", e->name);
+        const int is_default = strcmp(e->name, "default") == 0;
+        if (j < 0 && !is_default) return fail("no generator %s", e->name);
         uint64_t seed = 0, offset = 0;
-        if (nb_generator_get_state(st->gen[j], &seed, &offset) != NB_OK) return fail("nb_generator_get_state failed");
+        if (nb_generator_get_state(is_default ? nb_default_generator() : st->gen[j], &seed, &offset) != NB_OK)
+            return fail("nb_generator_get_state failed");
         if (seed != e->v[0] || offset != e->v[1])
             return fail("generator %s at (seed %llu, offset %llu), expected (%llu, %llu)", e->name,
                         (unsigned long long)seed, (unsigned long long)offset, (unsigned long long)e->v[0],
@@ -780,7 +784,7 @@ static const char* run_case(const cr_case* c, int32_t device) {
     const int64_t base = live_tensors();
     cr_state* st = calloc(1, sizeof *st);
     if (st == NULL) return "FAIL";
-    st->device = device;
+    st->device = strcmp(c->device, "cuda") == 0 ? NB_CUDA : strcmp(c->device, "cpu") == 0 ? NB_CPU : device;
     int r;
     if (strcmp(c->kind, "abi") != 0) r = call_case(c, st);
     else if (strcmp(c->call, "version") == 0) r = abi_version(c);
