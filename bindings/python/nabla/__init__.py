@@ -24,7 +24,8 @@ from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn,
 from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
-from . import cuda, memory, nn
+from . import cuda, memory, nn, optim
+from .serialization import save, load
 
 def set_num_threads(n: int) -> None:
     """Sets the number of CPU threads used by nabla's kernels and GEMM."""
