@@ -89,11 +89,22 @@ extern "C" {
 #define NB_PAD_REPLICATE 2  /* repeat the edge */
 #define NB_PAD_CIRCULAR  3  /* wrap around */
 
+/* Flags of nb_event_create (int32_t bits). */
+#define NB_EVENT_DEFAULT  0  /* no timing; waiting spins */
+#define NB_EVENT_TIMING   1  /* records time, for nb_event_elapsed_time */
+#define NB_EVENT_BLOCKING 2  /* nb_event_synchronize blocks the thread instead of spinning */
+
 /* A status code: NB_OK or one of NB_ERR_*. */
 typedef int32_t nb_status;
 
 /* An n-dimensional array: storage + dtype + shape + strides (elements) + offset. Atomically refcounted; views share storage. */
 typedef struct nb_tensor nb_tensor;
+
+/* An ordered queue of device work (a CUDA stream; on CPU every operation is already complete). Atomically refcounted (nb_stream_retain / nb_stream_release); default streams live as long as the process. The current stream is per thread and per device. */
+typedef struct nb_stream nb_stream;
+
+/* A marker in a stream's work, for waiting, ordering streams and timing (a CUDA event; on CPU it records the host clock). Atomically refcounted. */
+typedef struct nb_event nb_event;
 
 /* A random number generator: a seed and an offset into its Philox-4x32-10 stream. Each op reserves a run of blocks from the offset and element i of its result is computed from block offset + i / k alone (k = 4 for values from 32 bits, 2 for values from 64), keyed by the seed, so results do not depend on the thread count or the device (the convention is in src/ops/philox.h). Thread-safe; not refcounted; NULL wherever a generator is taken means the process default generator. */
 typedef struct nb_generator nb_generator;
@@ -114,6 +125,17 @@ typedef struct nb_memory_stats {
     int64_t system_free_count;  /* blocks given back to the system allocator */
     int64_t live_tensors;  /* nb_tensor objects alive */
     int64_t live_storages;  /* storages alive */
+    int64_t reserved_bytes;  /* bytes obtained from the system or device (allocated + cached) */
+    int64_t peak_reserved_bytes;  /* maximum of reserved_bytes */
+    int64_t active_bytes;  /* allocated bytes plus freed blocks still awaiting work on other streams */
+    int64_t peak_active_bytes;  /* maximum of active_bytes */
+    int64_t requested_bytes;  /* bytes callers asked for, before rounding (device allocators) */
+    int64_t peak_requested_bytes;  /* maximum of requested_bytes */
+    int64_t inactive_split_bytes;  /* free bytes in segments that also hold live blocks (fragmentation) */
+    int64_t segment_count;  /* segments reserved from the device */
+    int64_t alloc_retries;  /* allocations that had to release the cache and retry */
+    int64_t oom_count;  /* allocations that failed for lack of memory */
+    int64_t largest_free_block;  /* the largest cached free block */
 } nb_memory_stats;
 
 /* Called on the calling thread before work that may take long; returns a token for the matching end call (a binding releases its interpreter lock here). */
@@ -121,6 +143,15 @@ typedef void* (*nb_blocking_begin_fn)(void);
 
 /* Called on the same thread after that work with the token begin returned. */
 typedef void (*nb_blocking_end_fn)(void* token);
+
+/* A node of the autograd graph (a tensor's grad_fn): the backward of one recorded op. Refcounted with nb_node_retain / nb_node_release. */
+typedef struct nb_node nb_node;
+
+/* A tensor hook: sees the gradient computed for a tensor during backward; may store a new reference in *replacement to use instead. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
+typedef nb_status (*nb_grad_hook_fn)(void* payload, const nb_tensor* grad, nb_tensor** replacement);
+
+/* The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
+typedef nb_status (*nb_custom_backward_fn)(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs);
 
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
@@ -340,6 +371,197 @@ NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index)
 
 /* Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */
 NB_API nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index);
+
+/* The segments and blocks of a device's caching allocator as JSON (PyTorch's snapshot field names: address, total_size, stream, segment_type, blocks with size, requested_size, state). Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+NB_API nb_status nb_memory_snapshot(int32_t device_type, int32_t device_index, char* buf, int64_t cap, int64_t* needed);
+
+/* Marks t's memory as used by work on stream: when the last reference goes, the memory is reused only after the work queued on stream so far has finished. A no-op on CPU. */
+NB_API nb_status nb_tensor_record_stream(nb_tensor* t, nb_stream* stream);
+
+/* A copy of the CPU tensor t in page-locked (pinned) host memory, which non-blocking copies to and from CUDA need; t itself (a new reference) when already pinned. */
+NB_API nb_status nb_tensor_pin_memory(const nb_tensor* t, nb_tensor** out);
+
+/* 1 when t's memory is pinned host memory, else 0; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_is_pinned(const nb_tensor* t);
+
+/* As nb_tensor_to; with non_blocking, a same-dtype copy between pinned host memory and a CUDA device is queued on the current stream and the call returns at once (a device-to-host result is then allocated in pinned memory); otherwise the copy completes before the call returns. */
+NB_API nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking, nb_tensor** out);
+
+/* As nb_tensor_copy_; with non_blocking, a same-dtype contiguous copy between pinned host memory and a CUDA device is queued on the current stream and the call returns at once. */
+NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking);
+
+/* ---- stream ---- */
+/* A new stream on a device (index -1: the current device). Lower priority numbers run first (nb_stream_priority_range); 0 is the default. On CPU a stream exists but every operation on it is already complete. */
+NB_API nb_status nb_stream_create(int32_t device_type, int32_t device_index, int32_t priority, nb_stream** out);
+
+/* Adds a reference. NULL-safe. */
+NB_API void nb_stream_retain(nb_stream* s);
+
+/* Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */
+NB_API void nb_stream_release(nb_stream* s);
+
+/* The device's default stream (a new reference). */
+NB_API nb_status nb_stream_default(int32_t device_type, int32_t device_index, nb_stream** out);
+
+/* The calling thread's current stream on a device (a new reference): the default stream until nb_stream_set_current. */
+NB_API nb_status nb_stream_current(int32_t device_type, int32_t device_index, nb_stream** out);
+
+/* Makes s the calling thread's current stream on its device; work nabla queues for that device from this thread goes there. */
+NB_API nb_status nb_stream_set_current(nb_stream* s);
+
+/* Waits until the work queued on s has finished; reports an error that asynchronous work on s raised since the last synchronisation. */
+NB_API nb_status nb_stream_synchronize(nb_stream* s);
+
+/* Sets *done to 1 when all work queued on s has finished, else 0; never waits. */
+NB_API nb_status nb_stream_query(nb_stream* s, int32_t* done);
+
+/* Work queued on s after this call waits for e (host does not wait). An event never recorded is complete. */
+NB_API nb_status nb_stream_wait_event(nb_stream* s, nb_event* e);
+
+/* Work queued on s after this call waits for the work queued on other so far (host does not wait). */
+NB_API nb_status nb_stream_wait_stream(nb_stream* s, nb_stream* other);
+
+/* The backend's handle (a cudaStream_t; NULL for CUDA's default stream and on CPU). */
+NB_API void* nb_stream_native_handle(const nb_stream* s);
+
+/* A number unique to the stream within its device (0 for the default stream); -1 for an invalid handle. */
+NB_API int64_t nb_stream_id(const nb_stream* s);
+
+/* The stream's device type; -1 for an invalid handle. */
+NB_API int32_t nb_stream_device_type(const nb_stream* s);
+
+/* The stream's device index; -1 for an invalid handle. */
+NB_API int32_t nb_stream_device_index(const nb_stream* s);
+
+/* The stream's priority (0 for default streams and on CPU). */
+NB_API int32_t nb_stream_priority(const nb_stream* s);
+
+/* The priorities streams may have: from least (0) to greatest (a negative number on CUDA; 0 on CPU). */
+NB_API nb_status nb_stream_priority_range(int32_t device_type, int32_t* least, int32_t* greatest);
+
+/* ---- event ---- */
+/* A new event on a device (index -1: the current device); flags are NB_EVENT_* bits. */
+NB_API nb_status nb_event_create(int32_t device_type, int32_t device_index, int32_t flags, nb_event** out);
+
+/* Adds a reference. NULL-safe. */
+NB_API void nb_event_retain(nb_event* e);
+
+/* Drops a reference; the last one destroys the event. NULL-safe. */
+NB_API void nb_event_release(nb_event* e);
+
+/* Captures the work queued on s so far (NULL: the current stream of e's device); e completes when it has finished. */
+NB_API nb_status nb_event_record(nb_event* e, nb_stream* s);
+
+/* Sets *done to 1 when the work e captured has finished (or e was never recorded), else 0; never waits. */
+NB_API nb_status nb_event_query(nb_event* e, int32_t* done);
+
+/* Waits until the work e captured has finished. */
+NB_API nb_status nb_event_synchronize(nb_event* e);
+
+/* Milliseconds between two recorded, completed events created with NB_EVENT_TIMING. */
+NB_API nb_status nb_event_elapsed_time(nb_event* start, nb_event* end, double* ms);
+
+/* The backend's handle (a cudaEvent_t; NULL on CPU). */
+NB_API void* nb_event_native_handle(const nb_event* e);
+
+/* ---- device runtime ---- */
+/* The calling thread's current device index of a type (0 at start). */
+NB_API nb_status nb_device_current(int32_t device_type, int32_t* out);
+
+/* Sets the calling thread's current device of a type; index -1 means the current one is kept. */
+NB_API nb_status nb_device_set_current(int32_t device_type, int32_t device_index);
+
+/* Waits until all work queued on the device, on every stream, has finished; reports errors of asynchronous work. */
+NB_API nb_status nb_device_synchronize(int32_t device_type, int32_t device_index);
+
+/* The device's free and total memory as its driver reports them. */
+NB_API nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes, int64_t* total_bytes);
+
+/* ---- errors ---- */
+/* Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
+NB_API nb_status nb_set_error(int32_t status, const char* message);
+
+/* ---- autograd ---- */
+/* 1 when operations on this thread record the autograd graph (grad mode), else 0. */
+NB_API int32_t nb_grad_enabled(void);
+
+/* Turns grad mode on or off for this thread; returns the previous setting (no_grad / enable_grad). */
+NB_API int32_t nb_set_grad_enabled(int32_t enabled);
+
+/* 1 inside inference mode on this thread. */
+NB_API int32_t nb_inference_mode_enabled(void);
+
+/* Inference mode on or off for this thread (grad mode is off inside it); returns the previous setting. */
+NB_API int32_t nb_set_inference_mode(int32_t enabled);
+
+/* 1 when anomaly detection is on (process-wide). */
+NB_API int32_t nb_anomaly_mode_enabled(void);
+
+/* Anomaly detection: backward fails with NB_ERR_AUTOGRAD naming the node whose gradient contains NaN. Returns the previous setting. */
+NB_API int32_t nb_set_anomaly_mode(int32_t enabled);
+
+/* 1 if gradients are computed for t (a leaf marked so, or the result of a recorded op), 0 if not, -1 for an invalid handle. */
+NB_API int32_t nb_tensor_requires_grad(const nb_tensor* t);
+
+/* Marks a leaf as requiring grad (floating dtypes only); fails for non-leaves when turning it off. */
+NB_API nb_status nb_tensor_set_requires_grad(nb_tensor* t, int32_t requires_grad);
+
+/* 1 if t has no grad_fn (created by the user or with grad off), 0 if it is the result of a recorded op, -1 for an invalid handle. */
+NB_API int32_t nb_tensor_is_leaf(const nb_tensor* t);
+
+/* *grad = a new reference to t's accumulated gradient (leaves, or non-leaves after nb_tensor_retain_grad), or NULL when there is none. */
+NB_API nb_status nb_tensor_get_grad(const nb_tensor* t, nb_tensor** grad);
+
+/* Replaces t's gradient (NULL clears it); grad must match t's shape, dtype and device. */
+NB_API nb_status nb_tensor_set_grad(nb_tensor* t, const nb_tensor* grad);
+
+/* Keeps the gradient of a non-leaf after backward (a no-op for leaves). */
+NB_API nb_status nb_tensor_retain_grad(nb_tensor* t);
+
+/* 1 after nb_tensor_retain_grad on a non-leaf, else 0; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_retains_grad(const nb_tensor* t);
+
+/* A new tensor sharing t's storage (and version counter) with no autograd history. */
+NB_API nb_status nb_tensor_detach(const nb_tensor* t, nb_tensor** out);
+
+/* Cuts t from the graph in place: it becomes a leaf that does not require grad. */
+NB_API nb_status nb_tensor_detach_(nb_tensor* t);
+
+/* *out = a new reference to the node that produced t, or NULL for a leaf. */
+NB_API nb_status nb_tensor_grad_fn(const nb_tensor* t, nb_node** out);
+
+/* Which output of its grad_fn t is (0 for leaves); -1 for an invalid handle. */
+NB_API int32_t nb_tensor_output_nr(const nb_tensor* t);
+
+/* Takes a reference to a node (NULL-safe). */
+NB_API void nb_node_retain(nb_node* node);
+
+/* Drops a reference to a node (NULL-safe); the graph behind it goes when the last one does. */
+NB_API void nb_node_release(nb_node* node);
+
+/* The node's name, as PyTorch names them ("MulBackward0", "AccumulateGrad"); NULL for NULL. */
+NB_API const char* nb_node_name(const nb_node* node);
+
+/* How many inputs the node's op had (its next functions); -1 for NULL. */
+NB_API int32_t nb_node_num_next(const nb_node* node);
+
+/* The node input i's gradient flows to (a new reference, or NULL when that input needs none) and which of its outputs it is. */
+NB_API nb_status nb_node_next(const nb_node* node, int32_t i, nb_node** next, int32_t* input_nr);
+
+/* Adds a hook that sees (and may replace) t's gradient during backward; t must require grad. destroy(payload) runs when the hook is removed or its tensor/node goes, on that thread. *id identifies it for nb_tensor_remove_hook. */
+NB_API nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn fn, void* payload, nb_deleter_fn destroy, int64_t* id);
+
+/* Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
+NB_API nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id);
+
+/* Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
+NB_API nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph);
+
+/* The gradients of outputs with respect to inputs[n_inputs], written as new references to grads[n_inputs] (NULL for an input the outputs do not depend on, which is an error unless allow_unused); .grad fields are left untouched. */
+NB_API nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads);
+
+/* Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
+NB_API nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn fn, void* payload, nb_deleter_fn destroy);
 
 /* ---- ops: attention ---- */
 /* softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */

@@ -596,11 +596,9 @@ def test_cuda_request_without_cuda_fails_clearly():
             call()
 
 
-def test_requires_grad_is_refused_for_now():
-    with pytest.raises(NotImplementedError, match="autograd"):
-        nabla.rand(2, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="autograd"):
-        nabla.randn((2,), requires_grad=True)
+def test_requires_grad_makes_a_leaf():
+    for t in (nabla.rand(2, requires_grad=True), nabla.randn((2,), requires_grad=True)):
+        assert t.requires_grad and t.is_leaf and t.grad_fn is None
 
 
 # ---- errors ----

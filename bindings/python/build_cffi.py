@@ -57,6 +57,14 @@ GIL_HOOKS_CDEF = """
 void* nbpy_release_gil(void);
 void nbpy_acquire_gil(void* state);
 """
+# Closures that call back into Python (autograd hooks and custom functions); the
+# payload is a cffi handle on the Python object, released by nbpy_payload_release.
+CALLBACKS_CDEF = """
+extern "Python" nb_status nbpy_hook_call(void* payload, const nb_tensor* grad, nb_tensor** replacement);
+extern "Python" nb_status nbpy_custom_backward(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs,
+                                               int32_t n_grad_inputs, nb_tensor** grad_inputs);
+extern "Python" void nbpy_payload_release(void* payload);
+"""
 
 
 def returning_helpers(gen, functions: list) -> tuple[str, str, dict]:
@@ -64,7 +72,7 @@ def returning_helpers(gen, functions: list) -> tuple[str, str, dict]:
     cdef, src, wraps = [], [], {}
     for fn in functions:
         params = fn["params"]
-        if fn["returns"] != "nb_status" or not params or params[-1][0] != "nb_tensor**":
+        if fn["returns"] != "nb_status" or not params or params[-1][0] != "nb_tensor**" or fn.get("twin") is False:
             continue
         name = "nbpy_" + fn["name"][3:]
         args = params[:-1]
@@ -103,7 +111,7 @@ def main(manifest: str, out: str) -> None:
     helper_cdef, helper_src, wraps = returning_helpers(gen, functions)
 
     ffi = cffi.FFI()
-    ffi.cdef(gen.cdef(m) + helper_cdef + ITEM_CDEF + GIL_HOOKS_CDEF)
+    ffi.cdef(gen.cdef(m) + helper_cdef + ITEM_CDEF + GIL_HOOKS_CDEF + CALLBACKS_CDEF)
     # The hooks need the full C API (PyGILState_Check): meson defines _CFFI_NO_LIMITED_API.
     ffi.set_source("nabla._C", '#include <math.h>\n#include "nabla.h"\n' + helper_src + ITEM_HELPERS + GIL_HOOKS)
     ffi.emit_c_code(out)

@@ -10,18 +10,57 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 1
+#define NB_PLUGIN_ABI 2
 
+/* Kernels a backend runs for nb_backend.binary (contiguous, same dtype, n elements). */
+#define NB_BK_ADD 0
+#define NB_BK_SUB 1
+#define NB_BK_MUL 2
+#define NB_BK_DIV 3
+
+/* A device backend. The CPU table fills only the first block; the CUDA plugin
+ * fills everything. Streams and events are the backend's native handles (NULL is
+ * the default stream); every call that takes a device index makes that device
+ * current for the call. */
 typedef struct nb_backend {
     const char* name;
+    /* Raw device memory (for CUDA: what the caching allocator carves up). */
     nb_status (*alloc)(int32_t device_index, int64_t nbytes, void** out);
     void (*free)(int32_t device_index, void* ptr, int64_t nbytes);
-    /* Copies nbytes; each side's device type says where it lives. */
-    nb_status (*copy)(void* dst, int32_t dst_device_type, const void* src, int32_t src_device_type,
-                      int64_t nbytes);
-    nb_status (*memset)(void* dst, int value, int64_t nbytes);
+    /* Copies nbytes and returns when done; each side's device type and index say where it lives. */
+    nb_status (*copy)(void* dst, int32_t dst_device_type, int32_t dst_device_index, const void* src,
+                      int32_t src_device_type, int32_t src_device_index, int64_t nbytes);
+    nb_status (*memset)(void* dst, int32_t device_index, int value, int64_t nbytes);
     /* The message behind the last failed call on this thread. */
     const char* (*last_error)(void);
+
+    /* ---- device runtime (NULL for CPU) ---- */
+    nb_status (*device_synchronize)(int32_t device_index);
+    nb_status (*mem_info)(int32_t device_index, int64_t* free_bytes, int64_t* total_bytes);
+    nb_status (*stream_create)(int32_t device_index, int32_t priority, void** out);
+    void (*stream_destroy)(int32_t device_index, void* stream);
+    nb_status (*stream_priority_range)(int32_t* least, int32_t* greatest);
+    nb_status (*stream_synchronize)(int32_t device_index, void* stream);
+    nb_status (*stream_query)(int32_t device_index, void* stream, int32_t* done);
+    nb_status (*stream_wait_event)(int32_t device_index, void* stream, void* event);
+    /* flags: NB_EVENT_* bits */
+    nb_status (*event_create)(int32_t device_index, int32_t flags, void** out);
+    void (*event_destroy)(int32_t device_index, void* event);
+    nb_status (*event_record)(int32_t device_index, void* event, void* stream);
+    nb_status (*event_query)(void* event, int32_t* done);
+    nb_status (*event_synchronize)(void* event);
+    nb_status (*event_elapsed)(void* start, void* end, float* ms);
+    /* Queues a copy on stream and returns (device_index: the device that runs it). */
+    nb_status (*copy_async)(int32_t device_index, void* dst, const void* src, int64_t nbytes, void* stream);
+    /* Page-locked host memory. */
+    nb_status (*host_alloc)(int64_t nbytes, void** out);
+    void (*host_free)(void* ptr);
+    /* Kernels, queued on stream: dst[i] = pattern (pattern_size 1, 2, 4 or 8 bytes) for
+     * count elements; out = a op b elementwise (NB_BK_*) for dtype NB_F32 or NB_F64. */
+    nb_status (*fill)(int32_t device_index, void* dst, const void* pattern, int32_t pattern_size, int64_t count,
+                      void* stream);
+    nb_status (*binary)(int32_t device_index, int32_t op, int32_t dtype, void* out, const void* a, const void* b,
+                        int64_t n, void* stream);
 } nb_backend;
 
 /* Exported by a plugin as "nb_plugin_init". Fills *backend and *device_count; on

@@ -40,7 +40,7 @@ static nb_status stage_in(const char* op, const nb_tensor* t, int64_t span, void
     void* buf = nb_cpu_alloc((size_t)nbytes);
     if (buf == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of host memory staging %lld bytes", op, (long long)nbytes);
     const nb_backend* b = nb_backend_of(t->storage->device_type);
-    nb_status st = b->copy(buf, NB_CPU, nb_tensor_data(t), t->storage->device_type, nbytes);
+    nb_status st = b->copy(buf, NB_CPU, 0, nb_tensor_data(t), t->storage->device_type, t->storage->device_index, nbytes);
     if (st != NB_OK) {
         nb_cpu_free(buf, (size_t)nbytes);
         return nb_error(st, "%s: copy from %s failed: %s", op, b->name, b->last_error());
@@ -88,7 +88,8 @@ nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
     bool src_dense = src->contiguous && src->numel == dst->numel;
     if (src_dense && dst->contiguous && src->dtype == dst->dtype) {
         const nb_backend* b = nb_backend_of(sdev == NB_CPU ? ddev : sdev);
-        st = b->copy(nb_tensor_data(dst), ddev, nb_tensor_data(src), sdev, dst->numel * dsize);
+        st = b->copy(nb_tensor_data(dst), ddev, dst->storage->device_index, nb_tensor_data(src), sdev,
+                    src->storage->device_index, dst->numel * dsize);
         return st == NB_OK ? NB_OK : nb_error(st, "%s: %s copy failed: %s", op, b->name, b->last_error());
     }
     /* General case: bring src's span to the host, convert on the host, send back. */
@@ -110,7 +111,7 @@ nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
                     dst->ndim);
         if (ddev != NB_CPU) {
             const nb_backend* b = nb_backend_of(ddev);
-            st = b->copy(nb_tensor_data(dst), ddev, dst_host, NB_CPU, dst_span * dsize);
+            st = b->copy(nb_tensor_data(dst), ddev, dst->storage->device_index, dst_host, NB_CPU, 0, dst_span * dsize);
             if (st != NB_OK) st = nb_error(st, "%s: copy to %s failed: %s", op, b->name, b->last_error());
         }
     }
@@ -119,7 +120,7 @@ nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
     return st;
 }
 
-NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
+nb_status nbi_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     static const char* op = "copy_";
     NB_CHECK_TENSOR(op, dst);
     NB_CHECK_TENSOR(op, src);
@@ -128,7 +129,7 @@ NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     return st;
 }
 
-NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index,
+nb_status nbi_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index,
                               int32_t copy, nb_tensor** out) {
     static const char* op = "to";
     NB_CHECK_TENSOR(op, t);
@@ -196,7 +197,7 @@ static nb_status item_as(const char* op, const nb_tensor* t, int32_t as, void* o
     const void* src = nb_tensor_data(t);
     if (t->storage->device_type != NB_CPU) {
         const nb_backend* b = nb_backend_of(t->storage->device_type);
-        nb_status st = b->copy(raw, NB_CPU, src, t->storage->device_type, nb_dtype_sizes[t->dtype]);
+        nb_status st = b->copy(raw, NB_CPU, 0, src, t->storage->device_type, t->storage->device_index, nb_dtype_sizes[t->dtype]);
         if (st != NB_OK) return nb_error(st, "%s: copy from %s failed: %s", op, b->name, b->last_error());
         src = raw;
     }

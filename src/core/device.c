@@ -3,6 +3,7 @@
  * core has no CUDA dependency and CPU-only machines work unchanged. */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "runtime.h"
 #include "../alloc/cpu_allocator.h"
 
 #include <dlfcn.h>
@@ -25,8 +26,9 @@ static void cpu_free(int32_t device_index, void* ptr, int64_t nbytes) {
     nb_cpu_free(ptr, (size_t)nbytes);
 }
 
-static nb_status cpu_copy(void* dst, int32_t dst_type, const void* src, int32_t src_type, int64_t n) {
-    (void)dst_type, (void)src_type;
+static nb_status cpu_copy(void* dst, int32_t dst_type, int32_t dst_index, const void* src, int32_t src_type,
+                          int32_t src_index, int64_t n) {
+    (void)dst_type, (void)src_type, (void)dst_index, (void)src_index;
     nb_blocking_end_fn end = NULL;
     void* token = n >= NB_BLOCKING_WORK_BYTES ? nb_blocking_begin(&end) : NULL;
     if (n > 0) memcpy(dst, src, (size_t)n);
@@ -34,7 +36,8 @@ static nb_status cpu_copy(void* dst, int32_t dst_type, const void* src, int32_t 
     return NB_OK;
 }
 
-static nb_status cpu_memset(void* dst, int value, int64_t n) {
+static nb_status cpu_memset(void* dst, int32_t device_index, int value, int64_t n) {
+    (void)device_index;
     nb_blocking_end_fn end = NULL;
     void* token = n >= NB_BLOCKING_WORK_BYTES ? nb_blocking_begin(&end) : NULL;
     if (n > 0) memset(dst, value, (size_t)n);
@@ -44,12 +47,13 @@ static nb_status cpu_memset(void* dst, int value, int64_t n) {
 
 static const char* cpu_last_error(void) { return "out of host memory"; }
 
-const nb_backend nb_cpu_backend = {"cpu", cpu_alloc, cpu_free, cpu_copy, cpu_memset, cpu_last_error};
+const nb_backend nb_cpu_backend = {.name = "cpu", .alloc = cpu_alloc, .free = cpu_free, .copy = cpu_copy,
+                                   .memset = cpu_memset, .last_error = cpu_last_error};
 
 /* ---- CUDA plugin ---- */
 
 static pthread_once_t cuda_once = PTHREAD_ONCE_INIT;
-static nb_backend cuda_backend;
+static nb_backend cuda_plugin;  /* the plugin's table; storages use nb_cuda_storage_backend */
 static int32_t cuda_device_count;
 static char cuda_reason[512];
 
@@ -77,10 +81,11 @@ static void cuda_load(void) {
         return;
     }
     int32_t count = 0;
-    if (init(NB_PLUGIN_ABI, &cuda_backend, &count, cuda_reason, sizeof cuda_reason) != NB_OK) {
+    if (init(NB_PLUGIN_ABI, &cuda_plugin, &count, cuda_reason, sizeof cuda_reason) != NB_OK) {
         cuda_device_count = 0;
         return;  /* the plugin stays loaded: its code may be referenced by the reason */
     }
+    nb_cuda_memory_init(&cuda_plugin);
     cuda_device_count = count;
     if (count == 0) snprintf(cuda_reason, sizeof cuda_reason, "no CUDA device found");
 }
@@ -91,8 +96,10 @@ static int32_t cuda_count(void) {
 }
 
 const nb_backend* nb_backend_of(int32_t device_type) {
-    return device_type == NB_CUDA ? &cuda_backend : &nb_cpu_backend;
+    return device_type == NB_CUDA ? &nb_cuda_storage_backend : &nb_cpu_backend;
 }
+
+const nb_backend* nb_cuda_plugin(void) { return cuda_count() > 0 ? &cuda_plugin : NULL; }
 
 nb_status nb_device_resolve(const char* op, int32_t device_type, int32_t* device_index,
                             const nb_backend** out) {
@@ -107,11 +114,11 @@ nb_status nb_device_resolve(const char* op, int32_t device_type, int32_t* device
     if (device_type == NB_CUDA) {
         int32_t count = cuda_count();
         if (count == 0) return nb_error(NB_ERR_DEVICE, "%s: CUDA is not available: %s", op, cuda_reason);
-        if (*device_index == -1) *device_index = 0;
+        if (*device_index == -1) nb_device_current(NB_CUDA, device_index);
         if (*device_index < 0 || *device_index >= count)
             return nb_error(NB_ERR_DEVICE, "%s: invalid CUDA device index %d (%d device%s available)",
                             op, (int)*device_index, (int)count, count == 1 ? "" : "s");
-        *out = &cuda_backend;
+        *out = &nb_cuda_storage_backend;
         return NB_OK;
     }
     if (device_type == NB_CUDA_HOST)
@@ -149,14 +156,9 @@ NB_API const char* nb_device_unavailable_reason(int32_t device_type) {
 
 /* ---- memory statistics ---- */
 
-static nb_status memory_device(const char* op, int32_t device_type, int32_t device_index) {
+static nb_status memory_device(const char* op, int32_t device_type, int32_t* device_index) {
     const nb_backend* backend;
-    nb_status st = nb_device_resolve(op, device_type, &device_index, &backend);
-    if (st != NB_OK) return st;
-    if (device_type != NB_CPU)
-        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: statistics for %s memory are not available yet", op,
-                        nb_device_type_name(device_type));
-    return NB_OK;
+    return nb_device_resolve(op, device_type, device_index, &backend);
 }
 
 NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, nb_memory_stats* out) {
@@ -165,10 +167,19 @@ NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, 
     if (out->struct_size < 2 * sizeof(uint32_t))
         return nb_error(NB_ERR_ABI_VERSION, "%s: struct_size %u is too small (set it to sizeof(nb_memory_stats))",
                         op, (unsigned)out->struct_size);
-    nb_status st = memory_device(op, device_type, device_index);
+    nb_status st = memory_device(op, device_type, &device_index);
     if (st != NB_OK) return st;
     nb_memory_stats full = {0};
-    nb_cpu_stats(&full);
+    if (device_type == NB_CUDA) {
+        nb_cuda_memory_stats(device_index, &full);
+    } else {
+        nb_cpu_stats(&full);
+        full.reserved_bytes = full.allocated_bytes + full.cached_bytes;
+        full.active_bytes = full.requested_bytes = full.allocated_bytes;
+        full.peak_active_bytes = full.peak_requested_bytes = full.peak_allocated_bytes;
+        full.peak_reserved_bytes = full.reserved_bytes > full.peak_allocated_bytes ? full.reserved_bytes
+                                                                                   : full.peak_allocated_bytes;
+    }
     size_t n = out->struct_size < sizeof full ? out->struct_size : sizeof full;
     uint32_t caller_size = out->struct_size;
     memcpy(out, &full, n);
@@ -177,13 +188,17 @@ NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, 
 }
 
 NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index) {
-    nb_status st = memory_device("nb_memory_reset_peak", device_type, device_index);
-    if (st == NB_OK) nb_cpu_reset_peak();
-    return st;
+    nb_status st = memory_device("nb_memory_reset_peak", device_type, &device_index);
+    if (st != NB_OK) return st;
+    if (device_type == NB_CUDA) nb_cuda_memory_reset_peak(device_index);
+    else nb_cpu_reset_peak();
+    return NB_OK;
 }
 
 NB_API nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index) {
-    nb_status st = memory_device("nb_memory_empty_cache", device_type, device_index);
-    if (st == NB_OK) nb_cpu_empty_cache();
-    return st;
+    nb_status st = memory_device("nb_memory_empty_cache", device_type, &device_index);
+    if (st != NB_OK) return st;
+    if (device_type == NB_CUDA) nb_cuda_memory_empty_cache(device_index);
+    else nb_cpu_empty_cache();
+    return NB_OK;
 }

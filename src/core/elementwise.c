@@ -1,5 +1,6 @@
 /* elementwise.c: one validated path shared by every elementwise op (see elementwise.h). */
 #include "elementwise.h"
+#include "runtime.h"
 
 #include <string.h>
 
@@ -100,6 +101,11 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
     for (int32_t i = 0; i < n; i++)
         if (NB_UNLIKELY(!nb_tensor_ok(inputs[i]))) return nb_bad_handle(name, tensor_names[i], inputs[i]);
     if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(name, "out", dst);
+    if (NB_UNLIKELY(n == 2 && inputs[0]->storage->device_type == NB_CUDA)) {  /* the device kernels that exist */
+        nb_status st;
+        if (nb_device_binary_try(name, op->ints_to_float, inputs[0], inputs[1], ctx ? ctx->alpha : 1.0, dst, out, &st))
+            return st;
+    }
 
     const int32_t first = op->condition_first ? 1 : 0;  /* inputs that take part in promotion */
     if (first && inputs[0]->dtype != NB_BOOL)

@@ -1,6 +1,7 @@
 /* factory.c: tensor creation: empty, zeros, ones, full, arange, linspace, eye,
  * from host data (copied) and from external memory (wrapped, no copy). */
 #include "internal.h"
+#include "runtime.h"
 #include "../alloc/cpu_allocator.h"
 #include "../cpu/kernels.h"
 
@@ -27,12 +28,17 @@ static nb_status fill(const char* op, nb_tensor* t, double fvalue, int64_t ivalu
         nb_cpu_fill(nb_tensor_data(t), t->dtype, t->numel, fvalue, ivalue, is_int);
         return NB_OK;
     }
+    if (nb_backend_of(t->storage->device_type)->fill != NULL) {  /* a fill kernel on the device */
+        uint64_t pattern = 0;
+        nb_cpu_fill(&pattern, t->dtype, 1, fvalue, ivalue, is_int);
+        return nb_device_fill(op, t, &pattern);
+    }
     int64_t nbytes = t->numel * nb_dtype_sizes[t->dtype];
     void* host = nb_cpu_alloc((size_t)nbytes);
     if (host == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of host memory staging %lld bytes", op, (long long)nbytes);
     nb_cpu_fill(host, t->dtype, t->numel, fvalue, ivalue, is_int);
     const nb_backend* b = nb_backend_of(t->storage->device_type);
-    nb_status st = b->copy(nb_tensor_data(t), t->storage->device_type, host, NB_CPU, nbytes);
+    nb_status st = b->copy(nb_tensor_data(t), t->storage->device_type, t->storage->device_index, host, NB_CPU, 0, nbytes);
     nb_cpu_free(host, (size_t)nbytes);
     return st == NB_OK ? NB_OK : nb_error(st, "%s: copy to %s failed: %s", op, b->name, b->last_error());
 }
@@ -64,7 +70,7 @@ NB_API nb_status nb_zeros(const int64_t* shape, int32_t ndim, int32_t dtype, int
     nb_status st = create("zeros", shape, ndim, dtype, device_type, device_index, &t);
     if (st != NB_OK) return st;
     const nb_backend* b = nb_backend_of(t->storage->device_type);
-    if ((st = b->memset(nb_tensor_data(t), 0, t->numel * nb_dtype_sizes[dtype])) != NB_OK) {
+    if ((st = b->memset(nb_tensor_data(t), t->storage->device_index, 0, t->numel * nb_dtype_sizes[dtype])) != NB_OK) {
         nb_tensor_release(t);
         return nb_error(st, "zeros: %s memset failed: %s", b->name, b->last_error());
     }
@@ -214,7 +220,7 @@ NB_API nb_status nb_tensor_from_host(const void* data, const int64_t* shape, int
             return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: data is NULL for %lld bytes", op, (long long)nbytes);
         }
         const nb_backend* b = nb_backend_of(t->storage->device_type);
-        if ((st = b->copy(nb_tensor_data(t), t->storage->device_type, data, NB_CPU, nbytes)) != NB_OK) {
+        if ((st = b->copy(nb_tensor_data(t), t->storage->device_type, t->storage->device_index, data, NB_CPU, 0, nbytes)) != NB_OK) {
             nb_tensor_release(t);
             return nb_error(st, "%s: copy to %s failed: %s", op, b->name, b->last_error());
         }

@@ -53,6 +53,7 @@ NB_INTERNAL const char* nb_dtype_str(int32_t dtype);
 /* ---- storage and tensors (tensor.c) ---- */
 
 struct nb_backend;
+struct nb_ag_meta;
 
 typedef struct nb_storage {
     atomic_int_fast64_t refcount;
@@ -79,6 +80,7 @@ struct nb_tensor {
     int16_t wrapped_number;  /* a Python-style scalar: lowest priority in type promotion */
     int64_t shape[NB_MAX_DIMS];
     int64_t strides[NB_MAX_DIMS];
+    struct nb_ag_meta* ag;   /* autograd state; NULL for tensors that never took part */
 };
 
 static inline bool nb_tensor_ok(const nb_tensor* t) {
@@ -167,5 +169,12 @@ NB_INTERNAL const nb_backend* nb_backend_of(int32_t device_type);
 
 /* dst = src, src broadcast to dst's shape, converting dtype, across devices. */
 NB_INTERNAL nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src);
+
+/* ---- autograd (src/autograd) ---- */
+
+NB_INTERNAL void nb_ag_meta_free(struct nb_ag_meta* m);
+
+/* The op implementations behind the generated public entry points. */
+#include "../autograd/dispatch.h"
 
 #endif /* NABLA_INTERNAL_H_ */

@@ -113,6 +113,7 @@ static nb_status tensor_make(const char* op, nb_storage* storage, bool steal, in
     t->numel = numel;
     t->contiguous = nb_is_contiguous(shape, strides, ndim);
     t->wrapped_number = 0;
+    t->ag = NULL;
     nb_count_live(NB_LIVE_TENSOR, 1);
     *out = t;
     return NB_OK;
@@ -196,6 +197,7 @@ NB_API void nb_tensor_release(nb_tensor* t) {
     if (t == NULL || t->magic != NB_TENSOR_MAGIC) return;
     if (!drop_last(&t->refcount)) return;
     t->magic = NB_TENSOR_DEAD;
+    if (t->ag != NULL) nb_ag_meta_free(t->ag);
     nb_storage_release(t->storage);
     nb_cpu_free(t, sizeof *t);
     nb_count_live(NB_LIVE_TENSOR, -1);

@@ -11,7 +11,7 @@ static nb_status make_view(const char* op, const nb_tensor* t, const int64_t* sh
     return nb_tensor_make(op, t->storage, t->dtype, shape, strides, ndim, offset, out);
 }
 
-NB_API nb_status nb_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
+nb_status nbi_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
     static const char* op = "view";
     VIEW_PROLOGUE(op, t, out);
     int64_t resolved[NB_MAX_DIMS], strides[NB_MAX_DIMS];
@@ -40,7 +40,7 @@ static nb_status contiguous_copy(const char* op, const nb_tensor* t, nb_tensor**
     return NB_OK;
 }
 
-NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out) {
+nb_status nbi_tensor_contiguous(const nb_tensor* t, nb_tensor** out) {
     VIEW_PROLOGUE("contiguous", t, out);
     if (t->contiguous) {
         nb_tensor_retain((nb_tensor*)t);
@@ -50,7 +50,7 @@ NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out) {
     return contiguous_copy("contiguous", t, out);
 }
 
-NB_API nb_status nb_tensor_clone(const nb_tensor* t, nb_tensor** out) {
+nb_status nbi_tensor_clone(const nb_tensor* t, nb_tensor** out) {
     static const char* op = "clone";
     VIEW_PROLOGUE(op, t, out);
     nb_tensor* r;
@@ -79,7 +79,7 @@ static nb_status reshape_resolved(const char* op, const nb_tensor* t, const int6
     return st;
 }
 
-NB_API nb_status nb_tensor_reshape(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
+nb_status nbi_tensor_reshape(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
     static const char* op = "reshape";
     VIEW_PROLOGUE(op, t, out);
     int64_t resolved[NB_MAX_DIMS];
@@ -88,7 +88,7 @@ NB_API nb_status nb_tensor_reshape(const nb_tensor* t, const int64_t* shape, int
     return reshape_resolved(op, t, resolved, ndim, out);
 }
 
-NB_API nb_status nb_tensor_flatten(const nb_tensor* t, int64_t start_dim, int64_t end_dim, nb_tensor** out) {
+nb_status nbi_tensor_flatten(const nb_tensor* t, int64_t start_dim, int64_t end_dim, nb_tensor** out) {
     static const char* op = "flatten";
     VIEW_PROLOGUE(op, t, out);
     int32_t s, e;
@@ -112,7 +112,7 @@ NB_API nb_status nb_tensor_flatten(const nb_tensor* t, int64_t start_dim, int64_
     return reshape_resolved(op, t, shape, n, out);
 }
 
-NB_API nb_status nb_tensor_permute(const nb_tensor* t, const int64_t* dims, int32_t ndim, nb_tensor** out) {
+nb_status nbi_tensor_permute(const nb_tensor* t, const int64_t* dims, int32_t ndim, nb_tensor** out) {
     static const char* op = "permute";
     VIEW_PROLOGUE(op, t, out);
     if (ndim != t->ndim || (dims == NULL && ndim > 0))
@@ -135,7 +135,7 @@ NB_API nb_status nb_tensor_permute(const nb_tensor* t, const int64_t* dims, int3
     return make_view(op, t, shape, strides, ndim, t->offset, out);
 }
 
-NB_API nb_status nb_tensor_transpose(const nb_tensor* t, int64_t dim0, int64_t dim1, nb_tensor** out) {
+nb_status nbi_tensor_transpose(const nb_tensor* t, int64_t dim0, int64_t dim1, nb_tensor** out) {
     static const char* op = "transpose";
     VIEW_PROLOGUE(op, t, out);
     int32_t a, b;
@@ -164,7 +164,7 @@ static nb_status restrict_dim(const char* op, const nb_tensor* t, int32_t d, int
     return make_view(op, t, shape, strides, t->ndim, offset, out);
 }
 
-NB_API nb_status nb_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, int64_t length,
+nb_status nbi_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, int64_t length,
                                   nb_tensor** out) {
     static const char* op = "narrow";
     VIEW_PROLOGUE(op, t, out);
@@ -184,7 +184,7 @@ NB_API nb_status nb_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start
     return restrict_dim(op, t, d, start, length, 1, out);
 }
 
-NB_API nb_status nb_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start, int64_t end, int64_t step,
+nb_status nbi_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start, int64_t end, int64_t step,
                                  nb_tensor** out) {
     static const char* op = "slice";
     VIEW_PROLOGUE(op, t, out);
@@ -203,7 +203,7 @@ NB_API nb_status nb_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start,
     return restrict_dim(op, t, d, start, length, step, out);
 }
 
-NB_API nb_status nb_tensor_select(const nb_tensor* t, int64_t dim, int64_t index, nb_tensor** out) {
+nb_status nbi_tensor_select(const nb_tensor* t, int64_t dim, int64_t index, nb_tensor** out) {
     static const char* op = "select";
     VIEW_PROLOGUE(op, t, out);
     if (t->ndim == 0) return nb_error(NB_ERR_INDEX, "%s: invalid index of a 0-dim tensor", op);
@@ -225,7 +225,7 @@ NB_API nb_status nb_tensor_select(const nb_tensor* t, int64_t dim, int64_t index
     return make_view(op, t, shape, strides, n, t->offset + index * t->strides[d], out);
 }
 
-NB_API nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
+nb_status nbi_tensor_expand(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
     static const char* op = "expand";
     VIEW_PROLOGUE(op, t, out);
     if (ndim > NB_MAX_DIMS)
@@ -268,7 +268,7 @@ NB_API nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int3
     return make_view(op, t, new_shape, strides, ndim, t->offset, out);
 }
 
-NB_API nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int32_t ndims, nb_tensor** out) {
+nb_status nbi_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int32_t ndims, nb_tensor** out) {
     static const char* op = "squeeze";
     VIEW_PROLOGUE(op, t, out);
     if (ndims < 0 || ndims > NB_MAX_DIMS)
@@ -302,7 +302,7 @@ NB_API nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int3
     return make_view(op, t, shape, strides, n, t->offset, out);
 }
 
-NB_API nb_status nb_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor** out) {
+nb_status nbi_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor** out) {
     static const char* op = "unsqueeze";
     VIEW_PROLOGUE(op, t, out);
     if (t->ndim >= NB_MAX_DIMS)
@@ -323,7 +323,7 @@ NB_API nb_status nb_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor*
     return make_view(op, t, shape, strides, t->ndim + 1, t->offset, out);
 }
 
-NB_API nb_status nb_tensor_as_strided(const nb_tensor* t, const int64_t* shape, const int64_t* strides,
+nb_status nbi_tensor_as_strided(const nb_tensor* t, const int64_t* shape, const int64_t* strides,
                                       int32_t ndim, int64_t storage_offset, nb_tensor** out) {
     static const char* op = "as_strided";
     VIEW_PROLOGUE(op, t, out);

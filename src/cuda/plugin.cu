@@ -2,11 +2,16 @@
 // CUDA use and calls nb_plugin_init, which fills the backend table. cudart is
 // linked statically, so only the driver is needed at run time; without a driver
 // or a device, init fails with the reason and nabla stays CPU-only.
+//
+// Every entry that takes a device index makes that device current first (the
+// core tracks the current device per thread itself). Streams are created
+// non-blocking, as PyTorch does: they never wait for the legacy default stream.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 
 #include "backend.h"
+#include "kernels.h"
 
 namespace {
 
@@ -15,41 +20,185 @@ thread_local char last_error[512];
 nb_status fail(cudaError_t err, const char* what) {
     std::snprintf(last_error, sizeof last_error, "%s: %s (%s)", what, cudaGetErrorString(err),
                   cudaGetErrorName(err));
+    cudaGetLastError();  // clear a non-sticky error so the next call starts clean
     return err == cudaErrorMemoryAllocation ? NB_ERR_OUT_OF_MEMORY : NB_ERR_BACKEND;
 }
 
-nb_status cuda_alloc(int32_t device_index, int64_t nbytes, void** out) {
-    cudaError_t err = cudaSetDevice(device_index);
-    if (err != cudaSuccess) return fail(err, "cudaSetDevice");
+#define TRY(call)                                          \
+    do {                                                   \
+        cudaError_t err_ = (call);                         \
+        if (err_ != cudaSuccess) return fail(err_, #call); \
+    } while (0)
+
+cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+cudaEvent_t as_event(void* e) { return static_cast<cudaEvent_t>(e); }
+
+nb_status cuda_alloc(int32_t device, int64_t nbytes, void** out) {
+    TRY(cudaSetDevice(device));
     void* p = nullptr;
-    // cudaMalloc(0) returns NULL; keep every storage pointer distinct and non-NULL.
-    err = cudaMalloc(&p, nbytes > 0 ? static_cast<size_t>(nbytes) : 1);
-    if (err != cudaSuccess) return fail(err, "cudaMalloc");
+    // cudaMalloc(0) returns NULL; keep every pointer distinct and non-NULL.
+    TRY(cudaMalloc(&p, nbytes > 0 ? static_cast<size_t>(nbytes) : 1));
     *out = p;
     return NB_OK;
 }
 
-void cuda_free(int32_t device_index, void* ptr, int64_t nbytes) {
-    (void)nbytes;
-    cudaSetDevice(device_index);
+void cuda_free(int32_t device, void* ptr, int64_t) {
+    cudaSetDevice(device);
     cudaFree(ptr);
 }
 
-nb_status cuda_copy(void* dst, int32_t dst_type, const void* src, int32_t src_type, int64_t nbytes) {
+nb_status cuda_copy(void* dst, int32_t dst_type, int32_t dst_index, const void* src, int32_t, int32_t src_index,
+                    int64_t nbytes) {
     if (nbytes == 0) return NB_OK;
-    cudaMemcpyKind kind = cudaMemcpyDefault;  // unified addressing tells the directions apart
-    (void)dst_type, (void)src_type;
-    cudaError_t err = cudaMemcpy(dst, src, static_cast<size_t>(nbytes), kind);
-    return err == cudaSuccess ? NB_OK : fail(err, "cudaMemcpy");
+    TRY(cudaSetDevice(dst_type == NB_CUDA ? dst_index : src_index));
+    TRY(cudaMemcpy(dst, src, static_cast<size_t>(nbytes), cudaMemcpyDefault));  // unified addressing
+    return NB_OK;
 }
 
-nb_status cuda_memset(void* dst, int value, int64_t nbytes) {
+nb_status cuda_memset(void* dst, int32_t device, int value, int64_t nbytes) {
     if (nbytes == 0) return NB_OK;
-    cudaError_t err = cudaMemset(dst, value, static_cast<size_t>(nbytes));
-    return err == cudaSuccess ? NB_OK : fail(err, "cudaMemset");
+    TRY(cudaSetDevice(device));
+    TRY(cudaMemset(dst, value, static_cast<size_t>(nbytes)));
+    return NB_OK;
 }
 
 const char* cuda_last_error() { return last_error; }
+
+nb_status device_synchronize(int32_t device) {
+    TRY(cudaSetDevice(device));
+    TRY(cudaDeviceSynchronize());
+    return NB_OK;
+}
+
+nb_status mem_info(int32_t device, int64_t* free_bytes, int64_t* total_bytes) {
+    TRY(cudaSetDevice(device));
+    size_t f = 0, t = 0;
+    TRY(cudaMemGetInfo(&f, &t));
+    *free_bytes = static_cast<int64_t>(f);
+    *total_bytes = static_cast<int64_t>(t);
+    return NB_OK;
+}
+
+nb_status stream_create(int32_t device, int32_t priority, void** out) {
+    TRY(cudaSetDevice(device));
+    cudaStream_t s = nullptr;
+    TRY(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, priority));
+    *out = s;
+    return NB_OK;
+}
+
+void stream_destroy(int32_t device, void* stream) {
+    cudaSetDevice(device);
+    cudaStreamDestroy(as_stream(stream));  // returns at once; queued work still completes
+}
+
+nb_status stream_priority_range(int32_t* least, int32_t* greatest) {
+    int l = 0, g = 0;
+    TRY(cudaDeviceGetStreamPriorityRange(&l, &g));
+    *least = l;
+    *greatest = g;
+    return NB_OK;
+}
+
+// The legacy default stream (NULL) of a device: calls on it need that device current.
+nb_status stream_synchronize(int32_t device, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(cudaStreamSynchronize(as_stream(stream)));
+    return NB_OK;
+}
+
+nb_status stream_query(int32_t device, void* stream, int32_t* done) {
+    TRY(cudaSetDevice(device));
+    cudaError_t err = cudaStreamQuery(as_stream(stream));
+    if (err == cudaErrorNotReady) {
+        cudaGetLastError();
+        *done = 0;
+        return NB_OK;
+    }
+    if (err != cudaSuccess) return fail(err, "cudaStreamQuery");
+    *done = 1;
+    return NB_OK;
+}
+
+nb_status stream_wait_event(int32_t device, void* stream, void* event) {
+    TRY(cudaSetDevice(device));
+    TRY(cudaStreamWaitEvent(as_stream(stream), as_event(event), 0));
+    return NB_OK;
+}
+
+nb_status event_create(int32_t device, int32_t flags, void** out) {
+    TRY(cudaSetDevice(device));
+    unsigned f = (flags & NB_EVENT_TIMING) ? cudaEventDefault : cudaEventDisableTiming;
+    if (flags & NB_EVENT_BLOCKING) f |= cudaEventBlockingSync;
+    cudaEvent_t e = nullptr;
+    TRY(cudaEventCreateWithFlags(&e, f));
+    *out = e;
+    return NB_OK;
+}
+
+void event_destroy(int32_t device, void* event) {
+    cudaSetDevice(device);
+    cudaEventDestroy(as_event(event));
+}
+
+nb_status event_record(int32_t device, void* event, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(cudaEventRecord(as_event(event), as_stream(stream)));
+    return NB_OK;
+}
+
+nb_status event_query(void* event, int32_t* done) {
+    cudaError_t err = cudaEventQuery(as_event(event));
+    if (err == cudaErrorNotReady) {
+        cudaGetLastError();
+        *done = 0;
+        return NB_OK;
+    }
+    if (err != cudaSuccess) return fail(err, "cudaEventQuery");
+    *done = 1;
+    return NB_OK;
+}
+
+nb_status event_synchronize(void* event) {
+    TRY(cudaEventSynchronize(as_event(event)));
+    return NB_OK;
+}
+
+nb_status event_elapsed(void* start, void* end, float* ms) {
+    TRY(cudaEventElapsedTime(ms, as_event(start), as_event(end)));
+    return NB_OK;
+}
+
+nb_status copy_async(int32_t device, void* dst, const void* src, int64_t nbytes, void* stream) {
+    if (nbytes == 0) return NB_OK;
+    TRY(cudaSetDevice(device));
+    TRY(cudaMemcpyAsync(dst, src, static_cast<size_t>(nbytes), cudaMemcpyDefault, as_stream(stream)));
+    return NB_OK;
+}
+
+nb_status host_alloc(int64_t nbytes, void** out) {
+    void* p = nullptr;
+    TRY(cudaHostAlloc(&p, nbytes > 0 ? static_cast<size_t>(nbytes) : 1, cudaHostAllocPortable));
+    *out = p;
+    return NB_OK;
+}
+
+void host_free(void* ptr) { cudaFreeHost(ptr); }
+
+nb_status fill(int32_t device, void* dst, const void* pattern, int32_t pattern_size, int64_t count, void* stream) {
+    if (count == 0) return NB_OK;
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_fill(dst, pattern, pattern_size, count, as_stream(stream)));
+    return NB_OK;
+}
+
+nb_status binary(int32_t device, int32_t op, int32_t dtype, void* out, const void* a, const void* b, int64_t n,
+                 void* stream) {
+    if (n == 0) return NB_OK;
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_binary(op, dtype, out, a, b, n, as_stream(stream)));
+    return NB_OK;
+}
 
 }  // namespace
 
@@ -69,12 +218,32 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
         std::snprintf(reason, reason_cap, "%s (%s)", why, cudaGetErrorName(err));
         return NB_ERR_DEVICE;
     }
+    *backend = nb_backend{};
     backend->name = "cuda";
     backend->alloc = cuda_alloc;
     backend->free = cuda_free;
     backend->copy = cuda_copy;
     backend->memset = cuda_memset;
     backend->last_error = cuda_last_error;
+    backend->device_synchronize = device_synchronize;
+    backend->mem_info = mem_info;
+    backend->stream_create = stream_create;
+    backend->stream_destroy = stream_destroy;
+    backend->stream_priority_range = stream_priority_range;
+    backend->stream_synchronize = stream_synchronize;
+    backend->stream_query = stream_query;
+    backend->stream_wait_event = stream_wait_event;
+    backend->event_create = event_create;
+    backend->event_destroy = event_destroy;
+    backend->event_record = event_record;
+    backend->event_query = event_query;
+    backend->event_synchronize = event_synchronize;
+    backend->event_elapsed = event_elapsed;
+    backend->copy_async = copy_async;
+    backend->host_alloc = host_alloc;
+    backend->host_free = host_free;
+    backend->fill = fill;
+    backend->binary = binary;
     *device_count = count;
     return NB_OK;
 }

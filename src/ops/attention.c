@@ -34,7 +34,7 @@ done:
     return st;
 }
 
-NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v,
+nb_status nbi_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v,
                                                  const nb_tensor* attn_mask, double dropout_p, int32_t is_causal,
                                                  double scale, nb_generator* gen, nb_tensor** out) {
     static const char* op = "scaled_dot_product_attention";

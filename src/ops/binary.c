@@ -228,11 +228,11 @@ static nb_status with_alpha(const nb_ew_op* op, const nb_tensor* a, const nb_ten
     return run2(op, a, b, &ctx, dst, out);
 }
 
-NB_API nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
     return with_alpha(&op_add, a, b, alpha, dst, out);
 }
 
-NB_API nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
     if (nb_tensor_ok(a) && nb_tensor_ok(b) && (a->dtype == NB_BOOL || b->dtype == NB_BOOL))
         return nb_error(NB_ERR_DTYPE, "sub: subtraction, the `-` operator, with %s is not supported. %s",
                         a->dtype == b->dtype ? "two bool tensors" : "a bool tensor",
@@ -242,7 +242,7 @@ NB_API nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb
     return with_alpha(&op_sub, a, b, alpha, dst, out);
 }
 
-NB_API nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding_mode, nb_tensor* dst,
+nb_status nbi_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding_mode, nb_tensor* dst,
                         nb_tensor** out) {
     switch (rounding_mode) {
         case NB_ROUND_NONE: return run2(&op_div, a, b, NULL, dst, out);
@@ -255,16 +255,16 @@ NB_API nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding
 }
 
 #define SIMPLE(FN, OPVAR)                                                                          \
-    NB_API nb_status FN(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {     \
+    nb_status FN(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {            \
         return run2(&OPVAR, a, b, NULL, dst, out);                                                     \
     }
-SIMPLE(nb_mul, op_mul)
-SIMPLE(nb_floor_divide, op_floor_divide)
-SIMPLE(nb_remainder, op_remainder)
-SIMPLE(nb_fmod, op_fmod)
+SIMPLE(nbi_mul, op_mul)
+SIMPLE(nbi_floor_divide, op_floor_divide)
+SIMPLE(nbi_remainder, op_remainder)
+SIMPLE(nbi_fmod, op_fmod)
 /* A negative scalar exponent of an integer base fails before any cast (as in
  * PyTorch); negative tensor exponents give 0 except for bases 1 and -1. */
-NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (nb_tensor_ok(a) && nb_tensor_ok(b) && b->wrapped_number && !nb_dtype_is_floating(b->dtype)) {
         const nb_tensor* in[2] = {a, b};
         int64_t exponent = 0;
@@ -274,20 +274,20 @@ NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, 
     }
     return run2(&op_pow, a, b, NULL, dst, out);
 }
-SIMPLE(nb_maximum, op_maximum)
-SIMPLE(nb_minimum, op_minimum)
-SIMPLE(nb_atan2, op_atan2)
-SIMPLE(nb_eq, op_eq)
-SIMPLE(nb_ne, op_ne)
-SIMPLE(nb_lt, op_lt)
-SIMPLE(nb_le, op_le)
-SIMPLE(nb_gt, op_gt)
-SIMPLE(nb_ge, op_ge)
-SIMPLE(nb_logical_and, op_logical_and)
-SIMPLE(nb_logical_or, op_logical_or)
-SIMPLE(nb_logical_xor, op_logical_xor)
-SIMPLE(nb_bitwise_and, op_bitwise_and)
-SIMPLE(nb_bitwise_or, op_bitwise_or)
-SIMPLE(nb_bitwise_xor, op_bitwise_xor)
-SIMPLE(nb_bitwise_left_shift, op_shl)
-SIMPLE(nb_bitwise_right_shift, op_shr)
+SIMPLE(nbi_maximum, op_maximum)
+SIMPLE(nbi_minimum, op_minimum)
+SIMPLE(nbi_atan2, op_atan2)
+SIMPLE(nbi_eq, op_eq)
+SIMPLE(nbi_ne, op_ne)
+SIMPLE(nbi_lt, op_lt)
+SIMPLE(nbi_le, op_le)
+SIMPLE(nbi_gt, op_gt)
+SIMPLE(nbi_ge, op_ge)
+SIMPLE(nbi_logical_and, op_logical_and)
+SIMPLE(nbi_logical_or, op_logical_or)
+SIMPLE(nbi_logical_xor, op_logical_xor)
+SIMPLE(nbi_bitwise_and, op_bitwise_and)
+SIMPLE(nbi_bitwise_or, op_bitwise_or)
+SIMPLE(nbi_bitwise_xor, op_bitwise_xor)
+SIMPLE(nbi_bitwise_left_shift, op_shl)
+SIMPLE(nbi_bitwise_right_shift, op_shr)

@@ -440,14 +440,14 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
     return nn_deliver(op, y, result_dtype, dst, out);
 }
 
-NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride,
+nb_status nbi_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride,
                            int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups,
                            nb_tensor* dst, nb_tensor** out) {
     const int64_t s[1] = {stride}, p[2] = {padding_left, padding_right}, d[1] = {dilation};
     return run_conv("conv1d", 1, false, input, weight, bias, s, p, NULL, d, groups, dst, out);
 }
 
-NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias,
+nb_status nbi_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias,
                            const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups,
                            nb_tensor* dst, nb_tensor** out) {
     static const char* op = "conv2d";
@@ -458,7 +458,7 @@ NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, cons
     return run_conv(op, 2, false, input, weight, bias, stride, padding, NULL, dilation, groups, dst, out);
 }
 
-NB_API nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias,
+nb_status nbi_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias,
                                      const int64_t* stride, const int64_t* padding, const int64_t* output_padding,
                                      const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "conv_transpose2d";

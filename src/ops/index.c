@@ -105,7 +105,7 @@ static nb_status take(const char* op, const nb_tensor* x, const nb_tensor* index
     return NB_OK;
 }
 
-NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+nb_status nbi_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
     static const char* op = "gather";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_TENSOR(op, index);
@@ -205,24 +205,24 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
     return close_target(op, st, x, target, dst, out);
 }
 
-NB_API nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
+nb_status nbi_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
                             nb_tensor* dst, nb_tensor** out) {
     return scatter_impl("scatter", x, dim, index, src, NULL, false, dst, out);
 }
 
-NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value,
+nb_status nbi_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value,
                                   nb_tensor* dst, nb_tensor** out) {
     return scatter_impl("scatter", x, dim, index, NULL, value, false, dst, out);
 }
 
-NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
+nb_status nbi_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
                                 nb_tensor* dst, nb_tensor** out) {
     return scatter_impl("scatter_add", x, dim, index, src, NULL, true, dst, out);
 }
 
 /* ---- index_select / index_add / take_along_dim ---- */
 
-NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+nb_status nbi_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
     static const char* op = "index_select";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_TENSOR(op, index);
@@ -246,7 +246,7 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
     return take(op, x, index, d, shape, x->ndim, xmap, imap, out);
 }
 
-NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source,
+nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source,
                               double alpha, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "index_add";
     NB_CHECK_TENSOR(op, x);
@@ -300,7 +300,7 @@ NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* 
     return close_target(op, st, x, target, dst, out);
 }
 
-NB_API nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim,
+nb_status nbi_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim,
                                    nb_tensor** out) {
     static const char* op = "take_along_dim";
     NB_CHECK_TENSOR(op, x);
@@ -345,7 +345,7 @@ NB_API nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices,
 
 /* ---- masks: masked_fill, masked_select, nonzero ---- */
 
-NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst,
+nb_status nbi_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst,
                                 nb_tensor** out) {
     static const char* op = "masked_fill";
     NB_CHECK_TENSOR(op, x);
@@ -392,7 +392,7 @@ NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const
     return close_target(op, st, x, target, dst, out);
 }
 
-NB_API nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor** out) {
+nb_status nbi_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor** out) {
     static const char* op = "masked_select";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_TENSOR(op, mask);
@@ -432,7 +432,7 @@ static nb_status nonzero_impl(const char* op, const nb_tensor* x, nb_tensor** ou
     return st;
 }
 
-NB_API nb_status nb_nonzero(const nb_tensor* x, nb_tensor** out) {
+nb_status nbi_nonzero(const nb_tensor* x, nb_tensor** out) {
     NB_CHECK_TENSOR("nonzero", x);
     NB_CHECK_OUT("nonzero", out);
     return nonzero_impl("nonzero", x, out);
@@ -614,7 +614,7 @@ static void plan_operands(const plan_t* p, nb_ix_iter* it, const nb_tensor* src,
     }
 }
 
-NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out) {
+nb_status nbi_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out) {
     static const char* op = "index";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);
@@ -646,7 +646,7 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
     return st;
 }
 
-NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values,
+nb_status nbi_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values,
                               int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "index_put";
     NB_CHECK_TENSOR(op, x);

@@ -329,14 +329,14 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
 #define ARGS(...) (const nb_tensor* const[]){__VA_ARGS__}
 #define NAMES(...) (const char* const[]){__VA_ARGS__}
 
-NB_API nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     mm_spec s = {.op = "matmul", .a = a, .b = b, .alpha = 1};
     nb_status st = check_args(s.op, ARGS(a, b), NAMES("a", "b"), 2, dst, out);
     if (st == NB_OK) st = check_matmul(&s);
     return st == NB_OK ? run(&s, dst, out) : st;
 }
 
-NB_API nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     mm_spec s = {.op = "mm", .a = a, .b = b, .alpha = 1};
     nb_status st = check_args(s.op, ARGS(a, b), NAMES("a", "b"), 2, dst, out);
     if (st != NB_OK) return st;
@@ -364,7 +364,7 @@ static nb_status check_bmm(mm_spec* s) {
     return NB_OK;
 }
 
-NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     mm_spec s = {.op = "bmm", .a = a, .b = b, .alpha = 1};
     nb_status st = check_args(s.op, ARGS(a, b), NAMES("a", "b"), 2, dst, out);
     if (st != NB_OK || (st = check_bmm(&s)) != NB_OK) return st;
@@ -375,7 +375,7 @@ NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, 
     return run(&s, dst, out);
 }
 
-NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
     mm_spec s = {.op = "mv", .a = a, .b = v, .alpha = 1};
     nb_status st = check_args(s.op, ARGS(a, v), NAMES("a", "v"), 2, dst, out);
     if (st != NB_OK) return st;
@@ -392,7 +392,7 @@ NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, n
     return run(&s, dst, out);
 }
 
-NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     mm_spec s = {.op = "dot", .a = a, .b = b, .alpha = 1};
     nb_status st = check_args(s.op, ARGS(a, b), NAMES("a", "b"), 2, dst, out);
     if (st != NB_OK) return st;
@@ -403,7 +403,7 @@ NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, 
     return run(&s, dst, out);
 }
 
-NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta,
+nb_status nbi_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta,
                           double alpha, nb_tensor* dst, nb_tensor** out) {
     mm_spec s = {.op = "addmm", .a = mat1, .b = mat2, .input = input, .beta = beta, .alpha = alpha};
     nb_status st = check_args(s.op, ARGS(input, mat1, mat2), NAMES("input", "mat1", "mat2"), 3, dst, out);
@@ -426,7 +426,7 @@ NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const n
     return run(&s, dst, out);
 }
 
-NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta,
+nb_status nbi_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta,
                             double alpha, nb_tensor* dst, nb_tensor** out) {
     mm_spec s = {.op = "baddbmm", .a = batch1, .b = batch2, .input = input, .beta = beta, .alpha = alpha};
     nb_status st = check_args(s.op, ARGS(input, batch1, batch2), NAMES("input", "batch1", "batch2"), 3, dst, out);
@@ -443,7 +443,7 @@ NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, con
     return run(&s, dst, out);
 }
 
-NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst,
+nb_status nbi_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst,
                            nb_tensor** out) {
     static const char* op = "linear";
     nb_status st = check_args(op, ARGS(input, weight), NAMES("input", "weight"), 2, dst, out);
@@ -477,7 +477,7 @@ NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, cons
     return st;
 }
 
-NB_API nb_status nb_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "outer";
     nb_status st = check_args(op, ARGS(a, b), NAMES("a", "b"), 2, dst, out);
     if (st != NB_OK) return st;

@@ -280,12 +280,12 @@ done:
     return nn_deliver(op, result, input->dtype, dst, out);
 }
 
-NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
+nb_status nbi_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
                              int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     return classification("nll_loss", false, input, target, weight, ignore_index, reduction, 0.0, dst, out);
 }
 
-NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
+nb_status nbi_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
                                   int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst,
                                   nb_tensor** out) {
     return classification("cross_entropy", true, input, target, weight, ignore_index, reduction, label_smoothing, dst,
@@ -425,19 +425,19 @@ static nb_status pointwise(const char* op, int kind, const nb_tensor* const* ops
     return nn_deliver(op, y, dtype, dst, out);
 }
 
-NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
+nb_status nbi_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
                              int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     const nb_tensor* ops[4] = {input, target, weight, NULL};
     return pointwise("mse_loss", PW_MSE, ops, false, false, reduction, 0, dst, out);
 }
 
-NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
+nb_status nbi_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
                              int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     const nb_tensor* ops[4] = {input, target, weight, NULL};
     return pointwise("l1_loss", PW_L1, ops, false, false, reduction, 0, dst, out);
 }
 
-NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta,
+nb_status nbi_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta,
                                    nb_tensor* dst, nb_tensor** out) {
     if (!(beta >= 0))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "smooth_l1_loss: smooth_l1_loss does not support negative values for beta.");
@@ -445,7 +445,7 @@ NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* targ
     return pointwise("smooth_l1_loss", PW_SMOOTH_L1, ops, false, false, reduction, beta, dst, out);
 }
 
-NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
+nb_status nbi_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
                                int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out) {
     if (!(delta > 0))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "huber_loss: huber_loss does not support non-positive values for delta.");
@@ -453,20 +453,20 @@ NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, 
     return pointwise("huber_loss", PW_HUBER, ops, false, false, reduction, delta, dst, out);
 }
 
-NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
+nb_status nbi_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight,
                                          int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     const nb_tensor* ops[4] = {input, target, weight, NULL};
     return pointwise("binary_cross_entropy", PW_BCE, ops, true, true, reduction, 0, dst, out);
 }
 
-NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target,
+nb_status nbi_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target,
                                                      const nb_tensor* weight, const nb_tensor* pos_weight,
                                                      int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     const nb_tensor* ops[4] = {input, target, weight, pos_weight};
     return pointwise("binary_cross_entropy_with_logits", PW_BCE_LOGITS, ops, true, false, reduction, 0, dst, out);
 }
 
-NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target,
+nb_status nbi_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target,
                            nb_tensor* dst, nb_tensor** out) {
     const nb_tensor* ops[4] = {input, target, NULL, NULL};
     return pointwise("kl_div", log_target ? PW_KL_LOG : PW_KL, ops, false, false, reduction, 0, dst, out);

@@ -7,7 +7,7 @@
 
 /* ---- embedding ---- */
 
-NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst,
+nb_status nbi_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst,
                               nb_tensor** out) {
     static const char* op = "embedding";
     nb_status st;
@@ -152,7 +152,7 @@ static inline void copy_elem(char* d, const char* s, int64_t es) {
     }
 }
 
-NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value,
+nb_status nbi_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value,
                         nb_tensor* dst, nb_tensor** out) {
     static const char* op = "pad";
     nb_status st;

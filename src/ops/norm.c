@@ -130,7 +130,7 @@ static const void* data_or_null(const nb_tensor* t) { return t != NULL ? nb_tens
 
 /* ---- layer_norm ---- */
 
-NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim,
+nb_status nbi_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim,
                                const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst,
                                nb_tensor** out) {
     static const char* op = "layer_norm";
@@ -233,7 +233,7 @@ static nb_status update_running(const char* op, nb_tensor* running, const double
     return st;
 }
 
-NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var,
+nb_status nbi_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var,
                                const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum,
                                double eps, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "batch_norm";
@@ -302,7 +302,7 @@ done:
 
 /* ---- group_norm ---- */
 
-NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight,
+nb_status nbi_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight,
                                const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "group_norm";
     nb_status st;

@@ -167,7 +167,7 @@ static nb_status pool_geometry(const char* op, const nb_tensor* input, const int
     return NB_OK;
 }
 
-NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride,
+nb_status nbi_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride,
                                const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices,
                                nb_tensor* dst, nb_tensor** out) {
     static const char* op = "max_pool2d";
@@ -197,7 +197,7 @@ NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_siz
     return NB_OK;
 }
 
-NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride,
+nb_status nbi_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride,
                                const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad,
                                int64_t divisor_override, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "avg_pool2d";
@@ -225,7 +225,7 @@ NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_siz
     return nn_deliver(op, y, input->dtype, dst, out);
 }
 
-NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst,
+nb_status nbi_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst,
                                         nb_tensor** out) {
     static const char* op = "adaptive_avg_pool2d";
     int32_t kd;

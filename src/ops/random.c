@@ -308,12 +308,12 @@ static nb_status create_float(const char* op, bool normal, const int64_t* shape,
     return nb_rng_finish(fill_float(op, normal, 0.0, 1.0, g, target), target, dst, out);
 }
 
-NB_API nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index,
+nb_status nbi_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index,
                          nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
     return create_float("rand", false, shape, ndim, dtype, device_type, device_index, gen, dst, out);
 }
 
-NB_API nb_status nb_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index,
+nb_status nbi_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index,
                           nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
     return create_float("randn", true, shape, ndim, dtype, device_type, device_index, gen, dst, out);
 }
@@ -324,7 +324,7 @@ static nb_status inplace_args(const char* op, nb_tensor* t, nb_generator* gen, n
     return nb_rng_resolve(op, gen, g);
 }
 
-NB_API nb_status nb_uniform_(nb_tensor* t, double from, double to, nb_generator* gen) {
+nb_status nbi_uniform_(nb_tensor* t, double from, double to, nb_generator* gen) {
     static const char* op = "uniform_";
     nb_generator* g = NULL;
     nb_status st = inplace_args(op, t, gen, &g);
@@ -335,7 +335,7 @@ NB_API nb_status nb_uniform_(nb_tensor* t, double from, double to, nb_generator*
     return st;
 }
 
-NB_API nb_status nb_normal_(nb_tensor* t, double mean, double std, nb_generator* gen) {
+nb_status nbi_normal_(nb_tensor* t, double mean, double std, nb_generator* gen) {
     static const char* op = "normal_";
     nb_generator* g = NULL;
     nb_status st = inplace_args(op, t, gen, &g);
@@ -377,7 +377,7 @@ static nb_status fill_int(const char* op, int64_t low, int64_t high, nb_generato
     return nb_rng_produce(op, target, &d, narrow ? k_int_narrow : k_int_wide);
 }
 
-NB_API nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, int32_t dtype,
+nb_status nbi_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, int32_t dtype,
                             int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst,
                             nb_tensor** out) {
     static const char* op = "randint";
@@ -393,7 +393,7 @@ NB_API nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int
     return nb_rng_finish(fill_int(op, low, high - 1, g, target), target, dst, out);
 }
 
-NB_API nb_status nb_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, nb_generator* gen) {
+nb_status nbi_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, nb_generator* gen) {
     static const char* op = "random_";
     nb_generator* g = NULL;
     nb_status st = inplace_args(op, t, gen, &g);
@@ -413,7 +413,7 @@ static nb_status check_p(const char* op, double p) {
     return NB_OK;
 }
 
-NB_API nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type,
+nb_status nbi_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type,
                                      int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "bernoulli";
     nb_generator* g = NULL;
@@ -430,7 +430,7 @@ NB_API nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndi
     return nb_rng_finish(nb_rng_produce(op, target, &d, k_bernoulli_scalar), target, dst, out);
 }
 
-NB_API nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "bernoulli";
     NB_CHECK_TENSOR(op, p);
     nb_generator* g = NULL;
@@ -481,7 +481,7 @@ NB_API nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* 
 
 /* ---- dropout ---- */
 
-NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst,
+nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst,
                             nb_tensor** out) {
     static const char* op = "dropout";
     NB_CHECK_TENSOR(op, x);

@@ -19,7 +19,7 @@ static inline uint64_t value64(const uint32_t w[4], int64_t half) {
 
 /* ---- randperm ---- */
 
-NB_API nb_status nb_randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen,
+nb_status nbi_randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen,
                              nb_tensor* dst, nb_tensor** out) {
     static const char* op = "randperm";
     nb_generator* g = NULL;
@@ -144,7 +144,7 @@ static void mn_without_replacement(void* ctx, int64_t begin, int64_t end) {
     free(keys);
 }
 
-NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen,
+nb_status nbi_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen,
                                 nb_tensor* dst, nb_tensor** out) {
     static const char* op = "multinomial";
     NB_CHECK_TENSOR(op, probs);

@@ -254,17 +254,17 @@ static nb_status sum_like(const char* op, const nb_red_kernel* const* table, int
     return nb_red_run(&c);
 }
 
-NB_API nb_status nb_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
+nb_status nbi_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
                         nb_tensor* dst, nb_tensor** out) {
     return sum_like("sum", sum_k, V_SUM, t, dims, ndims, keepdim, dtype, dst, out);
 }
 
-NB_API nb_status nb_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
+nb_status nbi_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
                          nb_tensor* dst, nb_tensor** out) {
     return sum_like("mean", sum_k, V_MEAN, t, dims, ndims, keepdim, dtype, dst, out);
 }
 
-NB_API nb_status nb_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
+nb_status nbi_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
                          nb_tensor* dst, nb_tensor** out) {
     return sum_like("prod", prod_k, V_SUM, t, dims, ndims, keepdim, dtype, dst, out);
 }
@@ -284,22 +284,22 @@ static nb_status same_type(const char* op, const nb_red_kernel* const* table, bo
     return nb_red_run(&c);
 }
 
-NB_API nb_status nb_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
+nb_status nbi_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                          nb_tensor** out) {
     return same_type("amax", amax_k, false, t, dims, ndims, keepdim, dst, out);
 }
 
-NB_API nb_status nb_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
+nb_status nbi_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                          nb_tensor** out) {
     return same_type("amin", amin_k, false, t, dims, ndims, keepdim, dst, out);
 }
 
-NB_API nb_status nb_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
+nb_status nbi_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                         nb_tensor** out) {
     return same_type("all", all_k, true, t, dims, ndims, keepdim, dst, out);
 }
 
-NB_API nb_status nb_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
+nb_status nbi_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                         nb_tensor** out) {
     return same_type("any", any_k, true, t, dims, ndims, keepdim, dst, out);
 }

@@ -163,12 +163,12 @@ static nb_status with_indices(const char* op, const nb_red_kernel* const* table,
     return nb_red_run(&c);
 }
 
-NB_API nb_status nb_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values,
+nb_status nbi_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values,
                             nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
     return with_indices("max", max_k, t, dim, keepdim, dst_values, dst_indices, values, indices);
 }
 
-NB_API nb_status nb_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values,
+nb_status nbi_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values,
                             nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
     return with_indices("min", min_k, t, dim, keepdim, dst_values, dst_indices, values, indices);
 }
@@ -187,10 +187,10 @@ static nb_status arg(const char* op, const nb_red_kernel* const* table, const nb
     return nb_red_run(&c);
 }
 
-NB_API nb_status nb_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
     return arg("argmax", max_k, t, dim, keepdim, dst, out);
 }
 
-NB_API nb_status nb_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
     return arg("argmin", min_k, t, dim, keepdim, dst, out);
 }

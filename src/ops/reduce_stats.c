@@ -305,17 +305,17 @@ static nb_status var_std(const char* op, int32_t variant, const nb_tensor* t, co
     return nb_red_run(&c);
 }
 
-NB_API nb_status nb_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+nb_status nbi_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
                         nb_tensor* dst, nb_tensor** out) {
     return var_std("var", V_VAR, t, dims, ndims, correction, keepdim, dst, out);
 }
 
-NB_API nb_status nb_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+nb_status nbi_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
                         nb_tensor* dst, nb_tensor** out) {
     return var_std("std", V_STD, t, dims, ndims, correction, keepdim, dst, out);
 }
 
-NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim,
+nb_status nbi_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim,
                          int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "norm";
     nb_status st = nb_red_check(op, t, dst, out);
@@ -341,7 +341,7 @@ NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int3
     return nb_red_run(&c);
 }
 
-NB_API nb_status nb_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
+nb_status nbi_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                               nb_tensor** out) {
     static const char* op = "logsumexp";
     nb_status st = nb_red_check(op, t, dst, out);

@@ -140,10 +140,10 @@ static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim
     return NB_OK;
 }
 
-NB_API nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     return scan("cumsum", false, t, dim, dtype, dst, out);
 }
 
-NB_API nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     return scan("cumprod", true, t, dim, dtype, dst, out);
 }

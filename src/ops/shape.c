@@ -163,11 +163,11 @@ static nb_status cat_impl(const char* op, const nb_tensor* const* ts, int32_t n,
     return finish(target, dst, out);
 }
 
-NB_API nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
     return cat_impl("cat", tensors, n, dim, dst, out);
 }
 
-NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "stack";
     if (dst == NULL) NB_CHECK_OUT(op, out);
     if (n < 0 || (tensors == NULL && n > 0))
@@ -203,7 +203,7 @@ NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t di
 
 /* ---- flip / roll / repeat ---- */
 
-NB_API nb_status nb_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_tensor** out) {
+nb_status nbi_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_tensor** out) {
     static const char* op = "flip";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);
@@ -251,7 +251,7 @@ static void roll_dim(nb_tensor* dst, const nb_tensor* src, int32_t d, int64_t sh
     par_copy(&a, &b);
 }
 
-NB_API nb_status nb_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, const int64_t* dims,
+nb_status nbi_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, const int64_t* dims,
                          int32_t ndims, nb_tensor** out) {
     static const char* op = "roll";
     NB_CHECK_TENSOR(op, x);
@@ -307,7 +307,7 @@ NB_API nb_status nb_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshi
     return NB_OK;
 }
 
-NB_API nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_tensor** out) {
+nb_status nbi_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_tensor** out) {
     static const char* op = "repeat";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);
@@ -402,17 +402,17 @@ static nb_status tri(const char* op, const nb_tensor* x, int64_t k, bool lower, 
     return finish(r, dst, out);
 }
 
-NB_API nb_status nb_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
     return tri("tril", x, diagonal, true, dst, out);
 }
 
-NB_API nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
     return tri("triu", x, diagonal, false, dst, out);
 }
 
 /* ---- one_hot ---- */
 
-NB_API nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out) {
+nb_status nbi_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out) {
     static const char* op = "one_hot";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);

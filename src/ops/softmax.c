@@ -212,10 +212,10 @@ static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, in
     return NB_OK;
 }
 
-NB_API nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     return softmax_impl("softmax", false, t, dim, dtype, dst, out);
 }
 
-NB_API nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     return softmax_impl("log_softmax", true, t, dim, dtype, dst, out);
 }

@@ -324,7 +324,7 @@ static nb_status sort_impl(const char* op, const nb_tensor* x, int64_t dim, bool
     return NB_OK;
 }
 
-NB_API nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values,
+nb_status nbi_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values,
                          nb_tensor** indices) {
     (void)stable;  /* the sort is always stable */
     NB_CHECK_OUT("sort", values);
@@ -332,13 +332,13 @@ NB_API nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, in
     return sort_impl("sort", x, dim, descending != 0, 0, false, values, indices);
 }
 
-NB_API nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out) {
+nb_status nbi_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out) {
     (void)stable;
     NB_CHECK_OUT("argsort", out);
     return sort_impl("argsort", x, dim, descending != 0, 0, false, NULL, out);
 }
 
-NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted,
+nb_status nbi_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted,
                          nb_tensor** values, nb_tensor** indices) {
     (void)sorted;  /* results always come sorted */
     NB_CHECK_OUT("topk", values);
@@ -358,7 +358,7 @@ static bool pair_key_differs(const void* pairs, int kind, int64_t a, int64_t b, 
     return ka != ((const pair_r*)pairs)[b].key || (floating && ka == nan_key);
 }
 
-NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse,
+nb_status nbi_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse,
                            nb_tensor** counts) {
     static const char* op = "unique";
     (void)sorted;  /* the values always come sorted */

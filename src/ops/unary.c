@@ -174,7 +174,7 @@ static nb_status run1(const nb_ew_op* op, const nb_tensor* x, nb_ew_ctx* ctx, nb
 }
 
 #define SIMPLE(NAME)                                                                         \
-    NB_API nb_status nb_##NAME(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {       \
+    nb_status nbi_##NAME(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {             \
         return run1(&op_##NAME, x, NULL, dst, out);                                         \
     }
 SIMPLE(exp) SIMPLE(exp2) SIMPLE(expm1) SIMPLE(log) SIMPLE(log2) SIMPLE(log10) SIMPLE(log1p) SIMPLE(sqrt)
@@ -183,39 +183,39 @@ SIMPLE(cosh) SIMPLE(tanh) SIMPLE(sigmoid) SIMPLE(erf) SIMPLE(erfc) SIMPLE(recipr
 SIMPLE(neg) SIMPLE(abs) SIMPLE(sign) SIMPLE(relu) SIMPLE(square) SIMPLE(floor) SIMPLE(ceil) SIMPLE(round)
 SIMPLE(trunc) SIMPLE(bitwise_not) SIMPLE(logical_not) SIMPLE(isnan) SIMPLE(isinf) SIMPLE(isfinite)
 
-NB_API nb_status nb_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out) {
     return run1(approximate_tanh ? &op_gelu_tanh : &op_gelu, x, NULL, dst, out);
 }
 
-NB_API nb_status nb_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out) {
     nb_ew_ctx ctx = {.alpha = negative_slope};
     return run1(&op_leaky_relu, x, &ctx, dst, out);
 }
 
-NB_API nb_status nb_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_tensor** out) {
     nb_ew_ctx ctx = {.alpha = alpha};
     return run1(&op_elu, x, &ctx, dst, out);
 }
 
-NB_API nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out) {
     if (beta == 0) return nb_error(NB_ERR_INVALID_ARGUMENT, "softplus: beta must be nonzero");
     nb_ew_ctx ctx = {.alpha = beta, .beta = threshold};
     return run1(&op_softplus, x, &ctx, dst, out);
 }
 
-NB_API nb_status nb_nan_to_num(const nb_tensor* x, double nan, double posinf, double neginf, nb_tensor* dst,
+nb_status nbi_nan_to_num(const nb_tensor* x, double nan, double posinf, double neginf, nb_tensor* dst,
                                nb_tensor** out) {
     nb_ew_ctx ctx = {.alpha = nan, .beta = posinf, .gamma = neginf};
     return run1(&op_nan_to_num, x, &ctx, dst, out);
 }
 
-NB_API nb_status nb_clamp(const nb_tensor* x, double min, double max, nb_tensor* dst, nb_tensor** out) {
+nb_status nbi_clamp(const nb_tensor* x, double min, double max, nb_tensor* dst, nb_tensor** out) {
     if (min != min || max != max) return nb_error(NB_ERR_INVALID_ARGUMENT, "clamp: bounds must not be NaN");
     nb_ew_ctx ctx = {.alpha = min, .beta = max};  /* min > max gives max everywhere, as in PyTorch */
     return run1(&op_clamp, x, &ctx, dst, out);
 }
 
-NB_API nb_status nb_where(const nb_tensor* condition, const nb_tensor* a, const nb_tensor* b, nb_tensor* dst,
+nb_status nbi_where(const nb_tensor* condition, const nb_tensor* a, const nb_tensor* b, nb_tensor* dst,
                           nb_tensor** out) {
     const nb_tensor* in[3] = {condition, a, b};
     return nb_ew_run(&op_where, in, dst, NULL, out);

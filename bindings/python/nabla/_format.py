@@ -93,9 +93,18 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
     return "".join(out) + ")"
 
 
+def _grad_suffix(t) -> list[str]:
+    if not t.requires_grad:
+        return []
+    fn = t.grad_fn
+    return [f"grad_fn=<{fn.name()}>"] if fn is not None else ["requires_grad=True"]
+
+
 def tensor_repr(t) -> str:
     prefix = "tensor("
     indent = len(prefix)
+    grad = _grad_suffix(t)
+    t = t.detach()
     suffixes = []
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
@@ -105,7 +114,7 @@ def tensor_repr(t) -> str:
             suffixes.append(f"size={tuple(t.shape)}")
         if dtype is not _dtype.get_default_dtype():  # no element tells int64 or bool apart
             suffixes.append(f"dtype={dtype!r}")
-        return _add_suffixes(prefix + "[]", suffixes, indent)
+        return _add_suffixes(prefix + "[]", suffixes + grad, indent)
     else:
         a = (t.float() if dtype is _dtype.bfloat16 else t).numpy(force=True)
         if dtype.is_floating_point:
@@ -115,4 +124,4 @@ def tensor_repr(t) -> str:
         body = _nested(a, indent, summarize, fmt)
     if dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool_):
         suffixes.append(f"dtype={dtype!r}")
-    return _add_suffixes(prefix + body, suffixes, indent)
+    return _add_suffixes(prefix + body, suffixes + grad, indent)

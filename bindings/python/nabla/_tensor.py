@@ -231,6 +231,121 @@ class Tensor:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
+    # ---- autograd (the state lives in libnabla; see nabla.autograd) ----
+
+    @property
+    def requires_grad(self) -> bool:
+        return lib.nb_tensor_requires_grad(self._h) == 1
+
+    @requires_grad.setter
+    def requires_grad(self, value) -> None:
+        status = lib.nb_tensor_set_requires_grad(self._h, bool(value))
+        if status:
+            raise error(status)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return lib.nb_tensor_is_leaf(self._h) == 1
+
+    @property
+    def grad(self):
+        out = scratch.out
+        status = lib.nb_tensor_get_grad(self._h, out)
+        if status:
+            raise error(status)
+        h = out[0]
+        if h:
+            return _wrap(h)
+        if not lib.nb_tensor_is_leaf(self._h) and not lib.nb_tensor_retains_grad(self._h):
+            import warnings
+            warnings.warn("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                          "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+                          "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor.",
+                          UserWarning, stacklevel=2)
+        return None
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                            f"{type(value).__name__}")
+        status = lib.nb_tensor_set_grad(self._h, ffi.NULL if value is None else value._h)
+        if status:
+            raise error(status)
+
+    @grad.deleter
+    def grad(self) -> None:
+        lib.nb_tensor_set_grad(self._h, ffi.NULL)
+
+    @property
+    def grad_fn(self):
+        out = ffi.new("nb_node*[1]")
+        status = lib.nb_tensor_grad_fn(self._h, out)
+        if status:
+            raise error(status)
+        if not out[0]:
+            return None
+        from .autograd.graph import Node
+        return Node._own(out[0])
+
+    @property
+    def output_nr(self) -> int:
+        return lib.nb_tensor_output_nr(self._h)
+
+    @property
+    def retains_grad(self) -> bool:
+        return lib.nb_tensor_retains_grad(self._h) == 1
+
+    def retain_grad(self) -> None:
+        status = lib.nb_tensor_retain_grad(self._h)
+        if status:
+            raise error(status)
+
+    def detach(self) -> "Tensor":
+        """A tensor sharing this one's data with no autograd history."""
+        return _call(lib.nbpy_tensor_detach, self._h)
+
+    def detach_(self) -> "Tensor":
+        status = lib.nb_tensor_detach_(self._h)
+        if status:
+            raise error(status)
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        return self.detach()
+
+    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
+        """Accumulates the gradient of this tensor into the leaves' .grad."""
+        if gradient is None and inputs is None and not create_graph and not retain_graph:
+            buf = scratch.out
+            buf[0] = self._h
+            status = lib.nb_backward(buf, ffi.NULL, 1, 0, 0)
+            if status:
+                from .autograd import _callbacks
+                _callbacks.raise_for(status)
+            return
+        from .autograd.engine import backward
+        backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def register_hook(self, hook):
+        """hook(grad) -> Tensor or None runs when this tensor's gradient is computed."""
+        from .autograd import _callbacks
+        from .autograd.graph import RemovableHandle
+        if not callable(hook):
+            raise TypeError(f"register_hook expects a callable, got {type(hook).__name__}")
+        payload = _callbacks.new_payload(hook)
+        status = lib.nb_tensor_register_hook(self._h, lib.nbpy_hook_call, payload, lib.nbpy_payload_release,
+                                             scratch.i64)
+        if status:
+            _callbacks.nbpy_payload_release(payload)
+            raise error(status)
+        return RemovableHandle(self, scratch.i64[0])
+
     def __repr__(self) -> str:
         from ._format import tensor_repr
         return tensor_repr(self)
@@ -343,7 +458,7 @@ class Tensor:
         if not isinstance(src, Tensor):
             from ._factory import _scalar_or_data
             src = _scalar_or_data(src, self.dtype)
-        status = lib.nb_tensor_copy_(self._h, src._h)
+        status = lib.nb_tensor_copy_v2_(self._h, src._h, 1) if non_blocking else lib.nb_tensor_copy_(self._h, src._h)
         if status:
             raise error(status)
         return self
@@ -360,7 +475,7 @@ class Tensor:
         """to(dtype), to(device), to(device, dtype), to(other); copy=False returns self when nothing changes."""
         dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
         copy = bool(kwargs.pop("copy", False))
-        kwargs.pop("non_blocking", None)
+        non_blocking = bool(kwargs.pop("non_blocking", False))
         kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
@@ -378,6 +493,8 @@ class Tensor:
             dev_type, dev_index = lib.nb_tensor_device_type(self._h), lib.nb_tensor_device_index(self._h)
         else:
             dev_type, dev_index = _device.resolve(device)
+        if non_blocking:
+            return _call(lib.nbpy_tensor_to_v2, self._h, code, dev_type, dev_index, copy, 1)
         return _call(lib.nbpy_tensor_to, self._h, code, dev_type, dev_index, copy)
 
     def type_as(self, other: "Tensor") -> "Tensor":
@@ -386,8 +503,9 @@ class Tensor:
     def cpu(self) -> "Tensor":
         return self.to("cpu")
 
-    def cuda(self, device=None) -> "Tensor":
-        return self.to("cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device)
+    def cuda(self, device=None, non_blocking: bool = False) -> "Tensor":
+        dev = "cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device
+        return self.to(dev, non_blocking=non_blocking)
 
     # ---- new tensors like this one ----
 

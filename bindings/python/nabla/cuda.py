@@ -1,15 +1,32 @@
-"""nabla.cuda: CUDA availability (streams, events and memory statistics grow here)."""
+"""nabla.cuda: devices, streams, events and the caching allocator's statistics,
+with torch.cuda's names. Without a usable GPU, is_available() is False, the
+memory counters read 0 (as PyTorch's do before CUDA is initialised) and every
+request that needs a device raises RuntimeError saying why."""
 from __future__ import annotations
 
 from ._lib import error, ffi, lib, scratch
+from ._tensor import Tensor
+from . import _device
+from ._memory_summary import summary_table
+
+__all__ = ["is_available", "device_count", "current_device", "set_device", "device", "device_of", "synchronize",
+           "Stream", "Event", "stream", "StreamContext", "current_stream", "default_stream", "set_stream",
+           "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+           "reset_peak_memory_stats", "reset_max_memory_allocated", "empty_cache", "memory_stats",
+           "memory_snapshot", "memory_summary", "mem_get_info", "unavailable_reason", "OutOfMemoryError"]
+
+from ._lib import OutOfMemoryError  # noqa: E402
+
+
+def _check(status: int) -> None:
+    if status:
+        raise error(status)
 
 
 def device_count() -> int:
     """Number of usable CUDA devices (0 without a driver, a device or the plugin)."""
     out = scratch.i32
-    status = lib.nb_device_count(lib.NB_CUDA, out)
-    if status:
-        raise error(status)
+    _check(lib.nb_device_count(lib.NB_CUDA, out))
     return out[0]
 
 
@@ -20,3 +37,365 @@ def is_available() -> bool:
 def unavailable_reason() -> str:
     """Why CUDA cannot be used here ('' when it can)."""
     return ffi.string(lib.nb_device_unavailable_reason(lib.NB_CUDA)).decode()
+
+
+def _index(dev, optional: bool = True) -> int:
+    """A CUDA device index from an int, 'cuda:1', a device or None (-1: the current one)."""
+    if dev is None:
+        return -1
+    if isinstance(dev, int) and not isinstance(dev, bool):
+        return dev
+    d = dev if isinstance(dev, _device.device) else _device.device(dev)
+    if d.type != "cuda":
+        raise ValueError(f"Expected a cuda device, but got: {d}")
+    return -1 if d.index is None else d.index
+
+
+def current_device() -> int:
+    out = scratch.i32
+    _check(lib.nb_device_current(lib.NB_CUDA, out))
+    return out[0]
+
+
+def set_device(device) -> None:
+    """Sets the calling thread's current CUDA device; a negative index is ignored (as in PyTorch)."""
+    idx = _index(device)
+    if idx >= 0:
+        _check(lib.nb_device_set_current(lib.NB_CUDA, idx))
+
+
+class device:
+    """Context manager that makes a CUDA device current (None or -1: no change)."""
+
+    def __init__(self, device) -> None:
+        self.idx = _index(device)
+        self.prev_idx = -1
+
+    def __enter__(self):
+        if self.idx >= 0:
+            self.prev_idx = current_device()
+            if self.prev_idx != self.idx:
+                set_device(self.idx)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        if self.idx >= 0 and self.prev_idx != self.idx:
+            set_device(self.prev_idx)
+        return False
+
+
+class device_of(device):
+    """Context manager that makes the device of a tensor current (a no-op for CPU tensors)."""
+
+    def __init__(self, obj: Tensor) -> None:
+        super().__init__(obj.device.index if obj.is_cuda else -1)
+
+
+def synchronize(device=None) -> None:
+    """Waits for all work on a CUDA device; reports errors of asynchronous work."""
+    _check(lib.nb_device_synchronize(lib.NB_CUDA, _index(device)))
+
+
+# ---- streams and events ----
+
+def _wrap_stream(h) -> "Stream":
+    s = object.__new__(Stream)
+    s._h = h
+    return s
+
+
+class Stream:
+    """A CUDA stream: an ordered queue of device work. Lower priority numbers run first."""
+
+    __slots__ = ("_h", "__weakref__")
+
+    def __init__(self, device=None, priority: int = 0, **kwargs) -> None:
+        out = ffi.new("nb_stream**")
+        with _device_scope(device):
+            _check(lib.nb_stream_create(lib.NB_CUDA, -1, int(priority), out))
+        self._h = out[0]
+
+    def __del__(self) -> None:
+        h = getattr(self, "_h", None)
+        if h is not None:
+            self._h = None
+            lib.nb_stream_release(h)
+
+    @property
+    def device(self) -> _device.device:
+        return _device.device("cuda", lib.nb_stream_device_index(self._h))
+
+    @property
+    def priority(self) -> int:
+        return lib.nb_stream_priority(self._h)
+
+    @property
+    def cuda_stream(self) -> int:
+        """The cudaStream_t as an integer (0 for the default stream)."""
+        return int(ffi.cast("uintptr_t", lib.nb_stream_native_handle(self._h)))
+
+    @property
+    def stream_id(self) -> int:
+        return lib.nb_stream_id(self._h)
+
+    def query(self) -> bool:
+        out = ffi.new("int32_t*")
+        _check(lib.nb_stream_query(self._h, out))
+        return bool(out[0])
+
+    def synchronize(self) -> None:
+        _check(lib.nb_stream_synchronize(self._h))
+
+    def wait_event(self, event: "Event") -> None:
+        _check(lib.nb_stream_wait_event(self._h, event._h))
+
+    def wait_stream(self, stream: "Stream") -> None:
+        _check(lib.nb_stream_wait_stream(self._h, stream._h))
+
+    def record_event(self, event: "Event | None" = None) -> "Event":
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Stream) and self.stream_id == other.stream_id and self.device == other.device
+
+    def __hash__(self) -> int:
+        return hash((self.stream_id, lib.nb_stream_device_index(self._h)))
+
+    def __repr__(self) -> str:
+        return f"<nabla.cuda.Stream device={self.device} cuda_stream={self.cuda_stream:#x}>"
+
+
+class _device_scope(device):
+    def __init__(self, dev) -> None:
+        super().__init__(dev)
+
+
+def current_stream(device=None) -> Stream:
+    out = ffi.new("nb_stream**")
+    _check(lib.nb_stream_current(lib.NB_CUDA, _index(device), out))
+    return _wrap_stream(out[0])
+
+
+def default_stream(device=None) -> Stream:
+    out = ffi.new("nb_stream**")
+    _check(lib.nb_stream_default(lib.NB_CUDA, _index(device), out))
+    return _wrap_stream(out[0])
+
+
+def set_stream(stream: Stream | None) -> None:
+    """Makes stream the calling thread's current stream on its device (None: no change)."""
+    if stream is not None:
+        _check(lib.nb_stream_set_current(stream._h))
+
+
+class StreamContext:
+    """Selects a stream (and its device) for the block, restoring both after it; None is a no-op."""
+
+    def __init__(self, stream: Stream | None) -> None:
+        self.stream = stream
+        self._prev_device = self._prev_here = self._prev_there = None
+
+    def __enter__(self):
+        s = self.stream
+        if s is None:
+            return None
+        idx = s.device.index
+        self._prev_device = current_device()
+        self._prev_here = current_stream(self._prev_device)
+        if idx != self._prev_device:
+            self._prev_there = current_stream(idx)
+            set_device(idx)
+        set_stream(s)
+        return s
+
+    def __exit__(self, *exc) -> bool:
+        if self.stream is None:
+            return False
+        if self._prev_there is not None:
+            set_stream(self._prev_there)
+        set_device(self._prev_device)
+        set_stream(self._prev_here)
+        return False
+
+
+def stream(stream: Stream | None) -> StreamContext:
+    """with nabla.cuda.stream(s): work queued in the block goes to s."""
+    return StreamContext(stream)
+
+
+class Event:
+    """A marker in a stream, for waiting, ordering streams and timing."""
+
+    __slots__ = ("_h", "__weakref__")
+
+    def __init__(self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False) -> None:
+        if interprocess:
+            raise NotImplementedError("Event(interprocess=True) is not supported by nabla")
+        flags = (lib.NB_EVENT_TIMING if enable_timing else 0) | (lib.NB_EVENT_BLOCKING if blocking else 0)
+        out = ffi.new("nb_event**")
+        self._h = None
+        _check(lib.nb_event_create(lib.NB_CUDA, -1, flags, out))
+        self._h = out[0]
+
+    def __del__(self) -> None:
+        h = getattr(self, "_h", None)
+        if h is not None:
+            self._h = None
+            lib.nb_event_release(h)
+
+    def record(self, stream: Stream | None = None) -> None:
+        _check(lib.nb_event_record(self._h, ffi.NULL if stream is None else stream._h))
+
+    def wait(self, stream: Stream | None = None) -> None:
+        (current_stream() if stream is None else stream).wait_event(self)
+
+    def query(self) -> bool:
+        out = ffi.new("int32_t*")
+        _check(lib.nb_event_query(self._h, out))
+        return bool(out[0])
+
+    def synchronize(self) -> None:
+        _check(lib.nb_event_synchronize(self._h))
+
+    def elapsed_time(self, end_event: "Event") -> float:
+        """Milliseconds from this event to end_event (both recorded and complete)."""
+        out = ffi.new("double*")
+        _check(lib.nb_event_elapsed_time(self._h, end_event._h, out))
+        return out[0]
+
+    @property
+    def cuda_event(self) -> int:
+        return int(ffi.cast("uintptr_t", lib.nb_event_native_handle(self._h)))
+
+    def __repr__(self) -> str:
+        return f"<nabla.cuda.Event {self.cuda_event:#x}>"
+
+
+# ---- the caching allocator ----
+
+def _raw_stats(device=None):
+    """The C counters of a CUDA device, or None when CUDA is unavailable."""
+    if not is_available():
+        return None
+    s = ffi.new("nb_memory_stats*")
+    s.struct_size = ffi.sizeof("nb_memory_stats")
+    _check(lib.nb_memory_stats_get(lib.NB_CUDA, _index(device), s))
+    return s
+
+
+def memory_stats(device=None) -> dict:
+    """The allocator's counters under PyTorch's key names (empty without CUDA)."""
+    s = _raw_stats(device)
+    if s is None:
+        return {}
+    out = {}
+    for key, cur, peak in (("allocated_bytes", s.allocated_bytes, s.peak_allocated_bytes),
+                           ("reserved_bytes", s.reserved_bytes, s.peak_reserved_bytes),
+                           ("active_bytes", s.active_bytes, s.peak_active_bytes),
+                           ("requested_bytes", s.requested_bytes, s.peak_requested_bytes)):
+        out[f"{key}.all.current"] = cur
+        out[f"{key}.all.peak"] = peak
+    out["allocated_bytes.all.allocated"] = s.alloc_count
+    out["allocation.all.allocated"] = s.alloc_count
+    out["allocation.all.freed"] = s.free_count
+    out["allocation.all.current"] = s.alloc_count - s.free_count
+    out["inactive_split_bytes.all.current"] = s.inactive_split_bytes
+    out["segment.all.current"] = s.segment_count
+    out["num_alloc_retries"] = s.alloc_retries
+    out["num_ooms"] = s.oom_count
+    out["num_device_alloc"] = s.system_alloc_count
+    out["num_device_free"] = s.system_free_count
+    out["largest_free_block"] = s.largest_free_block
+    return dict(sorted(out.items()))
+
+
+def memory_allocated(device=None) -> int:
+    s = _raw_stats(device)
+    return 0 if s is None else s.allocated_bytes
+
+
+def max_memory_allocated(device=None) -> int:
+    s = _raw_stats(device)
+    return 0 if s is None else s.peak_allocated_bytes
+
+
+def memory_reserved(device=None) -> int:
+    s = _raw_stats(device)
+    return 0 if s is None else s.reserved_bytes
+
+
+def max_memory_reserved(device=None) -> int:
+    s = _raw_stats(device)
+    return 0 if s is None else s.peak_reserved_bytes
+
+
+def reset_peak_memory_stats(device=None) -> None:
+    _check(lib.nb_memory_reset_peak(lib.NB_CUDA, _index(device)))
+
+
+def reset_max_memory_allocated(device=None) -> None:
+    reset_peak_memory_stats(device)
+
+
+def empty_cache() -> None:
+    """Returns every unused cached segment to the device (a no-op without CUDA)."""
+    if is_available():
+        _check(lib.nb_memory_empty_cache(lib.NB_CUDA, -1))
+
+
+def mem_get_info(device=None) -> tuple[int, int]:
+    """(free, total) bytes of the device, as the driver reports them."""
+    f, t = ffi.new("int64_t*"), ffi.new("int64_t*")
+    _check(lib.nb_device_memory_info(lib.NB_CUDA, _index(device), f, t))
+    return f[0], t[0]
+
+
+def _snapshot_json(device=None) -> dict:
+    import json
+    need = ffi.new("int64_t*")
+    idx = _index(device)
+    _check(lib.nb_memory_snapshot(lib.NB_CUDA, idx, ffi.NULL, 0, need))
+    while True:
+        cap = need[0] + 1
+        buf = ffi.new("char[]", cap)
+        _check(lib.nb_memory_snapshot(lib.NB_CUDA, idx, buf, cap, need))
+        if need[0] < cap:
+            return json.loads(ffi.string(buf).decode())
+
+
+def memory_snapshot(device=None) -> list[dict]:
+    """The segments of the caching allocator, each with its blocks (PyTorch's field names)."""
+    return _snapshot_json(device)["segments"]
+
+
+def memory_summary(device=None, abbreviated: bool = False) -> str:
+    """A table of the allocator's counters like PyTorch's."""
+    if not is_available():
+        raise RuntimeError(f"memory_summary: CUDA is not available: {unavailable_reason()}")
+    dev = current_device() if device is None else _index(device)
+    return summary_table(memory_stats(dev), dev)
+
+
+# ---- Tensor methods that belong to the device runtime ----
+
+def _pin_memory(self: Tensor, device=None) -> Tensor:
+    """A copy in pinned (page-locked) host memory; non-blocking copies need it."""
+    from ._tensor import _call
+    return _call(lib.nbpy_tensor_pin_memory, self._h)
+
+
+def _is_pinned(self: Tensor, device=None) -> bool:
+    return lib.nb_tensor_is_pinned(self._h) == 1
+
+
+def _record_stream(self: Tensor, stream: Stream) -> None:
+    """Marks this tensor's memory as used by work on stream, so it is not reused before that work ends."""
+    _check(lib.nb_tensor_record_stream(self._h, stream._h))
+
+
+Tensor.pin_memory = _pin_memory
+Tensor.is_pinned = _is_pinned
+Tensor.record_stream = _record_stream

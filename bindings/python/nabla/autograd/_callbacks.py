@@ -1,0 +1,73 @@
+"""The bridge for C callbacks into Python: payload handles and pending exceptions.
+
+A closure handed to libnabla carries a cffi handle on a Python object; the
+handle is kept alive here until the library calls nbpy_payload_release. An
+exception raised inside a callback cannot cross C: it is parked for this thread
+and re-raised, traceback intact, when the C call that ran the callback returns.
+"""
+from __future__ import annotations
+
+import threading
+
+from .._lib import error, ffi, lib
+
+_alive: dict = {}  # handle address -> cffi handle
+_lock = threading.Lock()
+
+
+class _Pending(threading.local):
+    exc: BaseException | None = None
+
+
+_pending = _Pending()
+
+
+def new_payload(obj):
+    """A void* for obj that stays valid until the library releases it."""
+    h = ffi.new_handle(obj)
+    with _lock:
+        _alive[int(ffi.cast("uintptr_t", h))] = h
+    return h
+
+
+@ffi.def_extern()
+def nbpy_payload_release(payload):
+    with _lock:
+        _alive.pop(int(ffi.cast("uintptr_t", payload)), None)
+
+
+def park(exc: BaseException) -> int:
+    """Remembers exc for the caller and reports it to C as a status."""
+    if _pending.exc is None:
+        _pending.exc = exc
+    lib.nb_set_error(lib.NB_ERR_AUTOGRAD, f"{type(exc).__name__}: {exc}".encode("utf-8", "replace"))
+    return lib.NB_ERR_AUTOGRAD
+
+
+def raise_for(status: int) -> None:
+    """Raises the parked Python exception if a callback failed, else the C error."""
+    exc, _pending.exc = _pending.exc, None
+    if exc is not None:
+        raise exc
+    if status:
+        raise error(status)
+
+
+def clear() -> None:
+    _pending.exc = None
+
+
+@ffi.def_extern()
+def nbpy_hook_call(payload, grad, replacement):
+    try:
+        from .._tensor import Tensor, _wrap
+        lib.nb_tensor_retain(grad)
+        result = ffi.from_handle(payload)(_wrap(grad))
+        if result is not None:
+            if not isinstance(result, Tensor):
+                raise TypeError(f"hook must return a Tensor or None, got {type(result).__name__}")
+            lib.nb_tensor_retain(result._h)
+            replacement[0] = result._h
+        return lib.NB_OK
+    except BaseException as exc:  # noqa: BLE001 - re-raised in the caller of backward
+        return park(exc)

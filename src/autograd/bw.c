@@ -1,0 +1,125 @@
+/* bw.c: small expression helpers for backward formulas. Each runs one public op
+ * (so, under create_graph, it is recorded too), keeps the result as a temporary
+ * of the formula and returns NULL once any step has failed. */
+#include "autograd.h"
+
+#include <stdio.h>
+
+static const char* legacy_type_name(int32_t dtype) {
+    switch (dtype) {
+        case NB_F32: return "FloatTensor";
+        case NB_F64: return "DoubleTensor";
+        case NB_F16: return "HalfTensor";
+        case NB_BF16: return "BFloat16Tensor";
+        default: return nb_dtype_str(dtype);
+    }
+}
+
+nb_tensor* bw_keep(nb_bw* b, nb_status st, nb_tensor* t) {
+    if (st != NB_OK || b->ntmp >= NB_AG_MAX_TMP) {
+        if (st == NB_OK) st = nb_error(NB_ERR_INTERNAL, "%s: backward formula uses too many temporaries", b->node->name);
+        if (b->st == NB_OK) b->st = st;
+        nb_tensor_release(t);
+        return NULL;
+    }
+    b->tmp[b->ntmp++] = t;
+    return t;
+}
+
+void bw_set(nb_bw* b, int32_t i, nb_tensor* t) {
+    if (b->st != NB_OK || t == NULL) return;
+    nb_tensor_retain(t);
+    nb_tensor_release(b->gi[i]);
+    b->gi[i] = t;
+}
+
+nb_tensor* bw_saved(nb_bw* b, int32_t slot) {
+    if (b->st != NB_OK) return NULL;
+    nb_node* n = b->node;
+    nb_saved* s = &n->saved[slot];
+    if (n->released || s->t == NULL) {
+        b->st = nb_error(NB_ERR_AUTOGRAD, "Trying to backward through the graph a second time (or directly access "
+                         "saved tensors after they have already been freed). Saved intermediate values of the graph "
+                         "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you "
+                         "need to backward through the graph a second time or if you need to access saved tensors "
+                         "after calling backward.");
+        return NULL;
+    }
+    int64_t now = atomic_load_explicit(&s->t->storage->version, memory_order_relaxed);
+    if (now != s->version) {
+        char which[160] = "";
+        if (s->output_nr >= 0)
+            snprintf(which, sizeof which, ", which is output %d of %s,", (int)s->output_nr, n->name);
+        else if (s->t->ag != NULL && s->t->ag->grad_fn != NULL)
+            snprintf(which, sizeof which, ", which is output %d of %s,", (int)s->t->ag->output_nr,
+                     s->t->ag->grad_fn->name);
+        b->st = nb_error(NB_ERR_AUTOGRAD, "one of the variables needed for gradient computation has been modified "
+                         "by an inplace operation: [nabla.%s %s]%s is at version %lld; expected version %lld "
+                         "instead. Hint: the backward of %s needs it unchanged; avoid the in-place operation or "
+                         "clone() the tensor first.", legacy_type_name(s->t->dtype),
+                         nb_shape_str(s->t->shape, s->t->ndim), which, (long long)now, (long long)s->version,
+                         n->name);
+        return NULL;
+    }
+    if (s->output_nr < 0 || nb_ag_disabled) return s->t;
+    /* create_graph: the saved output must carry this node's history. */
+    nb_tensor* alias = NULL;
+    nb_status st = nb_tensor_detach(s->t, &alias);
+    if (st == NB_OK && nb_ag_meta_get(alias) == NULL) st = nb_error(NB_ERR_OUT_OF_MEMORY, "backward: out of memory");
+    if (st == NB_OK) {
+        nb_node_retain(n);
+        alias->ag->grad_fn = n;
+        alias->ag->output_nr = s->output_nr;
+    }
+    return bw_keep(b, st, alias);
+}
+
+nb_tensor* bw_scalar(nb_bw* b, double v) { return BW_OP(b, nb_scalar(v, (int64_t)v, NB_F64, &bw_r_)); }
+
+nb_tensor* bw_add(nb_bw* b, const nb_tensor* x, const nb_tensor* y) {
+    return BW_OP(b, nb_add(x, y, 1.0, NULL, &bw_r_));
+}
+nb_tensor* bw_sub(nb_bw* b, const nb_tensor* x, const nb_tensor* y) {
+    return BW_OP(b, nb_sub(x, y, 1.0, NULL, &bw_r_));
+}
+nb_tensor* bw_mul(nb_bw* b, const nb_tensor* x, const nb_tensor* y) { return BW_OP(b, nb_mul(x, y, NULL, &bw_r_)); }
+nb_tensor* bw_div(nb_bw* b, const nb_tensor* x, const nb_tensor* y) {
+    return BW_OP(b, nb_div(x, y, NB_ROUND_NONE, NULL, &bw_r_));
+}
+nb_tensor* bw_muls(nb_bw* b, const nb_tensor* x, double s) { return bw_mul(b, x, bw_scalar(b, s)); }
+nb_tensor* bw_adds(nb_bw* b, const nb_tensor* x, double s) { return bw_add(b, x, bw_scalar(b, s)); }
+nb_tensor* bw_rsubs(nb_bw* b, double s, const nb_tensor* x) { return bw_sub(b, bw_scalar(b, s), x); }
+nb_tensor* bw_neg(nb_bw* b, const nb_tensor* x) { return BW_OP(b, nb_neg(x, NULL, &bw_r_)); }
+
+nb_tensor* bw_unary(nb_bw* b, nb_status (*fn)(const nb_tensor*, nb_tensor*, nb_tensor**), const nb_tensor* x) {
+    return BW_OP(b, fn(x, NULL, &bw_r_));
+}
+
+nb_tensor* bw_where(nb_bw* b, const nb_tensor* c, const nb_tensor* x, const nb_tensor* y) {
+    return BW_OP(b, nb_where(c, x, y, NULL, &bw_r_));
+}
+
+nb_tensor* bw_zeros_like_meta(nb_bw* b, const nb_tensor_meta* m) {
+    return BW_OP(b, nb_zeros(m->shape, m->ndim, m->dtype, m->device_type, m->device_index, &bw_r_));
+}
+
+nb_tensor* bw_zeros_like(nb_bw* b, const nb_tensor* t) {
+    if (b->st != NB_OK) return NULL;
+    nb_tensor_meta m;
+    nb_tensor_meta_of(t, &m);
+    return bw_zeros_like_meta(b, &m);
+}
+
+nb_tensor* bw_sum(nb_bw* b, const nb_tensor* x, const int64_t* dims, int32_t ndims, int32_t keepdim) {
+    return BW_OP(b, nb_sum(x, dims, ndims, keepdim, -1, NULL, &bw_r_));
+}
+
+nb_tensor* bw_reshape(nb_bw* b, const nb_tensor* x, const int64_t* shape, int32_t ndim) {
+    return BW_OP(b, nb_tensor_reshape(x, shape, ndim, &bw_r_));
+}
+
+nb_tensor* bw_expand(nb_bw* b, const nb_tensor* x, const int64_t* shape, int32_t ndim) {
+    return BW_OP(b, nb_tensor_expand(x, shape, ndim, &bw_r_));
+}
+
+nb_tensor* bw_cmp_gt0(nb_bw* b, const nb_tensor* x) { return BW_OP(b, nb_gt(x, bw_scalar(b, 0.0), NULL, &bw_r_)); }

@@ -1,0 +1,1008 @@
+/* dispatch.c: the public entry points of the ops (see abi/gen.py). Generated; do not edit. */
+#include "autograd.h"
+
+NB_API nb_status nb_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_view(t, shape, ndim, out);
+    return nbi_tensor_view(t, shape, ndim, out);
+}
+
+NB_API nb_status nb_tensor_reshape(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_reshape(t, shape, ndim, out);
+    return nbi_tensor_reshape(t, shape, ndim, out);
+}
+
+NB_API nb_status nb_tensor_permute(const nb_tensor* t, const int64_t* dims, int32_t ndim, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_permute(t, dims, ndim, out);
+    return nbi_tensor_permute(t, dims, ndim, out);
+}
+
+NB_API nb_status nb_tensor_transpose(const nb_tensor* t, int64_t dim0, int64_t dim1, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_transpose(t, dim0, dim1, out);
+    return nbi_tensor_transpose(t, dim0, dim1, out);
+}
+
+NB_API nb_status nb_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, int64_t length, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_narrow(t, dim, start, length, out);
+    return nbi_tensor_narrow(t, dim, start, length, out);
+}
+
+NB_API nb_status nb_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start, int64_t end, int64_t step, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_slice(t, dim, start, end, step, out);
+    return nbi_tensor_slice(t, dim, start, end, step, out);
+}
+
+NB_API nb_status nb_tensor_select(const nb_tensor* t, int64_t dim, int64_t index, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_select(t, dim, index, out);
+    return nbi_tensor_select(t, dim, index, out);
+}
+
+NB_API nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_expand(t, shape, ndim, out);
+    return nbi_tensor_expand(t, shape, ndim, out);
+}
+
+NB_API nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int32_t ndims, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_squeeze(t, dims, ndims, out);
+    return nbi_tensor_squeeze(t, dims, ndims, out);
+}
+
+NB_API nb_status nb_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_unsqueeze(t, dim, out);
+    return nbi_tensor_unsqueeze(t, dim, out);
+}
+
+NB_API nb_status nb_tensor_flatten(const nb_tensor* t, int64_t start_dim, int64_t end_dim, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_flatten(t, start_dim, end_dim, out);
+    return nbi_tensor_flatten(t, start_dim, end_dim, out);
+}
+
+NB_API nb_status nb_tensor_as_strided(const nb_tensor* t, const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t storage_offset, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_as_strided(t, shape, strides, ndim, storage_offset, out);
+    return nbi_tensor_as_strided(t, shape, strides, ndim, storage_offset, out);
+}
+
+NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_contiguous(t, out);
+    return nbi_tensor_contiguous(t, out);
+}
+
+NB_API nb_status nb_tensor_clone(const nb_tensor* t, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_clone(t, out);
+    return nbi_tensor_clone(t, out);
+}
+
+NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_to(t, dtype, device_type, device_index, copy, out);
+    return nbi_tensor_to(t, dtype, device_type, device_index, copy, out);
+}
+
+NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst) || nb_ag_requires(src))))
+        return nb_agf_tensor_copy_(dst, src);
+    return nbi_tensor_copy_(dst, src);
+}
+
+NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(q) || nb_ag_requires(k) || nb_ag_requires(v) || nb_ag_requires(attn_mask))))
+        return nb_agf_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
+    return nbi_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
+}
+
+NB_API nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_add(a, b, alpha, dst, out);
+    return nbi_add(a, b, alpha, dst, out);
+}
+
+NB_API nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_sub(a, b, alpha, dst, out);
+    return nbi_sub(a, b, alpha, dst, out);
+}
+
+NB_API nb_status nb_mul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_mul(a, b, dst, out);
+    return nbi_mul(a, b, dst, out);
+}
+
+NB_API nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding_mode, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_div(a, b, rounding_mode, dst, out);
+    return nbi_div(a, b, rounding_mode, dst, out);
+}
+
+NB_API nb_status nb_floor_divide(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("floor_divide");
+    return nbi_floor_divide(a, b, dst, out);
+}
+
+NB_API nb_status nb_remainder(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_remainder(a, b, dst, out);
+    return nbi_remainder(a, b, dst, out);
+}
+
+NB_API nb_status nb_fmod(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_fmod(a, b, dst, out);
+    return nbi_fmod(a, b, dst, out);
+}
+
+NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_pow(a, b, dst, out);
+    return nbi_pow(a, b, dst, out);
+}
+
+NB_API nb_status nb_maximum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_maximum(a, b, dst, out);
+    return nbi_maximum(a, b, dst, out);
+}
+
+NB_API nb_status nb_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_minimum(a, b, dst, out);
+    return nbi_minimum(a, b, dst, out);
+}
+
+NB_API nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_atan2(a, b, dst, out);
+    return nbi_atan2(a, b, dst, out);
+}
+
+NB_API nb_status nb_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("eq");
+    return nbi_eq(a, b, dst, out);
+}
+
+NB_API nb_status nb_ne(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("ne");
+    return nbi_ne(a, b, dst, out);
+}
+
+NB_API nb_status nb_lt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("lt");
+    return nbi_lt(a, b, dst, out);
+}
+
+NB_API nb_status nb_le(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("le");
+    return nbi_le(a, b, dst, out);
+}
+
+NB_API nb_status nb_gt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("gt");
+    return nbi_gt(a, b, dst, out);
+}
+
+NB_API nb_status nb_ge(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("ge");
+    return nbi_ge(a, b, dst, out);
+}
+
+NB_API nb_status nb_logical_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("logical_and");
+    return nbi_logical_and(a, b, dst, out);
+}
+
+NB_API nb_status nb_logical_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("logical_or");
+    return nbi_logical_or(a, b, dst, out);
+}
+
+NB_API nb_status nb_logical_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("logical_xor");
+    return nbi_logical_xor(a, b, dst, out);
+}
+
+NB_API nb_status nb_bitwise_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bitwise_and");
+    return nbi_bitwise_and(a, b, dst, out);
+}
+
+NB_API nb_status nb_bitwise_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bitwise_or");
+    return nbi_bitwise_or(a, b, dst, out);
+}
+
+NB_API nb_status nb_bitwise_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bitwise_xor");
+    return nbi_bitwise_xor(a, b, dst, out);
+}
+
+NB_API nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bitwise_left_shift");
+    return nbi_bitwise_left_shift(a, b, dst, out);
+}
+
+NB_API nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bitwise_right_shift");
+    return nbi_bitwise_right_shift(a, b, dst, out);
+}
+
+NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index))))
+        return nb_agf_gather(x, dim, index, out);
+    return nbi_gather(x, dim, index, out);
+}
+
+NB_API nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(src) || nb_ag_requires(dst))))
+        return nb_agf_scatter(x, dim, index, src, dst, out);
+    return nbi_scatter(x, dim, index, src, dst, out);
+}
+
+NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(value) || nb_ag_requires(dst))))
+        return nb_agf_scatter_value(x, dim, index, value, dst, out);
+    return nbi_scatter_value(x, dim, index, value, dst, out);
+}
+
+NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(src) || nb_ag_requires(dst))))
+        return nb_agf_scatter_add(x, dim, index, src, dst, out);
+    return nbi_scatter_add(x, dim, index, src, dst, out);
+}
+
+NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index))))
+        return nb_agf_index_select(x, dim, index, out);
+    return nbi_index_select(x, dim, index, out);
+}
+
+NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(source) || nb_ag_requires(dst))))
+        return nb_agf_index_add(x, dim, index, source, alpha, dst, out);
+    return nbi_index_add(x, dim, index, source, alpha, dst, out);
+}
+
+NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(mask) || nb_ag_requires(value) || nb_ag_requires(dst))))
+        return nb_agf_masked_fill(x, mask, value, dst, out);
+    return nbi_masked_fill(x, mask, value, dst, out);
+}
+
+NB_API nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(mask))))
+        return nb_agf_masked_select(x, mask, out);
+    return nbi_masked_select(x, mask, out);
+}
+
+NB_API nb_status nb_nonzero(const nb_tensor* x, nb_tensor** out) {
+    return nbi_nonzero(x, out);
+}
+
+NB_API nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(indices))))
+        return nb_agf_take_along_dim(x, indices, dim, has_dim, out);
+    return nbi_take_along_dim(x, indices, dim, has_dim, out);
+}
+
+NB_API nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out) {
+    return nbi_one_hot(x, num_classes, out);
+}
+
+NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires_any(indices, n))))
+        return nb_agf_index(x, indices, n, out);
+    return nbi_index(x, indices, n, out);
+}
+
+NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires_any(indices, n) || nb_ag_requires(values) || nb_ag_requires(dst))))
+        return nb_agf_index_put(x, indices, n, values, accumulate, dst, out);
+    return nbi_index_put(x, indices, n, values, accumulate, dst, out);
+}
+
+NB_API nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_matmul(a, b, dst, out);
+    return nbi_matmul(a, b, dst, out);
+}
+
+NB_API nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_mm(a, b, dst, out);
+    return nbi_mm(a, b, dst, out);
+}
+
+NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_bmm(a, b, dst, out);
+    return nbi_bmm(a, b, dst, out);
+}
+
+NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(v) || nb_ag_requires(dst))))
+        return nb_agf_mv(a, v, dst, out);
+    return nbi_mv(a, v, dst, out);
+}
+
+NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_dot(a, b, dst, out);
+    return nbi_dot(a, b, dst, out);
+}
+
+NB_API nb_status nb_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_outer(a, b, dst, out);
+    return nbi_outer(a, b, dst, out);
+}
+
+NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(mat1) || nb_ag_requires(mat2) || nb_ag_requires(dst))))
+        return nb_agf_addmm(input, mat1, mat2, beta, alpha, dst, out);
+    return nbi_addmm(input, mat1, mat2, beta, alpha, dst, out);
+}
+
+NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(batch1) || nb_ag_requires(batch2) || nb_ag_requires(dst))))
+        return nb_agf_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
+    return nbi_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
+}
+
+NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
+        return nb_agf_linear(input, weight, bias, dst, out);
+    return nbi_linear(input, weight, bias, dst, out);
+}
+
+NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
+        return nb_agf_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
+    return nbi_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
+}
+
+NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
+        return nb_agf_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
+    return nbi_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
+}
+
+NB_API nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
+        return nb_agf_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
+    return nbi_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
+}
+
+NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
+        return nb_agf_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, indices, dst, out);
+    return nbi_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, indices, dst, out);
+}
+
+NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
+        return nb_agf_avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dst, out);
+    return nbi_avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dst, out);
+}
+
+NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
+        return nb_agf_adaptive_avg_pool2d(input, output_size, dst, out);
+    return nbi_adaptive_avg_pool2d(input, output_size, dst, out);
+}
+
+NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
+        return nb_agf_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
+    return nbi_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
+}
+
+NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var, const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(running_mean) || nb_ag_requires(running_var) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
+        return nb_agf_batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, dst, out);
+    return nbi_batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, dst, out);
+}
+
+NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
+        return nb_agf_group_norm(input, num_groups, weight, bias, eps, dst, out);
+    return nbi_group_norm(input, num_groups, weight, bias, eps, dst, out);
+}
+
+NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
+        return nb_agf_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
+    return nbi_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
+}
+
+NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
+        return nb_agf_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
+    return nbi_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
+}
+
+NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
+        return nb_agf_mse_loss(input, target, weight, reduction, dst, out);
+    return nbi_mse_loss(input, target, weight, reduction, dst, out);
+}
+
+NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
+        return nb_agf_l1_loss(input, target, weight, reduction, dst, out);
+    return nbi_l1_loss(input, target, weight, reduction, dst, out);
+}
+
+NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(dst))))
+        return nb_agf_smooth_l1_loss(input, target, reduction, beta, dst, out);
+    return nbi_smooth_l1_loss(input, target, reduction, beta, dst, out);
+}
+
+NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
+        return nb_agf_huber_loss(input, target, weight, reduction, delta, dst, out);
+    return nbi_huber_loss(input, target, weight, reduction, delta, dst, out);
+}
+
+NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
+        return nb_agf_binary_cross_entropy(input, target, weight, reduction, dst, out);
+    return nbi_binary_cross_entropy(input, target, weight, reduction, dst, out);
+}
+
+NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(pos_weight) || nb_ag_requires(dst))))
+        return nb_agf_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
+    return nbi_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
+}
+
+NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(dst))))
+        return nb_agf_kl_div(input, target, reduction, log_target, dst, out);
+    return nbi_kl_div(input, target, reduction, log_target, dst, out);
+}
+
+NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(weight) || nb_ag_requires(indices) || nb_ag_requires(dst))))
+        return nb_agf_embedding(weight, indices, padding_idx, dst, out);
+    return nbi_embedding(weight, indices, padding_idx, dst, out);
+}
+
+NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
+        return nb_agf_pad(input, pad, npad, mode, value, dst, out);
+    return nbi_pad(input, pad, npad, mode, value, dst, out);
+}
+
+NB_API nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("rand");
+    return nbi_rand(shape, ndim, dtype, device_type, device_index, gen, dst, out);
+}
+
+NB_API nb_status nb_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("randn");
+    return nbi_randn(shape, ndim, dtype, device_type, device_index, gen, dst, out);
+}
+
+NB_API nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("randint");
+    return nbi_randint(low, high, shape, ndim, dtype, device_type, device_index, gen, dst, out);
+}
+
+NB_API nb_status nb_randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("randperm");
+    return nbi_randperm(n, dtype, device_type, device_index, gen, dst, out);
+}
+
+NB_API nb_status nb_uniform_(nb_tensor* t, double from, double to, nb_generator* gen) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_ag_nondifferentiable_write("uniform_");
+    return nbi_uniform_(t, from, to, gen);
+}
+
+NB_API nb_status nb_normal_(nb_tensor* t, double mean, double std, nb_generator* gen) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_ag_nondifferentiable_write("normal_");
+    return nbi_normal_(t, mean, std, gen);
+}
+
+NB_API nb_status nb_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, nb_generator* gen) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_ag_nondifferentiable_write("random_");
+    return nbi_random_(t, low, high_inclusive, gen);
+}
+
+NB_API nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bernoulli");
+    return nbi_bernoulli(p, gen, dst, out);
+}
+
+NB_API nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bernoulli_scalar");
+    return nbi_bernoulli_scalar(p, shape, ndim, dtype, device_type, device_index, gen, dst, out);
+}
+
+NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("multinomial");
+    return nbi_multinomial(probs, num_samples, replacement, gen, dst, out);
+}
+
+NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("dropout");
+    return nbi_dropout(x, p, train, gen, dst, out);
+}
+
+NB_API nb_status nb_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_sum(t, dims, ndims, keepdim, dtype, dst, out);
+    return nbi_sum(t, dims, ndims, keepdim, dtype, dst, out);
+}
+
+NB_API nb_status nb_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_mean(t, dims, ndims, keepdim, dtype, dst, out);
+    return nbi_mean(t, dims, ndims, keepdim, dtype, dst, out);
+}
+
+NB_API nb_status nb_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_prod(t, dims, ndims, keepdim, dtype, dst, out);
+    return nbi_prod(t, dims, ndims, keepdim, dtype, dst, out);
+}
+
+NB_API nb_status nb_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_amax(t, dims, ndims, keepdim, dst, out);
+    return nbi_amax(t, dims, ndims, keepdim, dst, out);
+}
+
+NB_API nb_status nb_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_amin(t, dims, ndims, keepdim, dst, out);
+    return nbi_amin(t, dims, ndims, keepdim, dst, out);
+}
+
+NB_API nb_status nb_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst_values) || nb_ag_requires(dst_indices))))
+        return nb_agf_max_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
+    return nbi_max_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
+}
+
+NB_API nb_status nb_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst_values) || nb_ag_requires(dst_indices))))
+        return nb_agf_min_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
+    return nbi_min_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
+}
+
+NB_API nb_status nb_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("argmax");
+    return nbi_argmax(t, dim, keepdim, dst, out);
+}
+
+NB_API nb_status nb_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("argmin");
+    return nbi_argmin(t, dim, keepdim, dst, out);
+}
+
+NB_API nb_status nb_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_var(t, dims, ndims, correction, keepdim, dst, out);
+    return nbi_var(t, dims, ndims, correction, keepdim, dst, out);
+}
+
+NB_API nb_status nb_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_std(t, dims, ndims, correction, keepdim, dst, out);
+    return nbi_std(t, dims, ndims, correction, keepdim, dst, out);
+}
+
+NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
+    return nbi_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
+}
+
+NB_API nb_status nb_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_logsumexp(t, dims, ndims, keepdim, dst, out);
+    return nbi_logsumexp(t, dims, ndims, keepdim, dst, out);
+}
+
+NB_API nb_status nb_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("all");
+    return nbi_all(t, dims, ndims, keepdim, dst, out);
+}
+
+NB_API nb_status nb_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("any");
+    return nbi_any(t, dims, ndims, keepdim, dst, out);
+}
+
+NB_API nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_cumsum(t, dim, dtype, dst, out);
+    return nbi_cumsum(t, dim, dtype, dst, out);
+}
+
+NB_API nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_cumprod(t, dim, dtype, dst, out);
+    return nbi_cumprod(t, dim, dtype, dst, out);
+}
+
+NB_API nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_softmax(t, dim, dtype, dst, out);
+    return nbi_softmax(t, dim, dtype, dst, out);
+}
+
+NB_API nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
+        return nb_agf_log_softmax(t, dim, dtype, dst, out);
+    return nbi_log_softmax(t, dim, dtype, dst, out);
+}
+
+NB_API nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires_any(tensors, n) || nb_ag_requires(dst))))
+        return nb_agf_cat(tensors, n, dim, dst, out);
+    return nbi_cat(tensors, n, dim, dst, out);
+}
+
+NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires_any(tensors, n) || nb_ag_requires(dst))))
+        return nb_agf_stack(tensors, n, dim, dst, out);
+    return nbi_stack(tensors, n, dim, dst, out);
+}
+
+NB_API nb_status nb_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x))))
+        return nb_agf_flip(x, dims, ndims, out);
+    return nbi_flip(x, dims, ndims, out);
+}
+
+NB_API nb_status nb_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, const int64_t* dims, int32_t ndims, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x))))
+        return nb_agf_roll(x, shifts, nshifts, dims, ndims, out);
+    return nbi_roll(x, shifts, nshifts, dims, ndims, out);
+}
+
+NB_API nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x))))
+        return nb_agf_repeat(x, repeats, n, out);
+    return nbi_repeat(x, repeats, n, out);
+}
+
+NB_API nb_status nb_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_tril(x, diagonal, dst, out);
+    return nbi_tril(x, diagonal, dst, out);
+}
+
+NB_API nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_triu(x, diagonal, dst, out);
+    return nbi_triu(x, diagonal, dst, out);
+}
+
+NB_API nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values, nb_tensor** indices) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x))))
+        return nb_agf_sort(x, dim, descending, stable, values, indices);
+    return nbi_sort(x, dim, descending, stable, values, indices);
+}
+
+NB_API nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out) {
+    return nbi_argsort(x, dim, descending, stable, out);
+}
+
+NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x))))
+        return nb_agf_topk(x, k, dim, largest, sorted, values, indices);
+    return nbi_topk(x, k, dim, largest, sorted, values, indices);
+}
+
+NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts) {
+    return nbi_unique(x, sorted, values, inverse, counts);
+}
+
+NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_exp(x, dst, out);
+    return nbi_exp(x, dst, out);
+}
+
+NB_API nb_status nb_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_exp2(x, dst, out);
+    return nbi_exp2(x, dst, out);
+}
+
+NB_API nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_expm1(x, dst, out);
+    return nbi_expm1(x, dst, out);
+}
+
+NB_API nb_status nb_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_log(x, dst, out);
+    return nbi_log(x, dst, out);
+}
+
+NB_API nb_status nb_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_log2(x, dst, out);
+    return nbi_log2(x, dst, out);
+}
+
+NB_API nb_status nb_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_log10(x, dst, out);
+    return nbi_log10(x, dst, out);
+}
+
+NB_API nb_status nb_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_log1p(x, dst, out);
+    return nbi_log1p(x, dst, out);
+}
+
+NB_API nb_status nb_sqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_sqrt(x, dst, out);
+    return nbi_sqrt(x, dst, out);
+}
+
+NB_API nb_status nb_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_rsqrt(x, dst, out);
+    return nbi_rsqrt(x, dst, out);
+}
+
+NB_API nb_status nb_sin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_sin(x, dst, out);
+    return nbi_sin(x, dst, out);
+}
+
+NB_API nb_status nb_cos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_cos(x, dst, out);
+    return nbi_cos(x, dst, out);
+}
+
+NB_API nb_status nb_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_tan(x, dst, out);
+    return nbi_tan(x, dst, out);
+}
+
+NB_API nb_status nb_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_asin(x, dst, out);
+    return nbi_asin(x, dst, out);
+}
+
+NB_API nb_status nb_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_acos(x, dst, out);
+    return nbi_acos(x, dst, out);
+}
+
+NB_API nb_status nb_atan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_atan(x, dst, out);
+    return nbi_atan(x, dst, out);
+}
+
+NB_API nb_status nb_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_sinh(x, dst, out);
+    return nbi_sinh(x, dst, out);
+}
+
+NB_API nb_status nb_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_cosh(x, dst, out);
+    return nbi_cosh(x, dst, out);
+}
+
+NB_API nb_status nb_tanh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_tanh(x, dst, out);
+    return nbi_tanh(x, dst, out);
+}
+
+NB_API nb_status nb_sigmoid(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_sigmoid(x, dst, out);
+    return nbi_sigmoid(x, dst, out);
+}
+
+NB_API nb_status nb_erf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_erf(x, dst, out);
+    return nbi_erf(x, dst, out);
+}
+
+NB_API nb_status nb_erfc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_erfc(x, dst, out);
+    return nbi_erfc(x, dst, out);
+}
+
+NB_API nb_status nb_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_reciprocal(x, dst, out);
+    return nbi_reciprocal(x, dst, out);
+}
+
+NB_API nb_status nb_silu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_silu(x, dst, out);
+    return nbi_silu(x, dst, out);
+}
+
+NB_API nb_status nb_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_gelu(x, approximate_tanh, dst, out);
+    return nbi_gelu(x, approximate_tanh, dst, out);
+}
+
+NB_API nb_status nb_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_leaky_relu(x, negative_slope, dst, out);
+    return nbi_leaky_relu(x, negative_slope, dst, out);
+}
+
+NB_API nb_status nb_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_elu(x, alpha, dst, out);
+    return nbi_elu(x, alpha, dst, out);
+}
+
+NB_API nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_softplus(x, beta, threshold, dst, out);
+    return nbi_softplus(x, beta, threshold, dst, out);
+}
+
+NB_API nb_status nb_neg(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_neg(x, dst, out);
+    return nbi_neg(x, dst, out);
+}
+
+NB_API nb_status nb_abs(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_abs(x, dst, out);
+    return nbi_abs(x, dst, out);
+}
+
+NB_API nb_status nb_sign(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_sign(x, dst, out);
+    return nbi_sign(x, dst, out);
+}
+
+NB_API nb_status nb_relu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_relu(x, dst, out);
+    return nbi_relu(x, dst, out);
+}
+
+NB_API nb_status nb_square(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_square(x, dst, out);
+    return nbi_square(x, dst, out);
+}
+
+NB_API nb_status nb_floor(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_floor(x, dst, out);
+    return nbi_floor(x, dst, out);
+}
+
+NB_API nb_status nb_ceil(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_ceil(x, dst, out);
+    return nbi_ceil(x, dst, out);
+}
+
+NB_API nb_status nb_round(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_round(x, dst, out);
+    return nbi_round(x, dst, out);
+}
+
+NB_API nb_status nb_trunc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_trunc(x, dst, out);
+    return nbi_trunc(x, dst, out);
+}
+
+NB_API nb_status nb_bitwise_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("bitwise_not");
+    return nbi_bitwise_not(x, dst, out);
+}
+
+NB_API nb_status nb_logical_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("logical_not");
+    return nbi_logical_not(x, dst, out);
+}
+
+NB_API nb_status nb_isnan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("isnan");
+    return nbi_isnan(x, dst, out);
+}
+
+NB_API nb_status nb_isinf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("isinf");
+    return nbi_isinf(x, dst, out);
+}
+
+NB_API nb_status nb_isfinite(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("isfinite");
+    return nbi_isfinite(x, dst, out);
+}
+
+NB_API nb_status nb_nan_to_num(const nb_tensor* x, double nan, double posinf, double neginf, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_nan_to_num(x, nan, posinf, neginf, dst, out);
+    return nbi_nan_to_num(x, nan, posinf, neginf, dst, out);
+}
+
+NB_API nb_status nb_clamp(const nb_tensor* x, double min, double max, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_clamp(x, min, max, dst, out);
+    return nbi_clamp(x, min, max, dst, out);
+}
+
+NB_API nb_status nb_where(const nb_tensor* condition, const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(condition) || nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_where(condition, a, b, dst, out);
+    return nbi_where(condition, a, b, dst, out);
+}

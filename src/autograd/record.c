@@ -1,0 +1,135 @@
+/* record.c: what a forward formula calls to put its op into the graph — checks on
+ * the write target, the node with its edges, saved tensors, attaching outputs. */
+#include "autograd.h"
+
+#include <stdlib.h>
+
+nb_status nb_ag_nondifferentiable_write(const char* op) {
+    return nb_error(NB_ERR_AUTOGRAD, "%s: the operation is not differentiable, so it cannot write into a tensor "
+                    "that requires grad (use it under no_grad, or on a detached tensor)", op);
+}
+
+static nb_status check_dst(nb_ag_rec* r, int32_t n_inputs, const nb_tensor* const* inputs) {
+    nb_tensor* dst = r->dst;
+    for (int32_t i = 0; i < n_inputs; i++)
+        if (inputs[i] == dst) r->inplace = true;
+    if (!r->inplace)
+        return nb_error(NB_ERR_AUTOGRAD, "%s(): functions with out=... arguments don't support automatic "
+                        "differentiation, but one of the arguments requires grad.", r->op);
+    nb_ag_meta* m = dst->ag;
+    if (m == NULL) return NB_OK;
+    if (m->grad_fn == NULL && m->requires_grad)
+        return nb_error(NB_ERR_AUTOGRAD, "%s: a leaf Variable that requires grad is being used in an in-place "
+                        "operation.", r->op);
+    if (m->is_view && m->grad_fn != NULL)
+        return nb_error(NB_ERR_AUTOGRAD, "%s: an in-place operation on a view (output of %s) of a tensor that "
+                        "requires grad is not supported; modify the base tensor, or clone() the view first",
+                        r->op, m->grad_fn->name);
+    return NB_OK;
+}
+
+nb_status nb_ag_begin(nb_ag_rec* r, const char* op, const char* node_name, nb_backward_fn fn, nb_tensor* dst,
+                      int32_t n_inputs, const nb_tensor* const* inputs, int32_t n_outputs) {
+    r->op = op;
+    r->dst = dst;
+    r->node = NULL;
+    r->inplace = false;
+    if (dst != NULL && nb_tensor_ok(dst)) {
+        nb_status st = check_dst(r, n_inputs, inputs);
+        if (st != NB_OK) return st;
+    }
+    nb_node* n = nb_node_new(node_name, fn, n_inputs, n_outputs);
+    if (n == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a graph node", op);
+    for (int32_t i = 0; i < n_inputs; i++) {
+        nb_tensor* t = (nb_tensor*)inputs[i];
+        if (!nb_ag_requires(t)) continue;
+        nb_status st = nb_ag_gradient_edge(t, &n->next[i]);
+        if (st != NB_OK) {
+            nb_node_release(n);
+            return st;
+        }
+        nb_tensor_meta_of(t, &n->in_meta[i]);
+    }
+    r->node = n;
+    nb_ag_disabled = true; /* the forward computation itself is not recorded */
+    return NB_OK;
+}
+
+bool nb_ag_needs(const nb_ag_rec* r, int32_t input) { return r->node->next[input].node != NULL; }
+
+static void save(nb_node* n, int32_t slot, nb_tensor* t, int32_t output_nr) {
+    n->saved[slot].t = t;
+    n->saved[slot].version = atomic_load_explicit(&t->storage->version, memory_order_relaxed);
+    n->saved[slot].output_nr = output_nr;
+    if (slot >= n->n_saved) n->n_saved = slot + 1;
+}
+
+nb_status nb_ag_save_input(nb_ag_rec* r, int32_t slot, const nb_tensor* t) {
+    if (t == NULL) return NB_OK;
+    nb_tensor* keep = (nb_tensor*)t;
+    if (r->dst != NULL && r->dst->storage == t->storage) {
+        /* The op is about to overwrite it: keep the value as it was. */
+        nb_status st = nbi_tensor_clone(t, &keep);
+        if (st != NB_OK) return st;
+    } else {
+        nb_tensor_retain(keep);
+    }
+    save(r->node, slot, keep, -1);
+    return NB_OK;
+}
+
+nb_status nb_ag_save_output(nb_ag_rec* r, int32_t slot, const nb_tensor* t, int32_t output_nr) {
+    /* An alias without history: the output itself would point back to this node. */
+    nb_tensor* alias;
+    nb_status st = nb_tensor_detach(t, &alias);
+    if (st != NB_OK) return st;
+    save(r->node, slot, alias, output_nr);
+    return NB_OK;
+}
+
+void nb_ag_mark_view(nb_tensor* view) {
+    if (view != NULL && view->ag != NULL) view->ag->is_view = true;
+}
+
+static nb_status attach(nb_node* n, nb_tensor* t, int32_t output_nr) {
+    nb_ag_meta* m = nb_ag_meta_get(t);
+    if (m == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "autograd: out of memory");
+    nb_node_retain(n);
+    nb_node_release(m->grad_fn); /* in place: the old history is this node's input now */
+    m->grad_fn = n;
+    m->output_nr = output_nr;
+    m->requires_grad = false;
+    if (m->retained != NULL) { /* retain_grad referred to the old value */
+        if (atomic_fetch_sub(&m->retained->refcount, 1) == 1) {
+            nb_tensor_release(m->retained->grad);
+            free(m->retained);
+        }
+        m->retained = NULL;
+    }
+    nb_tensor_meta_of(t, &n->out_meta[output_nr]);
+    return NB_OK;
+}
+
+nb_status nb_ag_end(nb_ag_rec* r, nb_status st, nb_tensor* const* outputs, int32_t n_outputs) {
+    nb_ag_disabled = false;
+    nb_node* n = r->node;
+    r->node = NULL;
+    for (int32_t k = 0; st == NB_OK && k < n_outputs; k++) {
+        nb_tensor* t = outputs[k];
+        if (t == NULL) continue;
+        if (nb_dtype_is_floating(t->dtype)) st = attach(n, t, k);
+        else nb_tensor_meta_of(t, &n->out_meta[k]);
+    }
+    nb_node_release(n);
+    return st;
+}
+
+nb_status nb_ag_finish(nb_ag_rec* r, nb_status st, nb_tensor* const* results, nb_tensor** const* outs,
+                       int32_t n) {
+    st = nb_ag_end(r, st, results, n);
+    for (int32_t k = 0; k < n; k++) {
+        if (st == NB_OK && outs[k] != NULL) *outs[k] = results[k];
+        else nb_tensor_release(results[k]);
+    }
+    return st;
+}
