@@ -16,6 +16,13 @@ import nabla.nn.functional as F
 RNG = np.random.default_rng(5)
 
 
+@pytest.fixture(autouse=True)
+def _forward_only():
+    """These tests check forward values (gradients are test_training.py's): no graph is recorded."""
+    with nabla.no_grad():
+        yield
+
+
 def _np(t):
     return t.numpy()
 

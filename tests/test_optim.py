@@ -271,13 +271,38 @@ def test_argument_errors_match_pytorch():
     with pytest.raises(TypeError, match="should be an iterable of Tensors or dicts"):
         optim.Adam(nabla.ones(2))
     q = nn.Parameter(nabla.ones(2, 3))
-    opt = optim.Adam([q])
-    q.grad = nabla.ones(3, 2)
-    with pytest.raises(RuntimeError, match=r"adam_step: expected 'grad' of the param's shape \[2, 3\], but got \[3, 2\]"):
-        opt.step()
-    q.grad = nabla.ones(2, 3, dtype=nabla.float64)
-    with pytest.raises(RuntimeError, match="adam_step: expected 'grad' to have the param's dtype float32"):
-        opt.step()
+    with pytest.raises(RuntimeError, match="assigned grad has data of a different size"):
+        q.grad = nabla.ones(3, 2)  # the grad setter checks first, as PyTorch's does
+
+
+def test_step_kernels_check_their_operands():
+    """The C steps name the op and the offending operand (status and message)."""
+    from nabla._lib import ffi, lib
+    p, m, v = nabla.ones(2, 3), nabla.zeros(2, 3), nabla.zeros(2, 3)
+    for g, msg in [(nabla.ones(3, 2), "adam_step: expected 'grad' of the param's shape [2, 3], but got [3, 2]"),
+                   (nabla.ones(2, 3, dtype=nabla.float64),
+                    "adam_step: expected 'grad' to have the param's dtype float32, but got float64")]:
+        status = lib.nb_adam_step(p._h, g._h, m._h, v._h, ffi.NULL, 1, 0.1, 0.9, 0.999, 1e-8, 0.0, 0, 0, 0)
+        assert status != 0 and ffi.string(lib.nb_last_error_message()).decode() == msg
+    status = lib.nb_adam_step(p._h, p._h, m._h, v._h, ffi.NULL, 0, 0.1, 0.9, 0.999, 1e-8, 0.0, 0, 0, 0)
+    assert status == lib.NB_ERR_INVALID_ARGUMENT
+    assert ffi.string(lib.nb_last_error_message()) == b"adam_step: step must be >= 1, got 0"
+    status = lib.nb_sgd_step(p._h, p._h, ffi.NULL, 0.1, 0.9, 0.0, 0.0, 0, 0, 1)
+    assert ffi.string(lib.nb_last_error_message()) == b"sgd_step: momentum 0.9 needs a momentum_buffer"
+    i = nabla.ones(2, 3, dtype=nabla.int64)
+    assert lib.nb_adagrad_step(i._h, i._h, i._h, 1, 0.1, 0.0, 1e-10, 0.0, 0) == lib.NB_ERR_DTYPE
+    assert ffi.string(lib.nb_last_error_message()) == b"adagrad_step: not implemented for 'int64'"
+    np.testing.assert_array_equal(p.numpy(), 1.0)  # nothing written on failure
+
+
+def test_step_outside_the_optimizer_refuses_to_write_a_leaf_that_requires_grad():
+    from nabla._lib import ffi, lib
+    p = nn.Parameter(nabla.ones(2))
+    g, buf = nabla.ones(2), nabla.zeros(2)
+    assert lib.nb_sgd_step(p._h, g._h, buf._h, 0.1, 0.0, 0.0, 0.0, 0, 0, 0) != 0
+    with nabla.no_grad():
+        assert lib.nb_sgd_step(p._h, g._h, buf._h, 0.1, 0.0, 0.0, 0.0, 0, 0, 0) == 0
+    np.testing.assert_allclose(p.detach().numpy(), 0.9)
 
 
 # ---- gradient clipping ----

@@ -191,7 +191,7 @@ static nb_status run(const char* op, opt_operand* o, int n, opt_kernel kernel, c
 
 #define KERNEL_FOR(kd, name) ((kd) == NB_F64 ? name##_f64 : name##_f32)
 
-NB_API nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr,
+nb_status nbi_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr,
                              double momentum, double dampening, double weight_decay, int32_t nesterov,
                              int32_t maximize, int32_t init_buffer) {
     static const char* op = "sgd_step";
@@ -207,7 +207,7 @@ NB_API nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor*
     return run(op, o, 3, KERNEL_FOR(kd, sgd), &c);
 }
 
-NB_API nb_status nb_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* exp_avg, nb_tensor* exp_avg_sq,
+nb_status nbi_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* exp_avg, nb_tensor* exp_avg_sq,
                               nb_tensor* max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2,
                               double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad,
                               int32_t maximize) {
@@ -228,7 +228,7 @@ NB_API nb_status nb_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor
     return run(op, o, 5, KERNEL_FOR(kd, adam), &c);
 }
 
-NB_API nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* square_avg, nb_tensor* grad_avg,
+nb_status nbi_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* square_avg, nb_tensor* grad_avg,
                                  nb_tensor* momentum_buffer, double lr, double alpha, double eps, double weight_decay,
                                  double momentum, int32_t centered, int32_t maximize) {
     static const char* op = "rmsprop_step";
@@ -245,7 +245,7 @@ NB_API nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_ten
     return run(op, o, 5, KERNEL_FOR(kd, rmsprop), &c);
 }
 
-NB_API nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* state_sum, int64_t step,
+nb_status nbi_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* state_sum, int64_t step,
                                  double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) {
     static const char* op = "adagrad_step";
     static const char* const names[] = {"param", "grad", "state_sum"};

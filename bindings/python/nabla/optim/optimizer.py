@@ -7,6 +7,7 @@ from collections import OrderedDict, defaultdict
 from itertools import chain
 from typing import Any, Callable, Iterable
 
+from .._lib import lib
 from .._tensor import Tensor
 from ..nn._grad_mode import no_grad
 from ..nn.modules.module import RemovableHandle
@@ -20,6 +21,7 @@ class _Required:
 
 
 required = _Required()
+_set_grad = lib.nb_set_grad_enabled
 
 
 def _enable_grad():
@@ -138,16 +140,20 @@ class Optimizer:
             return
 
         def hooked(self, *args, **kwargs):
-            if not (self._optimizer_step_pre_hooks or self._optimizer_step_post_hooks):
-                return step(self, *args, **kwargs)
-            for hook in list(self._optimizer_step_pre_hooks.values()):
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    args, kwargs = result
-            out = step(self, *args, **kwargs)
-            for hook in list(self._optimizer_step_post_hooks.values()):
-                hook(self, args, kwargs)
-            return out
+            prev = _set_grad(0)  # updates write into leaves that require grad: no graph, as in PyTorch
+            try:
+                if not (self._optimizer_step_pre_hooks or self._optimizer_step_post_hooks):
+                    return step(self, *args, **kwargs)
+                for hook in list(self._optimizer_step_pre_hooks.values()):
+                    result = hook(self, args, kwargs)
+                    if result is not None:
+                        args, kwargs = result
+                out = step(self, *args, **kwargs)
+                for hook in list(self._optimizer_step_post_hooks.values()):
+                    hook(self, args, kwargs)
+                return out
+            finally:
+                _set_grad(prev)
 
         hooked._hooked = True
         hooked.__doc__, hooked.__name__ = step.__doc__, "step"
