@@ -97,6 +97,18 @@ NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     return nbi_tensor_copy_(dst, src);
 }
 
+NB_API nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
+        return nb_agf_tensor_to_v2(t, dtype, device_type, device_index, copy, non_blocking, out);
+    return nbi_tensor_to_v2(t, dtype, device_type, device_index, copy, non_blocking, out);
+}
+
+NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst) || nb_ag_requires(src))))
+        return nb_agf_tensor_copy_v2_(dst, src, non_blocking);
+    return nbi_tensor_copy_v2_(dst, src, non_blocking);
+}
+
 NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(q) || nb_ag_requires(k) || nb_ag_requires(v) || nb_ag_requires(attn_mask))))
         return nb_agf_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);

@@ -362,7 +362,7 @@ static nb_status copy_async(const char* op, nb_tensor* dst, const nb_tensor* src
     return NB_OK;
 }
 
-NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking) {
+nb_status nbi_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking) {
     static const char* op = "copy_";
     if (!non_blocking || !nb_tensor_ok(dst) || !nb_tensor_ok(src) || !can_copy_async(dst, src))
         return nb_tensor_copy_(dst, src);
@@ -371,7 +371,7 @@ NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_
     return st;
 }
 
-NB_API nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index,
+nb_status nbi_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index,
                                  int32_t copy, int32_t non_blocking, nb_tensor** out) {
     static const char* op = "to";
     if (!non_blocking || !nb_tensor_ok(t) || out == NULL || dtype != t->dtype || !t->contiguous)

@@ -121,7 +121,7 @@ static nb_status take_stored_error(const char* op, nb_stream* s) {
 NB_API nb_status nb_stream_create(int32_t device_type, int32_t device_index, int32_t priority, nb_stream** out) {
     static const char* op = "nb_stream_create";
     NB_CHECK_OUT(op, out);
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve(op, device_type, &device_index, &p);
     if (st != NB_OK) return st;
     void* native = NULL;
@@ -168,7 +168,7 @@ NB_API void nb_stream_release(nb_stream* s) {
 
 NB_API nb_status nb_stream_default(int32_t device_type, int32_t device_index, nb_stream** out) {
     NB_CHECK_OUT("nb_stream_default", out);
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve("nb_stream_default", device_type, &device_index, &p);
     if (st != NB_OK) return st;
     *out = device_type == NB_CUDA ? &cuda_defaults[device_index] : &cpu_default;
@@ -177,7 +177,7 @@ NB_API nb_status nb_stream_default(int32_t device_type, int32_t device_index, nb
 
 NB_API nb_status nb_stream_current(int32_t device_type, int32_t device_index, nb_stream** out) {
     NB_CHECK_OUT("nb_stream_current", out);
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve("nb_stream_current", device_type, &device_index, &p);
     if (st != NB_OK) return st;
     nb_stream* s = nb_stream_current_of(device_type, device_index);
@@ -285,7 +285,7 @@ NB_API nb_status nb_stream_priority_range(int32_t device_type, int32_t* least, i
     NB_CHECK_OUT(op, least);
     NB_CHECK_OUT(op, greatest);
     int32_t index = -1;
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve(op, device_type, &index, &p);
     if (st != NB_OK) return st;
     int32_t l = 0, g = 0;
@@ -301,7 +301,7 @@ NB_API nb_status nb_event_create(int32_t device_type, int32_t device_index, int3
     NB_CHECK_OUT(op, out);
     if (flags & ~(NB_EVENT_TIMING | NB_EVENT_BLOCKING))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", op, (unsigned)flags);
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve(op, device_type, &device_index, &p);
     if (st != NB_OK) return st;
     void* native = NULL;
@@ -417,7 +417,7 @@ NB_API nb_status nb_device_current(int32_t device_type, int32_t* out) {
         return NB_OK;
     }
     int32_t index = -1;
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve("nb_device_current", device_type, &index, &p);
     if (st != NB_OK) return st;
     *out = index;
@@ -425,7 +425,7 @@ NB_API nb_status nb_device_current(int32_t device_type, int32_t* out) {
 }
 
 NB_API nb_status nb_device_set_current(int32_t device_type, int32_t device_index) {
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve("nb_device_set_current", device_type, &device_index, &p);
     if (st != NB_OK) return st;
     if (device_type == NB_CUDA) current_cuda_device = device_index;
@@ -434,7 +434,7 @@ NB_API nb_status nb_device_set_current(int32_t device_type, int32_t device_index
 
 NB_API nb_status nb_device_synchronize(int32_t device_type, int32_t device_index) {
     static const char* op = "nb_device_synchronize";
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve(op, device_type, &device_index, &p);
     if (st != NB_OK || p == NULL) return st;
     nb_blocking_end_fn end = NULL;
@@ -452,7 +452,7 @@ NB_API nb_status nb_device_memory_info(int32_t device_type, int32_t device_index
     static const char* op = "nb_device_memory_info";
     NB_CHECK_OUT(op, free_bytes);
     NB_CHECK_OUT(op, total_bytes);
-    const nb_backend* p;
+    const nb_backend* p = NULL;
     nb_status st = resolve(op, device_type, &device_index, &p);
     if (st != NB_OK) return st;
     if (p == NULL)

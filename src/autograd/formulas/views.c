@@ -287,3 +287,19 @@ nb_status nb_agf_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     st = nbi_tensor_copy_(dst, src);
     return nb_ag_end(&r, st, &dst, 1);
 }
+
+nb_status nb_agf_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index,
+                              int32_t copy, int32_t non_blocking, nb_tensor** out) {
+    BEGIN("to", "ToCopyBackward0", identity_bw);
+    st = nbi_tensor_to_v2(t, dtype, device_type, device_index, copy, non_blocking, &v);
+    return end_view(&r, st, t, v, out);
+}
+
+nb_status nb_agf_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking) {
+    nb_ag_rec r;
+    const nb_tensor* in[2] = {dst, src};
+    nb_status st = nb_ag_begin(&r, "copy_", "CopyBackwards", copy_bw, dst, 2, in, 1);
+    if (st != NB_OK) return st;
+    st = nbi_tensor_copy_v2_(dst, src, non_blocking);
+    return nb_ag_end(&r, st, &dst, 1);
+}
