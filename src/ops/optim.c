@@ -1,7 +1,7 @@
 /* optim.c: the optimizers' update steps (SGD, Adam/AdamW, RMSprop, Adagrad), each
  * one fused pass over a parameter tensor and its state, in place; and the total
  * gradient norm with clipping (clip_grad_norm_) in one call over a list.
- * Formulas are PyTorch's single-tensor ones (torch/optim/*.py). Operands run as
+ * Formulas are PyTorch's single-tensor ones (torch/optim/ in PyTorch). Operands run as
  * they are when contiguous in f32/f64; otherwise through a contiguous f32/f64
  * copy that is written back, so strided, f16 and bf16 tensors work too. */
 #include "nn_common.h"
