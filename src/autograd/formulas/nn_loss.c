@@ -135,8 +135,9 @@ nb_status nb_agf_huber_loss(const nb_tensor* input, const nb_tensor* target, con
 static nb_status bce_bw(nb_bw* b) {
     if (weights_unsupported(b, 2, 3)) return b->st;
     nb_tensor *x = bw_saved(b, 0), *t = bw_saved(b, 1), *w = saved_opt(b, 2);
+    if (x == NULL || t == NULL) return b->st;
     nb_tensor* s = scaled_go(b, NULL);
-    if (w != NULL) s = bw_mul(b, s, w);
+    if (w != NULL) s = bw_mul(b, w, bw_expand(b, s, x->shape, x->ndim)); /* in x's dtype even for a 0-dim s */
     if (bw_needs(b, 0)) {
         nb_tensor* den = BW_OP(b, nb_clamp(bw_mul(b, x, bw_rsubs(b, 1.0, x)), 1e-12, INFINITY, NULL, &bw_r_));
         bw_set(b, 0, bw_mul(b, bw_div(b, bw_sub(b, x, t), den), s));
@@ -161,8 +162,9 @@ nb_status nb_agf_binary_cross_entropy(const nb_tensor* input, const nb_tensor* t
 static nb_status bce_logits_bw(nb_bw* b) {
     if (weights_unsupported(b, 2, 4)) return b->st;
     nb_tensor *x = bw_saved(b, 0), *t = bw_saved(b, 1), *w = saved_opt(b, 2), *pw = saved_opt(b, 3);
+    if (x == NULL || t == NULL) return b->st;
     nb_tensor* s = scaled_go(b, NULL);
-    if (w != NULL) s = bw_mul(b, s, w);
+    if (w != NULL) s = bw_mul(b, w, bw_expand(b, s, x->shape, x->ndim));
     if (bw_needs(b, 0)) {
         nb_tensor* sig = U(nb_sigmoid, x);
         nb_tensor* d = pw == NULL ? bw_sub(b, sig, t)
