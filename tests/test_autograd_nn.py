@@ -216,6 +216,7 @@ POINTWISE = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore:reduction. 'mean' divides")
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize("name,fn,mk_x,mk_t", POINTWISE, ids=[p[0] for p in POINTWISE])
 def test_pointwise_loss_gradcheck_and_gradgradcheck(name, fn, mk_x, mk_t, reduction):

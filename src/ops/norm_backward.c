@@ -11,8 +11,10 @@
 
 #ifdef _OPENMP
 #define NN_THREAD_NUM() omp_get_thread_num()
+#define NN_NUM_THREADS() omp_get_num_threads()
 #else
 #define NN_THREAD_NUM() 0
+#define NN_NUM_THREADS() 1
 #endif
 
 #define NORM_BACKWARD(T, SUF)                                                                                    \
@@ -30,40 +32,60 @@
         _Pragma("omp simd") for (int64_t i = 0; i < n; i++) dx[i] = a * go[i] + b * x[i] + c;                    \
     }                                                                                                            \
                                                                                                                  \
-    /* rows x D; acc: per thread 2 * D doubles (dw, db). */                                                      \
-    static void layer_norm_bw_##SUF(const T* x, const T* go, const T* w, T* dx, int64_t rows, int64_t D,        \
-                                    double eps, double* acc, int nthreads) {                                     \
-        _Pragma("omp parallel num_threads(nthreads) if(nthreads > 1)") {                                         \
-            double* mine = acc + (int64_t)NN_THREAD_NUM() * 2 * D;                                               \
-            memset(mine, 0, sizeof(double) * (size_t)(2 * D));                                                   \
-            _Pragma("omp for schedule(static)") for (int64_t r = 0; r < rows; r++) {                             \
+    /* rows x D. The row sums are in double; the second pass (dx, and dw, db accumulated per thread into acc:     \
+     * 2 * D values of T per thread) runs in T. */                                                              \
+    NN_CLONES static void layer_norm_bw_rows_##SUF(const T* x, const T* go, const T* w, T* dx, int64_t r0,     \
+                                                   int64_t r1, int64_t D, double eps, T* dwa, T* dba) {        \
+            for (int64_t r = r0; r < r1; r++) {                                                                  \
                 const T* xr = x + r * D;                                                                         \
                 const T* gr = go + r * D;                                                                        \
+                const T x0 = xr[0];                                                                              \
                 double s1 = 0, s2 = 0, sg = 0, sgx = 0;                                                          \
-                _Pragma("omp simd reduction(+:s1, s2, sg, sgx)") for (int64_t i = 0; i < D; i++) {               \
-                    const double v = (double)(xr[i] - xr[0]);                                                    \
-                    const double gw = (double)gr[i] * (w != NULL ? (double)w[i] : 1.0);                          \
-                    s1 += v, s2 += v * v, sg += gw, sgx += gw * v;                                               \
-                }                                                                                                \
-                const double m1 = s1 / (double)D, var = s2 / (double)D - m1 * m1;                                \
-                const double mean = (double)xr[0] + m1, rstd = 1.0 / sqrt((var > 0 ? var : 0) + eps);            \
-                const double sgxhat = (sgx - m1 * sg) * rstd; /* sum w go xhat */                                \
-                const double cx = -rstd * rstd * sgxhat / (double)D;                                             \
-                if (dx != NULL) {                                                                                \
-                    T* dr = dx + r * D;                                                                          \
-                    const double c0 = -rstd * sg / (double)D - cx * mean;                                        \
-                    if (w == NULL) {                                                                             \
-                        affine_##SUF(xr, gr, dr, D, (T)rstd, (T)cx, (T)c0);                                      \
-                    } else {                                                                                     \
-                        _Pragma("omp simd") for (int64_t i = 0; i < D; i++)                                      \
-                            dr[i] = (T)(rstd * (double)(gr[i] * w[i]) + cx * (double)xr[i] + c0);                \
+                if (w != NULL) {                                                                                 \
+                    _Pragma("omp simd reduction(+:s1, s2, sg, sgx)") for (int64_t i = 0; i < D; i++) {           \
+                        const T v = xr[i] - x0, gw = gr[i] * w[i];                                               \
+                        s1 += v, s2 += v * v, sg += gw, sgx += gw * v;                                           \
+                    }                                                                                            \
+                } else {                                                                                         \
+                    _Pragma("omp simd reduction(+:s1, s2, sg, sgx)") for (int64_t i = 0; i < D; i++) {           \
+                        const T v = xr[i] - x0, g = gr[i];                                                       \
+                        s1 += v, s2 += v * v, sg += g, sgx += g * v;                                             \
                     }                                                                                            \
                 }                                                                                                \
-                _Pragma("omp simd") for (int64_t i = 0; i < D; i++) {                                            \
-                    mine[i] += (double)gr[i] * ((double)xr[i] - mean) * rstd;                                    \
-                    mine[D + i] += (double)gr[i];                                                                \
+                const double m1 = s1 / (double)D, var = s2 / (double)D - m1 * m1;                                \
+                const double rstd = 1.0 / sqrt((var > 0 ? var : 0) + eps);                                       \
+                const double sgxhat = (sgx - m1 * sg) * rstd; /* sum w go xhat */                                \
+                /* dx = rstd w go + cx (x - x0) + c0,  xhat = (x - x0 - m1) rstd */                              \
+                const T a = (T)rstd, cx = (T)(-rstd * rstd * sgxhat / (double)D);                                \
+                const T c0 = (T)(-rstd * sg / (double)D + rstd * rstd * sgxhat / (double)D * m1);                \
+                const T hm = (T)m1;                                                                              \
+                T* dr = dx != NULL ? dx + r * D : NULL;                                                          \
+                if (dr != NULL && w != NULL) {                                                                   \
+                    _Pragma("omp simd") for (int64_t i = 0; i < D; i++) {                                        \
+                        const T v = xr[i] - x0, g = gr[i];                                                       \
+                        dr[i] = a * g * w[i] + cx * v + c0;                                                      \
+                        dwa[i] += g * ((v - hm) * a), dba[i] += g;                                               \
+                    }                                                                                            \
+                } else if (dr != NULL) {                                                                         \
+                    _Pragma("omp simd") for (int64_t i = 0; i < D; i++) {                                        \
+                        const T v = xr[i] - x0, g = gr[i];                                                       \
+                        dr[i] = a * g + cx * v + c0;                                                             \
+                        dwa[i] += g * ((v - hm) * a), dba[i] += g;                                               \
+                    }                                                                                            \
+                } else {                                                                                         \
+                    _Pragma("omp simd") for (int64_t i = 0; i < D; i++) {                                        \
+                        const T v = xr[i] - x0, g = gr[i];                                                       \
+                        dwa[i] += g * ((v - hm) * a), dba[i] += g;                                               \
+                    }                                                                                            \
                 }                                                                                                \
             }                                                                                                    \
+    }                                                                                                            \
+    static void layer_norm_bw_##SUF(const T* x, const T* go, const T* w, T* dx, int64_t rows, int64_t D,         \
+                                    double eps, T* acc, int nthreads) {                                          \
+        _Pragma("omp parallel num_threads(nthreads) if(nthreads > 1)") {                                         \
+            const int64_t t = NN_THREAD_NUM(), nt = NN_NUM_THREADS();                                            \
+            T* dwa = acc + t * 2 * D; /* zeroed by the caller */                                                 \
+            layer_norm_bw_rows_##SUF(x, go, w, dx, rows * t / nt, rows * (t + 1) / nt, D, eps, dwa, dwa + D);    \
         }                                                                                                        \
     }                                                                                                            \
                                                                                                                  \
@@ -203,15 +225,20 @@ nb_status nbi_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor*
     int nthreads = nn_threads((double)input->numel * 2);
     if (rows < nthreads) nthreads = rows > 0 ? (int)rows : 1;
     nb_tensor *x = NULL, *g = NULL, *w = NULL, *y = NULL;
-    double* acc = nn_alloc(sizeof(double) * (size_t)(2 * D * nthreads + 2 * D + 1));
-    if (acc == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
-    double* tot = acc + 2 * D * nthreads;
+    const size_t es = (size_t)nb_dtype_sizes[kd];
+    double* tot = nn_alloc(sizeof(double) * (size_t)(2 * D + 1));
+    void* acc = nn_alloc(es * (size_t)(2 * D * nthreads + 1));
+    if (tot == NULL || acc == NULL) {
+        nn_free(tot), nn_free(acc);
+        return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    }
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig(grad_output, kd, &g)) != NB_OK ||
         (st = nn_contig_opt(weight, kd, &w)) != NB_OK ||
         (want_dx && (st = nn_output(op, input->shape, input->ndim, kd, input->dtype, dst,
                                     (const nb_tensor*[3]){grad_output, input, weight}, 3, &y)) != NB_OK))
         goto done;
     memset(tot, 0, sizeof(double) * (size_t)(2 * D));
+    memset(acc, 0, es * (size_t)(2 * D * nthreads));
     if (rows > 0 && D > 0) {
         if (kd == NB_F32)
             layer_norm_bw_f32(nb_tensor_data(x), nb_tensor_data(g), data_or_null(w), y ? nb_tensor_data(y) : NULL,
@@ -220,12 +247,13 @@ nb_status nbi_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor*
             layer_norm_bw_f64(nb_tensor_data(x), nb_tensor_data(g), data_or_null(w), y ? nb_tensor_data(y) : NULL,
                               rows, D, eps, acc, nthreads);
         for (int t = 0; t < nthreads; t++)
-            for (int64_t i = 0; i < 2 * D; i++) tot[i] += acc[t * 2 * D + i];
+            for (int64_t i = 0; i < 2 * D; i++)
+                tot[i] += kd == NB_F32 ? (double)((const float*)acc)[t * 2 * D + i] : ((const double*)acc)[t * 2 * D + i];
     }
 done:
     nn_release(x, g, w, NULL, NULL, NULL, NULL, NULL);
     st = finish(op, st, y, input->dtype, dst, out, tot, tot + D, normalized_shape, ndim, grad_weight, grad_bias);
-    nn_free(acc);
+    nn_free(acc), nn_free(tot);
     return st;
 }
 
