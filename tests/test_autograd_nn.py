@@ -28,6 +28,7 @@ def ints(a):
     dict(stride=2, padding=1),
     dict(stride=(2, 1), padding=(1, 2), dilation=(1, 2), groups=2),
     dict(padding="same", dilation=2),
+    dict(padding=(1, 0), dilation=(2, 1), groups=2),  # stride 1: the input gradient as a forward convolution
 ])
 def test_conv2d_gradcheck(kw):
     x, w, b = leaf(2, 4, 5, 4), leaf(2, 4 // kw.get("groups", 1), 3, 2), leaf(2)
@@ -283,6 +284,8 @@ def _torch_cases(torch):
     return [
         ("conv2d", [(2, 4, 9, 8), (6, 2, 3, 3), (6,)],
          lambda m, x, w, b: m.conv2d(x, w, b, stride=2, padding=1, groups=2)),
+        ("conv2d_stride1", [(2, 4, 7, 6), (6, 2, 3, 2), (6,)],
+         lambda m, x, w, b: m.conv2d(x, w, b, padding=(1, 2), dilation=(2, 1), groups=2)),
         ("conv1d", [(2, 3, 10), (4, 3, 3), (4,)], lambda m, x, w, b: m.conv1d(x, w, b, padding=2, dilation=2)),
         ("conv_transpose2d", [(2, 4, 5, 5), (4, 3, 3, 3), (3,)],
          lambda m, x, w, b: m.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1)),

@@ -582,6 +582,49 @@ static nb_status backward_check(const char* op, const nb_tensor* go, const nb_te
     return NB_OK;
 }
 
+/* Stride 1: the input gradient is the forward convolution of grad_output with the weight flipped spatially and
+ * its channel dims exchanged per group (padding d (k - 1) - p), which runs the faster forward path. */
+static nb_status input_grad_stride1(const char* op, const conv_geom* g, const nb_tensor* grad_output,
+                                    const nb_tensor* weight, const int64_t* padding, const int64_t* dilation,
+                                    int32_t kd, nb_tensor* dst, nb_tensor** out) {
+    const int64_t G = g->groups, Og = g->O / G, Cg = g->C / G, kh = g->kh, kw = g->kw;
+    const int64_t fshape[4] = {g->C, Og, kh, kw};
+    nb_tensor *w = NULL, *wf = NULL;
+    nb_status st = nn_contig(weight, kd, &w);
+    if (st == NB_OK) st = nn_empty(op, fshape, 4, kd, &wf);
+    if (st != NB_OK) {
+        nn_release(w, wf, NULL, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    const size_t es = (size_t)nb_dtype_sizes[kd];
+    const char* src = nb_tensor_data(w);
+    char* dstw = nb_tensor_data(wf);
+    for (int64_t gi = 0; gi < G; gi++)  /* wf[gi Cg + c, o, kh-1-i, kw-1-j] = w[gi Og + o, c, i, j] */
+        for (int64_t o = 0; o < Og; o++)
+            for (int64_t c = 0; c < Cg; c++)
+                for (int64_t i = 0; i < kh; i++)
+                    for (int64_t j = 0; j < kw; j++)
+                        memcpy(dstw + ((((gi * Cg + c) * Og + o) * kh + (kh - 1 - i)) * kw + (kw - 1 - j)) * es,
+                               src + ((((gi * Og + o) * Cg + c) * kh + i) * kw + j) * es, es);
+    nb_tensor_release(w);
+    if (kd != weight->dtype) {  /* back to the operands' dtype: the forward checks that they agree */
+        nb_tensor* cast = NULL;
+        st = nb_tensor_new(op, fshape, 4, weight->dtype, NB_CPU, 0, &cast);
+        if (st == NB_OK) st = nb_copy_into(op, cast, wf);
+        nb_tensor_release(wf);
+        wf = cast;
+        if (st != NB_OK) {
+            nb_tensor_release(wf);
+            return st;
+        }
+    }
+    const int64_t eh = (kh - 1) * dilation[0], ew = (kw - 1) * dilation[1], one[2] = {1, 1};
+    const int64_t pads[4] = {eh - padding[0], ew - padding[1], eh - padding[2], ew - padding[3]};
+    st = run_conv(op, 2, false, grad_output, wf, NULL, one, pads, NULL, dilation, G, dst, out);
+    nb_tensor_release(wf);
+    return st;
+}
+
 nb_status nbi_conv2d_backward_input(const nb_tensor* grad_output, const nb_tensor* weight, const int64_t* input_size,
                                     const int64_t* stride, const int64_t* padding, const int64_t* dilation,
                                     int64_t groups, nb_tensor* dst, nb_tensor** out) {
@@ -599,6 +642,10 @@ nb_status nbi_conv2d_backward_input(const nb_tensor* grad_output, const nb_tenso
     if (weight->shape[0] != g.O)
         return nb_error(NB_ERR_SHAPE, "%s: weight %s does not match grad_output %s", op,
                         nb_shape_str(weight->shape, 4), nb_shape_str(grad_output->shape, 4));
+    if (g.sh == 1 && g.sw == 1 && g.OH == g.H + padding[0] + padding[2] - (g.kh - 1) * g.dh &&
+        g.OW == g.W + padding[1] + padding[3] - (g.kw - 1) * g.dw && padding[0] <= (g.kh - 1) * g.dh &&
+        padding[2] <= (g.kh - 1) * g.dh && padding[1] <= (g.kw - 1) * g.dw && padding[3] <= (g.kw - 1) * g.dw)
+        return input_grad_stride1(op, &g, grad_output, weight, padding, dilation, kd, dst, out);
     const int64_t shape[4] = {g.N, g.C, g.H, g.W};
     nb_tensor *go = NULL, *w = NULL, *y = NULL;
     if ((st = nn_contig(grad_output, kd, &go)) != NB_OK || (st = nn_contig(weight, kd, &w)) != NB_OK ||
