@@ -13,6 +13,7 @@ KINDS = {
     "uint64_t": ("u64", "a[{i}].u"),
     "const int64_t*": ("i64s", "a[{i}].ia"),
     "const nb_tensor* const*": ("ts", "(const nb_tensor* const*)a[{i}].tl"),
+    "nb_tensor* const*": ("ts", "a[{i}].tl"),
     "nb_generator*": ("gen", "a[{i}].g"),
     "nb_generator**": ("genout", "a[{i}].pg"),
     "uint64_t*": ("u64out", "a[{i}].pu"),
