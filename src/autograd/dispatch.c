@@ -562,8 +562,8 @@ NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int
 }
 
 NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
-    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
-        return nb_ag_nondifferentiable_write("dropout");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_dropout(x, p, train, gen, dst, out);
     return nbi_dropout(x, p, train, gen, dst, out);
 }
 

@@ -167,6 +167,7 @@ __attribute__((visibility("hidden"))) nb_status nbi_bernoulli(const nb_tensor* p
 __attribute__((visibility("hidden"))) nb_status nbi_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nb_agf_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
