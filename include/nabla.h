@@ -795,6 +795,13 @@ NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t lar
 /* The distinct values of the flattened x, sorted (every NaN is distinct, as in PyTorch); inverse (x's shape, int64: each element's position in values) and counts (int64) are computed only when their pointers are non-NULL. */
 NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
 
+/* ---- ops: softmax_backward ---- */
+/* The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
+
+/* The gradient of log_softmax along dim from its result output and the output gradient (PyTorch's _log_softmax_backward_data): grad_output - exp(output) * sum(grad_output, dim), fused. Shapes, dtypes and dst as nb_softmax_backward. */
+NB_API nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
+
 /* ---- ops: unary ---- */
 /* e^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
 NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);

@@ -261,3 +261,58 @@ def test_against_torch(name, fn):
     y.backward(nabla.tensor(go))
     ty.backward(torch.tensor(go))
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+# ---- the fused backward kernels of softmax / log_softmax ----
+
+@pytest.mark.parametrize("dtype", [nabla.float32, nabla.float64, nabla.float16, nabla.bfloat16])
+@pytest.mark.parametrize("shape,dim", [((3, 37), 1), ((4, 5, 300), 1), ((2, 3, 4), 0), ((5,), 0), ((), 0),
+                                       ((3, 0), 1)])
+def test_fused_backward_kernels_against_numpy(shape, dim, dtype):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(shape)
+    g = rng.standard_normal(shape)
+    tol = {nabla.float64: 1e-12, nabla.float32: 2e-5, nabla.float16: 4e-3, nabla.bfloat16: 3e-2}[dtype]
+    for log, fused in ((False, nabla._softmax_backward_data), (True, nabla._log_softmax_backward_data)):
+        xt = nabla.tensor(x, dtype=dtype)
+        y = (nabla.log_softmax if log else nabla.softmax)(xt, dim)
+        gt = nabla.tensor(g, dtype=dtype)
+        got = fused(gt, y, dim, dtype)
+        assert got.dtype is dtype and tuple(got.shape) == shape
+        yv, gv = y.double().numpy(), gt.double().numpy()
+        if log:
+            want = gv - np.exp(yv) * gv.sum(axis=dim if shape else None, keepdims=True)
+        else:
+            want = yv * (gv - (gv * yv).sum(axis=dim if shape else None, keepdims=True))
+        np.testing.assert_allclose(got.double().numpy(), want, rtol=tol, atol=tol)
+
+
+def test_fused_backward_kernels_take_strided_inputs_and_check_arguments():
+    torch = pytest.importorskip("torch")
+    a = distinct((6, 4), seed=5).astype(np.float32)
+    g = distinct((4, 6), seed=6).astype(np.float32)
+    y = nabla.softmax(nabla.tensor(a), 0)
+    got = nabla._softmax_backward_data(nabla.tensor(g).t(), y, 0, nabla.float32)
+    want = torch._softmax_backward_data(torch.tensor(g).t(), torch.softmax(torch.tensor(a), 0), 0, torch.float32)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    ly = nabla.log_softmax(nabla.tensor(a), 1)
+    got = nabla._log_softmax_backward_data(nabla.tensor(g).t()[:, ::2], ly[:, ::2], 1, nabla.float32)
+    want = torch._log_softmax_backward_data(torch.tensor(g).t()[:, ::2], torch.log_softmax(torch.tensor(a), 1)[:, ::2],
+                                            1, torch.float32)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError, match=r"softmax_backward: grad_output has shape \[6, 3\] but output has shape"):
+        nabla._softmax_backward_data(nabla.zeros(6, 3), y, 0, nabla.float32)
+    with pytest.raises(RuntimeError, match="softmax_backward: expected grad_output and output of one floating dtype"):
+        nabla._softmax_backward_data(nabla.zeros(6, 4, dtype=nabla.float64), y, 0, nabla.float32)
+    with pytest.raises(IndexError, match="log_softmax_backward"):
+        nabla._log_softmax_backward_data(ly, ly, 2, nabla.float32)
+
+
+def test_fused_backward_kernels_differentiate_in_both_inputs():
+    x = leaf(distinct((2, 4)))
+    g = leaf(distinct((2, 4), seed=2))
+    assert gradcheck(lambda t, u: nabla._softmax_backward_data(u, t.softmax(1), 1, nabla.float64), (x, g))
+    assert gradcheck(lambda t, u: nabla._log_softmax_backward_data(u, t.log_softmax(0), 0, nabla.float64), (x, g))
+    assert gradgradcheck(lambda t: t.softmax(1), (x,))  # third order through the backward's formula
+    assert gradgradcheck(lambda t, u: nabla._log_softmax_backward_data(u, t.log_softmax(1), 1, nabla.float64),
+                         (x, g))

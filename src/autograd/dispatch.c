@@ -743,6 +743,18 @@ NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** value
     return nbi_unique(x, sorted, values, inverse, counts);
 }
 
+NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(output) || nb_ag_requires(dst))))
+        return nb_agf_softmax_backward(grad_output, output, dim, dst, out);
+    return nbi_softmax_backward(grad_output, output, dim, dst, out);
+}
+
+NB_API nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(output) || nb_ag_requires(dst))))
+        return nb_agf_log_softmax_backward(grad_output, output, dim, dst, out);
+    return nbi_log_softmax_backward(grad_output, output, dim, dst, out);
+}
+
 NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_exp(x, dst, out);
