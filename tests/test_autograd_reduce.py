@@ -72,6 +72,8 @@ CASES = [
     ("norm0", lambda x: x.norm(0, dim=1), (2, 3), False),
     ("logsumexp", lambda x: x.logsumexp(1), (2, 3), True),
     ("logsumexp_all", lambda x: x.logsumexp((0, 1), keepdim=True), (2, 3), True),
+    ("logsumexp_two_of_three", lambda x: x.logsumexp((0, 2)), (2, 3, 2), True),
+    ("logsumexp_1d", lambda x: x.logsumexp(()), (4,), True),
     ("cumsum0", lambda x: x.cumsum(0), (3, 2), True),
     ("cumsum_last", lambda x: x.cumsum(-1), (2, 3), True),
     ("cumprod", lambda x: x.cumprod(1), (2, 3), True),

@@ -41,8 +41,9 @@ nb_status nb_agf_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, in
     return record_spread("amin", "AminBackward0", nbi_amin, t, dims, ndims, keepdim, dst, out);
 }
 
-/* go at the saved index along dim, zero elsewhere: where(arange(n) == index, go, 0),
- * which stays differentiable in go without an index op. */
+/* go at the saved index along dim, zero elsewhere. A plain backward scatters go
+ * into zeros (one pass); under create_graph it is where(arange(n) == index, go, 0),
+ * which differentiates in go through where alone. */
 static nb_status select_bw(nb_bw* b) {
     const nb_tensor_meta* in = &b->node->in_meta[0];
     if (in->ndim == 0) {
@@ -50,13 +51,20 @@ static nb_status select_bw(nb_bw* b) {
         return b->st;
     }
     int64_t dim = b->node->ia[1] < 0 ? b->node->ia[1] + in->ndim : b->node->ia[1];
+    nb_tensor* go = bw_kd(b, b->go[0]);
+    nb_tensor* index = bw_kd(b, bw_saved(b, 0));
+    if (nb_ag_disabled) {
+        nb_tensor* z = BW_OP(b, nb_zeros(in->shape, in->ndim, b->go[0]->dtype, in->device_type, in->device_index,
+                                         &bw_r_));
+        bw_set(b, 0, BW_OP(b, nb_scatter(z, dim, index, go, z, &bw_r_)));
+        return b->st;
+    }
     int64_t shape[NB_MAX_DIMS];
     for (int32_t d = 0; d < in->ndim; d++) shape[d] = d == dim ? in->shape[d] : 1;
     nb_tensor* pos = BW_OP(b, nb_arange(0, (double)in->shape[dim], 1, NB_I64, in->device_type, in->device_index,
                                         &bw_r_));
-    pos = bw_reshape(b, pos, shape, in->ndim);
-    nb_tensor* hit = BW_OP(b, nb_eq(pos, bw_kd(b, bw_saved(b, 0)), NULL, &bw_r_));
-    bw_set(b, 0, bw_where(b, hit, bw_kd(b, b->go[0]), bw_scalar(b, 0.0)));
+    nb_tensor* hit = BW_OP(b, nb_eq(bw_reshape(b, pos, shape, in->ndim), index, NULL, &bw_r_));
+    bw_set(b, 0, bw_where(b, hit, go, bw_scalar(b, 0.0)));
     return b->st;
 }
 

@@ -179,10 +179,23 @@ nb_status nb_agf_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t
     return nb_ag_finish1(&r, st, y, out);
 }
 
-/* ---- logsumexp: go exp(x - y) ---- */
+/* ---- logsumexp: go exp(x - y), which is go softmax(x) over the reduced dims ---- */
 
+/* Through the fused softmax when the reduced dims are one dim or all of them. */
 static nb_status logsumexp_bw(nb_bw* b) {
-    nb_tensor* e = bw_unary(b, nb_exp, bw_sub(b, bw_saved(b, 0), bw_kd(b, bw_saved(b, 1))));
+    const nb_tensor_meta* in = &b->node->in_meta[0];
+    int32_t nd = (int32_t)b->node->ia[0];
+    nb_tensor* x = bw_saved(b, 0);
+    nb_tensor* e;
+    if (in->ndim >= 1 && (nd == 1 || nd == 0 || nd == in->ndim)) {
+        int64_t flat = -1;
+        bool flatten = nd != 1 && in->ndim > 1; /* every dim of a tensor with several */
+        nb_tensor* v = flatten ? bw_reshape(b, x, &flat, 1) : x;
+        e = BW_OP(b, nb_softmax(v, nd == 1 ? b->node->ia[1] : 0, -1, NULL, &bw_r_));
+        if (flatten) e = bw_reshape(b, e, in->shape, in->ndim);
+    } else {
+        e = bw_unary(b, nb_exp, bw_sub(b, x, bw_kd(b, bw_saved(b, 1))));
+    }
     bw_set(b, 0, bw_mul(b, bw_kd(b, b->go[0]), e));
     return b->st;
 }

@@ -11,7 +11,7 @@ static nb_status take_bw(nb_bw* b) {
     }
     nb_tensor* z = BW_OP(b, nb_zeros(in->shape, in->ndim, b->go[0]->dtype, in->device_type, in->device_index,
                                      &bw_r_));
-    bw_set(b, 0, BW_OP(b, nb_scatter(z, b->node->ia[0], bw_saved(b, 0), b->go[0], NULL, &bw_r_)));
+    bw_set(b, 0, BW_OP(b, nb_scatter(z, b->node->ia[0], bw_saved(b, 0), b->go[0], z, &bw_r_)));
     return b->st;
 }
 
