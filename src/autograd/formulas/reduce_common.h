@@ -1,4 +1,4 @@
-/* reduce_common.h: helpers shared by the formulas of reductions, scans and
+/* reduce_common.h: small functions shared by the formulas of reductions, scans and
  * softmax. Reductions keep their dims as reduce.c does: ia[0] = ndims (0: every
  * dim), ia[1..] = the dims; input 0's metadata gives the shapes. */
 #ifndef NABLA_FORMULAS_REDUCE_COMMON_H_
