@@ -6,7 +6,7 @@
  * All of it is ops, so it is differentiable again; under create_graph P is
  * recomputed from q and k with recorded ops, so that its history is in the graph.
  * Inputs: 0 = q, 1 = k, 2 = v, 3 = attn_mask (may be NULL). Saved: the inputs in
- * the same slots, 4 = P, 5 = D. ia[0] = is_causal, ia[1] = has a mask, ia[2] =
+ * the same slots, 4 = P, 5 = D, 6 = the result. ia[0] = is_causal, ia[1] = has a mask, ia[2] =
  * has dropout; fa[0] = the scale. */
 #include "../autograd.h"
 #include "../../ops/attention.h"
@@ -45,19 +45,41 @@ static nb_tensor* recompute_weights(nb_bw* b, nb_tensor* q, nb_tensor* k, nb_ten
     return bw_div(b, e, bw_sum(b, e, &last, 1, 1));
 }
 
-static nb_status sdpa_bw(nb_bw* b) {
-    const int64_t* ia = b->node->ia;
-    nb_tensor *q = bw_saved(b, 0), *k = bw_saved(b, 1), *v = bw_saved(b, 2);
-    nb_tensor* mask = ia[1] ? bw_saved(b, 3) : NULL;
-    nb_tensor* d = ia[2] ? bw_saved(b, 5) : NULL;
-    nb_tensor* p = nb_ag_disabled ? bw_saved(b, 4) : recompute_weights(b, q, k, mask);
-    nb_tensor* go = b->go[0];
-    if (bw_needs(b, 2)) bw_set(b, 2, bw_matmul(b, bw_mT(b, d != NULL ? bw_mul(b, p, d) : p), go));
-    if (!bw_needs(b, 0) && !bw_needs(b, 1) && !bw_needs(b, 3)) return b->st;
+/* dS through recorded ops (create_graph). */
+static nb_tensor* ds_recorded(nb_bw* b, nb_tensor* go, nb_tensor* v, nb_tensor* p, nb_tensor* d) {
     nb_tensor* dp = bw_matmul(b, go, bw_mT(b, v)); /* [..., L, S] */
     if (d != NULL) dp = bw_mul(b, dp, d);
     int64_t last = -1;
-    nb_tensor* ds = bw_mul(b, p, bw_sub(b, dp, bw_sum(b, bw_mul(b, dp, p), &last, 1, 1)));
+    return bw_mul(b, p, bw_sub(b, dp, bw_sum(b, bw_mul(b, dp, p), &last, 1, 1)));
+}
+
+/* dS in the first-order pass: the row sums come from the output, rowsum(dP P) =
+ * rowsum(go out) (an [..., L, Ev] product instead of an [..., L, S] one), and the
+ * [..., L, S] steps run in place on go v^T, which nothing else holds. */
+static nb_tensor* ds_first_order(nb_bw* b, nb_tensor* go, nb_tensor* v, nb_tensor* p, nb_tensor* d) {
+    int64_t last = -1;
+    nb_tensor* rows = bw_sum(b, bw_mul(b, go, bw_saved(b, 6)), &last, 1, 1); /* [..., L, 1] */
+    nb_tensor* ds = bw_matmul(b, go, bw_mT(b, v));
+    if (b->st != NB_OK) return NULL;
+    nb_status st = NB_OK;
+    if (d != NULL) st = nb_mul(ds, d, ds, NULL);
+    if (st == NB_OK) st = nb_sub(ds, rows, 1.0, ds, NULL);
+    if (st == NB_OK) st = nb_mul(ds, p, ds, NULL);
+    if (st != NB_OK) b->st = st;
+    return b->st == NB_OK ? ds : NULL;
+}
+
+static nb_status sdpa_bw(nb_bw* b) {
+    const int64_t* ia = b->node->ia;
+    const bool first_order = nb_ag_disabled;
+    nb_tensor *q = bw_saved(b, 0), *k = bw_saved(b, 1), *v = bw_saved(b, 2);
+    nb_tensor* mask = ia[1] ? bw_saved(b, 3) : NULL;
+    nb_tensor* d = ia[2] ? bw_saved(b, 5) : NULL;
+    nb_tensor* p = first_order ? bw_saved(b, 4) : recompute_weights(b, q, k, mask);
+    nb_tensor* go = b->go[0];
+    if (bw_needs(b, 2)) bw_set(b, 2, bw_matmul(b, bw_mT(b, d != NULL ? bw_mul(b, p, d) : p), go));
+    if (!bw_needs(b, 0) && !bw_needs(b, 1) && !bw_needs(b, 3)) return b->st;
+    nb_tensor* ds = first_order ? ds_first_order(b, go, v, p, d) : ds_recorded(b, go, v, p, d);
     if (bw_needs(b, 3)) bw_set(b, 3, ds);
     ds = bw_muls(b, ds, b->node->fa[0]);
     if (bw_needs(b, 0)) bw_set(b, 0, bw_matmul(b, ds, k));
@@ -84,6 +106,7 @@ nb_status nb_agf_scaled_dot_product_attention(const nb_tensor* q, const nb_tenso
         r.node->ia[2] = d != NULL;
         st = nb_ag_save_input(&r, 4, p);
         if (st == NB_OK) st = nb_ag_save_input(&r, 5, d);
+        if (st == NB_OK) st = nb_ag_save_output(&r, 6, y, 0);
     }
     nb_tensor_release(p);
     nb_tensor_release(d);

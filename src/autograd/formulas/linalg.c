@@ -17,6 +17,14 @@ static nb_tensor* bw_unsqueeze(nb_bw* b, const nb_tensor* t, int64_t dim) {
 static nb_tensor* bw_squeeze(nb_bw* b, const nb_tensor* t, int64_t dim) {
     return BW_OP(b, nb_tensor_squeeze(t, &dim, 1, &bw_r_));
 }
+/* go made dense once when its matrix dims are broadcast (the gradient of a sum is
+ * an expanded scalar): the GEMM cannot read stride 0 and would copy it per product. */
+static nb_tensor* bw_gemm_ready(nb_bw* b, nb_tensor* go) {
+    for (int32_t d = go->ndim > 2 ? go->ndim - 2 : 0; d < go->ndim; d++)
+        if (go->strides[d] == 0 && go->shape[d] > 1) return BW_OP(b, nb_tensor_contiguous(go, &bw_r_));
+    return go;
+}
+
 /* go scaled by s, skipping the multiply for s == 1. */
 static nb_tensor* bw_scaled(nb_bw* b, nb_tensor* go, double s) { return s == 1.0 ? go : bw_muls(b, go, s); }
 
@@ -46,7 +54,7 @@ static nb_status matmul_bw(nb_bw* b) {
         if (bw_needs(b, 1)) bw_set(b, 1, bw_mul(b, go, bw_saved(b, 0)));
         return b->st;
     }
-    nb_tensor* g = b_vec ? bw_unsqueeze(b, go, -1) : go; /* [..., M, N] */
+    nb_tensor* g = b_vec ? bw_unsqueeze(b, go, -1) : bw_gemm_ready(b, go); /* [..., M, N] */
     if (a_vec) g = bw_unsqueeze(b, g, -2);
     if (bw_needs(b, 0)) {
         nb_tensor* B = bw_saved(b, 1);
@@ -104,7 +112,7 @@ static nb_status record_product(const char* op, const char* node, nb_backward_fn
 
 /* a @ b with a, b matrices or batches of them: ga = go b^T, gb = a^T go, scaled by alpha. */
 static void product_grads(nb_bw* b, int32_t a_at, product_impl mm, double alpha) {
-    nb_tensor* go = bw_scaled(b, b->go[0], alpha);
+    nb_tensor* go = alpha == 1.0 ? bw_gemm_ready(b, b->go[0]) : bw_muls(b, b->go[0], alpha);
     if (bw_needs(b, a_at)) {
         nb_tensor* bt = bw_mT(b, bw_saved(b, 1));
         bw_set(b, a_at, BW_OP(b, mm(go, bt, NULL, &bw_r_)));
@@ -217,8 +225,8 @@ nb_status nb_agf_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const 
  * go^T [out, R] @ input [R, in]. */
 static nb_status linear_bw(nb_bw* b) {
     const int64_t x_ndim = b->node->ia[0];
-    nb_tensor* go = b->go[0];
     const bool w_vec = b->node->ia[1] == 1;
+    nb_tensor* go = w_vec ? b->go[0] : bw_gemm_ready(b, b->go[0]);
     if (bw_needs(b, 0)) {
         nb_tensor* w = bw_saved(b, 1);
         bw_set(b, 0, w_vec ? bw_mul(b, bw_unsqueeze(b, go, -1), w) : bw_matmul(b, go, w));
