@@ -44,6 +44,14 @@ def test_gather_accumulates_duplicates(rng):
     np.testing.assert_array_equal(x.grad.numpy(), [0, 3, 0, 1])
 
 
+def test_empty_indices(rng):
+    x = leaf(rng, 3, 4)
+    x.gather(1, nabla.zeros((3, 0), dtype=nabla.int64)).sum().backward()
+    x[nabla.tensor([], dtype=nabla.int64)].sum().backward()
+    x.index_select(0, nabla.tensor([], dtype=nabla.int64)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((3, 4)))
+
+
 def test_scatter_src_and_self(rng):
     x, src = leaf(rng, 3, 4), leaf(rng, 2, 4)
     index = idx([[0, 2, 1, 0], [2, 1, 0, 1]])  # unique per column: the gradient is well defined

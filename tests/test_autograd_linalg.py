@@ -98,6 +98,23 @@ def test_matmul_out_with_grad_is_refused(rng):
         nabla.matmul(a, b, out=nabla.empty((2, 2), dtype=nabla.float64))
 
 
+def test_empty_inner_dim_and_half_precision(rng):
+    a, b = nabla.zeros((3, 0), requires_grad=True), nabla.zeros((0, 2), requires_grad=True)
+    (a @ b).sum().backward()
+    assert tuple(a.grad.shape) == (3, 0) and tuple(b.grad.shape) == (0, 2)
+    x = nabla.tensor(rng.standard_normal((2, 3, 4))).to(nabla.float16).requires_grad_()
+    w = nabla.tensor(rng.standard_normal((5, 4))).to(nabla.float16).requires_grad_()
+    F.linear(x, w).sum().backward()
+    assert x.grad.dtype == nabla.float16 and w.grad.dtype == nabla.float16
+    want = np.broadcast_to(w.detach().float().numpy().sum(0), (2, 3, 4))
+    np.testing.assert_allclose(x.grad.float().numpy(), want, rtol=2e-3, atol=2e-3)
+
+
+def test_outer_out_with_grad_is_refused(rng):
+    with pytest.raises(RuntimeError, match=r"outer\(\): functions with out=..."):
+        nabla.outer(leaf(rng, 2), leaf(rng, 3), out=nabla.empty((2, 3), dtype=nabla.float64))
+
+
 def test_matmul_saved_operand_modified_in_place(rng):
     a, b = leaf(rng, 2, 3), leaf(rng, 3, 2)
     a2 = a * 1

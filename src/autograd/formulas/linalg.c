@@ -168,6 +168,9 @@ nb_status nb_agf_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_
 /* outer is a broadcast product of a[:, None] and b, as in PyTorch: its
  * implementation composes recorded ops, so the graph holds MulBackward0. */
 nb_status nb_agf_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (dst != NULL) /* never in place: the result is 2-D, the operands 1-D */
+        return nb_error(NB_ERR_AUTOGRAD, "outer(): functions with out=... arguments don't support automatic "
+                        "differentiation, but one of the arguments requires grad.");
     return nbi_outer(a, b, dst, out);
 }
 
