@@ -2,8 +2,9 @@
  *
  * Data: two interleaved spirals (256 points, 2 classes), generated here with a
  * fixed seed. Model: 2 -> 32 -> 32 -> 2 with tanh, cross-entropy loss, full-batch
- * Adam (nabla's fused nb_adam_step), 400 steps. Stated result: training accuracy
- * of at least 97% (the program fails below it); the loss starts near ln 2.
+ * Adam (nabla's fused nb_adam_step), 400 steps. Stated result: at least 97%
+ * accuracy on the training points and on 256 held-out points drawn the same way
+ * with fresh noise (the program fails below it); the loss starts near ln 2.
  *
  *     cc train_mlp.c $(python -m nabla.config --cflags --libs) -lm -o train_mlp
  */
@@ -69,7 +70,10 @@ static nb_tensor* forward(nb_tensor* x, nb_tensor* const* p) {
     return logits;
 }
 
-static double accuracy(nb_tensor* logits, nb_tensor* labels) {
+static double accuracy(nb_tensor* x, nb_tensor* const* p, nb_tensor* labels) {
+    const int32_t prev = nb_set_grad_enabled(0); /* evaluation records no graph */
+    nb_tensor* logits = forward(x, p);
+    nb_set_grad_enabled(prev);
     nb_tensor *pred = NULL, *hit = NULL, *count = NULL;
     const int64_t dim = 1;
     int64_t correct = 0;
@@ -80,17 +84,21 @@ static double accuracy(nb_tensor* logits, nb_tensor* labels) {
     nb_tensor_release(pred);
     nb_tensor_release(hit);
     nb_tensor_release(count);
+    nb_tensor_release(logits);
     return (double)correct / N;
 }
 
 int main(void) {
-    static float xs[N * IN];
-    static int64_t ys[N];
+    static float xs[N * IN], xs_test[N * IN];
+    static int64_t ys[N], ys_test[N];
     make_spirals(xs, ys);
+    make_spirals(xs_test, ys_test); /* the same curves, fresh noise */
     const int64_t xshape[2] = {N, IN}, yshape[1] = {N};
-    nb_tensor *x = NULL, *labels = NULL;
+    nb_tensor *x = NULL, *labels = NULL, *x_test = NULL, *labels_test = NULL;
     TRY(nb_tensor_from_host(xs, xshape, 2, NB_F32, NB_CPU, 0, &x));
     TRY(nb_tensor_from_host(ys, yshape, 1, NB_I64, NB_CPU, 0, &labels));
+    TRY(nb_tensor_from_host(xs_test, xshape, 2, NB_F32, NB_CPU, 0, &x_test));
+    TRY(nb_tensor_from_host(ys_test, yshape, 1, NB_I64, NB_CPU, 0, &labels_test));
 
     nb_generator* gen = NULL;
     TRY(nb_generator_create(0, &gen));
@@ -115,22 +123,20 @@ int main(void) {
         nb_tensor* grads[NPARAM] = {NULL};
         TRY(nb_autograd_grad((const nb_tensor* const*)&loss, NULL, 1, (const nb_tensor* const*)p, NPARAM, 0, 0, 0,
                              grads));
+        const int32_t prev = nb_set_grad_enabled(0); /* updates are not recorded (PyTorch's no_grad) */
         for (int i = 0; i < NPARAM; i++) {
             TRY(nb_adam_step(p[i], grads[i], m[i], v[i], NULL, step, 0.02, 0.9, 0.999, 1e-8, 0.0, 0, 0, 0));
             nb_tensor_release(grads[i]);
         }
+        nb_set_grad_enabled(prev);
         if (step % 100 == 0 || step == 1) printf("step %3d  loss %.4f\n", step, loss_value);
         nb_tensor_release(loss);
         nb_tensor_release(logits);
     }
 
-    int32_t prev = nb_set_grad_enabled(0); /* evaluation records no graph */
-    nb_tensor* logits = forward(x, p);
-    nb_set_grad_enabled(prev);
-    const double acc = accuracy(logits, labels);
-    nb_tensor_release(logits);
-    printf("loss %.4f -> %.4f; training accuracy %.1f%% (required: %.0f%%)\n", first_loss, loss_value, 100 * acc,
-           100 * REQUIRED_ACCURACY);
+    const double acc = accuracy(x, p, labels), acc_test = accuracy(x_test, p, labels_test);
+    printf("loss %.4f -> %.4f; accuracy %.1f%% on the training points, %.1f%% held out (required: %.0f%%)\n",
+           first_loss, loss_value, 100 * acc, 100 * acc_test, 100 * REQUIRED_ACCURACY);
 
     for (int i = 0; i < NPARAM; i++) {
         nb_tensor_release(p[i]);
@@ -139,6 +145,8 @@ int main(void) {
     }
     nb_tensor_release(x);
     nb_tensor_release(labels);
+    nb_tensor_release(x_test);
+    nb_tensor_release(labels_test);
     nb_generator_release(gen);
-    return acc >= REQUIRED_ACCURACY ? 0 : 1;
+    return acc >= REQUIRED_ACCURACY && acc_test >= REQUIRED_ACCURACY ? 0 : 1;
 }
