@@ -100,6 +100,7 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
     for (int32_t i = 0; i < n; i++)
         if (NB_UNLIKELY(!nb_tensor_ok(inputs[i]))) return nb_bad_handle(name, tensor_names[i], inputs[i]);
     if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(name, "out", dst);
+    if (dst != NULL) NB_CHECK_WRITABLE(name, dst);
 
     const int32_t first = op->condition_first ? 1 : 0;  /* inputs that take part in promotion */
     if (first && inputs[0]->dtype != NB_BOOL)

@@ -49,6 +49,7 @@ static nb_status unalias(const char* op, const nb_tensor** t, nb_tensor** owned,
 static nb_status open_target(const char* op, const nb_tensor* x, nb_tensor* dst, bool same_dtype, nb_tensor** target) {
     if (dst == NULL) return nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, target);
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    NB_CHECK_WRITABLE(op, dst);
     if (!nb_same_shape(dst, x->shape, x->ndim))
         return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
                         nb_shape_str(dst->shape, dst->ndim), nb_shape_str(x->shape, x->ndim));
@@ -367,6 +368,7 @@ NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const
     nb_tensor *target = dst, *mask_copy = NULL;
     if (dst != NULL) {
         if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+        NB_CHECK_WRITABLE(op, dst);
         if (!nb_same_shape(dst, shape, nd))
             return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));

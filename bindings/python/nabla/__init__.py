@@ -25,6 +25,7 @@ from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and the
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
 from . import cuda, memory, nn
+from ._dlpack import from_dlpack, from_numpy
 
 def set_num_threads(n: int) -> None:
     """Sets the number of CPU threads used by nabla's kernels and GEMM."""
