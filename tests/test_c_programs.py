@@ -22,7 +22,8 @@ CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g"]
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 # Programs that valgrind checks (fast ones, with NB_TEST_QUICK=1 to cut iterations).
 VALGRIND_PROGRAMS = ["test_basics", "test_creation", "test_views", "test_copy", "test_binary", "test_hooks",
-                     "test_random", "test_shape", "test_nn", "test_reduce", "test_linalg", "hello_tensor"]
+                     "test_random", "test_shape", "test_nn", "test_reduce", "test_linalg", "hello_tensor",
+                     "test_dlpack"]
 RUN_TIMEOUT_S = 300
 
 CC = shutil.which("cc") or shutil.which("gcc")

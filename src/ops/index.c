@@ -138,6 +138,7 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
     if (value == NULL) NB_CHECK_TENSOR(op, src);
     else NB_CHECK_TENSOR(op, value);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     int32_t d;
     const nb_tensor* other = src ? src : value;
@@ -254,6 +255,7 @@ NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* 
     NB_CHECK_TENSOR(op, index);
     NB_CHECK_TENSOR(op, source);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     int32_t d;
     if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = nb_require_cpu(op, source)) ||
@@ -353,6 +355,7 @@ NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const
     NB_CHECK_TENSOR(op, mask);
     NB_CHECK_TENSOR(op, value);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, mask)) || (st = nb_require_cpu(op, value))) return st;
     if (mask->dtype != NB_BOOL)
@@ -654,6 +657,7 @@ NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indice
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_TENSOR(op, values);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, values))) return st;
     if (values->dtype != x->dtype)
