@@ -26,6 +26,7 @@ from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, c
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
 from . import cuda, memory, nn
 from ._dlpack import from_dlpack, from_numpy
+from . import utils
 
 def set_num_threads(n: int) -> None:
     """Sets the number of CPU threads used by nabla's kernels and GEMM."""
