@@ -144,10 +144,10 @@ def from_numpy(ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     from ._dtype import from_numpy_dtype
     dt = ndarray.dtype
-    from_numpy_dtype(dt)  # PyTorch's TypeError for an unsupported dtype
     if not dt.isnative:
         raise ValueError("given numpy array has byte order different from the native byte order. "
                          "Conversion between byte orders is currently not supported.")
+    from_numpy_dtype(dt)  # PyTorch's TypeError for an unsupported dtype
     for s in ndarray.strides:
         if s < 0:
             raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
