@@ -293,7 +293,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             if conn.poll():
                 try:
                     return _worker.recv(conn, self._socks[worker])
-                except (EOFError, ConnectionError):
+                except (EOFError, ConnectionError):  # the worker is gone: wait for its exit status
+                    self._workers[worker].join(_JOIN_TIMEOUT_S)
                     self._raise_worker_failure(force=True)
             waitables = [conn] + [p.sentinel for p, up in zip(self._workers, self._workers_status) if up]
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -305,16 +306,16 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 self._raise_worker_failure()
 
     def _raise_worker_failure(self, force: bool = False) -> None:
-        failed = [p for p, up in zip(self._workers, self._workers_status) if (up or force) and not p.is_alive()]
+        failed = [(p.pid, p.exitcode) for p, up in zip(self._workers, self._workers_status)
+                  if (up or force) and not p.is_alive()]
         if not failed and not force:
             return
         self._shutdown_workers()
-        for p in failed:
-            if p.exitcode is not None and p.exitcode < 0:
-                raise RuntimeError(f"DataLoader worker (pid {p.pid}) is killed by signal: "
-                                   f"{signal.strsignal(-p.exitcode)}.")
-        pids = ", ".join(str(p.pid) for p in failed) or "?"
-        codes = ", ".join(str(p.exitcode) for p in failed)
+        for pid, code in failed:
+            if code is not None and code < 0:
+                raise RuntimeError(f"DataLoader worker (pid {pid}) is killed by signal: {signal.strsignal(-code)}.")
+        pids = ", ".join(str(pid) for pid, _ in failed) or "?"
+        codes = ", ".join(str(code) for _, code in failed)
         raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly (exit code {codes})")
 
     def _next_data(self):
