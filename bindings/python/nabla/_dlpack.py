@@ -10,13 +10,15 @@ import enum
 
 import numpy as np
 
-from . import _capsule
+from . import _capsule, _dtype
 from ._lib import error, ffi, lib
 from ._tensor import Tensor, _new_object
 
 _CPU, _CUDA, _CUDA_HOST = lib.NB_CPU, lib.NB_CUDA, lib.NB_CUDA_HOST
 _export, _consume = _capsule.export, _capsule.consume
 _uintptr = "uintptr_t"
+_MAX_VERSION = (1, 1)  # the DLPack version nabla reads
+_FROM_NUMPY = _dtype.FROM_NUMPY
 _handle_type = "nb_tensor*"
 
 
@@ -142,6 +144,8 @@ def from_numpy(ndarray) -> Tensor:
     the tensor does. A non-writable array gives a read-only tensor."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    if ndarray.dtype in _FROM_NUMPY and ndarray.flags.c_contiguous:  # nothing to check
+        return _from_capsule(ndarray.__dlpack__(max_version=_MAX_VERSION))
     from ._dtype import from_numpy_dtype
     dt = ndarray.dtype
     if not dt.isnative:
@@ -156,7 +160,7 @@ def from_numpy(ndarray) -> Tensor:
         if s % dt.itemsize:
             raise ValueError("given numpy array strides not a multiple of the element byte size. "
                              "Copy the numpy array to reallocate the memory.")
-    return _from_capsule(ndarray.__dlpack__(max_version=(1, 1)))
+    return _from_capsule(ndarray.__dlpack__(max_version=_MAX_VERSION))
 
 
 def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
