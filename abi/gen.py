@@ -233,9 +233,10 @@ def family_text(family: dict) -> str:
 # ---- the autograd dispatch layer ----
 #
 # Every op of the op table that takes a tensor, and every core function marked
-# differentiable, gets its public symbol here: a differentiable one runs its
-# forward formula nb_agf_<op> (src/autograd/formulas/) when grad mode is on and a
-# tensor argument requires grad, and its implementation nbi_<op> otherwise; a
+# differentiable, gets its public symbol here. Each refuses to write into a
+# read-only tensor (a DLPack import); a differentiable one runs its forward
+# formula nb_agf_<op> (src/autograd/formulas/) when grad mode is on and a tensor
+# argument requires grad, and its implementation nbi_<op> otherwise; a
 # non-differentiable one refuses to write into a tensor that requires grad.
 
 _TENSOR_IN = ("const nb_tensor*",)
@@ -294,6 +295,10 @@ def dispatch_source(m: dict) -> str:
         params = fn["params"]
         args = ", ".join(p for _, p in params)
         lines.append(f"NB_API {fn['returns']} {fn['name']}({_param_list(params)}) {{")
+        for ctype, pname in params:  # one read-only check for every tensor a function writes
+            if ctype == "nb_tensor*":
+                lines.append(f"    if (NB_UNLIKELY(nb_ag_readonly({pname}))) "
+                             f"return nb_readonly_error(\"{fn['name'][3:]}\", \"{pname}\");")
         if fn.get("differentiable"):
             cond = " || ".join(_requires_terms(params)) or "false"
             lines.append(f"    if (NB_UNLIKELY(!nb_ag_disabled && ({cond})))")

@@ -362,6 +362,38 @@ NB_API nb_status nb_tensor_item_double(const nb_tensor* t, double* out);
 /* The value of a one-element integer or bool tensor as an exact int64 (floats truncate toward zero). */
 NB_API nb_status nb_tensor_item_int(const nb_tensor* t, int64_t* out);
 
+/* ---- dlpack ---- */
+/* Exports t through DLPack: *out receives a DLManagedTensorVersioned* (include/nabla/dlpack.h; void* here so this header stays free of C enums) that keeps t's memory alive until its deleter runs; the consumer calls the deleter once, from any thread. device_type -1 keeps t's device, otherwise the tensor goes to (device_type, device_index). copy: 1 always copies, 0 never (fails with NB_ERR_DEVICE when the device differs), -1 copies only to change device. flags carry DLPACK_FLAG_BITMASK_IS_COPIED for a copy and DLPACK_FLAG_BITMASK_READ_ONLY for a shared read-only tensor. Strides are always set; data points at the first element and byte_offset is 0. */
+NB_API nb_status nb_tensor_to_dlpack_versioned(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out);
+
+/* As nb_tensor_to_dlpack_versioned, producing the legacy DLManagedTensor* (no version, no flags); a read-only tensor can only be exported this way as a copy. */
+NB_API nb_status nb_tensor_to_dlpack(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out);
+
+/* Wraps a DLManagedTensorVersioned* without copying. On success nabla owns it and calls its deleter when the last reference goes, on whichever thread that is; on failure the caller keeps it. A major version other than 1 fails with NB_ERR_ABI_VERSION; DLPACK_FLAG_BITMASK_READ_ONLY makes the tensor read-only. Takes every nabla dtype (bool as kDLBool 8 bits, bfloat16 as kDLBfloat 16) on cpu, cuda and cuda_host; NULL strides mean row-major; negative strides are refused. */
+NB_API nb_status nb_tensor_from_dlpack_versioned(void* managed, nb_tensor** out);
+
+/* As nb_tensor_from_dlpack_versioned for the legacy DLManagedTensor*. */
+NB_API nb_status nb_tensor_from_dlpack(void* managed, nb_tensor** out);
+
+/* 1 when t's memory was imported read-only (every in-place write into it, and every op given it as dst, fails with NB_ERR_INVALID_ARGUMENT), else 0; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_is_readonly(const nb_tensor* t);
+
+/* ---- shared memory ---- */
+/* Moves t's storage (so every view of it) into shared memory that another process can map through nb_tensor_shared_fd; the values are kept. A no-op when already shared; cpu tensors only. Not safe while another thread uses the same storage. */
+NB_API nb_status nb_tensor_share_memory_(nb_tensor* t);
+
+/* 1 when t's storage is in shared memory, else 0; -1 for an invalid handle. */
+NB_API int32_t nb_tensor_is_shared(const nb_tensor* t);
+
+/* The file descriptor behind a shared tensor's storage (an anonymous memfd of at least nb_tensor_storage_nbytes bytes). It stays owned by the storage and open while it lives: dup it to keep it longer. */
+NB_API nb_status nb_tensor_shared_fd(const nb_tensor* t, int32_t* out);
+
+/* A new contiguous cpu tensor in shared memory, uninitialised. */
+NB_API nb_status nb_empty_shared(const int64_t* shape, int32_t ndim, int32_t dtype, nb_tensor** out);
+
+/* Maps the storage of nbytes that another process shared through fd (see nb_tensor_shared_fd) and views it with shape, strides and storage_offset (elements), which must stay inside nbytes. The tensor keeps its own duplicate of fd; the caller still owns fd. Writes on either side are seen by the other. */
+NB_API nb_status nb_tensor_from_shared_fd(int32_t fd, int64_t nbytes, const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t storage_offset, int32_t dtype, int32_t readonly, nb_tensor** out);
+
 /* ---- memory ---- */
 /* Fills the counters of a device's allocator (fields up to out->struct_size). */
 NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, nb_memory_stats* out);

@@ -229,19 +229,21 @@ def test_tolist_nested(rng):
 
 
 @pytest.mark.parametrize("dtype", NP_DTYPES, ids=str)
-def test_numpy_dtype_mapping_and_copy_semantics(dtype, rng):
+def test_numpy_dtype_mapping_and_sharing_semantics(dtype, rng):
     a = (rng.standard_normal((3, 5)) * 20).astype(NP_OF[dtype])
-    t = nabla.tensor(a)
+    t = nabla.tensor(a)  # nabla.tensor copies
+    a_copy = a.copy()
+    a[...] = 0
     n = t.numpy()
     assert n.dtype == NP_OF[dtype] and n.shape == (3, 5) and n.flags["C_CONTIGUOUS"]
-    np.testing.assert_array_equal(n, a)
-    n[...] = 0  # a copy: the tensor keeps its values
-    np.testing.assert_array_equal(t.numpy(), a)
+    np.testing.assert_array_equal(n, a_copy)
     v = t.t()[1:]
-    np.testing.assert_array_equal(v.numpy(), a.T[1:])
-    np.testing.assert_array_equal(np.asarray(v), a.T[1:])
-    np.testing.assert_array_equal(np.array(t, dtype=np.float64), a.astype(np.float64))
+    np.testing.assert_array_equal(v.numpy(), a_copy.T[1:])
+    np.testing.assert_array_equal(np.asarray(v), a_copy.T[1:])
+    np.testing.assert_array_equal(np.array(t, dtype=np.float64), a_copy.astype(np.float64))
     assert nabla.tensor(a[0, 0]).numpy().shape == ()
+    n[...] = 0  # numpy() shares memory, as in PyTorch: the tensor sees the write
+    assert not t.any().item()
 
 
 def test_numpy_of_bfloat16_raises_type_error():

@@ -24,7 +24,7 @@ def _forward_only():
 
 
 def _np(t):
-    return t.numpy()
+    return t.detach().numpy()
 
 
 def _copy_from_torch(ours: nn.Module, theirs) -> None:

@@ -30,7 +30,7 @@ def _run(opt_cls, kwargs, dtype=nabla.float64, shape=(3, 4)):
     for g in grads:
         _set_grad(p, g)
         opt.step()
-    return p0, grads, p.numpy().astype(np.float64), opt
+    return p0, grads, p.detach().numpy().astype(np.float64), opt
 
 
 # ---- NumPy references (PyTorch's documented algorithms) ----
@@ -153,7 +153,7 @@ def test_steps_match_torch_optim(name, kwargs):
         theirs.grad = torch.from_numpy(g)
         o1.step()
         o2.step()
-    np.testing.assert_allclose(ours.numpy(), theirs.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_strided_and_half_precision_parameters():
@@ -161,19 +161,19 @@ def test_strided_and_half_precision_parameters():
     p = nn.Parameter(base.T)  # a transposed view: the C step writes through a copy
     assert not p.is_contiguous()
     g = RNG.standard_normal((3, 4))
-    want = ref_sgd(base.numpy().T.copy(), [g], lr=0.5)
+    want = ref_sgd(base.detach().numpy().T.copy(), [g], lr=0.5)
     opt = optim.SGD([p], lr=0.5)
     _set_grad(p, g)
     opt.step()
-    np.testing.assert_allclose(p.numpy(), want, rtol=1e-14)
-    np.testing.assert_allclose(base.numpy(), want.T, rtol=1e-14)  # written back into the shared storage
+    np.testing.assert_allclose(p.detach().numpy(), want, rtol=1e-14)
+    np.testing.assert_allclose(base.detach().numpy(), want.T, rtol=1e-14)  # written back into the shared storage
     for dtype in (nabla.float16, nabla.bfloat16):
         p = nn.Parameter(nabla.ones(8, dtype=dtype))
         opt = optim.Adam([p], lr=0.1)
         _set_grad(p, np.ones(8))
         opt.step()
         assert p.dtype == dtype and opt.state[p]["exp_avg"].dtype == dtype
-        np.testing.assert_allclose(p.float().numpy(), 0.9, rtol=1e-2)
+        np.testing.assert_allclose(p.detach().float().numpy(), 0.9, rtol=1e-2)
 
 
 def test_step_bumps_the_parameter_version():
@@ -193,9 +193,9 @@ def test_param_groups_have_their_own_options_and_skip_missing_grads():
     _set_grad(b, np.ones(2))
     c.grad = None
     opt.step()
-    np.testing.assert_allclose(a.numpy(), 0.9)
-    np.testing.assert_allclose(b.numpy(), 0.0)
-    np.testing.assert_allclose(c.numpy(), 1.0)
+    np.testing.assert_allclose(a.detach().numpy(), 0.9)
+    np.testing.assert_allclose(b.detach().numpy(), 0.0)
+    np.testing.assert_allclose(c.detach().numpy(), 1.0)
     opt.zero_grad()
     assert a.grad is None and b.grad is None
     _set_grad(a, np.ones(2))
@@ -219,11 +219,11 @@ def test_state_dict_round_trip_continues_identically():
                                                                               "max_exp_avg_sq"}
     assert sd["state"][0]["step"].item() == 3.0
     # the layout is PyTorch's: torch.optim loads it (tensors converted)
-    tp = torch.nn.Parameter(torch.from_numpy(p.numpy().copy()))
+    tp = torch.nn.Parameter(torch.from_numpy(p.detach().numpy().copy()))
     topt = torch.optim.Adam([tp], lr=0.01, amsgrad=True)
     topt.load_state_dict({"state": {0: {k: torch.from_numpy(v.numpy().copy()) for k, v in sd["state"][0].items()}},
                           "param_groups": sd["param_groups"]})
-    q = nn.Parameter(nabla.tensor(p.numpy()))
+    q = nn.Parameter(nabla.tensor(p.detach().numpy()))
     opt2 = optim.Adam([q], lr=0.5)
     opt2.load_state_dict(sd)
     assert opt2.param_groups[0]["lr"] == 0.01
@@ -234,8 +234,8 @@ def test_state_dict_round_trip_continues_identically():
         opt.step()
         opt2.step()
         topt.step()
-    np.testing.assert_array_equal(q.numpy(), p.numpy())
-    np.testing.assert_allclose(tp.detach().numpy(), p.numpy(), rtol=1e-12)
+    np.testing.assert_array_equal(q.detach().numpy(), p.detach().numpy())
+    np.testing.assert_allclose(tp.detach().numpy(), p.detach().numpy(), rtol=1e-12)
 
 
 def test_step_hooks_and_closure():
@@ -292,7 +292,7 @@ def test_step_kernels_check_their_operands():
     i = nabla.ones(2, 3, dtype=nabla.int64)
     assert lib.nb_adagrad_step(i._h, i._h, i._h, 1, 0.1, 0.0, 1e-10, 0.0, 0) == lib.NB_ERR_DTYPE
     assert ffi.string(lib.nb_last_error_message()) == b"adagrad_step: not implemented for 'int64'"
-    np.testing.assert_array_equal(p.numpy(), 1.0)  # nothing written on failure
+    np.testing.assert_array_equal(p.detach().numpy(), 1.0)  # nothing written on failure
 
 
 def test_step_outside_the_optimizer_refuses_to_write_a_leaf_that_requires_grad():

@@ -99,6 +99,9 @@ static inline bool nb_ag_requires_any(const nb_tensor* const* ts, int32_t n) {
         if (nb_ag_requires(ts[i])) return true;
     return false;
 }
+static inline bool nb_ag_readonly(const nb_tensor* t) {
+    return t != NULL && t->magic == NB_TENSOR_MAGIC && t->storage->readonly;
+}
 /* The error of a non-differentiable op asked to write into a tensor that requires grad. */
 NB_INTERNAL nb_status nb_ag_nondifferentiable_write(const char* op);
 

@@ -92,6 +92,7 @@ NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_
 }
 
 NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("tensor_copy_", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst) || nb_ag_requires(src))))
         return nb_agf_tensor_copy_(dst, src);
     return nbi_tensor_copy_(dst, src);
@@ -104,6 +105,7 @@ NB_API nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t devi
 }
 
 NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("tensor_copy_v2_", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst) || nb_ag_requires(src))))
         return nb_agf_tensor_copy_v2_(dst, src, non_blocking);
     return nbi_tensor_copy_v2_(dst, src, non_blocking);
@@ -116,150 +118,175 @@ NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_te
 }
 
 NB_API nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("add", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_add(a, b, alpha, dst, out);
     return nbi_add(a, b, alpha, dst, out);
 }
 
 NB_API nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("sub", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_sub(a, b, alpha, dst, out);
     return nbi_sub(a, b, alpha, dst, out);
 }
 
 NB_API nb_status nb_mul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("mul", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_mul(a, b, dst, out);
     return nbi_mul(a, b, dst, out);
 }
 
 NB_API nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding_mode, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("div", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_div(a, b, rounding_mode, dst, out);
     return nbi_div(a, b, rounding_mode, dst, out);
 }
 
 NB_API nb_status nb_floor_divide(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("floor_divide", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("floor_divide");
     return nbi_floor_divide(a, b, dst, out);
 }
 
 NB_API nb_status nb_remainder(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("remainder", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_remainder(a, b, dst, out);
     return nbi_remainder(a, b, dst, out);
 }
 
 NB_API nb_status nb_fmod(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("fmod", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_fmod(a, b, dst, out);
     return nbi_fmod(a, b, dst, out);
 }
 
 NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("pow", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_pow(a, b, dst, out);
     return nbi_pow(a, b, dst, out);
 }
 
 NB_API nb_status nb_maximum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("maximum", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_maximum(a, b, dst, out);
     return nbi_maximum(a, b, dst, out);
 }
 
 NB_API nb_status nb_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("minimum", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_minimum(a, b, dst, out);
     return nbi_minimum(a, b, dst, out);
 }
 
 NB_API nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("atan2", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_atan2(a, b, dst, out);
     return nbi_atan2(a, b, dst, out);
 }
 
 NB_API nb_status nb_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("eq", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("eq");
     return nbi_eq(a, b, dst, out);
 }
 
 NB_API nb_status nb_ne(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("ne", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("ne");
     return nbi_ne(a, b, dst, out);
 }
 
 NB_API nb_status nb_lt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("lt", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("lt");
     return nbi_lt(a, b, dst, out);
 }
 
 NB_API nb_status nb_le(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("le", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("le");
     return nbi_le(a, b, dst, out);
 }
 
 NB_API nb_status nb_gt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("gt", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("gt");
     return nbi_gt(a, b, dst, out);
 }
 
 NB_API nb_status nb_ge(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("ge", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("ge");
     return nbi_ge(a, b, dst, out);
 }
 
 NB_API nb_status nb_logical_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("logical_and", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("logical_and");
     return nbi_logical_and(a, b, dst, out);
 }
 
 NB_API nb_status nb_logical_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("logical_or", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("logical_or");
     return nbi_logical_or(a, b, dst, out);
 }
 
 NB_API nb_status nb_logical_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("logical_xor", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("logical_xor");
     return nbi_logical_xor(a, b, dst, out);
 }
 
 NB_API nb_status nb_bitwise_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bitwise_and", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bitwise_and");
     return nbi_bitwise_and(a, b, dst, out);
 }
 
 NB_API nb_status nb_bitwise_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bitwise_or", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bitwise_or");
     return nbi_bitwise_or(a, b, dst, out);
 }
 
 NB_API nb_status nb_bitwise_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bitwise_xor", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bitwise_xor");
     return nbi_bitwise_xor(a, b, dst, out);
 }
 
 NB_API nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bitwise_left_shift", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bitwise_left_shift");
     return nbi_bitwise_left_shift(a, b, dst, out);
 }
 
 NB_API nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bitwise_right_shift", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bitwise_right_shift");
     return nbi_bitwise_right_shift(a, b, dst, out);
@@ -272,18 +299,21 @@ NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* ind
 }
 
 NB_API nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("scatter", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(src) || nb_ag_requires(dst))))
         return nb_agf_scatter(x, dim, index, src, dst, out);
     return nbi_scatter(x, dim, index, src, dst, out);
 }
 
 NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("scatter_value", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(value) || nb_ag_requires(dst))))
         return nb_agf_scatter_value(x, dim, index, value, dst, out);
     return nbi_scatter_value(x, dim, index, value, dst, out);
 }
 
 NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("scatter_add", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(src) || nb_ag_requires(dst))))
         return nb_agf_scatter_add(x, dim, index, src, dst, out);
     return nbi_scatter_add(x, dim, index, src, dst, out);
@@ -296,12 +326,14 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
 }
 
 NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("index_add", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(source) || nb_ag_requires(dst))))
         return nb_agf_index_add(x, dim, index, source, alpha, dst, out);
     return nbi_index_add(x, dim, index, source, alpha, dst, out);
 }
 
 NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("masked_fill", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(mask) || nb_ag_requires(value) || nb_ag_requires(dst))))
         return nb_agf_masked_fill(x, mask, value, dst, out);
     return nbi_masked_fill(x, mask, value, dst, out);
@@ -334,444 +366,530 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
 }
 
 NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("index_put", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires_any(indices, n) || nb_ag_requires(values) || nb_ag_requires(dst))))
         return nb_agf_index_put(x, indices, n, values, accumulate, dst, out);
     return nbi_index_put(x, indices, n, values, accumulate, dst, out);
 }
 
 NB_API nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("matmul", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_matmul(a, b, dst, out);
     return nbi_matmul(a, b, dst, out);
 }
 
 NB_API nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("mm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_mm(a, b, dst, out);
     return nbi_mm(a, b, dst, out);
 }
 
 NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bmm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_bmm(a, b, dst, out);
     return nbi_bmm(a, b, dst, out);
 }
 
 NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("mv", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(v) || nb_ag_requires(dst))))
         return nb_agf_mv(a, v, dst, out);
     return nbi_mv(a, v, dst, out);
 }
 
 NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("dot", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_dot(a, b, dst, out);
     return nbi_dot(a, b, dst, out);
 }
 
 NB_API nb_status nb_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("outer", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_outer(a, b, dst, out);
     return nbi_outer(a, b, dst, out);
 }
 
 NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("addmm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(mat1) || nb_ag_requires(mat2) || nb_ag_requires(dst))))
         return nb_agf_addmm(input, mat1, mat2, beta, alpha, dst, out);
     return nbi_addmm(input, mat1, mat2, beta, alpha, dst, out);
 }
 
 NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("baddbmm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(batch1) || nb_ag_requires(batch2) || nb_ag_requires(dst))))
         return nb_agf_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
     return nbi_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
 }
 
 NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("linear", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_linear(input, weight, bias, dst, out);
     return nbi_linear(input, weight, bias, dst, out);
 }
 
 NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("conv1d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
     return nbi_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
 }
 
 NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("conv2d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
     return nbi_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
 }
 
 NB_API nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("conv_transpose2d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
     return nbi_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
 }
 
 NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("max_pool2d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
         return nb_agf_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, indices, dst, out);
     return nbi_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, indices, dst, out);
 }
 
 NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("avg_pool2d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
         return nb_agf_avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dst, out);
     return nbi_avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dst, out);
 }
 
 NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("adaptive_avg_pool2d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
         return nb_agf_adaptive_avg_pool2d(input, output_size, dst, out);
     return nbi_adaptive_avg_pool2d(input, output_size, dst, out);
 }
 
 NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("layer_norm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
     return nbi_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
 }
 
 NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var, const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(running_mean))) return nb_readonly_error("batch_norm", "running_mean");
+    if (NB_UNLIKELY(nb_ag_readonly(running_var))) return nb_readonly_error("batch_norm", "running_var");
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("batch_norm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(running_mean) || nb_ag_requires(running_var) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, dst, out);
     return nbi_batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, dst, out);
 }
 
 NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("group_norm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_group_norm(input, num_groups, weight, bias, eps, dst, out);
     return nbi_group_norm(input, num_groups, weight, bias, eps, dst, out);
 }
 
 NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("nll_loss", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
         return nb_agf_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
     return nbi_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
 }
 
 NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("cross_entropy", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
         return nb_agf_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
     return nbi_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
 }
 
 NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("mse_loss", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
         return nb_agf_mse_loss(input, target, weight, reduction, dst, out);
     return nbi_mse_loss(input, target, weight, reduction, dst, out);
 }
 
 NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("l1_loss", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
         return nb_agf_l1_loss(input, target, weight, reduction, dst, out);
     return nbi_l1_loss(input, target, weight, reduction, dst, out);
 }
 
 NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("smooth_l1_loss", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(dst))))
         return nb_agf_smooth_l1_loss(input, target, reduction, beta, dst, out);
     return nbi_smooth_l1_loss(input, target, reduction, beta, dst, out);
 }
 
 NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("huber_loss", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
         return nb_agf_huber_loss(input, target, weight, reduction, delta, dst, out);
     return nbi_huber_loss(input, target, weight, reduction, delta, dst, out);
 }
 
 NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("binary_cross_entropy", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(dst))))
         return nb_agf_binary_cross_entropy(input, target, weight, reduction, dst, out);
     return nbi_binary_cross_entropy(input, target, weight, reduction, dst, out);
 }
 
 NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("binary_cross_entropy_with_logits", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(weight) || nb_ag_requires(pos_weight) || nb_ag_requires(dst))))
         return nb_agf_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
     return nbi_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
 }
 
 NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("kl_div", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(target) || nb_ag_requires(dst))))
         return nb_agf_kl_div(input, target, reduction, log_target, dst, out);
     return nbi_kl_div(input, target, reduction, log_target, dst, out);
 }
 
 NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("embedding", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(weight) || nb_ag_requires(indices) || nb_ag_requires(dst))))
         return nb_agf_embedding(weight, indices, padding_idx, dst, out);
     return nbi_embedding(weight, indices, padding_idx, dst, out);
 }
 
 NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("pad", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(dst))))
         return nb_agf_pad(input, pad, npad, mode, value, dst, out);
     return nbi_pad(input, pad, npad, mode, value, dst, out);
 }
 
 NB_API nb_status nb_conv2d_backward_input(const nb_tensor* grad_output, const nb_tensor* weight, const int64_t* input_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("conv2d_backward_input", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("conv2d_backward_input");
     return nbi_conv2d_backward_input(grad_output, weight, input_size, stride, padding, dilation, groups, dst, out);
 }
 
 NB_API nb_status nb_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("conv2d_backward_weight", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("conv2d_backward_weight");
     return nbi_conv2d_backward_weight(grad_output, input, kernel_size, stride, padding, dilation, groups, dst, out);
 }
 
 NB_API nb_status nb_max_pool2d_backward(const nb_tensor* grad_output, const nb_tensor* indices, const int64_t* input_size, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("max_pool2d_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("max_pool2d_backward");
     return nbi_max_pool2d_backward(grad_output, indices, input_size, dst, out);
 }
 
 NB_API nb_status nb_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("avg_pool2d_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("avg_pool2d_backward");
     return nbi_avg_pool2d_backward(grad_output, input_size, kernel_size, stride, padding, count_include_pad, divisor_override, dst, out);
 }
 
 NB_API nb_status nb_adaptive_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("adaptive_avg_pool2d_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("adaptive_avg_pool2d_backward");
     return nbi_adaptive_avg_pool2d_backward(grad_output, input_size, dst, out);
 }
 
 NB_API nb_status nb_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("layer_norm_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("layer_norm_backward");
     return nbi_layer_norm_backward(grad_output, input, normalized_shape, ndim, weight, eps, grad_weight, grad_bias, dst, out);
 }
 
 NB_API nb_status nb_batch_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("batch_norm_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("batch_norm_backward");
     return nbi_batch_norm_backward(grad_output, input, weight, eps, grad_weight, grad_bias, dst, out);
 }
 
 NB_API nb_status nb_group_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("group_norm_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("group_norm_backward");
     return nbi_group_norm_backward(grad_output, input, num_groups, weight, eps, grad_weight, grad_bias, dst, out);
 }
 
 NB_API nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
+    if (NB_UNLIKELY(nb_ag_readonly(param))) return nb_readonly_error("sgd_step", "param");
+    if (NB_UNLIKELY(nb_ag_readonly(momentum_buffer))) return nb_readonly_error("sgd_step", "momentum_buffer");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(momentum_buffer))))
         return nb_ag_nondifferentiable_write("sgd_step");
     return nbi_sgd_step(param, grad, momentum_buffer, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
 }
 
 NB_API nb_status nb_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* exp_avg, nb_tensor* exp_avg_sq, nb_tensor* max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) {
+    if (NB_UNLIKELY(nb_ag_readonly(param))) return nb_readonly_error("adam_step", "param");
+    if (NB_UNLIKELY(nb_ag_readonly(exp_avg))) return nb_readonly_error("adam_step", "exp_avg");
+    if (NB_UNLIKELY(nb_ag_readonly(exp_avg_sq))) return nb_readonly_error("adam_step", "exp_avg_sq");
+    if (NB_UNLIKELY(nb_ag_readonly(max_exp_avg_sq))) return nb_readonly_error("adam_step", "max_exp_avg_sq");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(exp_avg) || nb_ag_requires(exp_avg_sq) || nb_ag_requires(max_exp_avg_sq))))
         return nb_ag_nondifferentiable_write("adam_step");
     return nbi_adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
 }
 
 NB_API nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* square_avg, nb_tensor* grad_avg, nb_tensor* momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) {
+    if (NB_UNLIKELY(nb_ag_readonly(param))) return nb_readonly_error("rmsprop_step", "param");
+    if (NB_UNLIKELY(nb_ag_readonly(square_avg))) return nb_readonly_error("rmsprop_step", "square_avg");
+    if (NB_UNLIKELY(nb_ag_readonly(grad_avg))) return nb_readonly_error("rmsprop_step", "grad_avg");
+    if (NB_UNLIKELY(nb_ag_readonly(momentum_buffer))) return nb_readonly_error("rmsprop_step", "momentum_buffer");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(square_avg) || nb_ag_requires(grad_avg) || nb_ag_requires(momentum_buffer))))
         return nb_ag_nondifferentiable_write("rmsprop_step");
     return nbi_rmsprop_step(param, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps, weight_decay, momentum, centered, maximize);
 }
 
 NB_API nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) {
+    if (NB_UNLIKELY(nb_ag_readonly(param))) return nb_readonly_error("adagrad_step", "param");
+    if (NB_UNLIKELY(nb_ag_readonly(state_sum))) return nb_readonly_error("adagrad_step", "state_sum");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(state_sum))))
         return nb_ag_nondifferentiable_write("adagrad_step");
     return nbi_adagrad_step(param, grad, state_sum, step, lr, lr_decay, eps, weight_decay, maximize);
 }
 
 NB_API nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("rand", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("rand");
     return nbi_rand(shape, ndim, dtype, device_type, device_index, gen, dst, out);
 }
 
 NB_API nb_status nb_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("randn", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("randn");
     return nbi_randn(shape, ndim, dtype, device_type, device_index, gen, dst, out);
 }
 
 NB_API nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("randint", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("randint");
     return nbi_randint(low, high, shape, ndim, dtype, device_type, device_index, gen, dst, out);
 }
 
 NB_API nb_status nb_randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("randperm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("randperm");
     return nbi_randperm(n, dtype, device_type, device_index, gen, dst, out);
 }
 
 NB_API nb_status nb_uniform_(nb_tensor* t, double from, double to, nb_generator* gen) {
+    if (NB_UNLIKELY(nb_ag_readonly(t))) return nb_readonly_error("uniform_", "t");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
         return nb_ag_nondifferentiable_write("uniform_");
     return nbi_uniform_(t, from, to, gen);
 }
 
 NB_API nb_status nb_normal_(nb_tensor* t, double mean, double std, nb_generator* gen) {
+    if (NB_UNLIKELY(nb_ag_readonly(t))) return nb_readonly_error("normal_", "t");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
         return nb_ag_nondifferentiable_write("normal_");
     return nbi_normal_(t, mean, std, gen);
 }
 
 NB_API nb_status nb_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, nb_generator* gen) {
+    if (NB_UNLIKELY(nb_ag_readonly(t))) return nb_readonly_error("random_", "t");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t))))
         return nb_ag_nondifferentiable_write("random_");
     return nbi_random_(t, low, high_inclusive, gen);
 }
 
 NB_API nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bernoulli", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bernoulli");
     return nbi_bernoulli(p, gen, dst, out);
 }
 
 NB_API nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bernoulli_scalar", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bernoulli_scalar");
     return nbi_bernoulli_scalar(p, shape, ndim, dtype, device_type, device_index, gen, dst, out);
 }
 
 NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("multinomial", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("multinomial");
     return nbi_multinomial(probs, num_samples, replacement, gen, dst, out);
 }
 
 NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("dropout", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_dropout(x, p, train, gen, dst, out);
     return nbi_dropout(x, p, train, gen, dst, out);
 }
 
 NB_API nb_status nb_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("sum", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_sum(t, dims, ndims, keepdim, dtype, dst, out);
     return nbi_sum(t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 NB_API nb_status nb_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("mean", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_mean(t, dims, ndims, keepdim, dtype, dst, out);
     return nbi_mean(t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 NB_API nb_status nb_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("prod", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_prod(t, dims, ndims, keepdim, dtype, dst, out);
     return nbi_prod(t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 NB_API nb_status nb_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("amax", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_amax(t, dims, ndims, keepdim, dst, out);
     return nbi_amax(t, dims, ndims, keepdim, dst, out);
 }
 
 NB_API nb_status nb_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("amin", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_amin(t, dims, ndims, keepdim, dst, out);
     return nbi_amin(t, dims, ndims, keepdim, dst, out);
 }
 
 NB_API nb_status nb_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst_values))) return nb_readonly_error("max_dim", "dst_values");
+    if (NB_UNLIKELY(nb_ag_readonly(dst_indices))) return nb_readonly_error("max_dim", "dst_indices");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst_values) || nb_ag_requires(dst_indices))))
         return nb_agf_max_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
     return nbi_max_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
 }
 
 NB_API nb_status nb_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst_values))) return nb_readonly_error("min_dim", "dst_values");
+    if (NB_UNLIKELY(nb_ag_readonly(dst_indices))) return nb_readonly_error("min_dim", "dst_indices");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst_values) || nb_ag_requires(dst_indices))))
         return nb_agf_min_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
     return nbi_min_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
 }
 
 NB_API nb_status nb_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("argmax", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("argmax");
     return nbi_argmax(t, dim, keepdim, dst, out);
 }
 
 NB_API nb_status nb_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("argmin", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("argmin");
     return nbi_argmin(t, dim, keepdim, dst, out);
 }
 
 NB_API nb_status nb_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("var", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_var(t, dims, ndims, correction, keepdim, dst, out);
     return nbi_var(t, dims, ndims, correction, keepdim, dst, out);
 }
 
 NB_API nb_status nb_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("std", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_std(t, dims, ndims, correction, keepdim, dst, out);
     return nbi_std(t, dims, ndims, correction, keepdim, dst, out);
 }
 
 NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("norm", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
     return nbi_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
 }
 
 NB_API nb_status nb_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("logsumexp", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_logsumexp(t, dims, ndims, keepdim, dst, out);
     return nbi_logsumexp(t, dims, ndims, keepdim, dst, out);
 }
 
 NB_API nb_status nb_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("all", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("all");
     return nbi_all(t, dims, ndims, keepdim, dst, out);
 }
 
 NB_API nb_status nb_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("any", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("any");
     return nbi_any(t, dims, ndims, keepdim, dst, out);
 }
 
 NB_API nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("cumsum", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_cumsum(t, dim, dtype, dst, out);
     return nbi_cumsum(t, dim, dtype, dst, out);
 }
 
 NB_API nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("cumprod", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_cumprod(t, dim, dtype, dst, out);
     return nbi_cumprod(t, dim, dtype, dst, out);
 }
 
 NB_API nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("softmax", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_softmax(t, dim, dtype, dst, out);
     return nbi_softmax(t, dim, dtype, dst, out);
 }
 
 NB_API nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("log_softmax", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(t) || nb_ag_requires(dst))))
         return nb_agf_log_softmax(t, dim, dtype, dst, out);
     return nbi_log_softmax(t, dim, dtype, dst, out);
 }
 
 NB_API nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("cat", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires_any(tensors, n) || nb_ag_requires(dst))))
         return nb_agf_cat(tensors, n, dim, dst, out);
     return nbi_cat(tensors, n, dim, dst, out);
 }
 
 NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("stack", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires_any(tensors, n) || nb_ag_requires(dst))))
         return nb_agf_stack(tensors, n, dim, dst, out);
     return nbi_stack(tensors, n, dim, dst, out);
@@ -796,12 +914,14 @@ NB_API nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n
 }
 
 NB_API nb_status nb_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("tril", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_tril(x, diagonal, dst, out);
     return nbi_tril(x, diagonal, dst, out);
 }
 
 NB_API nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("triu", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_triu(x, diagonal, dst, out);
     return nbi_triu(x, diagonal, dst, out);
@@ -828,276 +948,322 @@ NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** value
 }
 
 NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("softmax_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(output) || nb_ag_requires(dst))))
         return nb_agf_softmax_backward(grad_output, output, dim, dst, out);
     return nbi_softmax_backward(grad_output, output, dim, dst, out);
 }
 
 NB_API nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("log_softmax_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(output) || nb_ag_requires(dst))))
         return nb_agf_log_softmax_backward(grad_output, output, dim, dst, out);
     return nbi_log_softmax_backward(grad_output, output, dim, dst, out);
 }
 
 NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("exp", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_exp(x, dst, out);
     return nbi_exp(x, dst, out);
 }
 
 NB_API nb_status nb_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("exp2", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_exp2(x, dst, out);
     return nbi_exp2(x, dst, out);
 }
 
 NB_API nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("expm1", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_expm1(x, dst, out);
     return nbi_expm1(x, dst, out);
 }
 
 NB_API nb_status nb_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("log", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_log(x, dst, out);
     return nbi_log(x, dst, out);
 }
 
 NB_API nb_status nb_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("log2", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_log2(x, dst, out);
     return nbi_log2(x, dst, out);
 }
 
 NB_API nb_status nb_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("log10", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_log10(x, dst, out);
     return nbi_log10(x, dst, out);
 }
 
 NB_API nb_status nb_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("log1p", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_log1p(x, dst, out);
     return nbi_log1p(x, dst, out);
 }
 
 NB_API nb_status nb_sqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("sqrt", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_sqrt(x, dst, out);
     return nbi_sqrt(x, dst, out);
 }
 
 NB_API nb_status nb_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("rsqrt", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_rsqrt(x, dst, out);
     return nbi_rsqrt(x, dst, out);
 }
 
 NB_API nb_status nb_sin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("sin", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_sin(x, dst, out);
     return nbi_sin(x, dst, out);
 }
 
 NB_API nb_status nb_cos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("cos", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_cos(x, dst, out);
     return nbi_cos(x, dst, out);
 }
 
 NB_API nb_status nb_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("tan", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_tan(x, dst, out);
     return nbi_tan(x, dst, out);
 }
 
 NB_API nb_status nb_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("asin", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_asin(x, dst, out);
     return nbi_asin(x, dst, out);
 }
 
 NB_API nb_status nb_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("acos", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_acos(x, dst, out);
     return nbi_acos(x, dst, out);
 }
 
 NB_API nb_status nb_atan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("atan", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_atan(x, dst, out);
     return nbi_atan(x, dst, out);
 }
 
 NB_API nb_status nb_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("sinh", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_sinh(x, dst, out);
     return nbi_sinh(x, dst, out);
 }
 
 NB_API nb_status nb_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("cosh", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_cosh(x, dst, out);
     return nbi_cosh(x, dst, out);
 }
 
 NB_API nb_status nb_tanh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("tanh", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_tanh(x, dst, out);
     return nbi_tanh(x, dst, out);
 }
 
 NB_API nb_status nb_sigmoid(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("sigmoid", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_sigmoid(x, dst, out);
     return nbi_sigmoid(x, dst, out);
 }
 
 NB_API nb_status nb_erf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("erf", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_erf(x, dst, out);
     return nbi_erf(x, dst, out);
 }
 
 NB_API nb_status nb_erfc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("erfc", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_erfc(x, dst, out);
     return nbi_erfc(x, dst, out);
 }
 
 NB_API nb_status nb_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("reciprocal", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_reciprocal(x, dst, out);
     return nbi_reciprocal(x, dst, out);
 }
 
 NB_API nb_status nb_silu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("silu", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_silu(x, dst, out);
     return nbi_silu(x, dst, out);
 }
 
 NB_API nb_status nb_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("gelu", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_gelu(x, approximate_tanh, dst, out);
     return nbi_gelu(x, approximate_tanh, dst, out);
 }
 
 NB_API nb_status nb_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("leaky_relu", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_leaky_relu(x, negative_slope, dst, out);
     return nbi_leaky_relu(x, negative_slope, dst, out);
 }
 
 NB_API nb_status nb_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("elu", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_elu(x, alpha, dst, out);
     return nbi_elu(x, alpha, dst, out);
 }
 
 NB_API nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("softplus", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_softplus(x, beta, threshold, dst, out);
     return nbi_softplus(x, beta, threshold, dst, out);
 }
 
 NB_API nb_status nb_neg(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("neg", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_neg(x, dst, out);
     return nbi_neg(x, dst, out);
 }
 
 NB_API nb_status nb_abs(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("abs", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_abs(x, dst, out);
     return nbi_abs(x, dst, out);
 }
 
 NB_API nb_status nb_sign(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("sign", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_sign(x, dst, out);
     return nbi_sign(x, dst, out);
 }
 
 NB_API nb_status nb_relu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("relu", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_relu(x, dst, out);
     return nbi_relu(x, dst, out);
 }
 
 NB_API nb_status nb_square(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("square", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_square(x, dst, out);
     return nbi_square(x, dst, out);
 }
 
 NB_API nb_status nb_floor(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("floor", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_floor(x, dst, out);
     return nbi_floor(x, dst, out);
 }
 
 NB_API nb_status nb_ceil(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("ceil", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_ceil(x, dst, out);
     return nbi_ceil(x, dst, out);
 }
 
 NB_API nb_status nb_round(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("round", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_round(x, dst, out);
     return nbi_round(x, dst, out);
 }
 
 NB_API nb_status nb_trunc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("trunc", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_trunc(x, dst, out);
     return nbi_trunc(x, dst, out);
 }
 
 NB_API nb_status nb_bitwise_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("bitwise_not", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("bitwise_not");
     return nbi_bitwise_not(x, dst, out);
 }
 
 NB_API nb_status nb_logical_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("logical_not", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("logical_not");
     return nbi_logical_not(x, dst, out);
 }
 
 NB_API nb_status nb_isnan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("isnan", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("isnan");
     return nbi_isnan(x, dst, out);
 }
 
 NB_API nb_status nb_isinf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("isinf", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("isinf");
     return nbi_isinf(x, dst, out);
 }
 
 NB_API nb_status nb_isfinite(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("isfinite", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("isfinite");
     return nbi_isfinite(x, dst, out);
 }
 
 NB_API nb_status nb_nan_to_num(const nb_tensor* x, double nan, double posinf, double neginf, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("nan_to_num", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_nan_to_num(x, nan, posinf, neginf, dst, out);
     return nbi_nan_to_num(x, nan, posinf, neginf, dst, out);
 }
 
 NB_API nb_status nb_clamp(const nb_tensor* x, double min, double max, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("clamp", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
         return nb_agf_clamp(x, min, max, dst, out);
     return nbi_clamp(x, min, max, dst, out);
 }
 
 NB_API nb_status nb_where(const nb_tensor* condition, const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("where", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(condition) || nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
         return nb_agf_where(condition, a, b, dst, out);
     return nbi_where(condition, a, b, dst, out);

@@ -124,6 +124,7 @@ nb_status nbi_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     static const char* op = "copy_";
     NB_CHECK_TENSOR(op, dst);
     NB_CHECK_TENSOR(op, src);
+    NB_CHECK_WRITABLE(op, dst);
     nb_status st = nb_copy_into(op, dst, src);
     if (st == NB_OK) nb_tensor_bump_version(dst);
     return st;

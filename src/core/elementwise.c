@@ -101,6 +101,7 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
     for (int32_t i = 0; i < n; i++)
         if (NB_UNLIKELY(!nb_tensor_ok(inputs[i]))) return nb_bad_handle(name, tensor_names[i], inputs[i]);
     if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(name, "out", dst);
+    if (dst != NULL) NB_CHECK_WRITABLE(name, dst);
     if (NB_UNLIKELY(n == 2 && inputs[0]->storage->device_type == NB_CUDA)) {  /* the device kernels that exist */
         nb_status st;
         if (nb_device_binary_try(name, op->ints_to_float, inputs[0], inputs[1], ctx ? ctx->alpha : 1.0, dst, out, &st))

@@ -233,7 +233,13 @@ NB_API nb_status nb_tensor_from_external(void* data, const int64_t* shape, const
                                          int32_t ndim, int32_t dtype, int32_t device_type,
                                          int32_t device_index, nb_deleter_fn deleter, void* payload,
                                          nb_tensor** out) {
-    static const char* op = "from_external";
+    return nb_wrap_external("from_external", data, shape, strides, ndim, dtype, device_type, device_index,
+                            deleter, payload, out);
+}
+
+nb_status nb_wrap_external(const char* op, void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
+                           int32_t dtype, int32_t device_type, int32_t device_index, nb_deleter_fn deleter,
+                           void* payload, nb_tensor** out) {
     NB_CHECK_OUT(op, out);
     int64_t numel;
     nb_status st = nb_check_shape(op, shape, ndim, &numel);

@@ -66,6 +66,7 @@ typedef struct nb_storage {
     nb_deleter_fn deleter;           /* external memory: deleter(payload) */
     void* payload;
     bool inline_data;                /* CPU: data follows this header in one block */
+    bool readonly;                   /* imported read-only (DLPack flag): in-place writes fail */
 } nb_storage;
 
 struct nb_tensor {
@@ -108,6 +109,10 @@ NB_INTERNAL nb_status nb_storage_wrap(const char* op, void* data, int64_t nbytes
                                       int32_t device_index, nb_deleter_fn deleter, void* payload,
                                       nb_storage** out);
 NB_INTERNAL void nb_storage_release(nb_storage* s);
+/* nb_tensor_from_external with the caller's op name in messages (factory.c). */
+NB_INTERNAL nb_status nb_wrap_external(const char* op, void* data, const int64_t* shape, const int64_t* strides,
+                                       int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index,
+                                       nb_deleter_fn deleter, void* payload, nb_tensor** out);
 /* A tensor over `storage` (takes a reference to it) with the given geometry. */
 NB_INTERNAL nb_status nb_tensor_make(const char* op, nb_storage* storage, int32_t dtype,
                                      const int64_t* shape, const int64_t* strides,
@@ -127,6 +132,11 @@ NB_INTERNAL void nb_tensor_bump_version(nb_tensor* t);
 NB_INTERNAL nb_status nb_check_dst(const char* op, const nb_tensor* dst, const int64_t* shape, int32_t ndim,
                                    int32_t dtype, int32_t device_type);
 NB_INTERNAL nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out);
+/* The error for an in-place write into a read-only tensor (see NB_CHECK_WRITABLE). */
+NB_INTERNAL nb_status nb_readonly_error(const char* op, const char* arg);
+/* Every function that writes into a caller's tensor checks it first (dlpack.c). */
+#define NB_CHECK_WRITABLE(op, t) \
+    do { if (NB_UNLIKELY((t)->storage->readonly)) return nb_readonly_error(op, #t); } while (0)
 
 /* ---- shape math (shape.c) ---- */
 

@@ -24,6 +24,7 @@ static void storage_init(nb_storage* s, void* data, int64_t nbytes, int32_t devi
     s->deleter = NULL;
     s->payload = NULL;
     s->inline_data = false;
+    s->readonly = false;
     nb_count_live(NB_LIVE_STORAGE, 1);
 }
 
@@ -81,13 +82,10 @@ static inline bool drop_last(atomic_int_fast64_t* refcount) {
 void nb_storage_release(nb_storage* s) {
     if (!drop_last(&s->refcount)) return;
     nb_count_live(NB_LIVE_STORAGE, -1);
-    if (s->inline_data) {
-        nb_cpu_free(s, INLINE_HEADER + (size_t)s->nbytes);
-        return;
-    }
+    /* An inline storage may have had its data moved out since (share_memory_ sets a deleter). */
     if (s->deleter != NULL) s->deleter(s->payload);
-    else if (s->backend != NULL) s->backend->free(s->device_index, s->data, s->nbytes);
-    nb_cpu_free(s, sizeof *s);
+    else if (!s->inline_data && s->backend != NULL) s->backend->free(s->device_index, s->data, s->nbytes);
+    nb_cpu_free(s, s->inline_data ? INLINE_HEADER + (size_t)s->nbytes : sizeof *s);
 }
 
 /* ---- tensors ---- */
@@ -159,6 +157,7 @@ nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, 
 
 nb_status nb_check_dst(const char* op, const nb_tensor* dst, const int64_t* shape, int32_t ndim, int32_t dtype,
                        int32_t device_type) {
+    NB_CHECK_WRITABLE(op, dst);
     if (dst->storage->device_type != device_type)
         return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s", op,
                         nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,

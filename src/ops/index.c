@@ -49,6 +49,7 @@ static nb_status unalias(const char* op, const nb_tensor** t, nb_tensor** owned,
 static nb_status open_target(const char* op, const nb_tensor* x, nb_tensor* dst, bool same_dtype, nb_tensor** target) {
     if (dst == NULL) return nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, target);
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    NB_CHECK_WRITABLE(op, dst);
     if (!nb_same_shape(dst, x->shape, x->ndim))
         return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
                         nb_shape_str(dst->shape, dst->ndim), nb_shape_str(x->shape, x->ndim));
@@ -137,6 +138,7 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
     if (value == NULL) NB_CHECK_TENSOR(op, src);
     else NB_CHECK_TENSOR(op, value);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     int32_t d;
     const nb_tensor* other = src ? src : value;
@@ -253,6 +255,7 @@ nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index,
     NB_CHECK_TENSOR(op, index);
     NB_CHECK_TENSOR(op, source);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     int32_t d;
     if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = nb_require_cpu(op, source)) ||
@@ -352,6 +355,7 @@ nb_status nbi_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_te
     NB_CHECK_TENSOR(op, mask);
     NB_CHECK_TENSOR(op, value);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, mask)) || (st = nb_require_cpu(op, value))) return st;
     if (mask->dtype != NB_BOOL)
@@ -367,6 +371,7 @@ nb_status nbi_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_te
     nb_tensor *target = dst, *mask_copy = NULL;
     if (dst != NULL) {
         if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+        NB_CHECK_WRITABLE(op, dst);
         if (!nb_same_shape(dst, shape, nd))
             return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
@@ -652,6 +657,7 @@ nb_status nbi_index_put(const nb_tensor* x, const nb_tensor* const* indices, int
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_TENSOR(op, values);
     if (dst == NULL) NB_CHECK_OUT(op, out);
+    if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, values))) return st;
     if (values->dtype != x->dtype)

@@ -49,6 +49,7 @@ static nb_status check_args(const char* op, const nb_tensor* const* ts, const ch
     for (int32_t i = 0; i < n; i++)
         if (NB_UNLIKELY(!nb_tensor_ok(ts[i]))) return nb_bad_handle(op, names[i], ts[i]);
     if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    if (dst != NULL) NB_CHECK_WRITABLE(op, dst);
     int32_t dt = ts[0]->storage->device_type, di = ts[0]->storage->device_index;
     for (int32_t i = 0; i <= n; i++) {
         const nb_tensor* t = i < n ? ts[i] : dst;

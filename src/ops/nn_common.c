@@ -41,7 +41,9 @@ nb_status nn_check_out(const char* op, const nb_tensor* dst, nb_tensor** out) {
         NB_CHECK_OUT(op, out);
         return NB_OK;
     }
-    return nn_check_tensor(op, "out", dst, false);
+    nb_status st = nn_check_tensor(op, "out", dst, false);
+    if (st == NB_OK) NB_CHECK_WRITABLE(op, dst);
+    return st;
 }
 
 nb_status nn_empty(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype, nb_tensor** out) {

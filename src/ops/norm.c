@@ -245,6 +245,8 @@ nb_status nbi_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_ten
         (st = nn_check_tensor(op, "weight", weight, true)) != NB_OK ||
         (st = nn_check_tensor(op, "bias", bias, true)) != NB_OK)
         return st;
+    if (training && running_mean != NULL) NB_CHECK_WRITABLE(op, running_mean);
+    if (training && running_var != NULL) NB_CHECK_WRITABLE(op, running_var);
     if (input->ndim < 2)
         return nb_error(NB_ERR_SHAPE, "%s: expected input with at least 2 dims [N, C, *], got %s", op,
                         nb_shape_str(input->shape, input->ndim));

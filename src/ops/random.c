@@ -321,6 +321,7 @@ nb_status nbi_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t d
 /* Validates an in-place target and the generator. */
 static nb_status inplace_args(const char* op, nb_tensor* t, nb_generator* gen, nb_generator** g) {
     NB_CHECK_TENSOR(op, t);
+    NB_CHECK_WRITABLE(op, t);
     return nb_rng_resolve(op, gen, g);
 }
 
@@ -445,6 +446,8 @@ nb_status nbi_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, n
                            out, &target);
     } else if (!nb_tensor_ok(dst)) {
         st = nb_bad_handle(op, "dst", dst);
+    } else if (dst->storage->readonly) {
+        st = nb_readonly_error(op, "dst");
     } else if (dst->storage->device_type != p->storage->device_type ||
                dst->storage->device_index != p->storage->device_index) {
         st = nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but p is on %s:%d", op,
@@ -487,6 +490,7 @@ nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator*
     NB_CHECK_TENSOR(op, x);
     if (dst == NULL) NB_CHECK_OUT(op, out);
     if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(op, "dst", dst);
+    if (dst != NULL) NB_CHECK_WRITABLE(op, dst);
     nb_generator* g = NULL;
     nb_status st = nb_rng_resolve(op, gen, &g);
     if (st != NB_OK) return st;

@@ -148,6 +148,7 @@ nb_status nb_rng_target(const char* op, const int64_t* shape, int32_t ndim, int3
         return nb_tensor_new(op, shape, ndim, dtype, device_type, device_index, target);
     }
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "dst", dst);
+    NB_CHECK_WRITABLE(op, dst);
     if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
         return nb_error(NB_ERR_SHAPE, "%s: the output has shape %s but the result has shape %s", op,
                         nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));

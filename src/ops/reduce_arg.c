@@ -147,8 +147,10 @@ static nb_status with_indices(const char* op, const nb_red_kernel* const* table,
     NB_CHECK_TENSOR(op, t);
     if (dst_values == NULL) NB_CHECK_OUT(op, values);
     else if (!nb_tensor_ok(dst_values)) return nb_bad_handle(op, "dst_values", dst_values);
+    else NB_CHECK_WRITABLE(op, dst_values);
     if (dst_indices == NULL) NB_CHECK_OUT(op, indices);
     else if (!nb_tensor_ok(dst_indices)) return nb_bad_handle(op, "dst_indices", dst_indices);
+    else NB_CHECK_WRITABLE(op, dst_indices);
     if (dst_values != NULL && dst_values == dst_indices)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: the values and indices outputs are the same tensor", op);
     nb_status st = nb_red_check(op, t, dst_values ? dst_values : dst_indices, values ? values : indices);

@@ -56,6 +56,7 @@ nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_te
     NB_CHECK_TENSOR(op, t);
     if (dst == NULL) NB_CHECK_OUT(op, out);
     else if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    else NB_CHECK_WRITABLE(op, dst);
     if (t->storage->device_type != NB_CPU)
         return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on %s yet (only cpu kernels exist)", op,
                         nb_device_type_name(t->storage->device_type));

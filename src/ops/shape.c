@@ -50,6 +50,7 @@ static nb_status copy_views(const char* op, nb_tensor* dst, const nb_tensor* src
 static nb_status check_dst(const char* op, nb_tensor* dst, const int64_t* shape, int32_t ndim, int32_t dtype,
                            const nb_tensor* like) {
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    NB_CHECK_WRITABLE(op, dst);
     if (!nb_same_shape(dst, shape, ndim))
         return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the result shape %s", op,
                         nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));

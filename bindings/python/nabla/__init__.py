@@ -25,10 +25,11 @@ from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and the
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
 from ._reduce import _log_softmax_backward_data, _softmax_backward_data  # noqa: F401 - torch's private names
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
-from . import autograd, cuda, memory, nn, optim
+from . import autograd, cuda, memory, nn, optim, utils
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
 from .serialization import save, load
+from ._dlpack import from_dlpack, from_numpy
 
 def set_num_threads(n: int) -> None:
     """Sets the number of CPU threads used by nabla's kernels and GEMM."""

@@ -70,7 +70,7 @@ def from_numpy_dtype(np_dtype) -> dtype:
     d = FROM_NUMPY.get(np.dtype(np_dtype))
     if d is None:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported types are: "
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The only supported types are: "
             "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
     return d
 

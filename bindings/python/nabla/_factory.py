@@ -244,9 +244,17 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
-    """data itself when it already is a tensor of that dtype and device, else nabla.tensor(data)."""
+    """data itself when it already is a tensor of that dtype and device; a NumPy
+    array's memory shared when dtype and device allow (nabla.from_numpy); else
+    nabla.tensor(data)."""
     if isinstance(data, Tensor):
         return data.to(dtype or data.dtype, device or data.device)
+    if isinstance(data, np.ndarray) and _device.resolve(device)[0] == lib.NB_CPU:
+        own = _dtype.FROM_NUMPY.get(data.dtype)
+        if own is not None and (dtype is None or dtype is own) and data.dtype.isnative and \
+                all(s >= 0 and s % data.itemsize == 0 for s in data.strides):
+            from ._dlpack import from_numpy
+            return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import operator
 
-import numpy as np
-
 from . import _dtype, _device
 from ._lib import error, ffi, lib, scratch
 from ._size import Size, size_args
@@ -174,23 +172,7 @@ class Tensor:
             raise error(lib.nb_last_error_status())
         return v if kind == 1 else bool(v)
 
-    def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The values as a NumPy array (a copy for now; zero-copy sharing comes with DLPack)."""
-        code = lib.nb_tensor_dtype(self._h)
-        if code == lib.NB_BF16:
-            raise TypeError("Got unsupported ScalarType BFloat16")
-        if lib.nb_tensor_device_type(self._h) != lib.NB_CPU and not force:
-            raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
-                            "Use Tensor.cpu() to copy the tensor to host memory first.")
-        arr = np.empty(self.shape, dtype=_dtype.BY_CODE[code]._numpy)
-        status = lib.nb_tensor_copy_to_host(self._h, ffi.from_buffer(arr), arr.nbytes)
-        if status:
-            raise error(status)
-        return arr
-
-    def __array__(self, dtype=None, copy=None):
-        arr = self.numpy()
-        return arr if dtype is None else arr.astype(dtype, copy=False)
+    # numpy(), __array__, __dlpack__, share_memory_ and is_shared live in _dlpack.py.
 
     def tolist(self):
         """The values as (nested) Python lists of floats, ints or bools."""

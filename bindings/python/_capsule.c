@@ -1,0 +1,111 @@
+/* nabla._capsule: the Python side of DLPack that cffi cannot express (it has no
+ * PyObject): wrapping an exported DLPack struct in a PyCapsule with the
+ * protocol's names and destructor, and consuming a producer's capsule.
+ * Tensor handles cross as integer addresses; statuses and messages stay in
+ * libnabla's thread-local error (Python raises from it). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "nabla.h"
+#include "nabla/dlpack.h"
+
+static const char VERSIONED[] = "dltensor_versioned";
+static const char USED_VERSIONED[] = "used_dltensor_versioned";
+static const char LEGACY[] = "dltensor";
+static const char USED_LEGACY[] = "used_dltensor";
+
+/* A capsule nobody consumed still owns its struct: run the producer's deleter.
+ * Consumed capsules were renamed "used_..." and own nothing. */
+static void destroy_versioned(PyObject* capsule) {
+    if (PyCapsule_IsValid(capsule, USED_VERSIONED)) return;
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    DLManagedTensorVersioned* m = PyCapsule_GetPointer(capsule, VERSIONED);
+    if (m == NULL) PyErr_WriteUnraisable(capsule);
+    else if (m->deleter != NULL) m->deleter(m);
+    PyErr_Restore(type, value, traceback);
+}
+
+static void destroy_legacy(PyObject* capsule) {
+    if (PyCapsule_IsValid(capsule, USED_LEGACY)) return;
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    DLManagedTensor* m = PyCapsule_GetPointer(capsule, LEGACY);
+    if (m == NULL) PyErr_WriteUnraisable(capsule);
+    else if (m->deleter != NULL) m->deleter(m);
+    PyErr_Restore(type, value, traceback);
+}
+
+/* export(handle, versioned, device_type, device_index, copy) -> capsule, or None
+ * when libnabla refused (its last error says why). */
+static PyObject* export_capsule(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "export() takes 5 arguments");
+        return NULL;
+    }
+    const nb_tensor* t = PyLong_AsVoidPtr(args[0]);
+    int versioned = PyObject_IsTrue(args[1]);
+    long device_type = PyLong_AsLong(args[2]), device_index = PyLong_AsLong(args[3]), copy = PyLong_AsLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    void* managed = NULL;
+    nb_status st = versioned ? nb_tensor_to_dlpack_versioned(t, (int32_t)device_type, (int32_t)device_index,
+                                                             (int32_t)copy, &managed)
+                             : nb_tensor_to_dlpack(t, (int32_t)device_type, (int32_t)device_index, (int32_t)copy,
+                                                   &managed);
+    if (st != NB_OK) Py_RETURN_NONE;
+    PyObject* capsule = PyCapsule_New(managed, versioned ? VERSIONED : LEGACY,
+                                      versioned ? destroy_versioned : destroy_legacy);
+    if (capsule == NULL) {  /* the struct is still ours to release */
+        if (versioned) ((DLManagedTensorVersioned*)managed)->deleter(managed);
+        else ((DLManagedTensor*)managed)->deleter(managed);
+    }
+    return capsule;
+}
+
+/* consume(capsule) -> handle address; 0 when libnabla refused the tensor (the
+ * capsule then keeps ownership). A capsule is renamed "used_..." only once
+ * nabla owns its struct, so it cannot be consumed twice. */
+static PyObject* consume_capsule(PyObject* self, PyObject* capsule) {
+    (void)self;
+    if (!PyCapsule_CheckExact(capsule)) {
+        PyErr_Format(PyExc_TypeError, "from_dlpack: expected a DLPack capsule or an object with __dlpack__, got %s",
+                     Py_TYPE(capsule)->tp_name);
+        return NULL;
+    }
+    const char* name = PyCapsule_GetName(capsule);
+    if (name == NULL && PyErr_Occurred()) return NULL;
+    const int versioned = name != NULL && strcmp(name, VERSIONED) == 0;
+    if (!versioned && (name == NULL || strcmp(name, LEGACY) != 0)) {
+        if (name != NULL && (strcmp(name, USED_VERSIONED) == 0 || strcmp(name, USED_LEGACY) == 0))
+            PyErr_SetString(PyExc_RuntimeError,
+                            "from_dlpack received an invalid capsule: it was already consumed (a DLPack capsule "
+                            "can be consumed only once)");
+        else
+            PyErr_Format(PyExc_RuntimeError,
+                         "from_dlpack received an invalid capsule: expected the name 'dltensor_versioned' or "
+                         "'dltensor', got %s%s%s", name ? "'" : "", name ? name : "none", name ? "'" : "");
+        return NULL;
+    }
+    void* managed = PyCapsule_GetPointer(capsule, name);
+    if (managed == NULL) return NULL;
+    nb_tensor* t = NULL;
+    nb_status st = versioned ? nb_tensor_from_dlpack_versioned(managed, &t) : nb_tensor_from_dlpack(managed, &t);
+    if (st != NB_OK) return PyLong_FromLong(0);
+    if (PyCapsule_SetName(capsule, versioned ? USED_VERSIONED : USED_LEGACY) != 0) {
+        PyErr_Clear();  /* cannot happen for a valid capsule; keep ownership single either way */
+    }
+    return PyLong_FromVoidPtr(t);
+}
+
+static PyMethodDef methods[] = {
+    {"export", (PyCFunction)(void (*)(void))export_capsule, METH_FASTCALL,
+     "export(handle, versioned, device_type, device_index, copy) -> capsule or None"},
+    {"consume", consume_capsule, METH_O, "consume(capsule) -> tensor handle address, 0 on failure"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "nabla._capsule", NULL, -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__capsule(void) { return PyModule_Create(&module); }
