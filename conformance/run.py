@@ -3,7 +3,7 @@
 
     python conformance/run.py             the Python runner (nabla's cffi binding, ABI functions only)
     python conformance/run.py --c         build conformance/c/runner.c against the installed library, run it
-    options: --device cpu|cuda, --filter TEXT (ids containing TEXT), --cases DIR
+    options: --device cpu|cuda, --filter TEXT (ids containing TEXT), --cases DIR, --valgrind (with --c)
 
 One line per case, then `N passed, N failed, N skipped`; exit status 1 on any failure."""
 from __future__ import annotations
@@ -34,6 +34,9 @@ def run_c(args) -> int:
             print(f"building the C runner failed: {shlex.join(cmd)}\n{built.stderr}", file=sys.stderr)
             return 2
         argv = [str(exe), "--device", args.device, "--filter", args.filter]
+        if args.valgrind:  # every case's calls, error paths included, checked for leaks and invalid accesses
+            argv = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                    "--errors-for-leak-kinds=definite,indirect"] + argv
         argv += [str(p) for p in sorted(args.cases.glob("*.txt"))]
         return subprocess.run(argv).returncode
 
@@ -44,6 +47,7 @@ def main(argv=None) -> int:
     p.add_argument("--device", choices=["cpu", "cuda"], default="cpu", help="where inputs live (default cpu)")
     p.add_argument("--filter", default="", help="only cases whose id contains this text")
     p.add_argument("--cases", type=Path, default=HERE / "cases", help="the folder of case files")
+    p.add_argument("--valgrind", action="store_true", help="with --c: run the C runner under valgrind")
     args = p.parse_args(argv)
     if args.c:
         return run_c(args)

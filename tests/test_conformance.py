@@ -45,6 +45,14 @@ def test_every_case_passes(runner):
     assert all(line.split(" ", 1)[0] in ("PASS", "FAIL", "SKIP") for line in lines[:-1])
 
 
+@needs_cc
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_c_runner_under_valgrind():
+    """Every case's calls, error paths included, without a leak or an invalid access."""
+    code, lines = run("--c", "--valgrind")
+    assert code == 0 and summary(lines)[1] == 0, "\n".join(lines[-40:])
+
+
 def _mutated(tmp_path: Path, case_id: str, edit) -> Path:
     """A case folder holding one case of the suite, changed by edit(lines)."""
     for path in sorted((SUITE / "cases").glob("*.txt")):
