@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from casefile import DTYPES, Tensor, compare, f64_from_hex, read_cases  # noqa: E402
+from casefile import read_cases  # noqa: E402
 
 
 def run_c(args) -> int:

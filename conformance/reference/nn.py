@@ -1,8 +1,6 @@
 """Convolution, pooling, normalization, losses, embedding and pad (abi/ops/nn.json)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .case import F64, I32, I64, I64S, NULL, OUT, T
