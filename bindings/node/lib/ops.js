@@ -6,6 +6,7 @@
 //   const nb_tensor* const* + count    an array of Tensors (the count is filled in)
 //   const int64_t* + int32_t n...      an array of integers, one integer, or null (count filled in)
 //   nb_tensor* dst / dst_*             taken from a last options object: {out} / {dstValues, ...}
+//                                      (in ops that also return tensors; else it is positional)
 //   nb_tensor** (results)              returned: one Tensor, or an array of them (null where none)
 //   nb_generator*                      a Generator or null (the default generator)
 'use strict';
@@ -39,12 +40,13 @@ const NUMERIC = new Set(['int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', '
 function plan(cname) {
   const [, params] = abi.FUNCTIONS[cname];
   const steps = [];
+  const returnsTensors = params.some(([ctype]) => ctype === 'nb_tensor**');  // else a dst is the target itself
   for (let i = 0; i < params.length; i++) {
     const [ctype, pname] = params[i];
     const next = params[i + 1];
     const counted = next && next[0] === 'int32_t' && /^n/.test(next[1]);
     if (ctype === 'const nb_tensor*') steps.push({ kind: 'tensor', pname });
-    else if (ctype === 'nb_tensor*' && pname.startsWith('dst')) steps.push({ kind: 'dst', key: pname === 'dst' ? 'out' : camel('x_' + pname, 'x_') });
+    else if (ctype === 'nb_tensor*' && pname.startsWith('dst') && returnsTensors) steps.push({ kind: 'dst', key: pname === 'dst' ? 'out' : camel('x_' + pname, 'x_') });
     else if (ctype === 'nb_tensor*') steps.push({ kind: 'tensor', pname, mutable: true });
     else if (ctype === 'const nb_tensor* const*' && counted) { steps.push({ kind: 'tensors', pname }); i++; }
     else if (ctype === 'const int64_t*' && counted) { steps.push({ kind: 'ints', pname, counted: true }); i++; }
