@@ -513,6 +513,30 @@ NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad
     return nbi_pad(input, pad, npad, mode, value, dst, out);
 }
 
+NB_API nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(momentum_buffer))))
+        return nb_ag_nondifferentiable_write("sgd_step");
+    return nbi_sgd_step(param, grad, momentum_buffer, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
+}
+
+NB_API nb_status nb_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* exp_avg, nb_tensor* exp_avg_sq, nb_tensor* max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(exp_avg) || nb_ag_requires(exp_avg_sq) || nb_ag_requires(max_exp_avg_sq))))
+        return nb_ag_nondifferentiable_write("adam_step");
+    return nbi_adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
+}
+
+NB_API nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* square_avg, nb_tensor* grad_avg, nb_tensor* momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(square_avg) || nb_ag_requires(grad_avg) || nb_ag_requires(momentum_buffer))))
+        return nb_ag_nondifferentiable_write("rmsprop_step");
+    return nbi_rmsprop_step(param, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps, weight_decay, momentum, centered, maximize);
+}
+
+NB_API nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(state_sum))))
+        return nb_ag_nondifferentiable_write("adagrad_step");
+    return nbi_adagrad_step(param, grad, state_sum, step, lr, lr_decay, eps, weight_decay, maximize);
+}
+
 NB_API nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
         return nb_ag_nondifferentiable_write("rand");

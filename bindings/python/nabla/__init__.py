@@ -24,9 +24,10 @@ from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn,
 from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
-from . import autograd, cuda, memory, nn
+from . import autograd, cuda, memory, nn, optim
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
+from .serialization import save, load
 
 def set_num_threads(n: int) -> None:
     """Sets the number of CPU threads used by nabla's kernels and GEMM."""

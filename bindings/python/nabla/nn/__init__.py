@@ -1,2 +1,5 @@
-"""nabla.nn: neural-network building blocks (functional activations so far)."""
-from . import functional  # noqa: F401
+"""nabla.nn: modules, layers, losses, initialisation and functional forms, with PyTorch's names."""
+from . import functional, init  # noqa: F401
+from .parameter import Parameter, Buffer  # noqa: F401
+from .modules import *  # noqa: F401,F403
+from . import utils  # noqa: F401

@@ -10,11 +10,13 @@ from .._tensor import Tensor, _call
 from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
 from ._functional_nn import *  # noqa: F401,F403 - conv2d, max_pool2d, layer_norm, cross_entropy, ...
 from ._functional_nn import __all__ as _nn_all
+from ._functional_layers import *  # noqa: F401,F403 - softmax, log_softmax, multi_head_attention_forward, ...
+from ._functional_layers import __all__ as _layers_all
 
 _NULL = ffi.NULL
 
 __all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
-           "one_hot", "linear"] + _nn_all
+           "one_hot", "linear"] + _nn_all + _layers_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:

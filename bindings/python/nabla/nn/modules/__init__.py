@@ -1,0 +1,15 @@
+"""nabla.nn.modules: the layer classes, one file per family."""
+from .module import Module, RemovableHandle
+from .linear import Identity, Linear
+from .conv import Conv1d, Conv2d, ConvTranspose2d
+from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+from .normalization import LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d
+from .dropout import Dropout
+from .sparse import Embedding
+from .activation import ReLU, LeakyReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention
+from .flatten import Flatten, Unflatten
+from .container import Sequential, ModuleList, ModuleDict
+from .transformer import TransformerEncoderLayer, TransformerEncoder
+from .rnn import LSTM, GRU
+from .loss import (CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss,
+                   KLDivLoss)

@@ -1,0 +1,8 @@
+"""nabla.optim: optimizers whose update is one fused C call per parameter tensor, and
+learning-rate schedulers."""
+from . import lr_scheduler  # noqa: F401
+from .optimizer import Optimizer  # noqa: F401
+from .sgd import SGD  # noqa: F401
+from .adam import Adam, AdamW  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401
+from .adagrad import Adagrad  # noqa: F401
