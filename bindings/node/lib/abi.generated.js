@@ -217,6 +217,11 @@ const FUNCTIONS = Object.freeze({
   nb_kl_div: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["int32_t", "reduction"], ["int32_t", "log_target"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_embedding: ["nb_status", [["const nb_tensor*", "weight"], ["const nb_tensor*", "indices"], ["int64_t", "padding_idx"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_pad: ["nb_status", [["const nb_tensor*", "input"], ["const int64_t*", "pad"], ["int32_t", "npad"], ["int32_t", "mode"], ["double", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_sgd_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "momentum_buffer"], ["double", "lr"], ["double", "momentum"], ["double", "dampening"], ["double", "weight_decay"], ["int32_t", "nesterov"], ["int32_t", "maximize"], ["int32_t", "init_buffer"]], "ops: optim", false],
+  nb_adam_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "exp_avg"], ["nb_tensor*", "exp_avg_sq"], ["nb_tensor*", "max_exp_avg_sq"], ["int64_t", "step"], ["double", "lr"], ["double", "beta1"], ["double", "beta2"], ["double", "eps"], ["double", "weight_decay"], ["int32_t", "decoupled_weight_decay"], ["int32_t", "amsgrad"], ["int32_t", "maximize"]], "ops: optim", false],
+  nb_rmsprop_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "square_avg"], ["nb_tensor*", "grad_avg"], ["nb_tensor*", "momentum_buffer"], ["double", "lr"], ["double", "alpha"], ["double", "eps"], ["double", "weight_decay"], ["double", "momentum"], ["int32_t", "centered"], ["int32_t", "maximize"]], "ops: optim", false],
+  nb_adagrad_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "state_sum"], ["int64_t", "step"], ["double", "lr"], ["double", "lr_decay"], ["double", "eps"], ["double", "weight_decay"], ["int32_t", "maximize"]], "ops: optim", false],
+  nb_clip_grad_norm_: ["nb_status", [["nb_tensor* const*", "grads"], ["int32_t", "n"], ["double", "max_norm"], ["double", "norm_type"], ["int32_t", "error_if_nonfinite"], ["nb_tensor**", "out"]], "ops: optim", false],
   nb_generator_create: ["nb_status", [["uint64_t", "seed"], ["nb_generator**", "out"]], "ops: random", false],
   nb_generator_release: ["void", [["nb_generator*", "gen"]], "ops: random", false],
   nb_default_generator: ["nb_generator*", [], "ops: random", false],
@@ -537,6 +542,11 @@ function declare(koffi, lib) {
   fn.nb_kl_div = lib.func('nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out)');
   fn.nb_embedding = lib.func('nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out)');
   fn.nb_pad = lib.func('nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sgd_step = lib.func('nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer)');
+  fn.nb_adam_step = lib.func('nb_status nb_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* exp_avg, nb_tensor* exp_avg_sq, nb_tensor* max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize)');
+  fn.nb_rmsprop_step = lib.func('nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* square_avg, nb_tensor* grad_avg, nb_tensor* momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize)');
+  fn.nb_adagrad_step = lib.func('nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize)');
+  fn.nb_clip_grad_norm_ = lib.func('nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double max_norm, double norm_type, int32_t error_if_nonfinite, nb_tensor** out)');
   fn.nb_generator_create = lib.func('nb_status nb_generator_create(uint64_t seed, nb_generator** out)');
   fn.nb_generator_release = lib.func('void nb_generator_release(nb_generator* gen)');
   fn.nb_default_generator = lib.func('nb_generator* nb_default_generator()');
