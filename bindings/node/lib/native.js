@@ -46,6 +46,17 @@ function locate() {
                   '(`pip install .`, found through `python -m nabla.config`), or build into build/');
 }
 
+/** Keeps the library mapped until the process ends. koffi unloads a library when the
+ *  environment is torn down at exit, while the OpenMP worker threads libnabla started still
+ *  run code of libgomp: dlclose would unmap it under them. */
+function pin(file) {
+  if (process.platform === 'win32') return;
+  const libc = koffi.load(process.platform === 'darwin' ? 'libSystem.B.dylib' : 'libc.so.6');
+  const dlopen = libc.func('void* dlopen(const char* file, int mode)');
+  const RTLD_NOW = 2, RTLD_NODELETE = process.platform === 'darwin' ? 0x80 : 0x1000;
+  if (dlopen(file, RTLD_NOW | RTLD_NODELETE) === null) throw new Error(`nabla: cannot pin ${file}`);
+}
+
 function load() {
   const where = locate();
   for (const p of where.preload) koffi.load(p);
@@ -55,6 +66,7 @@ function load() {
   } catch (e) {
     throw new Error(`nabla: cannot load ${where.lib} (found through ${where.how}): ${e.message}`);
   }
+  pin(where.lib);
   const bound = abi.declare(koffi, lib);
   const major = Math.floor(bound.fn.nb_version() / 10000);
   if (major !== abi.VERSION[0]) {  // a binding refuses a different major
