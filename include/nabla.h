@@ -772,6 +772,31 @@ NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices,
 /* Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode NB_PAD_CONSTANT (value, converted to the dtype; negative pads crop), NB_PAD_REFLECT, NB_PAD_REPLICATE or NB_PAD_CIRCULAR (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out as in nb_add. */
 NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out);
 
+/* ---- ops: nn_backward ---- */
+/* Gradient of nb_conv2d with respect to its input [N, C, H, W] (input_size = (H, W)), from grad_output [N, C_out, OH, OW] and weight [C_out, C / groups, kH, kW]; attributes as nb_conv2d (padding[4]). Computed as a transposed convolution (col2im). dst/out as in nb_add. */
+NB_API nb_status nb_conv2d_backward_input(const nb_tensor* grad_output, const nb_tensor* weight, const int64_t* input_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
+
+/* Gradient of nb_conv2d with respect to its weight [C_out, C / groups, kH, kW] (kernel_size = (kH, kW)), from grad_output [N, C_out, OH, OW] and input [N, C, H, W]; attributes as nb_conv2d. One GEMM over im2col(input) per image tile. dst/out as in nb_add. */
+NB_API nb_status nb_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
+
+/* Gradient of nb_max_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)): grad_output [N, C, OH, OW] summed into the argmax positions indices (int64, as nb_max_pool2d returns them). dst/out as in nb_add. */
+NB_API nb_status nb_max_pool2d_backward(const nb_tensor* grad_output, const nb_tensor* indices, const int64_t* input_size, nb_tensor* dst, nb_tensor** out);
+
+/* Gradient of nb_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]; attributes as nb_avg_pool2d (stride NULL meaning kernel_size; ceil_mode is implied by OH, OW). dst/out as in nb_add. */
+NB_API nb_status nb_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out);
+
+/* Gradient of nb_adaptive_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]. dst/out as in nb_add. */
+NB_API nb_status nb_adaptive_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, nb_tensor* dst, nb_tensor** out);
+
+/* Gradients of nb_layer_norm from grad_output (the input's shape), recomputing the statistics of input: the input gradient into dst/out (as in nb_add; out NULL and dst NULL: not computed), and when not NULL grad_weight and grad_bias (shaped normalized_shape, as if weight and bias were given). weight optional. */
+NB_API nb_status nb_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out);
+
+/* Gradients of nb_batch_norm in training mode (batch statistics, recomputed from input [N, C, *]) from grad_output (the input's shape): the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+NB_API nb_status nb_batch_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out);
+
+/* Gradients of nb_group_norm from grad_output (the input's shape), recomputing the statistics of input [N, C, *]: the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+NB_API nb_status nb_group_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out);
+
 /* ---- ops: optim ---- */
 /* One SGD step in place, PyTorch's formula: g = grad (negated with maximize) + weight_decay * param; with momentum != 0, buf = g when init_buffer (the first step) else momentum * buf + (1 - dampening) * g, and g = g + momentum * buf (nesterov) or buf; param -= lr * g. momentum_buffer (param's shape and dtype) may be NULL when momentum is 0. Floating dtypes; strided operands work through a copy. Bumps the versions of what it writes. */
 NB_API nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer);

@@ -513,6 +513,54 @@ NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad
     return nbi_pad(input, pad, npad, mode, value, dst, out);
 }
 
+NB_API nb_status nb_conv2d_backward_input(const nb_tensor* grad_output, const nb_tensor* weight, const int64_t* input_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("conv2d_backward_input");
+    return nbi_conv2d_backward_input(grad_output, weight, input_size, stride, padding, dilation, groups, dst, out);
+}
+
+NB_API nb_status nb_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("conv2d_backward_weight");
+    return nbi_conv2d_backward_weight(grad_output, input, kernel_size, stride, padding, dilation, groups, dst, out);
+}
+
+NB_API nb_status nb_max_pool2d_backward(const nb_tensor* grad_output, const nb_tensor* indices, const int64_t* input_size, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("max_pool2d_backward");
+    return nbi_max_pool2d_backward(grad_output, indices, input_size, dst, out);
+}
+
+NB_API nb_status nb_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("avg_pool2d_backward");
+    return nbi_avg_pool2d_backward(grad_output, input_size, kernel_size, stride, padding, count_include_pad, divisor_override, dst, out);
+}
+
+NB_API nb_status nb_adaptive_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("adaptive_avg_pool2d_backward");
+    return nbi_adaptive_avg_pool2d_backward(grad_output, input_size, dst, out);
+}
+
+NB_API nb_status nb_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("layer_norm_backward");
+    return nbi_layer_norm_backward(grad_output, input, normalized_shape, ndim, weight, eps, grad_weight, grad_bias, dst, out);
+}
+
+NB_API nb_status nb_batch_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("batch_norm_backward");
+    return nbi_batch_norm_backward(grad_output, input, weight, eps, grad_weight, grad_bias, dst, out);
+}
+
+NB_API nb_status nb_group_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("group_norm_backward");
+    return nbi_group_norm_backward(grad_output, input, num_groups, weight, eps, grad_weight, grad_bias, dst, out);
+}
+
 NB_API nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(param) || nb_ag_requires(momentum_buffer))))
         return nb_ag_nondifferentiable_write("sgd_step");

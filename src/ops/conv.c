@@ -1,4 +1,5 @@
-/* conv.c: convolutions (conv1d, conv2d, conv_transpose2d), forward.
+/* conv.c: convolutions (conv1d, conv2d, conv_transpose2d), forward, and the
+ * two backward kernels of conv2d (conv1d and conv_transpose2d reuse them).
  *
  * conv: im2col + GEMM. The output of an image is cut into tiles whose column
  * matrix (C/groups * kH * kW rows) fits in L2; each (image, group, tile) is one
@@ -12,6 +13,10 @@
  * conv_transpose: GEMM (weight^T x input) into columns, then col2im adds them
  * into the output; tasks are (image, group, block of output channels), which
  * write disjoint output planes.
+ *
+ * Backward: the input gradient is the transposed convolution of grad_output
+ * (col2im); the weight gradient one GEMM per (image, group, tile) of
+ * grad_output x im2col(input)^T, accumulated per thread, then summed.
  *
  * float16/bfloat16 compute in float32. */
 #include "nn_common.h"
@@ -219,6 +224,44 @@ CONV_KERNELS(float, f32, scipy_cblas_sgemm)
 CONV_KERNELS(double, f64, scipy_cblas_dgemm)
 #pragma GCC diagnostic pop
 
+/* Weight gradient: dW_g[Og x Kg] = sum over images and tiles of go_g[Og x tt] cols[Kg x tt]^T. Each thread
+ * accumulates into its own dW (acc + tid * O * Kg), summed into dw at the end. */
+#define CONV_WGRAD(T, SUF, GEMM)                                                                                 \
+    static void conv_wgrad_##SUF(const conv_geom* g, const T* x, const T* go, T* dw, T* scratch,                 \
+                                 int64_t per_thread, int64_t tile, int nthreads) {                               \
+        const int64_t G = g->groups, Cg = g->C / G, Og = g->O / G, HW = g->OH * g->OW;                           \
+        const int64_t Kg = Cg * g->kh * g->kw, WN = g->O * Kg, ntiles = (HW + tile - 1) / tile;                  \
+        const int64_t ntasks = g->N * G * ntiles;                                                                \
+        for (int64_t i = 0; i < nthreads * WN; i++) scratch[(i / WN) * per_thread + i % WN] = 0;                 \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                     \
+        for (int64_t task = 0; task < ntasks; task++) {                                                          \
+            const int64_t n = task / (G * ntiles), gi = task / ntiles % G, t0 = task % ntiles * tile;            \
+            const int64_t tt = HW - t0 < tile ? HW - t0 : tile;                                                  \
+            T* acc = scratch + (int64_t)NN_THREAD_NUM() * per_thread;                                            \
+            const T* xg = x + (n * g->C + gi * Cg) * g->H * g->W;                                                \
+            const T* gog = go + (n * g->O + gi * Og) * HW + t0;                                                  \
+            const T* cols = xg + t0;                                                                             \
+            int64_t ld = HW;                                                                                     \
+            if (!g->direct) {                                                                                    \
+                im2col_##SUF(g, xg, Cg, t0, tt, acc + WN);                                                       \
+                cols = acc + WN, ld = tt;                                                                        \
+            }                                                                                                    \
+            GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)Og, (int)Kg, (int)tt, 1, gog, (int)HW, cols,      \
+                 (int)ld, 1, acc + gi * Og * Kg, (int)Kg);                                                       \
+        }                                                                                                        \
+        for (int64_t i = 0; i < WN; i++) {                                                                       \
+            T v = 0;                                                                                             \
+            for (int t = 0; t < nthreads; t++) v += scratch[t * per_thread + i];                                 \
+            dw[i] = v;                                                                                           \
+        }                                                                                                        \
+    }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+CONV_WGRAD(float, f32, scipy_cblas_sgemm)
+CONV_WGRAD(double, f64, scipy_cblas_dgemm)
+#pragma GCC diagnostic pop
+
 /* ---- validation ---- */
 
 static const char* const input_layout[3] = {"", "[N, C, L]", "[N, C, H, W]"};
@@ -348,6 +391,33 @@ static nb_status conv_check(const char* op, int sd, bool transposed, const nb_te
 
 /* ---- drivers ---- */
 
+/* Runs the transposed kernel for geometry g (x: [N, C, H, W] -> y: [N, O, OH, OW], all contiguous in kd). */
+static nb_status transpose_into(const char* op, const conv_geom* g, int32_t kd, const void* x, const void* w,
+                                const void* b, void* y) {
+    const int64_t G = g->groups, HWin = g->H * g->W, HW = g->OH * g->OW;
+    if (g->N == 0 || g->O == 0 || HW == 0) return NB_OK;
+    const double flops = (double)g->N * (double)g->O * (double)HW * (double)(g->C / G) * (double)(g->kh * g->kw);
+    int nthreads = nn_threads(flops / 8);
+    const int64_t Og = g->O / G, kk = g->kh * g->kw;
+    const int64_t want = 2 * (int64_t)nthreads;  /* tasks wanted: split channels when images are few */
+    const int64_t per = g->N * G >= want ? 1 : (want + g->N * G - 1) / (g->N * G);
+    const int64_t block = (Og + per - 1) / per;
+    int64_t tile = TILE_ELEMS / (block * kk);
+    tile = tile < 64 ? 64 : tile - tile % 16;
+    tile = tile > HWin ? (HWin > 0 ? HWin : 1) : tile;
+    const int64_t ntasks = g->N * G * ((Og + block - 1) / block);
+    if (ntasks < nthreads) nthreads = (int)ntasks;
+    void* scratch = NULL;
+    if (g->C > 0 && (scratch = nn_alloc((size_t)(nthreads * block * kk * tile * nb_dtype_sizes[kd]))) == NULL)
+        return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for the column buffers", op);
+    if (nthreads > 1) nn_blas_serial_begin();
+    if (kd == NB_F32) conv_transpose_f32(g, x, w, b, y, scratch, tile, block, nthreads);
+    else conv_transpose_f64(g, x, w, b, y, scratch, tile, block, nthreads);
+    if (nthreads > 1) nn_blas_serial_end();
+    nn_free(scratch);
+    return NB_OK;
+}
+
 static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tensor* input, const nb_tensor* weight,
                           const nb_tensor* bias, const int64_t* stride, const int64_t* pads, const int64_t* outpad,
                           const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
@@ -367,14 +437,21 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
         return st;
     }
     const int64_t esize = nb_dtype_sizes[kd];
-    const int64_t G = g.groups, HW = g.OH * g.OW, HWin = g.H * g.W;
+    const int64_t G = g.groups, HW = g.OH * g.OW;
     const double flops = (double)g.N * (double)g.O * (double)HW * (double)(g.C / G) * (double)(g.kh * g.kw);
     int nthreads = nn_threads(flops / 8);
     void* scratch = NULL;
-    int64_t tile = 0, block = 0, per_thread = 0;
+    int64_t tile = 0, per_thread = 0;
     bool slab = false;
     if (g.N > 0 && g.O > 0 && HW > 0) {
-        if (!transposed) {
+        if (transposed) {
+            const void* bp = b != NULL ? nb_tensor_data(b) : NULL;
+            st = transpose_into(op, &g, kd, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y));
+            const int32_t result_dtype = input->dtype;
+            nn_release(x, w, b, st != NB_OK ? y : NULL, NULL, NULL, NULL, NULL);
+            return st != NB_OK ? st : nn_deliver(op, y, result_dtype, dst, out);
+        }
+        {
             const int64_t Kg = g.C / G * g.kh * g.kw, Og = g.O / G;
             slab = !g.direct && g.sh == 1 && g.sw == 1 && Kg > 0;
             const int64_t Wp = g.OW + (g.kw - 1) * g.dw, span = slab ? g.OH : HW;
@@ -399,39 +476,19 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
             const int64_t ntasks = g.N * G * ((span + tile - 1) / tile);
             if (ntasks < nthreads) nthreads = (int)ntasks;
             if (per_thread > 0) scratch = nn_alloc((size_t)(nthreads * per_thread * esize));
-        } else {
-            const int64_t Og = g.O / G, kk = g.kh * g.kw;
-            const int64_t want = 2 * (int64_t)nthreads;  /* tasks wanted: split channels when images are few */
-            const int64_t per = g.N * G >= want ? 1 : (want + g.N * G - 1) / (g.N * G);
-            block = (Og + per - 1) / per;
-            tile = TILE_ELEMS / (block * kk);
-            tile = tile < 64 ? 64 : tile - tile % 16;
-            tile = tile > HWin ? (HWin > 0 ? HWin : 1) : tile;
-            const int64_t ntasks = g.N * G * ((Og + block - 1) / block);
-            if (ntasks < nthreads) nthreads = (int)ntasks;
-            if (g.C > 0) scratch = nn_alloc((size_t)(nthreads * block * kk * tile * esize));
         }
-        if (scratch == NULL && ((!transposed && per_thread > 0) || (transposed && g.C > 0))) {
+        if (scratch == NULL && per_thread > 0) {
             nn_release(x, w, b, y, NULL, NULL, NULL, NULL);
             return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for the column buffers", op);
         }
         if (nthreads > 1) nn_blas_serial_begin();
         const void* bp = b != NULL ? nb_tensor_data(b) : NULL;
-        if (kd == NB_F32) {
-            if (transposed)
-                conv_transpose_f32(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, tile,
-                                   block, nthreads);
-            else
-                conv_forward_f32(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, per_thread,
-                                 tile, slab, nthreads);
-        } else {
-            if (transposed)
-                conv_transpose_f64(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, tile,
-                                   block, nthreads);
-            else
-                conv_forward_f64(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, per_thread,
-                                 tile, slab, nthreads);
-        }
+        if (kd == NB_F32)
+            conv_forward_f32(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, per_thread,
+                             tile, slab, nthreads);
+        else
+            conv_forward_f64(&g, nb_tensor_data(x), nb_tensor_data(w), bp, nb_tensor_data(y), scratch, per_thread,
+                             tile, slab, nthreads);
         if (nthreads > 1) nn_blas_serial_end();
         nn_free(scratch);
     }
@@ -469,4 +526,196 @@ nb_status nbi_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, 
         return st;
     const int64_t pads[4] = {padding[0], padding[1], padding[0], padding[1]};
     return run_conv(op, 2, true, input, weight, bias, stride, pads, output_padding, dilation, groups, dst, out);
+}
+
+/* ---- backward ---- */
+
+/* Checks of the backward ops: grad_output [N, O, OH, OW] and `other` (weight or input) 4-D floating tensors of
+ * one dtype, positive attributes; fills g for the forward convolution they belong to, with OH, OW taken from
+ * grad_output (which must fit: at most the forward's output size). */
+static nb_status backward_check(const char* op, const nb_tensor* go, const nb_tensor* other, const char* other_name,
+                                const int64_t* in_size, const int64_t* ksize, const int64_t C, const int64_t* stride,
+                                const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst,
+                                nb_tensor** out, int32_t* kd, conv_geom* g) {
+    nb_status st;
+    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "grad_output", go, false)) != NB_OK ||
+        (st = nn_check_tensor(op, other_name, other, false)) != NB_OK)
+        return st;
+    const char* names[5] = {"input_size", "kernel_size", "stride", "padding", "dilation"};
+    const int64_t* arrays[5] = {in_size, ksize, stride, padding, dilation};
+    for (int i = 0; i < 5; i++)
+        if ((st = nn_check_array(op, names[i], arrays[i])) != NB_OK) return st;
+    if (go->ndim != 4 || other->ndim != 4)
+        return nb_error(NB_ERR_SHAPE, "%s: expected 4-D grad_output and %s, got %s and %s", op, other_name,
+                        nb_shape_str(go->shape, go->ndim), nb_shape_str(other->shape, other->ndim));
+    if ((st = nn_check_float(op, go, kd)) != NB_OK) return st;
+    if (other->dtype != go->dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: grad_output type (%s) and %s type (%s) should be the same", op,
+                        nb_dtype_str(go->dtype), other_name, nb_dtype_str(other->dtype));
+    const int64_t O = go->shape[1];
+    if (groups <= 0 || C % groups != 0 || O % groups != 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: groups=%lld must be positive and divide %lld input and %lld "
+                        "output channels", op, (long long)groups, (long long)C, (long long)O);
+    for (int i = 0; i < 2; i++) {
+        if (stride[i] <= 0 || dilation[i] <= 0 || ksize[i] <= 0 || in_size[i] < 0 || padding[i] < 0 ||
+            padding[2 + i] < 0 || stride[i] > INT_MAX || dilation[i] > INT_MAX || ksize[i] > INT_MAX ||
+            in_size[i] > INT_MAX || padding[i] > INT_MAX || padding[2 + i] > INT_MAX)
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: stride, dilation and kernel size must be positive, sizes "
+                            "and padding non-negative, all below 2^31", op);
+        const int64_t span = in_size[i] + padding[i] + padding[2 + i] - (ksize[i] - 1) * dilation[i] - 1;
+        const int64_t full = span < 0 ? 0 : span / stride[i] + 1;
+        if (go->shape[2 + i] > full)
+            return nb_error(NB_ERR_SHAPE, "%s: grad_output %s is larger than the convolution's output (%lld at most "
+                            "in dim %d)", op, nb_shape_str(go->shape, 4), (long long)full, 2 + i);
+    }
+    memset(g, 0, sizeof *g);
+    g->N = go->shape[0], g->C = C, g->O = O, g->groups = groups;
+    g->H = in_size[0], g->W = in_size[1], g->kh = ksize[0], g->kw = ksize[1];
+    g->OH = go->shape[2], g->OW = go->shape[3];
+    g->sh = stride[0], g->sw = stride[1], g->pt = padding[0], g->pl = padding[1];
+    g->dh = dilation[0], g->dw = dilation[1];
+    g->direct = g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 && g->pt == 0 && g->pl == 0 &&
+                g->OH == g->H && g->OW == g->W;
+    const int64_t Kg = C / groups * g->kh * g->kw;
+    if (Kg > INT_MAX || g->H * g->W > INT_MAX || g->OH * g->OW > INT_MAX || O > INT_MAX || C > INT_MAX)
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: sizes beyond 2^31 elements per image are not supported", op);
+    return NB_OK;
+}
+
+/* Stride 1: the input gradient is the forward convolution of grad_output with the weight flipped spatially and
+ * its channel dims exchanged per group (padding d (k - 1) - p), which runs the faster forward path. */
+static nb_status input_grad_stride1(const char* op, const conv_geom* g, const nb_tensor* grad_output,
+                                    const nb_tensor* weight, const int64_t* padding, const int64_t* dilation,
+                                    int32_t kd, nb_tensor* dst, nb_tensor** out) {
+    const int64_t G = g->groups, Og = g->O / G, Cg = g->C / G, kh = g->kh, kw = g->kw;
+    const int64_t fshape[4] = {g->C, Og, kh, kw};
+    nb_tensor *w = NULL, *wf = NULL;
+    nb_status st = nn_contig(weight, kd, &w);
+    if (st == NB_OK) st = nn_empty(op, fshape, 4, kd, &wf);
+    if (st != NB_OK) {
+        nn_release(w, wf, NULL, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    const size_t es = (size_t)nb_dtype_sizes[kd];
+    const char* src = nb_tensor_data(w);
+    char* dstw = nb_tensor_data(wf);
+    for (int64_t gi = 0; gi < G; gi++)  /* wf[gi Cg + c, o, kh-1-i, kw-1-j] = w[gi Og + o, c, i, j] */
+        for (int64_t o = 0; o < Og; o++)
+            for (int64_t c = 0; c < Cg; c++)
+                for (int64_t i = 0; i < kh; i++)
+                    for (int64_t j = 0; j < kw; j++)
+                        memcpy(dstw + ((((gi * Cg + c) * Og + o) * kh + (kh - 1 - i)) * kw + (kw - 1 - j)) * es,
+                               src + ((((gi * Og + o) * Cg + c) * kh + i) * kw + j) * es, es);
+    nb_tensor_release(w);
+    if (kd != weight->dtype) {  /* back to the operands' dtype: the forward checks that they agree */
+        nb_tensor* cast = NULL;
+        st = nb_tensor_new(op, fshape, 4, weight->dtype, NB_CPU, 0, &cast);
+        if (st == NB_OK) st = nb_copy_into(op, cast, wf);
+        nb_tensor_release(wf);
+        wf = cast;
+        if (st != NB_OK) {
+            nb_tensor_release(wf);
+            return st;
+        }
+    }
+    const int64_t eh = (kh - 1) * dilation[0], ew = (kw - 1) * dilation[1], one[2] = {1, 1};
+    const int64_t pads[4] = {eh - padding[0], ew - padding[1], eh - padding[2], ew - padding[3]};
+    st = run_conv(op, 2, false, grad_output, wf, NULL, one, pads, NULL, dilation, G, dst, out);
+    nb_tensor_release(wf);
+    return st;
+}
+
+nb_status nbi_conv2d_backward_input(const nb_tensor* grad_output, const nb_tensor* weight, const int64_t* input_size,
+                                    const int64_t* stride, const int64_t* padding, const int64_t* dilation,
+                                    int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "conv2d_backward_input";
+    conv_geom g;
+    int32_t kd;
+    nb_status st = nn_check_tensor(op, "weight", weight, false);
+    if (st != NB_OK) return st;
+    if (weight->ndim != 4)
+        return nb_error(NB_ERR_SHAPE, "%s: expected weight with 4 dims [C_out, C_in / groups, kH, kW], got %s", op,
+                        nb_shape_str(weight->shape, weight->ndim));
+    if ((st = backward_check(op, grad_output, weight, "weight", input_size, weight->shape + 2,
+                             weight->shape[1] * groups, stride, padding, dilation, groups, dst, out, &kd, &g)) != NB_OK)
+        return st;
+    if (weight->shape[0] != g.O)
+        return nb_error(NB_ERR_SHAPE, "%s: weight %s does not match grad_output %s", op,
+                        nb_shape_str(weight->shape, 4), nb_shape_str(grad_output->shape, 4));
+    if (g.sh == 1 && g.sw == 1 && g.OH == g.H + padding[0] + padding[2] - (g.kh - 1) * g.dh &&
+        g.OW == g.W + padding[1] + padding[3] - (g.kw - 1) * g.dw && padding[0] <= (g.kh - 1) * g.dh &&
+        padding[2] <= (g.kh - 1) * g.dh && padding[1] <= (g.kw - 1) * g.dw && padding[3] <= (g.kw - 1) * g.dw)
+        return input_grad_stride1(op, &g, grad_output, weight, padding, dilation, kd, dst, out);
+    const int64_t shape[4] = {g.N, g.C, g.H, g.W};
+    nb_tensor *go = NULL, *w = NULL, *y = NULL;
+    if ((st = nn_contig(grad_output, kd, &go)) != NB_OK || (st = nn_contig(weight, kd, &w)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, grad_output->dtype, dst, (const nb_tensor*[2]){grad_output, weight}, 2,
+                        &y)) != NB_OK) {
+        nn_release(go, w, y, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    /* the transposed convolution of grad_output: its input is [N, O, OH, OW], its output [N, C, H, W] */
+    conv_geom t = g;
+    t.C = g.O, t.O = g.C, t.H = g.OH, t.W = g.OW, t.OH = g.H, t.OW = g.W;
+    if (t.N > 0 && t.O > 0 && t.OH * t.OW > 0)
+        st = transpose_into(op, &t, kd, nb_tensor_data(go), nb_tensor_data(w), NULL, nb_tensor_data(y));
+    nn_release(go, w, st != NB_OK ? y : NULL, NULL, NULL, NULL, NULL, NULL);
+    return st != NB_OK ? st : nn_deliver(op, y, grad_output->dtype, dst, out);
+}
+
+nb_status nbi_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* kernel_size,
+                                     const int64_t* stride, const int64_t* padding, const int64_t* dilation,
+                                     int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "conv2d_backward_weight";
+    conv_geom g;
+    int32_t kd;
+    nb_status st = nn_check_tensor(op, "input", input, false);
+    if (st != NB_OK) return st;
+    if (input->ndim != 4)
+        return nb_error(NB_ERR_SHAPE, "%s: expected input with 4 dims [N, C, H, W], got %s", op,
+                        nb_shape_str(input->shape, input->ndim));
+    if ((st = backward_check(op, grad_output, input, "input", input->shape + 2, kernel_size, input->shape[1], stride,
+                             padding, dilation, groups, dst, out, &kd, &g)) != NB_OK)
+        return st;
+    if (input->shape[0] != g.N)
+        return nb_error(NB_ERR_SHAPE, "%s: input %s and grad_output %s have different batch sizes", op,
+                        nb_shape_str(input->shape, 4), nb_shape_str(grad_output->shape, 4));
+    const int64_t G = groups, Kg = g.C / G * g.kh * g.kw, HW = g.OH * g.OW;
+    const int64_t shape[4] = {g.O, g.C / G, g.kh, g.kw};
+    nb_tensor *go = NULL, *x = NULL, *y = NULL;
+    if ((st = nn_contig(grad_output, kd, &go)) != NB_OK || (st = nn_contig(input, kd, &x)) != NB_OK ||
+        (st = nn_output(op, shape, 4, kd, grad_output->dtype, dst, (const nb_tensor*[2]){grad_output, input}, 2,
+                        &y)) != NB_OK) {
+        nn_release(go, x, y, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    const int64_t WN = g.O * Kg;
+    if (WN > 0 && (g.N == 0 || HW == 0)) {
+        memset(nb_tensor_data(y), 0, (size_t)(WN * nb_dtype_sizes[kd]));
+    } else if (WN > 0) {
+        const double flops = (double)g.N * (double)g.O * (double)HW * (double)Kg;
+        int nthreads = nn_threads(flops / 8);
+        int64_t tile = g.direct ? HW : TILE_ELEMS / Kg;
+        tile = g.direct ? tile : tile < 64 ? 64 : tile - tile % 16;
+        tile = tile > HW ? HW : tile;
+        const int64_t ntasks = g.N * G * ((HW + tile - 1) / tile);
+        if (ntasks < nthreads) nthreads = (int)ntasks;
+        const int64_t per_thread = WN + (g.direct ? 0 : Kg * tile);
+        void* scratch = nn_alloc((size_t)(nthreads * per_thread * nb_dtype_sizes[kd]));
+        if (scratch == NULL) {
+            nn_release(go, x, y, NULL, NULL, NULL, NULL, NULL);
+            return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for the column buffers", op);
+        }
+        if (nthreads > 1) nn_blas_serial_begin();
+        if (kd == NB_F32)
+            conv_wgrad_f32(&g, nb_tensor_data(x), nb_tensor_data(go), nb_tensor_data(y), scratch, per_thread, tile,
+                           nthreads);
+        else
+            conv_wgrad_f64(&g, nb_tensor_data(x), nb_tensor_data(go), nb_tensor_data(y), scratch, per_thread, tile,
+                           nthreads);
+        if (nthreads > 1) nn_blas_serial_end();
+        nn_free(scratch);
+    }
+    nn_release(go, x, NULL, NULL, NULL, NULL, NULL, NULL);
+    return nn_deliver(op, y, grad_output->dtype, dst, out);
 }
