@@ -147,8 +147,13 @@ def js(m: dict) -> str:
             out.append(f"  {ty['name']}: {_js([ty['returns'], ty['params']])},")
     out += ["});", "",
             "/** Declares the types and binds every function of `lib` (a koffi library). Call once:",
-            " *  koffi registers type names process-wide. */",
+            " *  koffi registers type names process-wide. A function the library lacks (an older",
+            " *  minor version) is left undefined and its name listed in `missing`. */",
             "function declare(koffi, lib) {",
+            "  const missing = [];",
+            "  const bind = (name, prototype) => {",
+            "    try { return lib.func(prototype); } catch (e) { missing.push(name); return undefined; }",
+            "  };",
             "  const types = {};"]
     for ty in m["types"]:
         name, kind = ty["name"], ty["kind"]
@@ -165,8 +170,8 @@ def js(m: dict) -> str:
             raise ValueError(f"gen_node: unknown type kind {kind!r} for {name}")
     out.append("  const fn = {};")
     for fn in fns:
-        out.append(f"  fn.{fn['name']} = lib.func('{_prototype(t, fn)}');")
-    out += ["  return { types, fn };", "}", "",
+        out.append(f"  fn.{fn['name']} = bind('{fn['name']}', '{_prototype(t, fn)}');")
+    out += ["  return { types, fn, missing };", "}", "",
             "module.exports = { VERSION, MAX_DIMS, CONSTANTS, FUNCTIONS, CALLBACKS, declare };", ""]
     return "\n".join(out)
 
@@ -226,7 +231,7 @@ def dts(m: dict) -> str:
         params = ", ".join(f"{_ts_name(p)}: {t.ts(c, False)}" for c, p in fn["params"])
         out.append(f"  {fn['name']}({params}): {t.ts(fn['returns'], True)};")
     out += ["}", "",
-            "export declare function declare(koffi: unknown, lib: unknown): { types: Record<string, unknown>; fn: Functions };",
+            "export declare function declare(koffi: unknown, lib: unknown): { types: Record<string, unknown>; fn: Functions; missing: string[] };",
             ""]
     return "\n".join(out)
 

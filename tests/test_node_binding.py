@@ -43,6 +43,7 @@ def test_node_test_suite_passes(node_modules):
 
 def test_binding_loads_and_reports_its_library(node_modules):
     script = ("const nb = require('.'); const fn = nb.native.fn;"
+              "if (require('./lib/native.js').missing.length) throw new Error('missing ' + require('./lib/native.js').missing);"
               "console.log(nb.version, Object.keys(fn).length, nb.native.libraryPath)")
     result = subprocess.run([NODE, "-e", script], cwd=NODE_DIR, env=_env(), capture_output=True, text=True,
                             timeout=120, check=True)

@@ -59,8 +59,8 @@ function halfToNumber(h) {
   return sign * (1 + frac / 1024) * 2 ** (exp - 15);
 }
 
-/** The cases of one file: {id, call, abi, kind, tol, needs, inputs, generators, args, expects,
- *  gradOutputs, requiresGrad, expectGrads, status, consumes}. */
+/** The cases of one file: {id, call, abi, kind, tol, needs, device, inputs, generators, args,
+ *  expects, gradOutputs, requiresGrad, expectGrads, status, consumes}. */
 function readCases(path) {
   const cases = [];
   let c = null;
@@ -73,9 +73,9 @@ function readCases(path) {
     switch (key) {
       case 'case':
         c = { id: rest, tol: null, needs: [], inputs: {}, generators: {}, args: [], expects: [], gradOutputs: {},
-              requiresGrad: [], expectGrads: {}, status: 'NB_OK', consumes: [] };
+              requiresGrad: [], expectGrads: {}, status: 'NB_OK', device: null, consumes: [] };
         break;
-      case 'call': case 'abi': case 'kind': case 'tol': case 'status': c[key] = rest; break;
+      case 'call': case 'abi': case 'kind': case 'tol': case 'status': case 'device': c[key] = rest; break;
       case 'needs': c.needs.push(rest); break;
       case 'consumes': c.consumes.push(rest); break;
       case 'requires_grad': c.requiresGrad.push(rest); break;

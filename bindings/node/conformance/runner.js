@@ -60,6 +60,7 @@ class Runner {
     }
     if (this.device === C.NB_CUDA && !this.hasCuda) return ['SKIP', 'no CUDA device'];
     const baseline = liveTensors();
+    this.caseDevice = c.device === 'cuda' ? C.NB_CUDA : c.device === 'cpu' ? C.NB_CPU : this.device;
     this.owned = [];
     this.gens = {};
     let verdict = 'PASS', why = '';
@@ -85,7 +86,7 @@ class Runner {
     return [verdict, why];
   }
 
-  tensor(t, device = this.device) {
+  tensor(t, device = this.caseDevice) {
     const out = new BigUint64Array(1);
     const data = t.data.byteLength ? t.data : new Uint8Array(1);
     const shape = BigInt64Array.from(t.shape.length ? t.shape : [0], BigInt);
@@ -172,7 +173,7 @@ class Runner {
       const got = slots[name][1][0];
       if (got !== BigInt(spec[1])) throw new Failure(`${name} = ${got}, expected ${spec[1]}`);
     } else if (spec[0] === 'gen') {
-      const g = this.gens[name] ?? slots[name][1][0];
+      const g = name === 'default' ? fn.nb_default_generator() : this.gens[name] ?? slots[name][1][0];
       const seed = new BigUint64Array(1), offset = new BigUint64Array(1);
       check(fn.nb_generator_get_state(g, seed, offset), 'nb_generator_get_state');
       if (seed[0] !== BigInt(spec[1]) || offset[0] !== BigInt(spec[2])) {

@@ -73,11 +73,12 @@ function load() {
     throw new Error(`nabla: libnabla ${bound.fn.nb_version_string()} has ABI major ${major}, ` +
                     `this package expects ${abi.VERSION[0]}`);
   }
-  return { ...bound, path: where.lib, how: where.how };
+  return { ...bound, path: where.lib, how: where.how };  // bound.missing: functions newer than the library
 }
 
 const native = load();
 const C = {};  // every constant by name (NB_OK, NB_F32, ...)
 for (const group of Object.values(abi.CONSTANTS)) Object.assign(C, group);
 
-module.exports = { koffi, abi, C, fn: native.fn, types: native.types, libraryPath: native.path, foundThrough: native.how };
+module.exports = { koffi, abi, C, fn: native.fn, types: native.types, missing: native.missing,
+                   libraryPath: native.path, foundThrough: native.how };

@@ -159,6 +159,7 @@ function makeOp(cname) {
 // Every op family, the views and the copies: ops.add, ops.tensorView, ops.maxPool2d, ...
 const ops = {};
 for (const [cname, [, , group]] of Object.entries(abi.FUNCTIONS)) {
+  if (!fn[cname]) continue;  // newer than the library
   if (group.startsWith('ops:') || group === 'views' || group === 'copy' || group === 'creation') ops[camel(cname)] = makeOp(cname);
 }
 
