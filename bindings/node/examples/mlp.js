@@ -31,18 +31,10 @@ function spiral(noise) {
   return { x: nb.fromTypedArray(xy, [n, 2]), y: nb.fromTypedArray(labels, [n]) };
 }
 
-/** x @ w^T + b for x [N, in], w [out, in] (PyTorch's Linear layout), b [out]: the product
- *  written with broadcasting and a sum over the last dim. */
+/** x @ w^T + b for x [N, in], w [out, in] (PyTorch's Linear layout), b [out]: what
+ *  nn.functional.linear computes, written with broadcasting and a sum over the last dim,
+ *  whose gradients every build has (linear's own gradient comes with the linalg formulas). */
 const dense = (x, w, b) => x.unsqueeze(1).mul(w).sum(2).add(b);
-
-/** Mean cross-entropy of logits [N, C] against integer labels [N]: log-softmax shifted by
- *  the row maximum (a constant, so it needs no gradient), then the true class's term. */
-function crossEntropy(logits, labels) {
-  const shift = nb.noGrad(() => logits.amax(1, true));
-  const z = logits.sub(shift);
-  const logp = z.sub(z.exp().sum(1, true).log());
-  return logp.mul(nb.nn.functional.oneHot(labels, CLASSES)).sum(1).mean().neg();
-}
 
 function main(steps) {
   nb.manualSeed(0);
@@ -59,7 +51,7 @@ function main(steps) {
   let loss = NaN, live0 = 0;
   for (let step = 1; step <= steps; step++) {
     loss = nb.tidy(() => {
-      const l = crossEntropy(forward(train.x), train.y);
+      const l = nb.nn.functional.crossEntropy(forward(train.x), train.y);
       l.backward();
       nb.noGrad(() => params.forEach((p) => { const g = p.grad; p.sub_(g.mul(lr)); g.dispose(); p.grad = null; }));
       return l.item();
