@@ -646,8 +646,8 @@ NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int
 }
 
 NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
-    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
-        return nb_ag_nondifferentiable_write("dropout");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(dst))))
+        return nb_agf_dropout(x, p, train, gen, dst, out);
     return nbi_dropout(x, p, train, gen, dst, out);
 }
 
@@ -825,6 +825,18 @@ NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t lar
 
 NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts) {
     return nbi_unique(x, sorted, values, inverse, counts);
+}
+
+NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(output) || nb_ag_requires(dst))))
+        return nb_agf_softmax_backward(grad_output, output, dim, dst, out);
+    return nbi_softmax_backward(grad_output, output, dim, dst, out);
+}
+
+NB_API nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(output) || nb_ag_requires(dst))))
+        return nb_agf_log_softmax_backward(grad_output, output, dim, dst, out);
+    return nbi_log_softmax_backward(grad_output, output, dim, dst, out);
 }
 
 NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {

@@ -183,6 +183,7 @@ __attribute__((visibility("hidden"))) nb_status nbi_bernoulli(const nb_tensor* p
 __attribute__((visibility("hidden"))) nb_status nbi_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nb_agf_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
@@ -237,6 +238,10 @@ __attribute__((visibility("hidden"))) nb_status nbi_argsort(const nb_tensor* x, 
 __attribute__((visibility("hidden"))) nb_status nbi_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nb_agf_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nbi_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
+__attribute__((visibility("hidden"))) nb_status nbi_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nb_agf_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nbi_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nb_agf_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);

@@ -296,7 +296,9 @@ nb_status nb_ag_accumulate_backward(nb_bw* b) {
     bool create_graph = !nb_ag_disabled;
     pthread_mutex_lock(&accumulate_lock);
     if (m->grad == NULL) {
-        bool private_dense = atomic_load(&g->refcount) == 1 && atomic_load(&g->storage->refcount) == 1 &&
+        /* private: held only by this pass's buffer and the reference taken above */
+        bool private_dense = atomic_load(&g->refcount) == (g == b->go[0] ? 2 : 1) &&
+                             atomic_load(&g->storage->refcount) == 1 &&
                              memcmp(g->strides, leaf->strides, sizeof(int64_t) * (size_t)leaf->ndim) == 0;
         if (create_graph || private_dense) {
             m->grad = g;

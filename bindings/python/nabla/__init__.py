@@ -23,6 +23,7 @@ from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and
 from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn, randint, normal, ...
 from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
+from ._reduce import _log_softmax_backward_data, _softmax_backward_data  # noqa: F401 - torch's private names
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
 from . import autograd, cuda, memory, nn, optim
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,

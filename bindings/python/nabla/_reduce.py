@@ -334,6 +334,20 @@ def log_softmax(input, dim, dtype=None, *, out=None):
     return _log_softmax(input, dim, dtype=dtype, out=out)
 
 
+def _softmax_backward_data(grad_output, output, dim, input_dtype):
+    """torch._softmax_backward_data: the gradient of softmax from its result, fused."""
+    return _wrap(lib.nbpy_softmax_backward(_check("_softmax_backward_data", grad_output)._h,
+                                          _check("_softmax_backward_data", output)._h,
+                                          _index(dim, "_softmax_backward_data"), _NULL)).to(input_dtype)
+
+
+def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
+    """torch._log_softmax_backward_data: the gradient of log_softmax from its result, fused."""
+    return _wrap(lib.nbpy_log_softmax_backward(_check("_log_softmax_backward_data", grad_output)._h,
+                                              _check("_log_softmax_backward_data", output)._h,
+                                              _index(dim, "_log_softmax_backward_data"), _NULL)).to(input_dtype)
+
+
 # ---- Tensor methods ----
 
 for _name, _fn in (("sum", sum), ("mean", mean), ("prod", prod), ("amax", amax), ("amin", amin), ("max", max),
