@@ -59,6 +59,8 @@ class Runner:
         for need in case["needs"]:
             if need == "cuda" and not self.has_cuda:
                 return "SKIP", "needs cuda: " + ffi.string(lib.nb_device_unavailable_reason(lib.NB_CUDA)).decode()
+            if need not in ("cuda", "f16", "bf16"):  # this binding has both half types
+                return "SKIP", f"needs {need}: not supported by this runner"
         if self.device == lib.NB_CUDA and not self.has_cuda:
             return "SKIP", "no CUDA device"
         baseline = live_tensors()

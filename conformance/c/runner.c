@@ -772,11 +772,16 @@ static const char* run_case(const cr_case* c, int32_t device) {
         snprintf(why, sizeof why, "needs ABI %s, the library has %u.%u", c->abi, v / 10000, v / 100 % 100);
         return "SKIP";
     }
-    for (int i = 0; i < c->nneeds; i++)
+    for (int i = 0; i < c->nneeds; i++) {
         if (strcmp(c->needs[i], "cuda") == 0 && !has_cuda()) {
             snprintf(why, sizeof why, "needs cuda: %s", nb_device_unavailable_reason(NB_CUDA));
             return "SKIP";
         }
+        if (strcmp(c->needs[i], "cuda") != 0 && strcmp(c->needs[i], "f16") != 0 && strcmp(c->needs[i], "bf16") != 0) {
+            snprintf(why, sizeof why, "needs %s: not supported by this runner", c->needs[i]);
+            return "SKIP";
+        }
+    }
     if (device == NB_CUDA && !has_cuda()) {
         snprintf(why, sizeof why, "no CUDA device");
         return "SKIP";

@@ -115,7 +115,13 @@ class Case:
         self.lines.append(text)
 
     def text(self) -> str:
-        return "\n".join(self.lines + ["end"]) + "\n"
+        """The case's lines; a case with half-precision tensors needs that dtype (a binding
+        without it skips the case)."""
+        used = {f.split(" ")[2] for f in self.lines
+                if f.split(" ")[0] in ("in", "expect", "grad_output", "expect_grad") and len(f.split(" ")) == 5}
+        needs = [f"needs {dt}" for dt in ("f16", "bf16") if dt in used and f"needs {dt}" not in self.lines]
+        at = 5 if len(self.lines) > 4 and self.lines[4].startswith("tol ") else 4
+        return "\n".join(self.lines[:at] + needs + self.lines[at:] + ["end"]) + "\n"
 
 
 # ---- vector-Jacobian products of the float64 reference ----

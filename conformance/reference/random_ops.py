@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .case import F64, GEN, GENOUT, I32, I64, I64S, NULL, OUT, T, U64, U64OUT, Case, rng
+from .case import F64, GEN, GENOUT, I32, I64, I64S, NULL, OUT, T, U64, U64OUT, Case, rng, round_to, tensor_text, vjp
 from .family import Family
 
 M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
@@ -298,6 +298,21 @@ def _sampling(fam: Family) -> None:
         scale = np.float32(1 / (1 - p)) if dt == "f32" else 1 / (1 - p)
         c.expect("out", dt, np.where(keep, xv * float(scale), xv * 0.0))  # dropped: x * 0, so -0 for x < 0
         c.expect_gen("g", SEED, blocks)
+    # the gradient goes through the same mask: seeded, so the reference knows it
+    c = _case(fam, "dropout", "f32", "p0.25-train-grad", "grad")
+    c.line("tol accumulate")
+    c.generator("g", SEED, 0)
+    r = rng(c.id)
+    xv = c.input("x", "f32", r.uniform(-2, 2, (3, 4)))
+    c.args(T("x"), F64(0.25), I32(1), GEN("g"), NULL, OUT("out"))
+    w, _ = words_for(12, 4)
+    keep = np.array([int(w[e]) < math.ceil(0.75 * 2 ** 32) for e in range(12)]).reshape(3, 4)
+    scale = float(np.float32(1 / 0.75))
+    gy = round_to(r.uniform(-1, 1, (3, 4)), "f32")
+    c.line("grad_output out " + tensor_text("f32", gy))
+    c.line("requires_grad x")
+    g = vjp(lambda x: {"out": np.where(keep, x * scale, 0.0)}, {"x": xv}, ["x"], {"out": gy})["x"]
+    c.line("expect_grad x " + tensor_text("f32", round_to(g, "f32")))
     c = _case(fam, "dropout", "f32", "eval-identity")
     xv = c.input("x", "f32", rng("dropout/eval").uniform(-2, 2, (3, 4)))
     c.args(T("x"), F64(0.5), I32(0), NULL, NULL, OUT("out"))
