@@ -248,7 +248,7 @@ const FUNCTIONS = Object.freeze({
   nb_bernoulli: ["nb_status", [["const nb_tensor*", "p"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
   nb_bernoulli_scalar: ["nb_status", [["double", "p"], ["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
   nb_multinomial: ["nb_status", [["const nb_tensor*", "probs"], ["int64_t", "num_samples"], ["int32_t", "replacement"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
-  nb_dropout: ["nb_status", [["const nb_tensor*", "x"], ["double", "p"], ["int32_t", "train"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_dropout: ["nb_status", [["const nb_tensor*", "x"], ["double", "p"], ["int32_t", "train"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", true],
   nb_sum: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
   nb_mean: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
   nb_prod: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
@@ -279,6 +279,8 @@ const FUNCTIONS = Object.freeze({
   nb_argsort: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "descending"], ["int32_t", "stable"], ["nb_tensor**", "out"]], "ops: shape", false],
   nb_topk: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "k"], ["int64_t", "dim"], ["int32_t", "largest"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: shape", true],
   nb_unique: ["nb_status", [["const nb_tensor*", "x"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
+  nb_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
+  nb_log_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
   nb_exp: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
   nb_exp2: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
   nb_expm1: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
@@ -617,6 +619,8 @@ function declare(koffi, lib) {
   fn.nb_argsort = bind('nb_argsort', 'nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out)');
   fn.nb_topk = bind('nb_topk', 'nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices)');
   fn.nb_unique = bind('nb_unique', 'nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
+  fn.nb_softmax_backward = bind('nb_softmax_backward', 'nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_log_softmax_backward = bind('nb_log_softmax_backward', 'nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
   fn.nb_exp = bind('nb_exp', 'nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
   fn.nb_exp2 = bind('nb_exp2', 'nb_status nb_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
   fn.nb_expm1 = bind('nb_expm1', 'nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
