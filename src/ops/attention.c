@@ -2,7 +2,7 @@
  * softmax, masked_fill, add, dropout), so it runs wherever they run.
  *   q [..., L, E], k [..., S, E], v [..., S, Ev] -> [..., L, Ev]
  *   softmax(q k^T * scale + mask) v, with dropout on the attention weights. */
-#include "../core/internal.h"
+#include "attention.h"
 
 #include <math.h>
 
@@ -34,9 +34,9 @@ done:
     return st;
 }
 
-nb_status nbi_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v,
-                                                 const nb_tensor* attn_mask, double dropout_p, int32_t is_causal,
-                                                 double scale, nb_generator* gen, nb_tensor** out) {
+nb_status nb_sdpa_forward(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask,
+                          double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out,
+                          nb_tensor** weights_out, nb_tensor** keep_out) {
     static const char* op = "scaled_dot_product_attention";
     NB_CHECK_TENSOR(op, q);
     NB_CHECK_TENSOR(op, k);
@@ -60,7 +60,8 @@ nb_status nbi_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* 
     if (!(dropout_p >= 0 && dropout_p <= 1))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: dropout_p must be in [0, 1], got %g", op, dropout_p);
 
-    nb_tensor *kt = NULL, *scores = NULL, *factor = NULL, *weights = NULL, *dropped = NULL;
+    nb_tensor *kt = NULL, *scores = NULL, *factor = NULL, *weights = NULL, *ones = NULL, *keep = NULL,
+              *dropped = NULL;
     nb_status st;
     TRY(nb_tensor_transpose(k, -2, -1, &kt));
     TRY(nb_matmul(q, kt, NULL, &scores));  /* [..., L, S] */
@@ -72,18 +73,36 @@ nb_status nbi_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* 
         else TRY(nb_add(scores, attn_mask, 1.0, scores, NULL));            /* float: added */
     }
     TRY(nb_softmax(scores, -1, -1, NULL, &weights));
-    if (dropout_p > 0) {
+    if (dropout_p > 0 && keep_out != NULL) {  /* the scale mask itself, from the same draws dropout makes */
+        TRY(nb_ones(weights->shape, weights->ndim, weights->dtype, weights->storage->device_type,
+                    weights->storage->device_index, &ones));
+        TRY(nb_dropout(ones, dropout_p, 1, gen, NULL, &keep));
+        TRY(nb_mul(weights, keep, NULL, &dropped));
+    } else if (dropout_p > 0) {
         TRY(nb_dropout(weights, dropout_p, 1, gen, NULL, &dropped));
-        nb_tensor_release(weights);
-        weights = dropped;
-        dropped = NULL;
     }
-    TRY(nb_matmul(weights, v, NULL, out));
+    TRY(nb_matmul(dropped != NULL ? dropped : weights, v, NULL, out));
+    if (weights_out != NULL) {
+        *weights_out = weights;
+        weights = NULL;
+    }
+    if (keep_out != NULL) {
+        *keep_out = keep;
+        keep = NULL;
+    }
 done:
     nb_tensor_release(dropped);
+    nb_tensor_release(keep);
+    nb_tensor_release(ones);
     nb_tensor_release(weights);
     nb_tensor_release(factor);
     nb_tensor_release(scores);
     nb_tensor_release(kt);
     return st;
+}
+
+nb_status nbi_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v,
+                                           const nb_tensor* attn_mask, double dropout_p, int32_t is_causal,
+                                           double scale, nb_generator* gen, nb_tensor** out) {
+    return nb_sdpa_forward(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out, NULL, NULL);
 }

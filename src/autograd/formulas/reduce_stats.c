@@ -25,7 +25,7 @@
  * the right, computed with the reduced dims moved last and flattened. */
 static nb_tensor* prod_others(nb_bw* b, const nb_tensor* x) {
     const nb_tensor_meta* in = &b->node->in_meta[0];
-    bool reduced[NB_MAX_DIMS];
+    bool reduced[NB_MAX_DIMS] = {false};
     for (int32_t d = 0; d < in->ndim; d++) reduced[d] = b->node->ia[0] == 0;
     for (int32_t i = 0; i < (int32_t)b->node->ia[0]; i++)
         reduced[b->node->ia[1 + i] < 0 ? b->node->ia[1 + i] + in->ndim : b->node->ia[1 + i]] = true;
