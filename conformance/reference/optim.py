@@ -1,0 +1,135 @@
+"""Fused optimizer steps and gradient clipping (abi/ops/optim.json): PyTorch's formulas
+in float64, parameters and states checked after one step in place."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .case import F64, I32, I64, NULL, OUT, T, TS
+from .family import Family
+
+SHAPE = (3, 4)
+
+
+def state(r, dt, names, positive=()):
+    return [(n, dt, r.uniform(0.1, 1, SHAPE) if n in positive else r.uniform(-1, 1, SHAPE)) for n in names]
+
+
+def sgd(p, g, buf, lr, mom, damp, wd, nesterov, maximize, init):
+    g = -g if maximize else g
+    g = g + wd * p
+    if mom:
+        buf = g if init else mom * buf + (1 - damp) * g
+        g = g + mom * buf if nesterov else buf
+    return {"p": p - lr * g, **({"buf": buf} if mom else {})}
+
+
+def adam(p, g, m, v, vmax, step, lr, b1, b2, eps, wd, decoupled, amsgrad, maximize):
+    g = -g if maximize else g
+    if wd:
+        if decoupled:
+            p = p * (1 - lr * wd)
+        else:
+            g = g + wd * p
+    m = m + (1 - b1) * (g - m)
+    v = b2 * v + (1 - b2) * g * g
+    out = {"m": m, "v": v}
+    if amsgrad:
+        vmax = np.maximum(vmax, v)
+        out["vmax"] = vmax
+    denom = np.sqrt(vmax if amsgrad else v) / math.sqrt(1 - b2 ** step) + eps
+    out["p"] = p - lr / (1 - b1 ** step) * m / denom
+    return out
+
+
+def rmsprop(p, g, sq, ga, buf, lr, alpha, eps, wd, mom, centered, maximize):
+    g = -g if maximize else g
+    g = g + wd * p
+    sq = alpha * sq + (1 - alpha) * g * g
+    out = {"sq": sq}
+    if centered:
+        ga = ga + (1 - alpha) * (g - ga)
+        out["ga"] = ga
+        avg = np.sqrt(sq - ga * ga) + eps
+    else:
+        avg = np.sqrt(sq) + eps
+    if mom > 0:
+        buf = mom * buf + g / avg
+        out["buf"], out["p"] = buf, p - lr * buf
+    else:
+        out["p"] = p - lr * g / avg
+    return out
+
+
+def adagrad(p, g, s, step, lr, lr_decay, eps, wd, maximize):
+    g = -g if maximize else g
+    g = g + wd * p
+    clr = lr / (1 + (step - 1) * lr_decay)
+    s = s + g * g
+    return {"s": s, "p": p - clr * g / (np.sqrt(s) + eps)}
+
+
+def cases() -> Family:
+    fam = Family("optim")
+    for dt in ("f32", "f64"):
+        for variant, (mom, damp, wd, nest, maxi, init) in {
+                "plain": (0.0, 0.0, 0.0, 0, 0, 0), "momentum-first": (0.9, 0.1, 0.01, 0, 0, 1),
+                "nesterov-maximize": (0.9, 0.0, 0.05, 1, 1, 0)}.items():
+            fam.forward("sgd_step", dt, variant, lambda r, dt=dt, a=(mom, damp, wd, nest, maxi, init): (
+                state(r, dt, ("p", "g", "buf")),
+                [T("p"), T("g"), T("buf") if a[0] else NULL, F64(0.1), F64(a[0]), F64(a[1]), F64(a[2]), I32(a[3]),
+                 I32(a[4]), I32(a[5])],
+                lambda p, g, buf: sgd(p, g, buf, 0.1, *a)), tol="accumulate")
+        for variant, (wd, dec, ams, maxi, step) in {
+                "plain-step1": (0.0, 0, 0, 0, 1), "adamw-step3": (0.1, 1, 0, 0, 3),
+                "l2-amsgrad-maximize-step5": (0.05, 0, 1, 1, 5)}.items():
+            fam.forward("adam_step", dt, variant, lambda r, dt=dt, a=(wd, dec, ams, maxi, step): (
+                state(r, dt, ("p", "g", "m", "v", "vmax"), positive=("v", "vmax")),
+                [T("p"), T("g"), T("m"), T("v"), T("vmax") if a[2] else NULL, I64(a[4]), F64(1e-2), F64(0.9),
+                 F64(0.999), F64(1e-8), F64(a[0]), I32(a[1]), I32(a[2]), I32(a[3])],
+                lambda p, g, m, v, vmax: adam(p, g, m, v, vmax, a[4], 1e-2, 0.9, 0.999, 1e-8, a[0], a[1], a[2], a[3])),
+                tol="accumulate")
+        for variant, (wd, mom, cent, maxi) in {"plain": (0.0, 0.0, 0, 0),
+                                               "centered-momentum": (0.01, 0.9, 1, 0),
+                                               "maximize": (0.0, 0.5, 0, 1)}.items():
+            fam.forward("rmsprop_step", dt, variant, lambda r, dt=dt, a=(wd, mom, cent, maxi): (
+                [(n, d, x * (0.1 if n == "ga" else 1)) for n, d, x in  # keeps sq - ga^2 positive
+                 state(r, dt, ("p", "g", "sq", "ga", "buf"), positive=("sq",))],
+                [T("p"), T("g"), T("sq"), T("ga") if a[2] else NULL, T("buf") if a[1] else NULL, F64(0.01), F64(0.99),
+                 F64(1e-8), F64(a[0]), F64(a[1]), I32(a[2]), I32(a[3])],
+                lambda p, g, sq, ga, buf: rmsprop(p, g, sq, ga, buf, 0.01, 0.99, 1e-8, *a)), tol="accumulate")
+        for variant, (decay, wd, maxi, step) in {"step1": (0.0, 0.0, 0, 1), "decay-step4": (0.1, 0.01, 1, 4)}.items():
+            fam.forward("adagrad_step", dt, variant, lambda r, dt=dt, a=(decay, wd, maxi, step): (
+                state(r, dt, ("p", "g", "s"), positive=("s",)),
+                [T("p"), T("g"), T("s"), I64(a[3]), F64(0.1), F64(a[0]), F64(1e-10), F64(a[1]), I32(a[2])],
+                lambda p, g, s: adagrad(p, g, s, a[3], 0.1, a[0], 1e-10, a[1], a[2])), tol="accumulate")
+        for variant, (max_norm, p) in {"l2-clips": (0.5, 2.0), "inf-no-clip": (100.0, math.inf),
+                                       "l1-clips": (1.0, 1.0)}.items():
+            fam.forward("clip_grad_norm_", dt, variant, lambda r, dt=dt, max_norm=max_norm, p=p: (
+                [("a", dt, r.uniform(-1, 1, (2, 3))), ("b", dt, r.uniform(-1, 1, (4,)))],
+                [TS(["a", "b"]), I32(2), F64(max_norm), F64(p), I32(0), OUT("out")],
+                lambda a, b: _clip(a, b, max_norm, p)), tol="accumulate")
+    shape_err = lambda names: [(n, "f32", np.zeros(SHAPE if n != "g" else (4, 3))) for n in names]  # noqa: E731
+    fam.error("sgd_step", "f32", "shape", lambda r: (shape_err(("p", "g")), [
+        T("p"), T("g"), NULL, F64(0.1), F64(0), F64(0), F64(0), I32(0), I32(0), I32(0)], None), "NB_ERR_SHAPE")
+    fam.error("adam_step", "f32", "shape", lambda r: (shape_err(("p", "g", "m", "v")), [
+        T("p"), T("g"), T("m"), T("v"), NULL, I64(1), F64(0.1), F64(0.9), F64(0.999), F64(1e-8), F64(0), I32(0), I32(0),
+        I32(0)], None), "NB_ERR_SHAPE")
+    fam.error("rmsprop_step", "f32", "shape", lambda r: (shape_err(("p", "g", "sq")), [
+        T("p"), T("g"), T("sq"), NULL, NULL, F64(0.01), F64(0.99), F64(1e-8), F64(0), F64(0), I32(0), I32(0)], None),
+        "NB_ERR_SHAPE")
+    fam.error("adagrad_step", "f32", "shape", lambda r: (shape_err(("p", "g", "s")), [
+        T("p"), T("g"), T("s"), I64(1), F64(0.1), F64(0), F64(1e-10), F64(0), I32(0)], None), "NB_ERR_SHAPE")
+    fam.error("clip_grad_norm_", "f32", "nonfinite", lambda r: (
+        [("a", "f32", np.array([1.0, np.inf]))], [TS(["a"]), I32(1), F64(1.0), F64(2.0), I32(1), OUT("out")], None),
+        "NB_ERR_INVALID_ARGUMENT")
+    return fam
+
+
+def _clip(a, b, max_norm, p):
+    flat = np.concatenate([a.reshape(-1), b.reshape(-1)])
+    norm = np.max(np.abs(flat)) if p == math.inf else np.sum(np.abs(flat) ** p) ** (1 / p)
+    coef = max_norm / (norm + 1e-6)
+    scale = coef if coef < 1 else 1.0
+    return {"out": np.array(norm), "a": a * scale, "b": b * scale}
