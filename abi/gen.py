@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Derive nabla's public artefacts from the ABI manifest (abi/nabla.json).
 
-    python abi/gen.py write    regenerate include/nabla.h and docs/abi.md, reformat the manifest
+    python abi/gen.py write    regenerate include/nabla.h, docs/abi.md and the Node.js declarations
+                               (bindings/node/lib/abi.generated.*), reformat the manifest
     python abi/gen.py check    exit 1 if any of them is stale
     python abi/gen.py cdef     print the cffi cdef
 
@@ -24,6 +25,8 @@ HEADER = ROOT / "include" / "nabla.h"
 DOCS = ROOT / "docs" / "abi.md"
 DISPATCH_C = ROOT / "src" / "autograd" / "dispatch.c"
 DISPATCH_H = ROOT / "src" / "autograd" / "dispatch.h"
+NODE_JS = ROOT / "bindings" / "node" / "lib" / "abi.generated.js"
+NODE_DTS = ROOT / "bindings" / "node" / "lib" / "abi.generated.d.ts"
 
 
 def load(path: Path = MANIFEST) -> dict:
@@ -318,6 +321,9 @@ def _outputs(m: dict) -> dict[Path, str]:
     out = {MANIFEST: manifest_text(core), HEADER: header(m), DOCS: docs(m),
            DISPATCH_H: dispatch_header(m), DISPATCH_C: dispatch_source(m)}
     out.update({path: family_text(family) for path, family in families.items()})
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import gen_node  # the Node.js binding's koffi declarations and TypeScript types
+    out.update({NODE_JS: gen_node.js(m), NODE_DTS: gen_node.dts(m)})
     return out
 
 

@@ -3,12 +3,14 @@
 
     python conformance/run.py             the Python runner (nabla's cffi binding, ABI functions only)
     python conformance/run.py --c         build conformance/c/runner.c against the installed library, run it
+    python conformance/run.py --node      the JavaScript runner (bindings/node/conformance/runner.js)
     options: --device cpu|cuda, --filter TEXT (ids containing TEXT), --cases DIR, --valgrind (with --c)
 
 One line per case, then `N passed, N failed, N skipped`; exit status 1 on any failure."""
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import subprocess
 import sys
@@ -41,9 +43,18 @@ def run_c(args) -> int:
         return subprocess.run(argv).returncode
 
 
+def run_node(args) -> int:
+    """Runs the Node.js binding's runner; it finds libnabla through this interpreter."""
+    runner = HERE.parent / "bindings" / "node" / "conformance" / "runner.js"
+    env = {**os.environ, "NABLA_PYTHON": sys.executable}
+    argv = ["node", str(runner), "--device", args.device, "--filter", args.filter, str(args.cases)]
+    return subprocess.run(argv, env=env).returncode
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--c", action="store_true", help="run the C runner instead of the Python one")
+    p.add_argument("--node", action="store_true", help="run the Node.js runner (needs npm ci in bindings/node)")
     p.add_argument("--device", choices=["cpu", "cuda"], default="cpu", help="where inputs live (default cpu)")
     p.add_argument("--filter", default="", help="only cases whose id contains this text")
     p.add_argument("--cases", type=Path, default=HERE / "cases", help="the folder of case files")
@@ -51,6 +62,8 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.c:
         return run_c(args)
+    if args.node:
+        return run_node(args)
     from pyrunner import Runner
     runner = Runner(args.device)
     passed = failed = skipped = 0

@@ -15,6 +15,19 @@ ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "conformance"
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed, (\d+) skipped$")
 needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+needs_node = pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None,
+                                reason="node and npm are not installed")
+RUNNERS = ["python", pytest.param("c", marks=needs_cc), pytest.param("node", marks=needs_node)]
+FLAG = {"python": [], "c": ["--c"], "node": ["--node"]}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _node_modules():
+    """The Node.js runner needs koffi: npm ci from the lockfile, when node is there."""
+    node_dir = ROOT / "bindings" / "node"
+    if shutil.which("npm") and not (node_dir / "node_modules" / ".package-lock.json").exists():
+        subprocess.run([shutil.which("npm"), "ci", "--no-audit", "--no-fund", "--prefer-offline"], cwd=node_dir,
+                       check=True, capture_output=True, timeout=300)
 
 
 def run(*args: str, cases: Path | None = None) -> tuple[int, list[str]]:
@@ -35,9 +48,9 @@ def test_cases_are_fresh_and_cover_every_op():
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr
 
 
-@pytest.mark.parametrize("runner", ["python", pytest.param("c", marks=needs_cc)])
+@pytest.mark.parametrize("runner", RUNNERS)
 def test_every_case_passes(runner):
-    code, lines = run(*(["--c"] if runner == "c" else []))
+    code, lines = run(*FLAG[runner])
     passed, failed, skipped = summary(lines)
     failures = [line for line in lines if line.startswith("FAIL")]
     assert code == 0 and failed == 0, "\n".join(failures[:40])
@@ -75,7 +88,7 @@ def _flip_last_hex_digit(lines, prefix):
     return out
 
 
-@pytest.mark.parametrize("runner", ["python", pytest.param("c", marks=needs_cc)])
+@pytest.mark.parametrize("runner", RUNNERS)
 @pytest.mark.parametrize("case_id, edit, why", [
     ("add/f32/basic", lambda ls: [l.replace("tol correctly_rounded", "tol exact") for l in _flip_last_hex_digit(
         ls, "expect out")], "elements differ"),
@@ -86,14 +99,14 @@ def _flip_last_hex_digit(lines, prefix):
      "gradient of x"),
 ])
 def test_runner_notices_a_wrong_expectation(tmp_path, runner, case_id, edit, why):
-    code, lines = run(*(["--c"] if runner == "c" else []), cases=_mutated(tmp_path, case_id, edit))
+    code, lines = run(*FLAG[runner], cases=_mutated(tmp_path, case_id, edit))
     assert code == 1 and summary(lines)[1] == 1, lines
     assert lines[0].startswith(f"FAIL {case_id}") and why in lines[0], lines[0]
 
 
-@pytest.mark.parametrize("runner", ["python", pytest.param("c", marks=needs_cc)])
+@pytest.mark.parametrize("runner", RUNNERS)
 def test_runner_skips_a_newer_abi_with_the_reason(tmp_path, runner):
     cases = _mutated(tmp_path, "add/f32/basic", lambda ls: [l.replace("abi 0.1", "abi 0.99") for l in ls])
-    code, lines = run(*(["--c"] if runner == "c" else []), cases=cases)
+    code, lines = run(*FLAG[runner], cases=cases)
     assert code == 0 and summary(lines) == (0, 0, 1)
     assert lines[0].startswith("SKIP add/f32/basic: needs ABI 0.99"), lines[0]

@@ -177,3 +177,11 @@ def test_demo_reaches_97_percent_and_reloads_its_checkpoint(tmp_path):
     acc = float(last.rsplit(" ", 1)[1].rstrip("%")) / 100
     assert acc >= 0.97, proc.stdout
     assert (tmp_path / "ckpt.safetensors").exists()
+
+
+def test_hogwild_processes_train_one_shared_model():
+    proc = subprocess.run([sys.executable, str(EXAMPLES / "hogwild.py"), "--processes", "2", "--epochs", "3"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    before, after = (float(x) for x in proc.stdout.split("test mse: ")[1].split(" after")[0].split(" before, "))
+    assert after < 0.2 * before, proc.stdout

@@ -553,6 +553,12 @@ class Module:
     def cuda(self, device=None) -> Module:
         return self._apply(lambda t: t.cuda(device))
 
+    def share_memory(self) -> Module:
+        """Moves every parameter and buffer into shared memory (for worker processes, Hogwild)."""
+        for t in list(self.parameters()) + list(self.buffers()):
+            t.share_memory_()
+        return self
+
     # ---- printing ----
 
     def _get_name(self) -> str:

@@ -1,0 +1,753 @@
+// abi.generated.d.ts: TypeScript types of the nabla C ABI as koffi binds it. GENERATED
+// from abi/nabla.json by abi/gen.py (abi/gen_node.py); do not edit.
+
+/** An address (koffi 3 passes pointers as BigInt). */
+export type Pointer = bigint;
+/** A function registered with koffi.register (its slot is released with koffi.unregister). */
+export type RegisteredCallback = unknown;
+
+export declare const VERSION: readonly [number, number, number];
+export declare const MAX_DIMS: number;
+
+/** A status code: NB_OK or one of NB_ERR_*. */
+export type nb_status = number;
+
+/** An n-dimensional array: storage + dtype + shape + strides (elements) + offset. Atomically refcounted; views share storage. */
+export type nb_tensor = Pointer & { readonly __nb_tensor?: never };
+
+/** An ordered queue of device work (a CUDA stream; on CPU every operation is already complete). Atomically refcounted (nb_stream_retain / nb_stream_release); default streams live as long as the process. The current stream is per thread and per device. */
+export type nb_stream = Pointer & { readonly __nb_stream?: never };
+
+/** A marker in a stream's work, for waiting, ordering streams and timing (a CUDA event; on CPU it records the host clock). Atomically refcounted. */
+export type nb_event = Pointer & { readonly __nb_event?: never };
+
+/** A random number generator: a seed and an offset into its Philox-4x32-10 stream. Each op reserves a run of blocks from the offset and element i of its result is computed from block offset + i / k alone (k = 4 for values from 32 bits, 2 for values from 64), keyed by the seed, so results do not depend on the thread count or the device (the convention is in src/ops/philox.h). Thread-safe; not refcounted; NULL wherever a generator is taken means the process default generator. */
+export type nb_generator = Pointer & { readonly __nb_generator?: never };
+
+/** Releases memory handed to nb_tensor_from_external; called once, on whichever thread drops the last reference. */
+export type nb_deleter_fn = (payload: Pointer | null) => void;
+
+/** Allocator counters. Set struct_size to sizeof(nb_memory_stats) before the call; fields are only ever appended. */
+export interface nb_memory_stats {
+  /** size of the struct the caller allocated */
+  struct_size: number;
+  /** padding; zero */
+  reserved0: number;
+  /** bytes in live blocks (rounded to their size class) */
+  allocated_bytes: number | bigint;
+  /** maximum of allocated_bytes since start or nb_memory_reset_peak */
+  peak_allocated_bytes: number | bigint;
+  /** bytes held in free lists, ready for reuse */
+  cached_bytes: number | bigint;
+  /** allocations served */
+  alloc_count: number | bigint;
+  /** blocks returned */
+  free_count: number | bigint;
+  /** allocations that reached the system allocator */
+  system_alloc_count: number | bigint;
+  /** blocks given back to the system allocator */
+  system_free_count: number | bigint;
+  /** nb_tensor objects alive */
+  live_tensors: number | bigint;
+  /** storages alive */
+  live_storages: number | bigint;
+  /** bytes obtained from the system or device (allocated + cached) */
+  reserved_bytes: number | bigint;
+  /** maximum of reserved_bytes */
+  peak_reserved_bytes: number | bigint;
+  /** allocated bytes plus freed blocks still awaiting work on other streams */
+  active_bytes: number | bigint;
+  /** maximum of active_bytes */
+  peak_active_bytes: number | bigint;
+  /** bytes callers asked for, before rounding (device allocators) */
+  requested_bytes: number | bigint;
+  /** maximum of requested_bytes */
+  peak_requested_bytes: number | bigint;
+  /** free bytes in segments that also hold live blocks (fragmentation) */
+  inactive_split_bytes: number | bigint;
+  /** segments reserved from the device */
+  segment_count: number | bigint;
+  /** allocations that had to release the cache and retry */
+  alloc_retries: number | bigint;
+  /** allocations that failed for lack of memory */
+  oom_count: number | bigint;
+  /** the largest cached free block */
+  largest_free_block: number | bigint;
+}
+
+/** Called on the calling thread before work that may take long; returns a token for the matching end call (a binding releases its interpreter lock here). */
+export type nb_blocking_begin_fn = () => Pointer | null;
+
+/** Called on the same thread after that work with the token begin returned. */
+export type nb_blocking_end_fn = (token: Pointer | null) => void;
+
+/** A node of the autograd graph (a tensor's grad_fn): the backward of one recorded op. Refcounted with nb_node_retain / nb_node_release. */
+export type nb_node = Pointer & { readonly __nb_node?: never };
+
+/** A tensor hook: sees the gradient computed for a tensor during backward; may store a new reference in *replacement to use instead. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
+export type nb_grad_hook_fn = (payload: Pointer | null, grad: nb_tensor | null, replacement: Pointer | null) => number;
+
+/** The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
+export type nb_custom_backward_fn = (payload: Pointer | null, n_grad_outputs: number, grad_outputs: Pointer | null, n_grad_inputs: number, grad_inputs: Pointer | null) => number;
+
+export declare const CONSTANTS: {
+  /** Status codes (nb_status). 0 is success; values are explicit and append-only. */
+  readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11 };
+  /** Element types (int32_t dtype codes). */
+  readonly "dtype": { readonly NB_F32: 0; readonly NB_F64: 1; readonly NB_F16: 2; readonly NB_BF16: 3; readonly NB_I8: 4; readonly NB_I16: 5; readonly NB_I32: 6; readonly NB_I64: 7; readonly NB_U8: 8; readonly NB_BOOL: 9 };
+  /** Device types (int32_t); the values equal DLPack's DLDeviceType. */
+  readonly "device": { readonly NB_CPU: 1; readonly NB_CUDA: 2; readonly NB_CUDA_HOST: 3 };
+  /** Rounding modes of nb_div (int32_t). */
+  readonly "rounding": { readonly NB_ROUND_NONE: 0; readonly NB_ROUND_TRUNC: 1; readonly NB_ROUND_FLOOR: 2 };
+  /** How a loss reduces over its elements (int32_t). */
+  readonly "reduction": { readonly NB_REDUCTION_NONE: 0; readonly NB_REDUCTION_MEAN: 1; readonly NB_REDUCTION_SUM: 2 };
+  /** Padding modes of nb_pad (int32_t). */
+  readonly "pad_mode": { readonly NB_PAD_CONSTANT: 0; readonly NB_PAD_REFLECT: 1; readonly NB_PAD_REPLICATE: 2; readonly NB_PAD_CIRCULAR: 3 };
+  /** Flags of nb_event_create (int32_t bits). */
+  readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
+};
+
+/** One function's description: [returns, [[C type, name], ...], group, differentiable]. */
+export type FunctionInfo = readonly [string, ReadonlyArray<readonly [string, string]>, string, boolean];
+export declare const FUNCTIONS: { readonly [name: string]: FunctionInfo };
+export declare const CALLBACKS: { readonly [name: string]: readonly [string, ReadonlyArray<readonly [string, string]>] };
+
+/** The C functions, bound by koffi. */
+export interface Functions {
+  /** The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
+  nb_version(): number;
+  /** The library's version as "MAJOR.MINOR.PATCH"; static storage. */
+  nb_version_string(): string | null;
+  /** The BLAS library nabla uses and its build configuration; static storage. */
+  nb_blas_info(): string | null;
+  /** The message of this thread's last failed call ("" if none); valid until the thread's next failing call. */
+  nb_last_error_message(): string | null;
+  /** The status of this thread's last failed call (NB_OK if none). */
+  nb_last_error_status(): number;
+  /** Resets this thread's last status and message. */
+  nb_clear_error(): void;
+  /** Installs process-wide hooks called around work big enough to be worth another thread's time (large copies and kernels); NULL removes them. The work between the two calls touches no caller-owned object. */
+  nb_set_blocking_hooks(begin: RegisteredCallback | null, end: RegisteredCallback | null): void;
+  /** Sets the number of CPU threads for nabla's kernels, GEMM included (process-wide; OMP_NUM_THREADS sets the start value). */
+  nb_set_num_threads(n: number): number;
+  /** The number of CPU threads kernels use. */
+  nb_get_num_threads(): number;
+  /** The constant's name ("NB_ERR_SHAPE"), or "NB_UNKNOWN_STATUS"; static storage. */
+  nb_status_name(status: number): string | null;
+  /** Bytes per element, or -1 for an unknown code. */
+  nb_dtype_size(dtype: number): number | bigint;
+  /** "float32", "int64", ...; NULL for an unknown code. */
+  nb_dtype_name(dtype: number): string | null;
+  /** 1 for f32, f64, f16, bf16; 0 otherwise (unknown codes included). */
+  nb_dtype_is_floating(dtype: number): number;
+  /** PyTorch's promote_types: the smallest dtype both convert to safely; -1 for an unknown code. */
+  nb_promote_dtypes(a: number, b: number): number;
+  /** The dtype a binary op of a and b computes in (categories bool < integer < float; dimensioned tensors outrank 0-dim ones, which outrank scalars); -1 for a bad handle. */
+  nb_result_dtype(a: nb_tensor | null, b: nb_tensor | null): number;
+  /** Sets the floating dtype that scalar floats promote to (float32 at start); process-wide. */
+  nb_set_default_dtype(dtype: number): number;
+  /** The default floating dtype. */
+  nb_get_default_dtype(): number;
+  /** "cpu", "cuda", "cuda_host"; NULL for an unknown code. */
+  nb_device_type_name(device_type: number): string | null;
+  /** Number of usable devices of a type (1 for CPU; 0 for CUDA when no driver, device or plugin is present). */
+  nb_device_count(device_type: number, out: Int32Array): number;
+  /** Why a device type cannot be used ("" when it can); static storage. */
+  nb_device_unavailable_reason(device_type: number): string | null;
+  /** Adds a reference. NULL-safe. */
+  nb_tensor_retain(t: nb_tensor | null): void;
+  /** Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. */
+  nb_tensor_release(t: nb_tensor | null): void;
+  /** Current reference count (for tests and debugging); -1 for an invalid handle. */
+  nb_tensor_refcount(t: nb_tensor | null): number | bigint;
+  /** Number of dimensions; -1 (and a last error) for an invalid handle. */
+  nb_tensor_ndim(t: nb_tensor | null): number;
+  /** ndim sizes, owned by the tensor; NULL for an invalid handle. */
+  nb_tensor_shape(t: nb_tensor | null): Pointer | null;
+  /** ndim strides in elements, owned by the tensor; NULL for an invalid handle. */
+  nb_tensor_strides(t: nb_tensor | null): Pointer | null;
+  /** dtype code; -1 for an invalid handle. */
+  nb_tensor_dtype(t: nb_tensor | null): number;
+  /** device type; -1 for an invalid handle. */
+  nb_tensor_device_type(t: nb_tensor | null): number;
+  /** device ordinal (0 for CPU); -1 for an invalid handle. */
+  nb_tensor_device_index(t: nb_tensor | null): number;
+  /** Number of elements; -1 for an invalid handle. */
+  nb_tensor_numel(t: nb_tensor | null): number | bigint;
+  /** 1 when row-major contiguous (size-1 dims ignored), else 0; -1 for an invalid handle. */
+  nb_tensor_is_contiguous(t: nb_tensor | null): number;
+  /** Address of the first element (storage base + offset); NULL for an invalid handle. */
+  nb_tensor_data_ptr(t: nb_tensor | null): Pointer | null;
+  /** Offset of the first element in the storage, in elements; -1 for an invalid handle. */
+  nb_tensor_storage_offset(t: nb_tensor | null): number | bigint;
+  /** Bytes of the underlying storage; -1 for an invalid handle. */
+  nb_tensor_storage_nbytes(t: nb_tensor | null): number | bigint;
+  /** Base address of the storage (shared by all views of it); NULL for an invalid handle. */
+  nb_tensor_storage_data_ptr(t: nb_tensor | null): Pointer | null;
+  /** Version counter shared by a base and its views; in-place writes increment it. -1 for an invalid handle. */
+  nb_tensor_version(t: nb_tensor | null): number | bigint;
+  /** A new contiguous tensor with uninitialised contents. */
+  nb_empty(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** A new tensor filled with 0. */
+  nb_zeros(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** A new tensor filled with 1. */
+  nb_ones(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** A new tensor filled with value converted to dtype (float16/bfloat16 round to nearest even). */
+  nb_full(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, value: number, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** As nb_full with an exact 64-bit integer value. */
+  nb_full_int(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, value: number | bigint, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** 1-D values start, start+step, ... excluding end; ceil((end-start)/step) elements. */
+  nb_arange(start: number, end: number, step: number, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** 1-D, steps values evenly spaced from start to end inclusive. */
+  nb_linspace(start: number, end: number, steps: number | bigint, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** A 2-D [n, m] tensor with ones on the diagonal. */
+  nb_eye(n: number | bigint, m: number | bigint, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** A new tensor holding a copy of row-major host data of the given dtype. */
+  nb_tensor_from_host(data: ArrayBufferView | ArrayBuffer | Pointer | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** Wraps external memory without copying. strides (elements) may be NULL for row-major. deleter(payload) runs when the last reference goes; on failure it is not called and the caller keeps ownership. */
+  nb_tensor_from_external(data: ArrayBufferView | ArrayBuffer | Pointer | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, strides: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, deleter: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, out: BigUint64Array | null): number;
+  /** A 0-dim CPU tensor holding a language scalar (fvalue for floating dtypes, ivalue otherwise), marked as a wrapped number: it yields to tensors in type promotion and may combine with tensors on any device. */
+  nb_scalar(fvalue: number, ivalue: number | bigint, dtype: number, out: BigUint64Array | null): number;
+  /** A view with a new shape (one size may be -1); fails if the strides cannot express it. */
+  nb_tensor_view(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, out: BigUint64Array | null): number;
+  /** As nb_tensor_view when possible, otherwise a contiguous copy. */
+  nb_tensor_reshape(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, out: BigUint64Array | null): number;
+  /** A view with dimensions reordered; dims is a permutation (negative values count from the end). */
+  nb_tensor_permute(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, out: BigUint64Array | null): number;
+  /** A view with two dimensions swapped. */
+  nb_tensor_transpose(t: nb_tensor | null, dim0: number | bigint, dim1: number | bigint, out: BigUint64Array | null): number;
+  /** A view of length elements of dim from start (start may be negative). */
+  nb_tensor_narrow(t: nb_tensor | null, dim: number | bigint, start: number | bigint, length: number | bigint, out: BigUint64Array | null): number;
+  /** A view of dim with Python slice semantics (negative start/end count from the end, out-of-range bounds clamp); step > 0. */
+  nb_tensor_slice(t: nb_tensor | null, dim: number | bigint, start: number | bigint, end: number | bigint, step: number | bigint, out: BigUint64Array | null): number;
+  /** A view with dim removed at index (negative counts from the end). */
+  nb_tensor_select(t: nb_tensor | null, dim: number | bigint, index: number | bigint, out: BigUint64Array | null): number;
+  /** A broadcast view (stride 0) to shape; -1 keeps a size; new leading dims may be added. */
+  nb_tensor_expand(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, out: BigUint64Array | null): number;
+  /** A view without size-1 dims: all of them when dims is NULL, else those listed that have size 1. */
+  nb_tensor_squeeze(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, out: BigUint64Array | null): number;
+  /** A view with a size-1 dim inserted at dim (in [-ndim-1, ndim]). */
+  nb_tensor_unsqueeze(t: nb_tensor | null, dim: number | bigint, out: BigUint64Array | null): number;
+  /** Dims start_dim..end_dim merged into one (a view when strides allow, else a copy). */
+  nb_tensor_flatten(t: nb_tensor | null, start_dim: number | bigint, end_dim: number | bigint, out: BigUint64Array | null): number;
+  /** A view of t's storage with explicit shape, strides and offset (elements); must stay inside the storage. */
+  nb_tensor_as_strided(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, strides: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, storage_offset: number | bigint, out: BigUint64Array | null): number;
+  /** t itself (a new reference) when contiguous, else a contiguous copy. */
+  nb_tensor_contiguous(t: nb_tensor | null, out: BigUint64Array | null): number;
+  /** A copy with its own storage, laid out in t's memory order (a dense input keeps its strides; PyTorch's preserve_format). */
+  nb_tensor_clone(t: nb_tensor | null, out: BigUint64Array | null): number;
+  /** t converted to dtype and device (strides kept as by nb_tensor_clone); returns t itself when nothing changes and copy is 0. */
+  nb_tensor_to(t: nb_tensor | null, dtype: number, device_type: number, device_index: number, copy: number, out: BigUint64Array | null): number;
+  /** Writes src into dst, broadcasting src to dst's shape and converting dtype (float16/bfloat16 round to nearest even). Bumps dst's version. */
+  nb_tensor_copy_(dst: nb_tensor | null, src: nb_tensor | null): number;
+  /** Writes t's elements, row-major in t's dtype, to host memory of nbytes (must equal numel * element size). */
+  nb_tensor_copy_to_host(t: nb_tensor | null, dst: ArrayBufferView | ArrayBuffer | Pointer | null, nbytes: number | bigint): number;
+  /** The value of a one-element tensor as a double. */
+  nb_tensor_item_double(t: nb_tensor | null, out: Float64Array): number;
+  /** The value of a one-element integer or bool tensor as an exact int64 (floats truncate toward zero). */
+  nb_tensor_item_int(t: nb_tensor | null, out: BigInt64Array): number;
+  /** Exports t through DLPack: *out receives a DLManagedTensorVersioned* (include/nabla/dlpack.h; void* here so this header stays free of C enums) that keeps t's memory alive until its deleter runs; the consumer calls the deleter once, from any thread. device_type -1 keeps t's device, otherwise the tensor goes to (device_type, device_index). copy: 1 always copies, 0 never (fails with NB_ERR_DEVICE when the device differs), -1 copies only to change device. flags carry DLPACK_FLAG_BITMASK_IS_COPIED for a copy and DLPACK_FLAG_BITMASK_READ_ONLY for a shared read-only tensor. Strides are always set; data points at the first element and byte_offset is 0. */
+  nb_tensor_to_dlpack_versioned(t: nb_tensor | null, device_type: number, device_index: number, copy: number, out: ArrayBufferView | ArrayBuffer | Pointer | null): number;
+  /** As nb_tensor_to_dlpack_versioned, producing the legacy DLManagedTensor* (no version, no flags); a read-only tensor can only be exported this way as a copy. */
+  nb_tensor_to_dlpack(t: nb_tensor | null, device_type: number, device_index: number, copy: number, out: ArrayBufferView | ArrayBuffer | Pointer | null): number;
+  /** Wraps a DLManagedTensorVersioned* without copying. On success nabla owns it and calls its deleter when the last reference goes, on whichever thread that is; on failure the caller keeps it. A major version other than 1 fails with NB_ERR_ABI_VERSION; DLPACK_FLAG_BITMASK_READ_ONLY makes the tensor read-only. Takes every nabla dtype (bool as kDLBool 8 bits, bfloat16 as kDLBfloat 16) on cpu, cuda and cuda_host; NULL strides mean row-major; negative strides are refused. */
+  nb_tensor_from_dlpack_versioned(managed: ArrayBufferView | ArrayBuffer | Pointer | null, out: BigUint64Array | null): number;
+  /** As nb_tensor_from_dlpack_versioned for the legacy DLManagedTensor*. */
+  nb_tensor_from_dlpack(managed: ArrayBufferView | ArrayBuffer | Pointer | null, out: BigUint64Array | null): number;
+  /** 1 when t's memory was imported read-only (every in-place write into it, and every op given it as dst, fails with NB_ERR_INVALID_ARGUMENT), else 0; -1 for an invalid handle. */
+  nb_tensor_is_readonly(t: nb_tensor | null): number;
+  /** Moves t's storage (so every view of it) into shared memory that another process can map through nb_tensor_shared_fd; the values are kept. A no-op when already shared; cpu tensors only. Not safe while another thread uses the same storage. */
+  nb_tensor_share_memory_(t: nb_tensor | null): number;
+  /** 1 when t's storage is in shared memory, else 0; -1 for an invalid handle. */
+  nb_tensor_is_shared(t: nb_tensor | null): number;
+  /** The file descriptor behind a shared tensor's storage (an anonymous memfd of at least nb_tensor_storage_nbytes bytes). It stays owned by the storage and open while it lives: dup it to keep it longer. */
+  nb_tensor_shared_fd(t: nb_tensor | null, out: Int32Array): number;
+  /** A new contiguous cpu tensor in shared memory, uninitialised. */
+  nb_empty_shared(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, out: BigUint64Array | null): number;
+  /** Maps the storage of nbytes that another process shared through fd (see nb_tensor_shared_fd) and views it with shape, strides and storage_offset (elements), which must stay inside nbytes. The tensor keeps its own duplicate of fd; the caller still owns fd. Writes on either side are seen by the other. */
+  nb_tensor_from_shared_fd(fd: number, nbytes: number | bigint, shape: BigInt64Array | ArrayLike<number | bigint> | null, strides: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, storage_offset: number | bigint, dtype: number, readonly: number, out: BigUint64Array | null): number;
+  /** Fills the counters of a device's allocator (fields up to out->struct_size). */
+  nb_memory_stats_get(device_type: number, device_index: number, out: Partial<nb_memory_stats>): number;
+  /** Resets peak_allocated_bytes to the current allocated_bytes. */
+  nb_memory_reset_peak(device_type: number, device_index: number): number;
+  /** Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */
+  nb_memory_empty_cache(device_type: number, device_index: number): number;
+  /** The segments and blocks of a device's caching allocator as JSON (PyTorch's snapshot field names: address, total_size, stream, segment_type, blocks with size, requested_size, state). Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+  nb_memory_snapshot(device_type: number, device_index: number, buf: ArrayBufferView | ArrayBuffer | Pointer | null, cap: number | bigint, needed: BigInt64Array): number;
+  /** Marks t's memory as used by work on stream: when the last reference goes, the memory is reused only after the work queued on stream so far has finished. A no-op on CPU. */
+  nb_tensor_record_stream(t: nb_tensor | null, stream: nb_stream | null): number;
+  /** A copy of the CPU tensor t in page-locked (pinned) host memory, which non-blocking copies to and from CUDA need; t itself (a new reference) when already pinned. */
+  nb_tensor_pin_memory(t: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 1 when t's memory is pinned host memory, else 0; -1 for an invalid handle. */
+  nb_tensor_is_pinned(t: nb_tensor | null): number;
+  /** As nb_tensor_to; with non_blocking, a same-dtype copy between pinned host memory and a CUDA device is queued on the current stream and the call returns at once (a device-to-host result is then allocated in pinned memory); otherwise the copy completes before the call returns. */
+  nb_tensor_to_v2(t: nb_tensor | null, dtype: number, device_type: number, device_index: number, copy: number, non_blocking: number, out: BigUint64Array | null): number;
+  /** As nb_tensor_copy_; with non_blocking, a same-dtype contiguous copy between pinned host memory and a CUDA device is queued on the current stream and the call returns at once. */
+  nb_tensor_copy_v2_(dst: nb_tensor | null, src: nb_tensor | null, non_blocking: number): number;
+  /** A new stream on a device (index -1: the current device). Lower priority numbers run first (nb_stream_priority_range); 0 is the default. On CPU a stream exists but every operation on it is already complete. */
+  nb_stream_create(device_type: number, device_index: number, priority: number, out: BigUint64Array | null): number;
+  /** Adds a reference. NULL-safe. */
+  nb_stream_retain(s: nb_stream | null): void;
+  /** Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */
+  nb_stream_release(s: nb_stream | null): void;
+  /** The device's default stream (a new reference). */
+  nb_stream_default(device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** The calling thread's current stream on a device (a new reference): the default stream until nb_stream_set_current. */
+  nb_stream_current(device_type: number, device_index: number, out: BigUint64Array | null): number;
+  /** Makes s the calling thread's current stream on its device; work nabla queues for that device from this thread goes there. */
+  nb_stream_set_current(s: nb_stream | null): number;
+  /** Waits until the work queued on s has finished; reports an error that asynchronous work on s raised since the last synchronisation. */
+  nb_stream_synchronize(s: nb_stream | null): number;
+  /** Sets *done to 1 when all work queued on s has finished, else 0; never waits. */
+  nb_stream_query(s: nb_stream | null, done: Int32Array): number;
+  /** Work queued on s after this call waits for e (host does not wait). An event never recorded is complete. */
+  nb_stream_wait_event(s: nb_stream | null, e: nb_event | null): number;
+  /** Work queued on s after this call waits for the work queued on other so far (host does not wait). */
+  nb_stream_wait_stream(s: nb_stream | null, other: nb_stream | null): number;
+  /** The backend's handle (a cudaStream_t; NULL for CUDA's default stream and on CPU). */
+  nb_stream_native_handle(s: nb_stream | null): Pointer | null;
+  /** A number unique to the stream within its device (0 for the default stream); -1 for an invalid handle. */
+  nb_stream_id(s: nb_stream | null): number | bigint;
+  /** The stream's device type; -1 for an invalid handle. */
+  nb_stream_device_type(s: nb_stream | null): number;
+  /** The stream's device index; -1 for an invalid handle. */
+  nb_stream_device_index(s: nb_stream | null): number;
+  /** The stream's priority (0 for default streams and on CPU). */
+  nb_stream_priority(s: nb_stream | null): number;
+  /** The priorities streams may have: from least (0) to greatest (a negative number on CUDA; 0 on CPU). */
+  nb_stream_priority_range(device_type: number, least: Int32Array, greatest: Int32Array): number;
+  /** A new event on a device (index -1: the current device); flags are NB_EVENT_* bits. */
+  nb_event_create(device_type: number, device_index: number, flags: number, out: BigUint64Array | null): number;
+  /** Adds a reference. NULL-safe. */
+  nb_event_retain(e: nb_event | null): void;
+  /** Drops a reference; the last one destroys the event. NULL-safe. */
+  nb_event_release(e: nb_event | null): void;
+  /** Captures the work queued on s so far (NULL: the current stream of e's device); e completes when it has finished. */
+  nb_event_record(e: nb_event | null, s: nb_stream | null): number;
+  /** Sets *done to 1 when the work e captured has finished (or e was never recorded), else 0; never waits. */
+  nb_event_query(e: nb_event | null, done: Int32Array): number;
+  /** Waits until the work e captured has finished. */
+  nb_event_synchronize(e: nb_event | null): number;
+  /** Milliseconds between two recorded, completed events created with NB_EVENT_TIMING. */
+  nb_event_elapsed_time(start: nb_event | null, end: nb_event | null, ms: Float64Array): number;
+  /** The backend's handle (a cudaEvent_t; NULL on CPU). */
+  nb_event_native_handle(e: nb_event | null): Pointer | null;
+  /** The calling thread's current device index of a type (0 at start). */
+  nb_device_current(device_type: number, out: Int32Array): number;
+  /** Sets the calling thread's current device of a type; index -1 means the current one is kept. */
+  nb_device_set_current(device_type: number, device_index: number): number;
+  /** Waits until all work queued on the device, on every stream, has finished; reports errors of asynchronous work. */
+  nb_device_synchronize(device_type: number, device_index: number): number;
+  /** The device's free and total memory as its driver reports them. */
+  nb_device_memory_info(device_type: number, device_index: number, free_bytes: BigInt64Array, total_bytes: BigInt64Array): number;
+  /** Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
+  nb_set_error(status: number, message: string | null): number;
+  /** 1 when operations on this thread record the autograd graph (grad mode), else 0. */
+  nb_grad_enabled(): number;
+  /** Turns grad mode on or off for this thread; returns the previous setting (no_grad / enable_grad). */
+  nb_set_grad_enabled(enabled: number): number;
+  /** 1 inside inference mode on this thread. */
+  nb_inference_mode_enabled(): number;
+  /** Inference mode on or off for this thread (grad mode is off inside it); returns the previous setting. */
+  nb_set_inference_mode(enabled: number): number;
+  /** 1 when anomaly detection is on (process-wide). */
+  nb_anomaly_mode_enabled(): number;
+  /** Anomaly detection: backward fails with NB_ERR_AUTOGRAD naming the node whose gradient contains NaN. Returns the previous setting. */
+  nb_set_anomaly_mode(enabled: number): number;
+  /** 1 if gradients are computed for t (a leaf marked so, or the result of a recorded op), 0 if not, -1 for an invalid handle. */
+  nb_tensor_requires_grad(t: nb_tensor | null): number;
+  /** Marks a leaf as requiring grad (floating dtypes only); fails for non-leaves when turning it off. */
+  nb_tensor_set_requires_grad(t: nb_tensor | null, requires_grad: number): number;
+  /** 1 if t has no grad_fn (created by the user or with grad off), 0 if it is the result of a recorded op, -1 for an invalid handle. */
+  nb_tensor_is_leaf(t: nb_tensor | null): number;
+  /** *grad = a new reference to t's accumulated gradient (leaves, or non-leaves after nb_tensor_retain_grad), or NULL when there is none. */
+  nb_tensor_get_grad(t: nb_tensor | null, grad: BigUint64Array | null): number;
+  /** Replaces t's gradient (NULL clears it); grad must match t's shape, dtype and device. */
+  nb_tensor_set_grad(t: nb_tensor | null, grad: nb_tensor | null): number;
+  /** Keeps the gradient of a non-leaf after backward (a no-op for leaves). */
+  nb_tensor_retain_grad(t: nb_tensor | null): number;
+  /** 1 after nb_tensor_retain_grad on a non-leaf, else 0; -1 for an invalid handle. */
+  nb_tensor_retains_grad(t: nb_tensor | null): number;
+  /** A new tensor sharing t's storage (and version counter) with no autograd history. */
+  nb_tensor_detach(t: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Cuts t from the graph in place: it becomes a leaf that does not require grad. */
+  nb_tensor_detach_(t: nb_tensor | null): number;
+  /** *out = a new reference to the node that produced t, or NULL for a leaf. */
+  nb_tensor_grad_fn(t: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Which output of its grad_fn t is (0 for leaves); -1 for an invalid handle. */
+  nb_tensor_output_nr(t: nb_tensor | null): number;
+  /** Takes a reference to a node (NULL-safe). */
+  nb_node_retain(node: nb_node | null): void;
+  /** Drops a reference to a node (NULL-safe); the graph behind it goes when the last one does. */
+  nb_node_release(node: nb_node | null): void;
+  /** The node's name, as PyTorch names them ("MulBackward0", "AccumulateGrad"); NULL for NULL. */
+  nb_node_name(node: nb_node | null): string | null;
+  /** How many inputs the node's op had (its next functions); -1 for NULL. */
+  nb_node_num_next(node: nb_node | null): number;
+  /** The node input i's gradient flows to (a new reference, or NULL when that input needs none) and which of its outputs it is. */
+  nb_node_next(node: nb_node | null, i: number, next: BigUint64Array | null, input_nr: Int32Array): number;
+  /** Adds a hook that sees (and may replace) t's gradient during backward; t must require grad. destroy(payload) runs when the hook is removed or its tensor/node goes, on that thread. *id identifies it for nb_tensor_remove_hook. */
+  nb_tensor_register_hook(t: nb_tensor | null, fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null, id: BigInt64Array): number;
+  /** Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
+  nb_tensor_remove_hook(t: nb_tensor | null, id: number | bigint): number;
+  /** Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
+  nb_backward(outputs: BigUint64Array | null, grad_outputs: BigUint64Array | null, n: number, retain_graph: number, create_graph: number): number;
+  /** The gradients of outputs with respect to inputs[n_inputs], written as new references to grads[n_inputs] (NULL for an input the outputs do not depend on, which is an error unless allow_unused); .grad fields are left untouched. */
+  nb_autograd_grad(outputs: BigUint64Array | null, grad_outputs: BigUint64Array | null, n: number, inputs: BigUint64Array | null, n_inputs: number, retain_graph: number, create_graph: number, allow_unused: number, grads: BigUint64Array | null): number;
+  /** Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
+  nb_autograd_function_record(name: string | null, inputs: BigUint64Array | null, n_inputs: number, outputs: BigUint64Array | null, n_outputs: number, non_differentiable: Int32Array | ArrayLike<number> | null, fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null): number;
+  /** softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */
+  nb_scaled_dot_product_attention(q: nb_tensor | null, k: nb_tensor | null, v: nb_tensor | null, attn_mask: nb_tensor | null, dropout_p: number, is_causal: number, scale: number, gen: nb_generator | null, out: BigUint64Array | null): number;
+  /** a + alpha * b, broadcast, with PyTorch's type promotion (bool: logical or). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_add(a: nb_tensor | null, b: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a - alpha * b (not for bool operands). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_sub(a: nb_tensor | null, b: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a * b (bool: logical and). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_mul(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a / b: true division (integers give the default float dtype) or rounded by NB_ROUND_TRUNC / NB_ROUND_FLOOR; integer division by zero fails. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_div(a: nb_tensor | null, b: nb_tensor | null, rounding_mode: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** floor(a / b), Python's //. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_floor_divide(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a - b * floor(a / b): the sign of b, Python's %. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_remainder(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** C's fmod: the sign of a. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_fmod(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a ** b; for integers a negative scalar exponent fails and negative tensor exponents give 0 (except for bases 1 and -1), as in PyTorch. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_pow(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Elementwise max; NaN propagates. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_maximum(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Elementwise min; NaN propagates. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_minimum(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** atan2(a, b) in radians (integers give the default float dtype). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_atan2(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a == b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_eq(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a != b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_ne(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a < b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_lt(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a <= b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_le(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a > b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_gt(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a >= b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_ge(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** (a != 0) and (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_logical_and(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** (a != 0) or (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_logical_or(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** (a != 0) xor (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_logical_xor(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a & b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_bitwise_and(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a | b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_bitwise_or(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a ^ b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_bitwise_xor(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a << b on integers (shifts past the width give 0). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_bitwise_left_shift(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a >> b on integers, arithmetic for signed types. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_bitwise_right_shift(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** out[i][j] = x[index[i][j]][j] (dim 0): index (int64 or int32) has x's ndim and is no larger than x apart from dim; out has index's shape. */
+  nb_gather(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, out: BigUint64Array | null): number;
+  /** A copy of x with x[index[i][j]][j] = src[i][j] (dim 0); src has x's dtype. Duplicate indices: the last write wins. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_scatter(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** nb_scatter with a 0-dim value (converted to x's dtype) in place of src. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_scatter_value(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, value: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_scatter_add(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The entries of x at the positions of the 1-D int64/int32 index along dim. */
+  nb_index_select(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, out: BigUint64Array | null): number;
+  /** A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_index_add(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, source: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** x with the elements where the bool mask (broadcast) is true set to the 0-dim value (converted to x's dtype). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_masked_fill(x: nb_tensor | null, mask: nb_tensor | null, value: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The 1-D tensor of the elements of x (broadcast with the bool mask) where mask is true, in row-major order. */
+  nb_masked_select(x: nb_tensor | null, mask: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The [n, ndim] int64 coordinates of the nonzero elements of x in row-major order (NaN counts as nonzero). */
+  nb_nonzero(x: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gathers along dim after broadcasting x and the int64 indices apart from dim; with has_dim 0, along the flattened x. */
+  nb_take_along_dim(x: nb_tensor | null, indices: nb_tensor | null, dim: number | bigint, has_dim: number, out: BigUint64Array | null): number;
+  /** The int64 one-hot encoding of the int64 class values x: shape x.shape + [num_classes]; num_classes -1 infers max + 1. */
+  nb_one_hot(x: nb_tensor | null, num_classes: number | bigint, out: BigUint64Array | null): number;
+  /** Advanced indexing x[indices]: one entry per leading dim, NULL for a full slice, else an int64/int32 index or a bool/uint8 mask (one dim per mask dim). Index tensors broadcast together; their shape replaces the indexed dims, or leads the result when a full slice separates them (NumPy's rule). Negative indices count from the end. */
+  nb_index(x: nb_tensor | null, indices: BigUint64Array | null, n: number, out: BigUint64Array | null): number;
+  /** x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_index_put(x: nb_tensor | null, indices: BigUint64Array | null, n: number, values: nb_tensor | null, accumulate: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** torch.matmul: 1-D @ 1-D is a dot product (0-dim result), 2-D @ 2-D a matrix product, a 1-D operand gains a size-1 dim that is removed from the result, and batch dims (all but the last two) broadcast. Both operands must have the same dtype (no promotion); float16/bfloat16 accumulate in float32, integers wrap, bool is not supported. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_matmul(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Matrix product of two 2-D tensors [n, m] @ [m, p] -> [n, p], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_mm(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Batched matrix product [b, n, m] @ [b, m, p] -> [b, n, p] (no broadcasting), same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_bmm(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Matrix-vector product [n, m] @ [m] -> [n], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_mv(a: nb_tensor | null, v: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Dot product of two 1-D tensors of equal length and dtype -> 0-dim. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_dot(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Outer product of two 1-D tensors [n], [m] -> [n, m], computed as an elementwise product: dtypes promote, bool is allowed. With dst non-NULL the result is written into dst (shape [n, m]; any dtype the result casts to) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_outer(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** beta * input + alpha * (mat1 @ mat2), input broadcast to [n, p]; beta == 0 ignores input (NaN included). Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_addmm(input: nb_tensor | null, mat1: nb_tensor | null, mat2: nb_tensor | null, beta: number, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** beta * input + alpha * bmm(batch1, batch2), input broadcast to [b, n, p]; beta == 0 ignores input. Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_baddbmm(input: nb_tensor | null, batch1: nb_tensor | null, batch2: nb_tensor | null, beta: number, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_linear(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+  nb_conv1d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: number | bigint, padding_left: number | bigint, padding_right: number | bigint, dilation: number | bigint, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+  nb_conv2d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Transposed 2-D convolution of input [N, C_in, H, W] with weight [C_in, C_out / groups, kH, kW] plus optional bias [C_out]; stride, padding, output_padding and dilation are (H, W) pairs; output size (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1. dst/out as in nb_add. */
+  nb_conv_transpose2d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, output_padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Max pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size, dilation NULL meaning 1; padding counts as -inf and NaN wins. When indices is not NULL it receives an int64 tensor of the argmax positions, flat within each input plane (h * W + w). dst/out as in nb_add. */
+  nb_max_pool2d(input: nb_tensor | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, ceil_mode: number, indices: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Average pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size. The divisor is divisor_override when non-zero, else the window size with (count_include_pad) or without the zero padding. dst/out as in nb_add. */
+  nb_avg_pool2d(input: nb_tensor | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, ceil_mode: number, count_include_pad: number, divisor_override: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Adaptive average pooling of input [N, C, H, W] to output_size[2] = (OH, OW): cell i averages rows floor(i * H / OH) to ceil((i + 1) * H / OH), likewise columns. dst/out as in nb_add. */
+  nb_adaptive_avg_pool2d(input: nb_tensor | null, output_size: BigInt64Array | ArrayLike<number | bigint> | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Layer normalization over the trailing dims normalized_shape[ndim]: (x - mean) / sqrt(var + eps) (biased variance) times weight plus bias, both optional and shaped normalized_shape, in the input's dtype. dst/out as in nb_add. */
+  nb_layer_norm(input: nb_tensor | null, normalized_shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, weight: nb_tensor | null, bias: nb_tensor | null, eps: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Batch normalization of input [N, C, *] per channel. training: batch statistics (biased variance), and running_mean / running_var (optional, C elements) are updated in place as (1 - momentum) * running + momentum * batch stat (unbiased variance). Otherwise the running stats (required) are used. weight and bias optional [C]. dst/out as in nb_add. */
+  nb_batch_norm(input: nb_tensor | null, running_mean: nb_tensor | null, running_var: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, training: number, momentum: number, eps: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Group normalization of input [N, C, *]: statistics over each of num_groups groups of C / num_groups channels (and all positions) per item, then per-channel weight and bias (optional [C]). dst/out as in nb_add. */
+  nb_group_norm(input: nb_tensor | null, num_groups: number | bigint, weight: nb_tensor | null, bias: nb_tensor | null, eps: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: NB_REDUCTION_NONE, _MEAN (divided by the summed weights) or _SUM. Out-of-range targets fail with NB_ERR_INDEX. dst/out as in nb_add. */
+  nb_nll_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, ignore_index: number | bigint, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: NB_REDUCTION_NONE, _MEAN or _SUM. dst/out as in nb_add. */
+  nb_cross_entropy(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, ignore_index: number | bigint, reduction: number, label_smoothing: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  nb_mse_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  nb_l1_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  nb_smooth_l1_loss(input: nb_tensor | null, target: nb_tensor | null, reduction: number, beta: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  nb_huber_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, delta: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  nb_binary_cross_entropy(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  nb_binary_cross_entropy_with_logits(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, pos_weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM ('batchmean' is sum / batch size). dst/out as in nb_add. */
+  nb_kl_div(input: nb_tensor | null, target: nb_tensor | null, reduction: number, log_target: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Rows of weight [num_embeddings, dim] (any dtype) at indices (int64 or int32, any shape): output indices.shape + [dim]. Indices out of range fail with NB_ERR_INDEX. padding_idx (negative for none) only affects the gradient. dst/out as in nb_add. */
+  nb_embedding(weight: nb_tensor | null, indices: nb_tensor | null, padding_idx: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode NB_PAD_CONSTANT (value, converted to the dtype; negative pads crop), NB_PAD_REFLECT, NB_PAD_REPLICATE or NB_PAD_CIRCULAR (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out as in nb_add. */
+  nb_pad(input: nb_tensor | null, pad: BigInt64Array | ArrayLike<number | bigint> | null, npad: number, mode: number, value: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradient of nb_conv2d with respect to its input [N, C, H, W] (input_size = (H, W)), from grad_output [N, C_out, OH, OW] and weight [C_out, C / groups, kH, kW]; attributes as nb_conv2d (padding[4]). Computed as a transposed convolution (col2im). dst/out as in nb_add. */
+  nb_conv2d_backward_input(grad_output: nb_tensor | null, weight: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradient of nb_conv2d with respect to its weight [C_out, C / groups, kH, kW] (kernel_size = (kH, kW)), from grad_output [N, C_out, OH, OW] and input [N, C, H, W]; attributes as nb_conv2d. One GEMM over im2col(input) per image tile. dst/out as in nb_add. */
+  nb_conv2d_backward_weight(grad_output: nb_tensor | null, input: nb_tensor | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradient of nb_max_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)): grad_output [N, C, OH, OW] summed into the argmax positions indices (int64, as nb_max_pool2d returns them). dst/out as in nb_add. */
+  nb_max_pool2d_backward(grad_output: nb_tensor | null, indices: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradient of nb_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]; attributes as nb_avg_pool2d (stride NULL meaning kernel_size; ceil_mode is implied by OH, OW). dst/out as in nb_add. */
+  nb_avg_pool2d_backward(grad_output: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, count_include_pad: number, divisor_override: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradient of nb_adaptive_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]. dst/out as in nb_add. */
+  nb_adaptive_avg_pool2d_backward(grad_output: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradients of nb_layer_norm from grad_output (the input's shape), recomputing the statistics of input: the input gradient into dst/out (as in nb_add; out NULL and dst NULL: not computed), and when not NULL grad_weight and grad_bias (shaped normalized_shape, as if weight and bias were given). weight optional. */
+  nb_layer_norm_backward(grad_output: nb_tensor | null, input: nb_tensor | null, normalized_shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, weight: nb_tensor | null, eps: number, grad_weight: BigUint64Array | null, grad_bias: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradients of nb_batch_norm in training mode (batch statistics, recomputed from input [N, C, *]) from grad_output (the input's shape): the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+  nb_batch_norm_backward(grad_output: nb_tensor | null, input: nb_tensor | null, weight: nb_tensor | null, eps: number, grad_weight: BigUint64Array | null, grad_bias: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Gradients of nb_group_norm from grad_output (the input's shape), recomputing the statistics of input [N, C, *]: the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+  nb_group_norm_backward(grad_output: nb_tensor | null, input: nb_tensor | null, num_groups: number | bigint, weight: nb_tensor | null, eps: number, grad_weight: BigUint64Array | null, grad_bias: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** One SGD step in place, PyTorch's formula: g = grad (negated with maximize) + weight_decay * param; with momentum != 0, buf = g when init_buffer (the first step) else momentum * buf + (1 - dampening) * g, and g = g + momentum * buf (nesterov) or buf; param -= lr * g. momentum_buffer (param's shape and dtype) may be NULL when momentum is 0. Floating dtypes; strided operands work through a copy. Bumps the versions of what it writes. */
+  nb_sgd_step(param: nb_tensor | null, grad: nb_tensor | null, momentum_buffer: nb_tensor | null, lr: number, momentum: number, dampening: number, weight_decay: number, nesterov: number, maximize: number, init_buffer: number): number;
+  /** One Adam (AdamW with decoupled_weight_decay) step in place at step >= 1 (already counted), PyTorch's formula: weight decay scales param by 1 - lr * weight_decay (decoupled) or adds weight_decay * param to the gradient; exp_avg lerps to g by 1 - beta1, exp_avg_sq = beta2 * exp_avg_sq + (1 - beta2) g^2; with amsgrad, max_exp_avg_sq (else may be NULL) keeps the running maximum and is used instead; param -= lr / (1 - beta1^step) * exp_avg / (sqrt(v) / sqrt(1 - beta2^step) + eps). All operands share param's shape and dtype. */
+  nb_adam_step(param: nb_tensor | null, grad: nb_tensor | null, exp_avg: nb_tensor | null, exp_avg_sq: nb_tensor | null, max_exp_avg_sq: nb_tensor | null, step: number | bigint, lr: number, beta1: number, beta2: number, eps: number, weight_decay: number, decoupled_weight_decay: number, amsgrad: number, maximize: number): number;
+  /** One RMSprop step in place, PyTorch's formula: square_avg = alpha * square_avg + (1 - alpha) g^2; centered: grad_avg lerps to g by 1 - alpha and avg = sqrt(square_avg - grad_avg^2) + eps, else sqrt(square_avg) + eps; with momentum > 0, buf = momentum * buf + g / avg and param -= lr * buf, else param -= lr * g / avg. grad_avg and momentum_buffer may be NULL when unused. */
+  nb_rmsprop_step(param: nb_tensor | null, grad: nb_tensor | null, square_avg: nb_tensor | null, grad_avg: nb_tensor | null, momentum_buffer: nb_tensor | null, lr: number, alpha: number, eps: number, weight_decay: number, momentum: number, centered: number, maximize: number): number;
+  /** One Adagrad step in place at step >= 1 (already counted), PyTorch's formula: clr = lr / (1 + (step - 1) lr_decay); state_sum += g^2; param -= clr * g / (sqrt(state_sum) + eps). */
+  nb_adagrad_step(param: nb_tensor | null, grad: nb_tensor | null, state_sum: nb_tensor | null, step: number | bigint, lr: number, lr_decay: number, eps: number, weight_decay: number, maximize: number): number;
+  /** The norm of order norm_type (> 0, 0 or inf) of all n tensors taken together, as a 0-dim tensor of the first one's dtype (float32 for none); when max_norm / (norm + 1e-6) < 1 every tensor is multiplied by it in place (PyTorch's clip_grad_norm_; max_norm = inf only measures). A non-finite norm fails with error_if_nonfinite. */
+  nb_clip_grad_norm_(grads: BigUint64Array | null, n: number, max_norm: number, norm_type: number, error_if_nonfinite: number, out: BigUint64Array | null): number;
+  /** A new generator with the given seed and offset 0; release it with nb_generator_release. */
+  nb_generator_create(seed: number | bigint, out: BigUint64Array | null): number;
+  /** Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. */
+  nb_generator_release(gen: nb_generator | null): void;
+  /** The process default generator (seed 67280421310721 at start, as PyTorch's); static, never released. */
+  nb_default_generator(): nb_generator | null;
+  /** Seeds the default generator (offset back to 0). */
+  nb_manual_seed(seed: number | bigint): number;
+  /** Sets the seed and rewinds the offset to 0 (gen NULL: the default generator). */
+  nb_generator_manual_seed(gen: nb_generator | null, seed: number | bigint): number;
+  /** The generator's seed (PyTorch's initial_seed). */
+  nb_generator_seed(gen: nb_generator | null, out: BigUint64Array): number;
+  /** The whole state: seed and offset (in Philox blocks of 4 x 32 bits). Restoring it with nb_generator_set_state replays the same numbers. */
+  nb_generator_get_state(gen: nb_generator | null, seed: BigUint64Array, offset: BigUint64Array): number;
+  /** Restores a state from nb_generator_get_state. */
+  nb_generator_set_state(gen: nb_generator | null, seed: number | bigint, offset: number | bigint): number;
+  /** Uniform values on [0, 1) in a floating dtype (float16/bfloat16 get values exact in their precision). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_rand(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Standard normal values (Box-Muller) in a floating dtype (float16/bfloat16 computed as float32 and rounded). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_randn(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Integers uniform on [low, high) in any dtype that holds both bounds exactly (floats: within +-2^mantissa digits). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_randint(low: number | bigint, high: number | bigint, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** A random permutation of 0 .. n-1 (Fisher-Yates on the generator's stream), 1-D. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_randperm(n: number | bigint, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Fills a floating tensor in place with values uniform on [from, to) (from <= to, both finite). Bumps t's version. gen NULL means the default generator. */
+  nb_uniform_(t: nb_tensor | null, from: number, to: number, gen: nb_generator | null): number;
+  /** Fills a floating tensor in place with normal values (std >= 0). Bumps t's version. gen NULL means the default generator. */
+  nb_normal_(t: nb_tensor | null, mean: number, std: number, gen: nb_generator | null): number;
+  /** Fills t in place with integers uniform on [low, high_inclusive] (inclusive, so a dtype's whole range is expressible; PyTorch's random_(from, to) is [from, to - 1]). Bumps t's version. gen NULL means the default generator. */
+  nb_random_(t: nb_tensor | null, low: number | bigint, high_inclusive: number | bigint, gen: nb_generator | null): number;
+  /** 1 with probability p[i], else 0, in p's shape and (floating) dtype; every p[i] must be in [0, 1]. With dst non-NULL, p broadcasts to dst's shape and the 0/1 values take dst's dtype; *out as in nb_rand. gen NULL means the default generator. */
+  nb_bernoulli(p: nb_tensor | null, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 1 with probability p (in [0, 1]), else 0, in any dtype. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_bernoulli_scalar(p: number, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** int64 category indices drawn from each row of probs (1-D [k] or 2-D [rows, k]; non-negative finite weights, not necessarily normalised, each row summing > 0): shape [num_samples] or [rows, num_samples]. Without replacement, num_samples <= k and zero-weight categories come only after every positive one. gen NULL means the default generator. dst/out as in nb_rand. */
+  nb_multinomial(probs: nb_tensor | null, num_samples: number | bigint, replacement: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Training (train != 0): each element of a floating x is zeroed with probability p and the rest are scaled by 1/(1-p), so the expectation is kept; p = 1 gives zeros (x * 0). The keep mask is bernoulli(1 - p) from the same stream. Not training: x itself (a new reference), or a copy into dst. dst must have x's shape and a floating dtype (dst == x is in-place). gen NULL means the default generator. Differentiable: the gradient is go times the same scaled mask (the identity when not training or p = 0). */
+  nb_dropout(x: nb_tensor | null, p: number, train: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Sum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default. float32 sums are pairwise in float inside 128-element blocks and accumulate in double; float64 sums are pairwise; float16/bfloat16 accumulate as float32 and round once. The sum of nothing is 0. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_sum(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Mean over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Floating point only (an integer input needs a floating dtype). Accumulates as nb_sum; the mean of nothing is NaN. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_mean(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Product over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default (wrapping); floats multiply in double. The product of nothing is 1. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_prod(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Maximum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_amax(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Minimum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_amin(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** PyTorch's max(t, dim, keepdim): two results, the maximum values along dim (the input's dtype) into *values and their int64 indices into *indices (the first occurrence; a NaN wins and propagates). dst_values / dst_indices, when non-NULL, receive the results (out=) and the matching out pointer may then be NULL. Reducing an empty dim fails. */
+  nb_max_dim(t: nb_tensor | null, dim: number | bigint, keepdim: number, dst_values: nb_tensor | null, dst_indices: nb_tensor | null, values: BigUint64Array | null, indices: BigUint64Array | null): number;
+  /** PyTorch's min(t, dim, keepdim): two results, the minimum values along dim (the input's dtype) into *values and their int64 indices into *indices (the first occurrence; a NaN wins and propagates). dst_values / dst_indices, when non-NULL, receive the results (out=) and the matching out pointer may then be NULL. Reducing an empty dim fails. */
+  nb_min_dim(t: nb_tensor | null, dim: number | bigint, keepdim: number, dst_values: nb_tensor | null, dst_indices: nb_tensor | null, values: BigUint64Array | null, indices: BigUint64Array | null): number;
+  /** int64 index of the first maximum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the maximum. Not for bool; an empty reduction fails. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_argmax(t: nb_tensor | null, dim: BigInt64Array | ArrayLike<number | bigint> | null, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** int64 index of the first minimum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the minimum. Not for bool; an empty reduction fails. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_argmin(t: nb_tensor | null, dim: BigInt64Array | ArrayLike<number | bigint> | null, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Variance over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_var(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, correction: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Standard deviation over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_std(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, correction: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Vector p-norm over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: p = 2 (Frobenius over every dim), 1, INFINITY (max |x|), -INFINITY (min |x|), 0 (count of non-zeros) or any other p ((sum |x|^p)^(1/p)). Floating point input; dtype (-1: the input's) is the result dtype. The inf / negative norms of an empty reduction fail. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_norm(t: nb_tensor | null, p: number, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** log(sum(exp(x))) over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, computed stably (max shifted, in double). Integer inputs give the default float dtype; the result of nothing is -inf. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_logsumexp(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Whether every element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). True for nothing. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_all(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Whether any element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). False for nothing. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_any(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Cumulative sum along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_cumsum(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Cumulative product along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_cumprod(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** exp(x) / sum(exp(x)) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_softmax(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** x - log(sum(exp(x))) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_log_softmax(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Concatenates n tensors along dim (PyTorch's torch.cat): shapes must match except along dim; the dtype is the promotion of all inputs; 1-D empty tensors are skipped (PyTorch's legacy rule). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_cat(tensors: BigUint64Array | null, n: number, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Stacks n tensors of one shape along a new dim (in [-ndim-1, ndim]). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_stack(tensors: BigUint64Array | null, n: number, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** A copy of x with the order of elements reversed along each of dims (no duplicates). */
+  nb_flip(x: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, out: BigUint64Array | null): number;
+  /** A copy of x with elements shifted circularly by shifts[i] along dims[i]; with ndims 0 and one shift, along the flattened tensor. */
+  nb_roll(x: nb_tensor | null, shifts: BigInt64Array | ArrayLike<number | bigint> | null, nshifts: number, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, out: BigUint64Array | null): number;
+  /** Tensor.repeat: x tiled repeats[i] times along each dim (n >= x's ndim; extra leading repeats add dims). */
+  nb_repeat(x: nb_tensor | null, repeats: BigInt64Array | ArrayLike<number | bigint> | null, n: number, out: BigUint64Array | null): number;
+  /** The lower triangle of the last two dims (elements with col - row <= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_tril(x: nb_tensor | null, diagonal: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The upper triangle of the last two dims (elements with col - row >= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_triu(x: nb_tensor | null, diagonal: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Sorts x along dim: *values (x's dtype) and *indices (int64). The sort is always stable; NaN orders above every number (last ascending, first descending), as in PyTorch. */
+  nb_sort(x: nb_tensor | null, dim: number | bigint, descending: number, stable: number, values: BigUint64Array | null, indices: BigUint64Array | null): number;
+  /** The int64 indices that sort x along dim (the indices of nb_sort). */
+  nb_argsort(x: nb_tensor | null, dim: number | bigint, descending: number, stable: number, out: BigUint64Array | null): number;
+  /** The k largest (or smallest) elements along dim and their int64 indices, always sorted; ties keep the earlier index first. */
+  nb_topk(x: nb_tensor | null, k: number | bigint, dim: number | bigint, largest: number, sorted: number, values: BigUint64Array | null, indices: BigUint64Array | null): number;
+  /** The distinct values of the flattened x, sorted (every NaN is distinct, as in PyTorch); inverse (x's shape, int64: each element's position in values) and counts (int64) are computed only when their pointers are non-NULL. */
+  nb_unique(x: nb_tensor | null, sorted: number, values: BigUint64Array | null, inverse: BigUint64Array | null, counts: BigUint64Array | null): number;
+  /** The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_softmax_backward(grad_output: nb_tensor | null, output: nb_tensor | null, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The gradient of log_softmax along dim from its result output and the output gradient (PyTorch's _log_softmax_backward_data): grad_output - exp(output) * sum(grad_output, dim), fused. Shapes, dtypes and dst as nb_softmax_backward. */
+  nb_log_softmax_backward(grad_output: nb_tensor | null, output: nb_tensor | null, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** e^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_exp(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 2^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_exp2(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** e^x - 1, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_expm1(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** natural log, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_log(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** log base 2, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_log2(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** log base 10, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_log10(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** log(1 + x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_log1p(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** square root, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_sqrt(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 1 / sqrt(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_rsqrt(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_sin(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_cos(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_tan(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** arcsine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_asin(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** arccosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_acos(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** arctangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_atan(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** hyperbolic sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_sinh(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** hyperbolic cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_cosh(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** hyperbolic tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_tanh(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 1 / (1 + e^-x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_sigmoid(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** error function, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_erf(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 1 - erf(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_erfc(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** 1 / x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_reciprocal(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** x * sigmoid(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  nb_silu(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** GELU: x * Phi(x), or its tanh approximation when approximate_tanh is 1. dst/out as in nb_add. */
+  nb_gelu(x: nb_tensor | null, approximate_tanh: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** x if x > 0 else negative_slope * x (floating dtypes). dst/out as in nb_add. */
+  nb_leaky_relu(x: nb_tensor | null, negative_slope: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** x if x > 0 else alpha * (e^x - 1). dst/out as in nb_add. */
+  nb_elu(x: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** log(1 + e^(beta x)) / beta, or x where beta x > threshold. dst/out as in nb_add. */
+  nb_softplus(x: nb_tensor | null, beta: number, threshold: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** -x, elementwise. dst/out as in nb_add. */
+  nb_neg(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** |x|, elementwise. dst/out as in nb_add. */
+  nb_abs(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** -1, 0 or 1 (NaN stays NaN), elementwise. dst/out as in nb_add. */
+  nb_sign(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** max(x, 0), elementwise. dst/out as in nb_add. */
+  nb_relu(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** x * x, elementwise. dst/out as in nb_add. */
+  nb_square(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** round toward -inf (integers unchanged), elementwise. dst/out as in nb_add. */
+  nb_floor(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** round toward +inf, elementwise. dst/out as in nb_add. */
+  nb_ceil(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** round half to even, elementwise. dst/out as in nb_add. */
+  nb_round(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** round toward zero, elementwise. dst/out as in nb_add. */
+  nb_trunc(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** ~x on integers, not on bool, elementwise. dst/out as in nb_add. */
+  nb_bitwise_not(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** x == 0 as bool, elementwise. dst/out as in nb_add. */
+  nb_logical_not(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** NaN test as bool, elementwise. dst/out as in nb_add. */
+  nb_isnan(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** infinity test as bool, elementwise. dst/out as in nb_add. */
+  nb_isinf(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** finite test as bool, elementwise. dst/out as in nb_add. */
+  nb_isfinite(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** Replaces NaN, +inf and -inf in floating tensors by the given values. dst/out as in nb_add. */
+  nb_nan_to_num(x: nb_tensor | null, nan: number, posinf: number, neginf: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** min(max(x, min), max); pass -inf / +inf for a missing bound. dst/out as in nb_add. */
+  nb_clamp(x: nb_tensor | null, min: number, max: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** a where the bool condition holds, else b; the three broadcast, a and b promote. dst/out as in nb_add. */
+  nb_where(condition: nb_tensor | null, a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+}
+
+export declare function declare(koffi: unknown, lib: unknown): { types: Record<string, unknown>; fn: Functions; missing: string[] };

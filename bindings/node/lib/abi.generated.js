@@ -1,0 +1,691 @@
+// abi.generated.js: the nabla C ABI for koffi. GENERATED from abi/nabla.json by
+// abi/gen.py (abi/gen_node.py); do not edit. `python abi/gen.py write` refreshes it.
+'use strict';
+
+const VERSION = Object.freeze([0, 1, 0]);
+const MAX_DIMS = 16;
+
+// Constants by group ({status: {NB_OK: 0, ...}, dtype: {...}, ...}).
+const CONSTANTS = Object.freeze({
+  "status": Object.freeze({NB_OK: 0, NB_ERR_INVALID_ARGUMENT: 1, NB_ERR_SHAPE: 2, NB_ERR_DTYPE: 3, NB_ERR_DEVICE: 4, NB_ERR_INDEX: 5, NB_ERR_OUT_OF_MEMORY: 6, NB_ERR_NOT_IMPLEMENTED: 7, NB_ERR_AUTOGRAD: 8, NB_ERR_BACKEND: 9, NB_ERR_ABI_VERSION: 10, NB_ERR_INTERNAL: 11}),
+  "dtype": Object.freeze({NB_F32: 0, NB_F64: 1, NB_F16: 2, NB_BF16: 3, NB_I8: 4, NB_I16: 5, NB_I32: 6, NB_I64: 7, NB_U8: 8, NB_BOOL: 9}),
+  "device": Object.freeze({NB_CPU: 1, NB_CUDA: 2, NB_CUDA_HOST: 3}),
+  "rounding": Object.freeze({NB_ROUND_NONE: 0, NB_ROUND_TRUNC: 1, NB_ROUND_FLOOR: 2}),
+  "reduction": Object.freeze({NB_REDUCTION_NONE: 0, NB_REDUCTION_MEAN: 1, NB_REDUCTION_SUM: 2}),
+  "pad_mode": Object.freeze({NB_PAD_CONSTANT: 0, NB_PAD_REFLECT: 1, NB_PAD_REPLICATE: 2, NB_PAD_CIRCULAR: 3}),
+  "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
+});
+
+// Every function: [returns, [[C type, name], ...], group, differentiable].
+const FUNCTIONS = Object.freeze({
+  nb_version: ["uint32_t", [], "version", false],
+  nb_version_string: ["const char*", [], "version", false],
+  nb_blas_info: ["const char*", [], "version", false],
+  nb_last_error_message: ["const char*", [], "errors", false],
+  nb_last_error_status: ["nb_status", [], "errors", false],
+  nb_clear_error: ["void", [], "errors", false],
+  nb_set_blocking_hooks: ["void", [["nb_blocking_begin_fn", "begin"], ["nb_blocking_end_fn", "end"]], "threads", false],
+  nb_set_num_threads: ["nb_status", [["int32_t", "n"]], "threads", false],
+  nb_get_num_threads: ["int32_t", [], "threads", false],
+  nb_status_name: ["const char*", [["nb_status", "status"]], "errors", false],
+  nb_dtype_size: ["int64_t", [["int32_t", "dtype"]], "dtype", false],
+  nb_dtype_name: ["const char*", [["int32_t", "dtype"]], "dtype", false],
+  nb_dtype_is_floating: ["int32_t", [["int32_t", "dtype"]], "dtype", false],
+  nb_promote_dtypes: ["int32_t", [["int32_t", "a"], ["int32_t", "b"]], "dtype", false],
+  nb_result_dtype: ["int32_t", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"]], "dtype", false],
+  nb_set_default_dtype: ["nb_status", [["int32_t", "dtype"]], "dtype", false],
+  nb_get_default_dtype: ["int32_t", [], "dtype", false],
+  nb_device_type_name: ["const char*", [["int32_t", "device_type"]], "device", false],
+  nb_device_count: ["nb_status", [["int32_t", "device_type"], ["int32_t*", "out"]], "device", false],
+  nb_device_unavailable_reason: ["const char*", [["int32_t", "device_type"]], "device", false],
+  nb_tensor_retain: ["void", [["nb_tensor*", "t"]], "lifetime", false],
+  nb_tensor_release: ["void", [["nb_tensor*", "t"]], "lifetime", false],
+  nb_tensor_refcount: ["int64_t", [["const nb_tensor*", "t"]], "lifetime", false],
+  nb_tensor_ndim: ["int32_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_shape: ["const int64_t*", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_strides: ["const int64_t*", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_dtype: ["int32_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_device_type: ["int32_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_device_index: ["int32_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_numel: ["int64_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_is_contiguous: ["int32_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_data_ptr: ["void*", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_storage_offset: ["int64_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_storage_nbytes: ["int64_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_storage_data_ptr: ["void*", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_tensor_version: ["int64_t", [["const nb_tensor*", "t"]], "metadata", false],
+  nb_empty: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_zeros: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_ones: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_full: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["double", "value"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_full_int: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["int64_t", "value"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_arange: ["nb_status", [["double", "start"], ["double", "end"], ["double", "step"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_linspace: ["nb_status", [["double", "start"], ["double", "end"], ["int64_t", "steps"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_eye: ["nb_status", [["int64_t", "n"], ["int64_t", "m"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_tensor_from_host: ["nb_status", [["const void*", "data"], ["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_tensor**", "out"]], "creation", false],
+  nb_tensor_from_external: ["nb_status", [["void*", "data"], ["const int64_t*", "shape"], ["const int64_t*", "strides"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_deleter_fn", "deleter"], ["void*", "payload"], ["nb_tensor**", "out"]], "creation", false],
+  nb_scalar: ["nb_status", [["double", "fvalue"], ["int64_t", "ivalue"], ["int32_t", "dtype"], ["nb_tensor**", "out"]], "creation", false],
+  nb_tensor_view: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "shape"], ["int32_t", "ndim"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_reshape: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "shape"], ["int32_t", "ndim"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_permute: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndim"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_transpose: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim0"], ["int64_t", "dim1"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_narrow: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int64_t", "start"], ["int64_t", "length"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_slice: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int64_t", "start"], ["int64_t", "end"], ["int64_t", "step"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_select: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int64_t", "index"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_expand: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "shape"], ["int32_t", "ndim"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_squeeze: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_unsqueeze: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_flatten: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "start_dim"], ["int64_t", "end_dim"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_as_strided: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "shape"], ["const int64_t*", "strides"], ["int32_t", "ndim"], ["int64_t", "storage_offset"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_contiguous: ["nb_status", [["const nb_tensor*", "t"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_clone: ["nb_status", [["const nb_tensor*", "t"], ["nb_tensor**", "out"]], "views", true],
+  nb_tensor_to: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["nb_tensor**", "out"]], "copy", true],
+  nb_tensor_copy_: ["nb_status", [["nb_tensor*", "dst"], ["const nb_tensor*", "src"]], "copy", true],
+  nb_tensor_copy_to_host: ["nb_status", [["const nb_tensor*", "t"], ["void*", "dst"], ["int64_t", "nbytes"]], "copy", false],
+  nb_tensor_item_double: ["nb_status", [["const nb_tensor*", "t"], ["double*", "out"]], "copy", false],
+  nb_tensor_item_int: ["nb_status", [["const nb_tensor*", "t"], ["int64_t*", "out"]], "copy", false],
+  nb_tensor_to_dlpack_versioned: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["void**", "out"]], "dlpack", false],
+  nb_tensor_to_dlpack: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["void**", "out"]], "dlpack", false],
+  nb_tensor_from_dlpack_versioned: ["nb_status", [["void*", "managed"], ["nb_tensor**", "out"]], "dlpack", false],
+  nb_tensor_from_dlpack: ["nb_status", [["void*", "managed"], ["nb_tensor**", "out"]], "dlpack", false],
+  nb_tensor_is_readonly: ["int32_t", [["const nb_tensor*", "t"]], "dlpack", false],
+  nb_tensor_share_memory_: ["nb_status", [["nb_tensor*", "t"]], "shared memory", false],
+  nb_tensor_is_shared: ["int32_t", [["const nb_tensor*", "t"]], "shared memory", false],
+  nb_tensor_shared_fd: ["nb_status", [["const nb_tensor*", "t"], ["int32_t*", "out"]], "shared memory", false],
+  nb_empty_shared: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["nb_tensor**", "out"]], "shared memory", false],
+  nb_tensor_from_shared_fd: ["nb_status", [["int32_t", "fd"], ["int64_t", "nbytes"], ["const int64_t*", "shape"], ["const int64_t*", "strides"], ["int32_t", "ndim"], ["int64_t", "storage_offset"], ["int32_t", "dtype"], ["int32_t", "readonly"], ["nb_tensor**", "out"]], "shared memory", false],
+  nb_memory_stats_get: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_memory_stats*", "out"]], "memory", false],
+  nb_memory_reset_peak: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "memory", false],
+  nb_memory_empty_cache: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "memory", false],
+  nb_memory_snapshot: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["char*", "buf"], ["int64_t", "cap"], ["int64_t*", "needed"]], "memory", false],
+  nb_tensor_record_stream: ["nb_status", [["nb_tensor*", "t"], ["nb_stream*", "stream"]], "memory", false],
+  nb_tensor_pin_memory: ["nb_status", [["const nb_tensor*", "t"], ["nb_tensor**", "out"]], "memory", false],
+  nb_tensor_is_pinned: ["int32_t", [["const nb_tensor*", "t"]], "memory", false],
+  nb_tensor_to_v2: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["int32_t", "non_blocking"], ["nb_tensor**", "out"]], "memory", true],
+  nb_tensor_copy_v2_: ["nb_status", [["nb_tensor*", "dst"], ["const nb_tensor*", "src"], ["int32_t", "non_blocking"]], "memory", true],
+  nb_stream_create: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "priority"], ["nb_stream**", "out"]], "stream", false],
+  nb_stream_retain: ["void", [["nb_stream*", "s"]], "stream", false],
+  nb_stream_release: ["void", [["nb_stream*", "s"]], "stream", false],
+  nb_stream_default: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_stream**", "out"]], "stream", false],
+  nb_stream_current: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_stream**", "out"]], "stream", false],
+  nb_stream_set_current: ["nb_status", [["nb_stream*", "s"]], "stream", false],
+  nb_stream_synchronize: ["nb_status", [["nb_stream*", "s"]], "stream", false],
+  nb_stream_query: ["nb_status", [["nb_stream*", "s"], ["int32_t*", "done"]], "stream", false],
+  nb_stream_wait_event: ["nb_status", [["nb_stream*", "s"], ["nb_event*", "e"]], "stream", false],
+  nb_stream_wait_stream: ["nb_status", [["nb_stream*", "s"], ["nb_stream*", "other"]], "stream", false],
+  nb_stream_native_handle: ["void*", [["const nb_stream*", "s"]], "stream", false],
+  nb_stream_id: ["int64_t", [["const nb_stream*", "s"]], "stream", false],
+  nb_stream_device_type: ["int32_t", [["const nb_stream*", "s"]], "stream", false],
+  nb_stream_device_index: ["int32_t", [["const nb_stream*", "s"]], "stream", false],
+  nb_stream_priority: ["int32_t", [["const nb_stream*", "s"]], "stream", false],
+  nb_stream_priority_range: ["nb_status", [["int32_t", "device_type"], ["int32_t*", "least"], ["int32_t*", "greatest"]], "stream", false],
+  nb_event_create: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "flags"], ["nb_event**", "out"]], "event", false],
+  nb_event_retain: ["void", [["nb_event*", "e"]], "event", false],
+  nb_event_release: ["void", [["nb_event*", "e"]], "event", false],
+  nb_event_record: ["nb_status", [["nb_event*", "e"], ["nb_stream*", "s"]], "event", false],
+  nb_event_query: ["nb_status", [["nb_event*", "e"], ["int32_t*", "done"]], "event", false],
+  nb_event_synchronize: ["nb_status", [["nb_event*", "e"]], "event", false],
+  nb_event_elapsed_time: ["nb_status", [["nb_event*", "start"], ["nb_event*", "end"], ["double*", "ms"]], "event", false],
+  nb_event_native_handle: ["void*", [["const nb_event*", "e"]], "event", false],
+  nb_device_current: ["nb_status", [["int32_t", "device_type"], ["int32_t*", "out"]], "device runtime", false],
+  nb_device_set_current: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
+  nb_device_synchronize: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
+  nb_device_memory_info: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["int64_t*", "free_bytes"], ["int64_t*", "total_bytes"]], "device runtime", false],
+  nb_set_error: ["nb_status", [["int32_t", "status"], ["const char*", "message"]], "errors", false],
+  nb_grad_enabled: ["int32_t", [], "autograd", false],
+  nb_set_grad_enabled: ["int32_t", [["int32_t", "enabled"]], "autograd", false],
+  nb_inference_mode_enabled: ["int32_t", [], "autograd", false],
+  nb_set_inference_mode: ["int32_t", [["int32_t", "enabled"]], "autograd", false],
+  nb_anomaly_mode_enabled: ["int32_t", [], "autograd", false],
+  nb_set_anomaly_mode: ["int32_t", [["int32_t", "enabled"]], "autograd", false],
+  nb_tensor_requires_grad: ["int32_t", [["const nb_tensor*", "t"]], "autograd", false],
+  nb_tensor_set_requires_grad: ["nb_status", [["nb_tensor*", "t"], ["int32_t", "requires_grad"]], "autograd", false],
+  nb_tensor_is_leaf: ["int32_t", [["const nb_tensor*", "t"]], "autograd", false],
+  nb_tensor_get_grad: ["nb_status", [["const nb_tensor*", "t"], ["nb_tensor**", "grad"]], "autograd", false],
+  nb_tensor_set_grad: ["nb_status", [["nb_tensor*", "t"], ["const nb_tensor*", "grad"]], "autograd", false],
+  nb_tensor_retain_grad: ["nb_status", [["nb_tensor*", "t"]], "autograd", false],
+  nb_tensor_retains_grad: ["int32_t", [["const nb_tensor*", "t"]], "autograd", false],
+  nb_tensor_detach: ["nb_status", [["const nb_tensor*", "t"], ["nb_tensor**", "out"]], "autograd", false],
+  nb_tensor_detach_: ["nb_status", [["nb_tensor*", "t"]], "autograd", false],
+  nb_tensor_grad_fn: ["nb_status", [["const nb_tensor*", "t"], ["nb_node**", "out"]], "autograd", false],
+  nb_tensor_output_nr: ["int32_t", [["const nb_tensor*", "t"]], "autograd", false],
+  nb_node_retain: ["void", [["nb_node*", "node"]], "autograd", false],
+  nb_node_release: ["void", [["nb_node*", "node"]], "autograd", false],
+  nb_node_name: ["const char*", [["const nb_node*", "node"]], "autograd", false],
+  nb_node_num_next: ["int32_t", [["const nb_node*", "node"]], "autograd", false],
+  nb_node_next: ["nb_status", [["const nb_node*", "node"], ["int32_t", "i"], ["nb_node**", "next"], ["int32_t*", "input_nr"]], "autograd", false],
+  nb_tensor_register_hook: ["nb_status", [["nb_tensor*", "t"], ["nb_grad_hook_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"], ["int64_t*", "id"]], "autograd", false],
+  nb_tensor_remove_hook: ["nb_status", [["nb_tensor*", "t"], ["int64_t", "id"]], "autograd", false],
+  nb_backward: ["nb_status", [["const nb_tensor* const*", "outputs"], ["const nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false],
+  nb_autograd_grad: ["nb_status", [["const nb_tensor* const*", "outputs"], ["const nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["const nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"], ["int32_t", "allow_unused"], ["nb_tensor**", "grads"]], "autograd", false],
+  nb_autograd_function_record: ["nb_status", [["const char*", "name"], ["const nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["nb_tensor* const*", "outputs"], ["int32_t", "n_outputs"], ["const int32_t*", "non_differentiable"], ["nb_custom_backward_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"]], "autograd", false],
+  nb_scaled_dot_product_attention: ["nb_status", [["const nb_tensor*", "q"], ["const nb_tensor*", "k"], ["const nb_tensor*", "v"], ["const nb_tensor*", "attn_mask"], ["double", "dropout_p"], ["int32_t", "is_causal"], ["double", "scale"], ["nb_generator*", "gen"], ["nb_tensor**", "out"]], "ops: attention", true],
+  nb_add: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_sub: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_mul: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_div: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["int32_t", "rounding_mode"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_floor_divide: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_remainder: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_fmod: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_pow: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_maximum: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_minimum: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_atan2: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true],
+  nb_eq: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_ne: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_lt: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_le: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_gt: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_ge: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_logical_and: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_logical_or: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_logical_xor: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_bitwise_and: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_bitwise_or: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_bitwise_xor: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_bitwise_left_shift: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_bitwise_right_shift: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false],
+  nb_gather: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_scatter: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_scatter_value: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_scatter_add: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_index_select: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_index_add: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "source"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_masked_fill: ["nb_status", [["const nb_tensor*", "x"], ["const nb_tensor*", "mask"], ["const nb_tensor*", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_masked_select: ["nb_status", [["const nb_tensor*", "x"], ["const nb_tensor*", "mask"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_nonzero: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor**", "out"]], "ops: index", false],
+  nb_take_along_dim: ["nb_status", [["const nb_tensor*", "x"], ["const nb_tensor*", "indices"], ["int64_t", "dim"], ["int32_t", "has_dim"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_one_hot: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "num_classes"], ["nb_tensor**", "out"]], "ops: index", false],
+  nb_index: ["nb_status", [["const nb_tensor*", "x"], ["const nb_tensor* const*", "indices"], ["int32_t", "n"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_index_put: ["nb_status", [["const nb_tensor*", "x"], ["const nb_tensor* const*", "indices"], ["int32_t", "n"], ["const nb_tensor*", "values"], ["int32_t", "accumulate"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_matmul: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_mm: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_bmm: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_mv: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "v"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_dot: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_outer: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_addmm: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "mat1"], ["const nb_tensor*", "mat2"], ["double", "beta"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_baddbmm: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "batch1"], ["const nb_tensor*", "batch2"], ["double", "beta"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_linear: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_conv1d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["int64_t", "stride"], ["int64_t", "padding_left"], ["int64_t", "padding_right"], ["int64_t", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_conv2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_conv_transpose2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "output_padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_max_pool2d: ["nb_status", [["const nb_tensor*", "input"], ["const int64_t*", "kernel_size"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "dilation"], ["int32_t", "ceil_mode"], ["nb_tensor**", "indices"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_avg_pool2d: ["nb_status", [["const nb_tensor*", "input"], ["const int64_t*", "kernel_size"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["int32_t", "ceil_mode"], ["int32_t", "count_include_pad"], ["int64_t", "divisor_override"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_adaptive_avg_pool2d: ["nb_status", [["const nb_tensor*", "input"], ["const int64_t*", "output_size"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_layer_norm: ["nb_status", [["const nb_tensor*", "input"], ["const int64_t*", "normalized_shape"], ["int32_t", "ndim"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["double", "eps"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_batch_norm: ["nb_status", [["const nb_tensor*", "input"], ["nb_tensor*", "running_mean"], ["nb_tensor*", "running_var"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["int32_t", "training"], ["double", "momentum"], ["double", "eps"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_group_norm: ["nb_status", [["const nb_tensor*", "input"], ["int64_t", "num_groups"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["double", "eps"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_nll_loss: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["const nb_tensor*", "weight"], ["int64_t", "ignore_index"], ["int32_t", "reduction"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_cross_entropy: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["const nb_tensor*", "weight"], ["int64_t", "ignore_index"], ["int32_t", "reduction"], ["double", "label_smoothing"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_mse_loss: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["const nb_tensor*", "weight"], ["int32_t", "reduction"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_l1_loss: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["const nb_tensor*", "weight"], ["int32_t", "reduction"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_smooth_l1_loss: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["int32_t", "reduction"], ["double", "beta"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_huber_loss: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["const nb_tensor*", "weight"], ["int32_t", "reduction"], ["double", "delta"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_binary_cross_entropy: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["const nb_tensor*", "weight"], ["int32_t", "reduction"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_binary_cross_entropy_with_logits: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "pos_weight"], ["int32_t", "reduction"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_kl_div: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "target"], ["int32_t", "reduction"], ["int32_t", "log_target"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_embedding: ["nb_status", [["const nb_tensor*", "weight"], ["const nb_tensor*", "indices"], ["int64_t", "padding_idx"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_pad: ["nb_status", [["const nb_tensor*", "input"], ["const int64_t*", "pad"], ["int32_t", "npad"], ["int32_t", "mode"], ["double", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
+  nb_conv2d_backward_input: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "weight"], ["const int64_t*", "input_size"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_conv2d_backward_weight: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "input"], ["const int64_t*", "kernel_size"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_max_pool2d_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "indices"], ["const int64_t*", "input_size"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_avg_pool2d_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const int64_t*", "input_size"], ["const int64_t*", "kernel_size"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["int32_t", "count_include_pad"], ["int64_t", "divisor_override"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_adaptive_avg_pool2d_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const int64_t*", "input_size"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_layer_norm_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "input"], ["const int64_t*", "normalized_shape"], ["int32_t", "ndim"], ["const nb_tensor*", "weight"], ["double", "eps"], ["nb_tensor**", "grad_weight"], ["nb_tensor**", "grad_bias"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_batch_norm_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["double", "eps"], ["nb_tensor**", "grad_weight"], ["nb_tensor**", "grad_bias"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_group_norm_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "input"], ["int64_t", "num_groups"], ["const nb_tensor*", "weight"], ["double", "eps"], ["nb_tensor**", "grad_weight"], ["nb_tensor**", "grad_bias"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn_backward", false],
+  nb_sgd_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "momentum_buffer"], ["double", "lr"], ["double", "momentum"], ["double", "dampening"], ["double", "weight_decay"], ["int32_t", "nesterov"], ["int32_t", "maximize"], ["int32_t", "init_buffer"]], "ops: optim", false],
+  nb_adam_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "exp_avg"], ["nb_tensor*", "exp_avg_sq"], ["nb_tensor*", "max_exp_avg_sq"], ["int64_t", "step"], ["double", "lr"], ["double", "beta1"], ["double", "beta2"], ["double", "eps"], ["double", "weight_decay"], ["int32_t", "decoupled_weight_decay"], ["int32_t", "amsgrad"], ["int32_t", "maximize"]], "ops: optim", false],
+  nb_rmsprop_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "square_avg"], ["nb_tensor*", "grad_avg"], ["nb_tensor*", "momentum_buffer"], ["double", "lr"], ["double", "alpha"], ["double", "eps"], ["double", "weight_decay"], ["double", "momentum"], ["int32_t", "centered"], ["int32_t", "maximize"]], "ops: optim", false],
+  nb_adagrad_step: ["nb_status", [["nb_tensor*", "param"], ["const nb_tensor*", "grad"], ["nb_tensor*", "state_sum"], ["int64_t", "step"], ["double", "lr"], ["double", "lr_decay"], ["double", "eps"], ["double", "weight_decay"], ["int32_t", "maximize"]], "ops: optim", false],
+  nb_clip_grad_norm_: ["nb_status", [["nb_tensor* const*", "grads"], ["int32_t", "n"], ["double", "max_norm"], ["double", "norm_type"], ["int32_t", "error_if_nonfinite"], ["nb_tensor**", "out"]], "ops: optim", false],
+  nb_generator_create: ["nb_status", [["uint64_t", "seed"], ["nb_generator**", "out"]], "ops: random", false],
+  nb_generator_release: ["void", [["nb_generator*", "gen"]], "ops: random", false],
+  nb_default_generator: ["nb_generator*", [], "ops: random", false],
+  nb_manual_seed: ["nb_status", [["uint64_t", "seed"]], "ops: random", false],
+  nb_generator_manual_seed: ["nb_status", [["nb_generator*", "gen"], ["uint64_t", "seed"]], "ops: random", false],
+  nb_generator_seed: ["nb_status", [["nb_generator*", "gen"], ["uint64_t*", "out"]], "ops: random", false],
+  nb_generator_get_state: ["nb_status", [["nb_generator*", "gen"], ["uint64_t*", "seed"], ["uint64_t*", "offset"]], "ops: random", false],
+  nb_generator_set_state: ["nb_status", [["nb_generator*", "gen"], ["uint64_t", "seed"], ["uint64_t", "offset"]], "ops: random", false],
+  nb_rand: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_randn: ["nb_status", [["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_randint: ["nb_status", [["int64_t", "low"], ["int64_t", "high"], ["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_randperm: ["nb_status", [["int64_t", "n"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_uniform_: ["nb_status", [["nb_tensor*", "t"], ["double", "from"], ["double", "to"], ["nb_generator*", "gen"]], "ops: random", false],
+  nb_normal_: ["nb_status", [["nb_tensor*", "t"], ["double", "mean"], ["double", "std"], ["nb_generator*", "gen"]], "ops: random", false],
+  nb_random_: ["nb_status", [["nb_tensor*", "t"], ["int64_t", "low"], ["int64_t", "high_inclusive"], ["nb_generator*", "gen"]], "ops: random", false],
+  nb_bernoulli: ["nb_status", [["const nb_tensor*", "p"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_bernoulli_scalar: ["nb_status", [["double", "p"], ["const int64_t*", "shape"], ["int32_t", "ndim"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_multinomial: ["nb_status", [["const nb_tensor*", "probs"], ["int64_t", "num_samples"], ["int32_t", "replacement"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", false],
+  nb_dropout: ["nb_status", [["const nb_tensor*", "x"], ["double", "p"], ["int32_t", "train"], ["nb_generator*", "gen"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: random", true],
+  nb_sum: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_mean: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_prod: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_amax: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_amin: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_max_dim: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int32_t", "keepdim"], ["nb_tensor*", "dst_values"], ["nb_tensor*", "dst_indices"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: reduce", true],
+  nb_min_dim: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int32_t", "keepdim"], ["nb_tensor*", "dst_values"], ["nb_tensor*", "dst_indices"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: reduce", true],
+  nb_argmax: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dim"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", false],
+  nb_argmin: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dim"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", false],
+  nb_var: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["double", "correction"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_std: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["double", "correction"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_norm: ["nb_status", [["const nb_tensor*", "t"], ["double", "p"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_logsumexp: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_all: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", false],
+  nb_any: ["nb_status", [["const nb_tensor*", "t"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["int32_t", "keepdim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", false],
+  nb_cumsum: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_cumprod: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_softmax: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_log_softmax: ["nb_status", [["const nb_tensor*", "t"], ["int64_t", "dim"], ["int32_t", "dtype"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: reduce", true],
+  nb_cat: ["nb_status", [["const nb_tensor* const*", "tensors"], ["int32_t", "n"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: shape", true],
+  nb_stack: ["nb_status", [["const nb_tensor* const*", "tensors"], ["int32_t", "n"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: shape", true],
+  nb_flip: ["nb_status", [["const nb_tensor*", "x"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["nb_tensor**", "out"]], "ops: shape", true],
+  nb_roll: ["nb_status", [["const nb_tensor*", "x"], ["const int64_t*", "shifts"], ["int32_t", "nshifts"], ["const int64_t*", "dims"], ["int32_t", "ndims"], ["nb_tensor**", "out"]], "ops: shape", true],
+  nb_repeat: ["nb_status", [["const nb_tensor*", "x"], ["const int64_t*", "repeats"], ["int32_t", "n"], ["nb_tensor**", "out"]], "ops: shape", true],
+  nb_tril: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "diagonal"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: shape", true],
+  nb_triu: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "diagonal"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: shape", true],
+  nb_sort: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "descending"], ["int32_t", "stable"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: shape", true],
+  nb_argsort: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "descending"], ["int32_t", "stable"], ["nb_tensor**", "out"]], "ops: shape", false],
+  nb_topk: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "k"], ["int64_t", "dim"], ["int32_t", "largest"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: shape", true],
+  nb_unique: ["nb_status", [["const nb_tensor*", "x"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
+  nb_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
+  nb_log_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
+  nb_exp: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_exp2: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_expm1: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_log: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_log2: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_log10: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_log1p: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_sqrt: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_rsqrt: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_sin: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_cos: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_tan: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_asin: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_acos: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_atan: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_sinh: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_cosh: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_tanh: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_sigmoid: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_erf: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_erfc: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_reciprocal: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_silu: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_gelu: ["nb_status", [["const nb_tensor*", "x"], ["int32_t", "approximate_tanh"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_leaky_relu: ["nb_status", [["const nb_tensor*", "x"], ["double", "negative_slope"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_elu: ["nb_status", [["const nb_tensor*", "x"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_softplus: ["nb_status", [["const nb_tensor*", "x"], ["double", "beta"], ["double", "threshold"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_neg: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_abs: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_sign: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_relu: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_square: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_floor: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_ceil: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_round: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_trunc: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_bitwise_not: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", false],
+  nb_logical_not: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", false],
+  nb_isnan: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", false],
+  nb_isinf: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", false],
+  nb_isfinite: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", false],
+  nb_nan_to_num: ["nb_status", [["const nb_tensor*", "x"], ["double", "nan"], ["double", "posinf"], ["double", "neginf"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_clamp: ["nb_status", [["const nb_tensor*", "x"], ["double", "min"], ["double", "max"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+  nb_where: ["nb_status", [["const nb_tensor*", "condition"], ["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
+});
+
+// Callback types: [returns, [[C type, name], ...]].
+const CALLBACKS = Object.freeze({
+  nb_deleter_fn: ["void", [["void*", "payload"]]],
+  nb_blocking_begin_fn: ["void*", []],
+  nb_blocking_end_fn: ["void", [["void*", "token"]]],
+  nb_grad_hook_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "grad"], ["nb_tensor**", "replacement"]]],
+  nb_custom_backward_fn: ["nb_status", [["void*", "payload"], ["int32_t", "n_grad_outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n_grad_inputs"], ["nb_tensor**", "grad_inputs"]]],
+});
+
+/** Declares the types and binds every function of `lib` (a koffi library). Call once:
+ *  koffi registers type names process-wide. A function the library lacks (an older
+ *  minor version) is left undefined and its name listed in `missing`. */
+function declare(koffi, lib) {
+  const missing = [];
+  const bind = (name, prototype) => {
+    try { return lib.func(prototype); } catch (e) { missing.push(name); return undefined; }
+  };
+  const types = {};
+  types.nb_status = koffi.alias('nb_status', 'int32_t');
+  types.nb_tensor = koffi.opaque('nb_tensor');
+  types.nb_stream = koffi.opaque('nb_stream');
+  types.nb_event = koffi.opaque('nb_event');
+  types.nb_generator = koffi.opaque('nb_generator');
+  types.nb_deleter_fn = koffi.proto('void nb_deleter_fn(void* payload)');
+  types.nb_memory_stats = koffi.struct('nb_memory_stats', {struct_size: 'uint32_t', reserved0: 'uint32_t', allocated_bytes: 'int64_t', peak_allocated_bytes: 'int64_t', cached_bytes: 'int64_t', alloc_count: 'int64_t', free_count: 'int64_t', system_alloc_count: 'int64_t', system_free_count: 'int64_t', live_tensors: 'int64_t', live_storages: 'int64_t', reserved_bytes: 'int64_t', peak_reserved_bytes: 'int64_t', active_bytes: 'int64_t', peak_active_bytes: 'int64_t', requested_bytes: 'int64_t', peak_requested_bytes: 'int64_t', inactive_split_bytes: 'int64_t', segment_count: 'int64_t', alloc_retries: 'int64_t', oom_count: 'int64_t', largest_free_block: 'int64_t'});
+  types.nb_blocking_begin_fn = koffi.proto('void* nb_blocking_begin_fn()');
+  types.nb_blocking_end_fn = koffi.proto('void nb_blocking_end_fn(void* token)');
+  types.nb_node = koffi.opaque('nb_node');
+  types.nb_grad_hook_fn = koffi.proto('nb_status nb_grad_hook_fn(void* payload, const nb_tensor* grad, nb_tensor** replacement)');
+  types.nb_custom_backward_fn = koffi.proto('nb_status nb_custom_backward_fn(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs)');
+  const fn = {};
+  fn.nb_version = bind('nb_version', 'uint32_t nb_version()');
+  fn.nb_version_string = bind('nb_version_string', 'const char* nb_version_string()');
+  fn.nb_blas_info = bind('nb_blas_info', 'const char* nb_blas_info()');
+  fn.nb_last_error_message = bind('nb_last_error_message', 'const char* nb_last_error_message()');
+  fn.nb_last_error_status = bind('nb_last_error_status', 'nb_status nb_last_error_status()');
+  fn.nb_clear_error = bind('nb_clear_error', 'void nb_clear_error()');
+  fn.nb_set_blocking_hooks = bind('nb_set_blocking_hooks', 'void nb_set_blocking_hooks(nb_blocking_begin_fn* begin, nb_blocking_end_fn* end)');
+  fn.nb_set_num_threads = bind('nb_set_num_threads', 'nb_status nb_set_num_threads(int32_t n)');
+  fn.nb_get_num_threads = bind('nb_get_num_threads', 'int32_t nb_get_num_threads()');
+  fn.nb_status_name = bind('nb_status_name', 'const char* nb_status_name(nb_status status)');
+  fn.nb_dtype_size = bind('nb_dtype_size', 'int64_t nb_dtype_size(int32_t dtype)');
+  fn.nb_dtype_name = bind('nb_dtype_name', 'const char* nb_dtype_name(int32_t dtype)');
+  fn.nb_dtype_is_floating = bind('nb_dtype_is_floating', 'int32_t nb_dtype_is_floating(int32_t dtype)');
+  fn.nb_promote_dtypes = bind('nb_promote_dtypes', 'int32_t nb_promote_dtypes(int32_t a, int32_t b)');
+  fn.nb_result_dtype = bind('nb_result_dtype', 'int32_t nb_result_dtype(const nb_tensor* a, const nb_tensor* b)');
+  fn.nb_set_default_dtype = bind('nb_set_default_dtype', 'nb_status nb_set_default_dtype(int32_t dtype)');
+  fn.nb_get_default_dtype = bind('nb_get_default_dtype', 'int32_t nb_get_default_dtype()');
+  fn.nb_device_type_name = bind('nb_device_type_name', 'const char* nb_device_type_name(int32_t device_type)');
+  fn.nb_device_count = bind('nb_device_count', 'nb_status nb_device_count(int32_t device_type, int32_t* out)');
+  fn.nb_device_unavailable_reason = bind('nb_device_unavailable_reason', 'const char* nb_device_unavailable_reason(int32_t device_type)');
+  fn.nb_tensor_retain = bind('nb_tensor_retain', 'void nb_tensor_retain(nb_tensor* t)');
+  fn.nb_tensor_release = bind('nb_tensor_release', 'void nb_tensor_release(nb_tensor* t)');
+  fn.nb_tensor_refcount = bind('nb_tensor_refcount', 'int64_t nb_tensor_refcount(const nb_tensor* t)');
+  fn.nb_tensor_ndim = bind('nb_tensor_ndim', 'int32_t nb_tensor_ndim(const nb_tensor* t)');
+  fn.nb_tensor_shape = bind('nb_tensor_shape', 'const int64_t* nb_tensor_shape(const nb_tensor* t)');
+  fn.nb_tensor_strides = bind('nb_tensor_strides', 'const int64_t* nb_tensor_strides(const nb_tensor* t)');
+  fn.nb_tensor_dtype = bind('nb_tensor_dtype', 'int32_t nb_tensor_dtype(const nb_tensor* t)');
+  fn.nb_tensor_device_type = bind('nb_tensor_device_type', 'int32_t nb_tensor_device_type(const nb_tensor* t)');
+  fn.nb_tensor_device_index = bind('nb_tensor_device_index', 'int32_t nb_tensor_device_index(const nb_tensor* t)');
+  fn.nb_tensor_numel = bind('nb_tensor_numel', 'int64_t nb_tensor_numel(const nb_tensor* t)');
+  fn.nb_tensor_is_contiguous = bind('nb_tensor_is_contiguous', 'int32_t nb_tensor_is_contiguous(const nb_tensor* t)');
+  fn.nb_tensor_data_ptr = bind('nb_tensor_data_ptr', 'void* nb_tensor_data_ptr(const nb_tensor* t)');
+  fn.nb_tensor_storage_offset = bind('nb_tensor_storage_offset', 'int64_t nb_tensor_storage_offset(const nb_tensor* t)');
+  fn.nb_tensor_storage_nbytes = bind('nb_tensor_storage_nbytes', 'int64_t nb_tensor_storage_nbytes(const nb_tensor* t)');
+  fn.nb_tensor_storage_data_ptr = bind('nb_tensor_storage_data_ptr', 'void* nb_tensor_storage_data_ptr(const nb_tensor* t)');
+  fn.nb_tensor_version = bind('nb_tensor_version', 'int64_t nb_tensor_version(const nb_tensor* t)');
+  fn.nb_empty = bind('nb_empty', 'nb_status nb_empty(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_zeros = bind('nb_zeros', 'nb_status nb_zeros(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_ones = bind('nb_ones', 'nb_status nb_ones(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_full = bind('nb_full', 'nb_status nb_full(const int64_t* shape, int32_t ndim, double value, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_full_int = bind('nb_full_int', 'nb_status nb_full_int(const int64_t* shape, int32_t ndim, int64_t value, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_arange = bind('nb_arange', 'nb_status nb_arange(double start, double end, double step, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_linspace = bind('nb_linspace', 'nb_status nb_linspace(double start, double end, int64_t steps, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_eye = bind('nb_eye', 'nb_status nb_eye(int64_t n, int64_t m, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_tensor_from_host = bind('nb_tensor_from_host', 'nb_status nb_tensor_from_host(const void* data, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_tensor** out)');
+  fn.nb_tensor_from_external = bind('nb_tensor_from_external', 'nb_status nb_tensor_from_external(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_deleter_fn* deleter, void* payload, nb_tensor** out)');
+  fn.nb_scalar = bind('nb_scalar', 'nb_status nb_scalar(double fvalue, int64_t ivalue, int32_t dtype, nb_tensor** out)');
+  fn.nb_tensor_view = bind('nb_tensor_view', 'nb_status nb_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out)');
+  fn.nb_tensor_reshape = bind('nb_tensor_reshape', 'nb_status nb_tensor_reshape(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out)');
+  fn.nb_tensor_permute = bind('nb_tensor_permute', 'nb_status nb_tensor_permute(const nb_tensor* t, const int64_t* dims, int32_t ndim, nb_tensor** out)');
+  fn.nb_tensor_transpose = bind('nb_tensor_transpose', 'nb_status nb_tensor_transpose(const nb_tensor* t, int64_t dim0, int64_t dim1, nb_tensor** out)');
+  fn.nb_tensor_narrow = bind('nb_tensor_narrow', 'nb_status nb_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, int64_t length, nb_tensor** out)');
+  fn.nb_tensor_slice = bind('nb_tensor_slice', 'nb_status nb_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start, int64_t end, int64_t step, nb_tensor** out)');
+  fn.nb_tensor_select = bind('nb_tensor_select', 'nb_status nb_tensor_select(const nb_tensor* t, int64_t dim, int64_t index, nb_tensor** out)');
+  fn.nb_tensor_expand = bind('nb_tensor_expand', 'nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out)');
+  fn.nb_tensor_squeeze = bind('nb_tensor_squeeze', 'nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int32_t ndims, nb_tensor** out)');
+  fn.nb_tensor_unsqueeze = bind('nb_tensor_unsqueeze', 'nb_status nb_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor** out)');
+  fn.nb_tensor_flatten = bind('nb_tensor_flatten', 'nb_status nb_tensor_flatten(const nb_tensor* t, int64_t start_dim, int64_t end_dim, nb_tensor** out)');
+  fn.nb_tensor_as_strided = bind('nb_tensor_as_strided', 'nb_status nb_tensor_as_strided(const nb_tensor* t, const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t storage_offset, nb_tensor** out)');
+  fn.nb_tensor_contiguous = bind('nb_tensor_contiguous', 'nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out)');
+  fn.nb_tensor_clone = bind('nb_tensor_clone', 'nb_status nb_tensor_clone(const nb_tensor* t, nb_tensor** out)');
+  fn.nb_tensor_to = bind('nb_tensor_to', 'nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, nb_tensor** out)');
+  fn.nb_tensor_copy_ = bind('nb_tensor_copy_', 'nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src)');
+  fn.nb_tensor_copy_to_host = bind('nb_tensor_copy_to_host', 'nb_status nb_tensor_copy_to_host(const nb_tensor* t, void* dst, int64_t nbytes)');
+  fn.nb_tensor_item_double = bind('nb_tensor_item_double', 'nb_status nb_tensor_item_double(const nb_tensor* t, double* out)');
+  fn.nb_tensor_item_int = bind('nb_tensor_item_int', 'nb_status nb_tensor_item_int(const nb_tensor* t, int64_t* out)');
+  fn.nb_tensor_to_dlpack_versioned = bind('nb_tensor_to_dlpack_versioned', 'nb_status nb_tensor_to_dlpack_versioned(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out)');
+  fn.nb_tensor_to_dlpack = bind('nb_tensor_to_dlpack', 'nb_status nb_tensor_to_dlpack(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out)');
+  fn.nb_tensor_from_dlpack_versioned = bind('nb_tensor_from_dlpack_versioned', 'nb_status nb_tensor_from_dlpack_versioned(void* managed, nb_tensor** out)');
+  fn.nb_tensor_from_dlpack = bind('nb_tensor_from_dlpack', 'nb_status nb_tensor_from_dlpack(void* managed, nb_tensor** out)');
+  fn.nb_tensor_is_readonly = bind('nb_tensor_is_readonly', 'int32_t nb_tensor_is_readonly(const nb_tensor* t)');
+  fn.nb_tensor_share_memory_ = bind('nb_tensor_share_memory_', 'nb_status nb_tensor_share_memory_(nb_tensor* t)');
+  fn.nb_tensor_is_shared = bind('nb_tensor_is_shared', 'int32_t nb_tensor_is_shared(const nb_tensor* t)');
+  fn.nb_tensor_shared_fd = bind('nb_tensor_shared_fd', 'nb_status nb_tensor_shared_fd(const nb_tensor* t, int32_t* out)');
+  fn.nb_empty_shared = bind('nb_empty_shared', 'nb_status nb_empty_shared(const int64_t* shape, int32_t ndim, int32_t dtype, nb_tensor** out)');
+  fn.nb_tensor_from_shared_fd = bind('nb_tensor_from_shared_fd', 'nb_status nb_tensor_from_shared_fd(int32_t fd, int64_t nbytes, const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t storage_offset, int32_t dtype, int32_t readonly, nb_tensor** out)');
+  fn.nb_memory_stats_get = bind('nb_memory_stats_get', 'nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, _Inout_ nb_memory_stats* out)');
+  fn.nb_memory_reset_peak = bind('nb_memory_reset_peak', 'nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index)');
+  fn.nb_memory_empty_cache = bind('nb_memory_empty_cache', 'nb_status nb_memory_empty_cache(int32_t device_type, int32_t device_index)');
+  fn.nb_memory_snapshot = bind('nb_memory_snapshot', 'nb_status nb_memory_snapshot(int32_t device_type, int32_t device_index, char* buf, int64_t cap, int64_t* needed)');
+  fn.nb_tensor_record_stream = bind('nb_tensor_record_stream', 'nb_status nb_tensor_record_stream(nb_tensor* t, nb_stream* stream)');
+  fn.nb_tensor_pin_memory = bind('nb_tensor_pin_memory', 'nb_status nb_tensor_pin_memory(const nb_tensor* t, nb_tensor** out)');
+  fn.nb_tensor_is_pinned = bind('nb_tensor_is_pinned', 'int32_t nb_tensor_is_pinned(const nb_tensor* t)');
+  fn.nb_tensor_to_v2 = bind('nb_tensor_to_v2', 'nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking, nb_tensor** out)');
+  fn.nb_tensor_copy_v2_ = bind('nb_tensor_copy_v2_', 'nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking)');
+  fn.nb_stream_create = bind('nb_stream_create', 'nb_status nb_stream_create(int32_t device_type, int32_t device_index, int32_t priority, nb_stream** out)');
+  fn.nb_stream_retain = bind('nb_stream_retain', 'void nb_stream_retain(nb_stream* s)');
+  fn.nb_stream_release = bind('nb_stream_release', 'void nb_stream_release(nb_stream* s)');
+  fn.nb_stream_default = bind('nb_stream_default', 'nb_status nb_stream_default(int32_t device_type, int32_t device_index, nb_stream** out)');
+  fn.nb_stream_current = bind('nb_stream_current', 'nb_status nb_stream_current(int32_t device_type, int32_t device_index, nb_stream** out)');
+  fn.nb_stream_set_current = bind('nb_stream_set_current', 'nb_status nb_stream_set_current(nb_stream* s)');
+  fn.nb_stream_synchronize = bind('nb_stream_synchronize', 'nb_status nb_stream_synchronize(nb_stream* s)');
+  fn.nb_stream_query = bind('nb_stream_query', 'nb_status nb_stream_query(nb_stream* s, int32_t* done)');
+  fn.nb_stream_wait_event = bind('nb_stream_wait_event', 'nb_status nb_stream_wait_event(nb_stream* s, nb_event* e)');
+  fn.nb_stream_wait_stream = bind('nb_stream_wait_stream', 'nb_status nb_stream_wait_stream(nb_stream* s, nb_stream* other)');
+  fn.nb_stream_native_handle = bind('nb_stream_native_handle', 'void* nb_stream_native_handle(const nb_stream* s)');
+  fn.nb_stream_id = bind('nb_stream_id', 'int64_t nb_stream_id(const nb_stream* s)');
+  fn.nb_stream_device_type = bind('nb_stream_device_type', 'int32_t nb_stream_device_type(const nb_stream* s)');
+  fn.nb_stream_device_index = bind('nb_stream_device_index', 'int32_t nb_stream_device_index(const nb_stream* s)');
+  fn.nb_stream_priority = bind('nb_stream_priority', 'int32_t nb_stream_priority(const nb_stream* s)');
+  fn.nb_stream_priority_range = bind('nb_stream_priority_range', 'nb_status nb_stream_priority_range(int32_t device_type, int32_t* least, int32_t* greatest)');
+  fn.nb_event_create = bind('nb_event_create', 'nb_status nb_event_create(int32_t device_type, int32_t device_index, int32_t flags, nb_event** out)');
+  fn.nb_event_retain = bind('nb_event_retain', 'void nb_event_retain(nb_event* e)');
+  fn.nb_event_release = bind('nb_event_release', 'void nb_event_release(nb_event* e)');
+  fn.nb_event_record = bind('nb_event_record', 'nb_status nb_event_record(nb_event* e, nb_stream* s)');
+  fn.nb_event_query = bind('nb_event_query', 'nb_status nb_event_query(nb_event* e, int32_t* done)');
+  fn.nb_event_synchronize = bind('nb_event_synchronize', 'nb_status nb_event_synchronize(nb_event* e)');
+  fn.nb_event_elapsed_time = bind('nb_event_elapsed_time', 'nb_status nb_event_elapsed_time(nb_event* start, nb_event* end, double* ms)');
+  fn.nb_event_native_handle = bind('nb_event_native_handle', 'void* nb_event_native_handle(const nb_event* e)');
+  fn.nb_device_current = bind('nb_device_current', 'nb_status nb_device_current(int32_t device_type, int32_t* out)');
+  fn.nb_device_set_current = bind('nb_device_set_current', 'nb_status nb_device_set_current(int32_t device_type, int32_t device_index)');
+  fn.nb_device_synchronize = bind('nb_device_synchronize', 'nb_status nb_device_synchronize(int32_t device_type, int32_t device_index)');
+  fn.nb_device_memory_info = bind('nb_device_memory_info', 'nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes, int64_t* total_bytes)');
+  fn.nb_set_error = bind('nb_set_error', 'nb_status nb_set_error(int32_t status, const char* message)');
+  fn.nb_grad_enabled = bind('nb_grad_enabled', 'int32_t nb_grad_enabled()');
+  fn.nb_set_grad_enabled = bind('nb_set_grad_enabled', 'int32_t nb_set_grad_enabled(int32_t enabled)');
+  fn.nb_inference_mode_enabled = bind('nb_inference_mode_enabled', 'int32_t nb_inference_mode_enabled()');
+  fn.nb_set_inference_mode = bind('nb_set_inference_mode', 'int32_t nb_set_inference_mode(int32_t enabled)');
+  fn.nb_anomaly_mode_enabled = bind('nb_anomaly_mode_enabled', 'int32_t nb_anomaly_mode_enabled()');
+  fn.nb_set_anomaly_mode = bind('nb_set_anomaly_mode', 'int32_t nb_set_anomaly_mode(int32_t enabled)');
+  fn.nb_tensor_requires_grad = bind('nb_tensor_requires_grad', 'int32_t nb_tensor_requires_grad(const nb_tensor* t)');
+  fn.nb_tensor_set_requires_grad = bind('nb_tensor_set_requires_grad', 'nb_status nb_tensor_set_requires_grad(nb_tensor* t, int32_t requires_grad)');
+  fn.nb_tensor_is_leaf = bind('nb_tensor_is_leaf', 'int32_t nb_tensor_is_leaf(const nb_tensor* t)');
+  fn.nb_tensor_get_grad = bind('nb_tensor_get_grad', 'nb_status nb_tensor_get_grad(const nb_tensor* t, nb_tensor** grad)');
+  fn.nb_tensor_set_grad = bind('nb_tensor_set_grad', 'nb_status nb_tensor_set_grad(nb_tensor* t, const nb_tensor* grad)');
+  fn.nb_tensor_retain_grad = bind('nb_tensor_retain_grad', 'nb_status nb_tensor_retain_grad(nb_tensor* t)');
+  fn.nb_tensor_retains_grad = bind('nb_tensor_retains_grad', 'int32_t nb_tensor_retains_grad(const nb_tensor* t)');
+  fn.nb_tensor_detach = bind('nb_tensor_detach', 'nb_status nb_tensor_detach(const nb_tensor* t, nb_tensor** out)');
+  fn.nb_tensor_detach_ = bind('nb_tensor_detach_', 'nb_status nb_tensor_detach_(nb_tensor* t)');
+  fn.nb_tensor_grad_fn = bind('nb_tensor_grad_fn', 'nb_status nb_tensor_grad_fn(const nb_tensor* t, nb_node** out)');
+  fn.nb_tensor_output_nr = bind('nb_tensor_output_nr', 'int32_t nb_tensor_output_nr(const nb_tensor* t)');
+  fn.nb_node_retain = bind('nb_node_retain', 'void nb_node_retain(nb_node* node)');
+  fn.nb_node_release = bind('nb_node_release', 'void nb_node_release(nb_node* node)');
+  fn.nb_node_name = bind('nb_node_name', 'const char* nb_node_name(const nb_node* node)');
+  fn.nb_node_num_next = bind('nb_node_num_next', 'int32_t nb_node_num_next(const nb_node* node)');
+  fn.nb_node_next = bind('nb_node_next', 'nb_status nb_node_next(const nb_node* node, int32_t i, nb_node** next, int32_t* input_nr)');
+  fn.nb_tensor_register_hook = bind('nb_tensor_register_hook', 'nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn* fn, void* payload, nb_deleter_fn* destroy, int64_t* id)');
+  fn.nb_tensor_remove_hook = bind('nb_tensor_remove_hook', 'nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id)');
+  fn.nb_backward = bind('nb_backward', 'nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph)');
+  fn.nb_autograd_grad = bind('nb_autograd_grad', 'nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads)');
+  fn.nb_autograd_function_record = bind('nb_autograd_function_record', 'nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn* fn, void* payload, nb_deleter_fn* destroy)');
+  fn.nb_scaled_dot_product_attention = bind('nb_scaled_dot_product_attention', 'nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out)');
+  fn.nb_add = bind('nb_add', 'nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sub = bind('nb_sub', 'nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_mul = bind('nb_mul', 'nb_status nb_mul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_div = bind('nb_div', 'nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding_mode, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_floor_divide = bind('nb_floor_divide', 'nb_status nb_floor_divide(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_remainder = bind('nb_remainder', 'nb_status nb_remainder(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_fmod = bind('nb_fmod', 'nb_status nb_fmod(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_pow = bind('nb_pow', 'nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_maximum = bind('nb_maximum', 'nb_status nb_maximum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_minimum = bind('nb_minimum', 'nb_status nb_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_atan2 = bind('nb_atan2', 'nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_eq = bind('nb_eq', 'nb_status nb_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_ne = bind('nb_ne', 'nb_status nb_ne(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_lt = bind('nb_lt', 'nb_status nb_lt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_le = bind('nb_le', 'nb_status nb_le(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_gt = bind('nb_gt', 'nb_status nb_gt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_ge = bind('nb_ge', 'nb_status nb_ge(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_logical_and = bind('nb_logical_and', 'nb_status nb_logical_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_logical_or = bind('nb_logical_or', 'nb_status nb_logical_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_logical_xor = bind('nb_logical_xor', 'nb_status nb_logical_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bitwise_and = bind('nb_bitwise_and', 'nb_status nb_bitwise_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bitwise_or = bind('nb_bitwise_or', 'nb_status nb_bitwise_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bitwise_xor = bind('nb_bitwise_xor', 'nb_status nb_bitwise_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bitwise_left_shift = bind('nb_bitwise_left_shift', 'nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bitwise_right_shift = bind('nb_bitwise_right_shift', 'nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_gather = bind('nb_gather', 'nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out)');
+  fn.nb_scatter = bind('nb_scatter', 'nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_scatter_value = bind('nb_scatter_value', 'nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_scatter_add = bind('nb_scatter_add', 'nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_index_select = bind('nb_index_select', 'nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out)');
+  fn.nb_index_add = bind('nb_index_add', 'nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_masked_fill = bind('nb_masked_fill', 'nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_masked_select = bind('nb_masked_select', 'nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor** out)');
+  fn.nb_nonzero = bind('nb_nonzero', 'nb_status nb_nonzero(const nb_tensor* x, nb_tensor** out)');
+  fn.nb_take_along_dim = bind('nb_take_along_dim', 'nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim, nb_tensor** out)');
+  fn.nb_one_hot = bind('nb_one_hot', 'nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out)');
+  fn.nb_index = bind('nb_index', 'nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out)');
+  fn.nb_index_put = bind('nb_index_put', 'nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_matmul = bind('nb_matmul', 'nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_mm = bind('nb_mm', 'nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bmm = bind('nb_bmm', 'nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_mv = bind('nb_mv', 'nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_dot = bind('nb_dot', 'nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_outer = bind('nb_outer', 'nb_status nb_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_addmm = bind('nb_addmm', 'nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_baddbmm = bind('nb_baddbmm', 'nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_linear = bind('nb_linear', 'nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_conv1d = bind('nb_conv1d', 'nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_conv2d = bind('nb_conv2d', 'nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_conv_transpose2d = bind('nb_conv_transpose2d', 'nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_max_pool2d = bind('nb_max_pool2d', 'nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_avg_pool2d = bind('nb_avg_pool2d', 'nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_adaptive_avg_pool2d = bind('nb_adaptive_avg_pool2d', 'nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_layer_norm = bind('nb_layer_norm', 'nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_batch_norm = bind('nb_batch_norm', 'nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var, const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum, double eps, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_group_norm = bind('nb_group_norm', 'nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_nll_loss = bind('nb_nll_loss', 'nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_cross_entropy = bind('nb_cross_entropy', 'nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_mse_loss = bind('nb_mse_loss', 'nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_l1_loss = bind('nb_l1_loss', 'nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_smooth_l1_loss = bind('nb_smooth_l1_loss', 'nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_huber_loss = bind('nb_huber_loss', 'nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_binary_cross_entropy = bind('nb_binary_cross_entropy', 'nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_binary_cross_entropy_with_logits = bind('nb_binary_cross_entropy_with_logits', 'nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_kl_div = bind('nb_kl_div', 'nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_embedding = bind('nb_embedding', 'nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_pad = bind('nb_pad', 'nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_conv2d_backward_input = bind('nb_conv2d_backward_input', 'nb_status nb_conv2d_backward_input(const nb_tensor* grad_output, const nb_tensor* weight, const int64_t* input_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_conv2d_backward_weight = bind('nb_conv2d_backward_weight', 'nb_status nb_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_max_pool2d_backward = bind('nb_max_pool2d_backward', 'nb_status nb_max_pool2d_backward(const nb_tensor* grad_output, const nb_tensor* indices, const int64_t* input_size, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_avg_pool2d_backward = bind('nb_avg_pool2d_backward', 'nb_status nb_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_adaptive_avg_pool2d_backward = bind('nb_adaptive_avg_pool2d_backward', 'nb_status nb_adaptive_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_layer_norm_backward = bind('nb_layer_norm_backward', 'nb_status nb_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_batch_norm_backward = bind('nb_batch_norm_backward', 'nb_status nb_batch_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_group_norm_backward = bind('nb_group_norm_backward', 'nb_status nb_group_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sgd_step = bind('nb_sgd_step', 'nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer)');
+  fn.nb_adam_step = bind('nb_adam_step', 'nb_status nb_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* exp_avg, nb_tensor* exp_avg_sq, nb_tensor* max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize)');
+  fn.nb_rmsprop_step = bind('nb_rmsprop_step', 'nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* square_avg, nb_tensor* grad_avg, nb_tensor* momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize)');
+  fn.nb_adagrad_step = bind('nb_adagrad_step', 'nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize)');
+  fn.nb_clip_grad_norm_ = bind('nb_clip_grad_norm_', 'nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double max_norm, double norm_type, int32_t error_if_nonfinite, nb_tensor** out)');
+  fn.nb_generator_create = bind('nb_generator_create', 'nb_status nb_generator_create(uint64_t seed, nb_generator** out)');
+  fn.nb_generator_release = bind('nb_generator_release', 'void nb_generator_release(nb_generator* gen)');
+  fn.nb_default_generator = bind('nb_default_generator', 'nb_generator* nb_default_generator()');
+  fn.nb_manual_seed = bind('nb_manual_seed', 'nb_status nb_manual_seed(uint64_t seed)');
+  fn.nb_generator_manual_seed = bind('nb_generator_manual_seed', 'nb_status nb_generator_manual_seed(nb_generator* gen, uint64_t seed)');
+  fn.nb_generator_seed = bind('nb_generator_seed', 'nb_status nb_generator_seed(nb_generator* gen, uint64_t* out)');
+  fn.nb_generator_get_state = bind('nb_generator_get_state', 'nb_status nb_generator_get_state(nb_generator* gen, uint64_t* seed, uint64_t* offset)');
+  fn.nb_generator_set_state = bind('nb_generator_set_state', 'nb_status nb_generator_set_state(nb_generator* gen, uint64_t seed, uint64_t offset)');
+  fn.nb_rand = bind('nb_rand', 'nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_randn = bind('nb_randn', 'nb_status nb_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_randint = bind('nb_randint', 'nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_randperm = bind('nb_randperm', 'nb_status nb_randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_uniform_ = bind('nb_uniform_', 'nb_status nb_uniform_(nb_tensor* t, double from, double to, nb_generator* gen)');
+  fn.nb_normal_ = bind('nb_normal_', 'nb_status nb_normal_(nb_tensor* t, double mean, double std, nb_generator* gen)');
+  fn.nb_random_ = bind('nb_random_', 'nb_status nb_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, nb_generator* gen)');
+  fn.nb_bernoulli = bind('nb_bernoulli', 'nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bernoulli_scalar = bind('nb_bernoulli_scalar', 'nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_multinomial = bind('nb_multinomial', 'nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_dropout = bind('nb_dropout', 'nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sum = bind('nb_sum', 'nb_status nb_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_mean = bind('nb_mean', 'nb_status nb_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_prod = bind('nb_prod', 'nb_status nb_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_amax = bind('nb_amax', 'nb_status nb_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_amin = bind('nb_amin', 'nb_status nb_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_max_dim = bind('nb_max_dim', 'nb_status nb_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices)');
+  fn.nb_min_dim = bind('nb_min_dim', 'nb_status nb_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices)');
+  fn.nb_argmax = bind('nb_argmax', 'nb_status nb_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_argmin = bind('nb_argmin', 'nb_status nb_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_var = bind('nb_var', 'nb_status nb_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_std = bind('nb_std', 'nb_status nb_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_norm = bind('nb_norm', 'nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_logsumexp = bind('nb_logsumexp', 'nb_status nb_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_all = bind('nb_all', 'nb_status nb_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_any = bind('nb_any', 'nb_status nb_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_cumsum = bind('nb_cumsum', 'nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_cumprod = bind('nb_cumprod', 'nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_softmax = bind('nb_softmax', 'nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_log_softmax = bind('nb_log_softmax', 'nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_cat = bind('nb_cat', 'nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_stack = bind('nb_stack', 'nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_flip = bind('nb_flip', 'nb_status nb_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_tensor** out)');
+  fn.nb_roll = bind('nb_roll', 'nb_status nb_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, const int64_t* dims, int32_t ndims, nb_tensor** out)');
+  fn.nb_repeat = bind('nb_repeat', 'nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_tensor** out)');
+  fn.nb_tril = bind('nb_tril', 'nb_status nb_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_triu = bind('nb_triu', 'nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sort = bind('nb_sort', 'nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values, nb_tensor** indices)');
+  fn.nb_argsort = bind('nb_argsort', 'nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out)');
+  fn.nb_topk = bind('nb_topk', 'nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices)');
+  fn.nb_unique = bind('nb_unique', 'nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
+  fn.nb_softmax_backward = bind('nb_softmax_backward', 'nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_log_softmax_backward = bind('nb_log_softmax_backward', 'nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_exp = bind('nb_exp', 'nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_exp2 = bind('nb_exp2', 'nb_status nb_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_expm1 = bind('nb_expm1', 'nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_log = bind('nb_log', 'nb_status nb_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_log2 = bind('nb_log2', 'nb_status nb_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_log10 = bind('nb_log10', 'nb_status nb_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_log1p = bind('nb_log1p', 'nb_status nb_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sqrt = bind('nb_sqrt', 'nb_status nb_sqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_rsqrt = bind('nb_rsqrt', 'nb_status nb_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sin = bind('nb_sin', 'nb_status nb_sin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_cos = bind('nb_cos', 'nb_status nb_cos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_tan = bind('nb_tan', 'nb_status nb_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_asin = bind('nb_asin', 'nb_status nb_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_acos = bind('nb_acos', 'nb_status nb_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_atan = bind('nb_atan', 'nb_status nb_atan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sinh = bind('nb_sinh', 'nb_status nb_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_cosh = bind('nb_cosh', 'nb_status nb_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_tanh = bind('nb_tanh', 'nb_status nb_tanh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sigmoid = bind('nb_sigmoid', 'nb_status nb_sigmoid(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_erf = bind('nb_erf', 'nb_status nb_erf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_erfc = bind('nb_erfc', 'nb_status nb_erfc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_reciprocal = bind('nb_reciprocal', 'nb_status nb_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_silu = bind('nb_silu', 'nb_status nb_silu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_gelu = bind('nb_gelu', 'nb_status nb_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_leaky_relu = bind('nb_leaky_relu', 'nb_status nb_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_elu = bind('nb_elu', 'nb_status nb_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_softplus = bind('nb_softplus', 'nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_neg = bind('nb_neg', 'nb_status nb_neg(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_abs = bind('nb_abs', 'nb_status nb_abs(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_sign = bind('nb_sign', 'nb_status nb_sign(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_relu = bind('nb_relu', 'nb_status nb_relu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_square = bind('nb_square', 'nb_status nb_square(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_floor = bind('nb_floor', 'nb_status nb_floor(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_ceil = bind('nb_ceil', 'nb_status nb_ceil(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_round = bind('nb_round', 'nb_status nb_round(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_trunc = bind('nb_trunc', 'nb_status nb_trunc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_bitwise_not = bind('nb_bitwise_not', 'nb_status nb_bitwise_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_logical_not = bind('nb_logical_not', 'nb_status nb_logical_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_isnan = bind('nb_isnan', 'nb_status nb_isnan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_isinf = bind('nb_isinf', 'nb_status nb_isinf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_isfinite = bind('nb_isfinite', 'nb_status nb_isfinite(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_nan_to_num = bind('nb_nan_to_num', 'nb_status nb_nan_to_num(const nb_tensor* x, double nan, double posinf, double neginf, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_clamp = bind('nb_clamp', 'nb_status nb_clamp(const nb_tensor* x, double min, double max, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_where = bind('nb_where', 'nb_status nb_where(const nb_tensor* condition, const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  return { types, fn, missing };
+}
+
+module.exports = { VERSION, MAX_DIMS, CONSTANTS, FUNCTIONS, CALLBACKS, declare };
