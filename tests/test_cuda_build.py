@@ -1,12 +1,14 @@
 """The CUDA plugin as built: where nvcc is present, libnabla_cuda.so carries
 device code (.nv_fatbin) and both elementwise kernels (contiguous and strided)
-for every op code of backend.h in float32, float64, float16 and bfloat16.
-Runs without a GPU: it reads the ELF file, it launches nothing."""
+for every op code of backend.h in float32, float64, float16 and bfloat16;
+and the plugin's host-side launch planning as a C++ unit test. Runs without a
+GPU: it reads the ELF file and launches nothing."""
 from __future__ import annotations
 
 import pathlib
 import re
 import shutil
+import subprocess
 
 import pytest
 
@@ -67,3 +69,18 @@ def test_plugin_has_every_elementwise_kernel():
                for kind in ("13ew_contiguous", "10ew_strided")
                if (kind, dtype, code, 2 if code < nbinary else 1) not in found]
     assert not missing, missing[:10]
+
+
+CXX = shutil.which("c++") or shutil.which("g++")
+
+
+@pytest.mark.skipif(CXX is None, reason="no C++ compiler on PATH")
+def test_elementwise_launch_planning(tmp_path):
+    """The plugin's host-side planning (src/cuda/ew_plan.h), built and run without a GPU."""
+    exe = tmp_path / "test_ew_plan"
+    subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", f"-I{ROOT / 'include'}",
+                    f"-I{ROOT / 'src' / 'core'}", str(ROOT / "tests" / "cuda" / "test_ew_plan.cpp"), "-o", str(exe)],
+                   check=True, capture_output=True, text=True)
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip().endswith("0 failed"), run.stdout

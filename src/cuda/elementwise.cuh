@@ -14,24 +14,9 @@
 #include <type_traits>
 
 #include "backend.h"
+#include "ew_plan.h"
 
 namespace nbcuda {
-
-// The launch after dims are collapsed (elementwise.cu): strides in elements.
-struct EwPlan {
-    int32_t op, nin, dtype, ndim;
-    int64_t numel;
-    int64_t shape[NB_MAX_DIMS];
-    int64_t out_strides[NB_MAX_DIMS];
-    int64_t in_strides[2][NB_MAX_DIMS];
-    void* out;
-    const void* in[2];
-    int32_t is_scalar[2];
-    double scalar[2];
-    double alpha, beta, gamma;
-    bool contiguous;  // every tensor operand dense in the same order (ndim <= 1, stride 1)
-    bool vectorised;  // contiguous and every pointer 16-byte aligned
-};
 
 struct Attrs {
     double alpha, beta, gamma;
