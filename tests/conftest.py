@@ -57,3 +57,14 @@ def assert_matches():
                     assert ours[d] == want[d], (d, ours, want, a.shape)
 
     return check
+
+
+# Every device the suite runs on: CPU always, CUDA when a device is there.
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
+    not nabla.cuda.is_available(), reason="no CUDA device"))]
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """The device a device-parameterised test runs on ("cpu", "cuda")."""
+    return request.param

@@ -10,13 +10,44 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 2
+#define NB_PLUGIN_ABI 3
 
-/* Kernels a backend runs for nb_backend.binary (contiguous, same dtype, n elements). */
-#define NB_BK_ADD 0
-#define NB_BK_SUB 1
-#define NB_BK_MUL 2
-#define NB_BK_DIV 3
+/* Elementwise kernels (nb_backend.elementwise), one code per op. Binary ops
+ * first, then unary ops; NB_BK_EQ..NB_BK_LOGICAL_XOR and NB_BK_ISNAN..
+ * NB_BK_LOGICAL_NOT write bool. */
+enum {
+    NB_BK_ADD, NB_BK_SUB, NB_BK_MUL, NB_BK_DIV, NB_BK_DIV_TRUNC, NB_BK_DIV_FLOOR, NB_BK_REMAINDER, NB_BK_FMOD,
+    NB_BK_POW, NB_BK_MAXIMUM, NB_BK_MINIMUM, NB_BK_ATAN2,
+    NB_BK_EQ, NB_BK_NE, NB_BK_LT, NB_BK_LE, NB_BK_GT, NB_BK_GE, NB_BK_LOGICAL_AND, NB_BK_LOGICAL_OR,
+    NB_BK_LOGICAL_XOR,
+    NB_BK_NUM_BINARY,
+    NB_BK_EXP = NB_BK_NUM_BINARY, NB_BK_EXP2, NB_BK_EXPM1, NB_BK_LOG, NB_BK_LOG2, NB_BK_LOG10, NB_BK_LOG1P,
+    NB_BK_SQRT, NB_BK_RSQRT, NB_BK_SIN, NB_BK_COS, NB_BK_TAN, NB_BK_ASIN, NB_BK_ACOS, NB_BK_ATAN, NB_BK_SINH,
+    NB_BK_COSH, NB_BK_TANH, NB_BK_SIGMOID, NB_BK_ERF, NB_BK_ERFC, NB_BK_RECIPROCAL, NB_BK_SILU, NB_BK_GELU,
+    NB_BK_GELU_TANH, NB_BK_SOFTPLUS, NB_BK_ELU, NB_BK_LEAKY_RELU, NB_BK_NEG, NB_BK_ABS, NB_BK_SIGN, NB_BK_RELU,
+    NB_BK_SQUARE, NB_BK_FLOOR, NB_BK_CEIL, NB_BK_ROUND, NB_BK_TRUNC, NB_BK_NAN_TO_NUM, NB_BK_CLAMP,
+    NB_BK_ISNAN, NB_BK_ISINF, NB_BK_ISFINITE, NB_BK_LOGICAL_NOT,
+    NB_BK_NUM_OPS
+};
+
+/* One elementwise launch: out[i] = op(in[0][i], in[1][i]) over shape[ndim].
+ * Inputs have dtype `dtype` (NB_F32, NB_F64, NB_F16 or NB_BF16; half types
+ * compute in float), the output that dtype or bool. Pointers include the
+ * tensors' offsets; strides count elements, 0 broadcasts. An input with
+ * is_scalar[i] set is the value scalar[i] and in[i] is unused. */
+typedef struct nb_bk_ew {
+    int32_t op, nin, dtype, ndim;
+    int64_t shape[NB_MAX_DIMS];
+    void* out;
+    int64_t out_strides[NB_MAX_DIMS];
+    const void* in[2];
+    int64_t in_strides[2][NB_MAX_DIMS];
+    int32_t is_scalar[2];
+    double scalar[2];
+    /* attributes: alpha (add/sub alpha, leaky_relu slope, elu alpha, softplus beta,
+     * clamp min, nan_to_num nan), beta (softplus threshold, clamp max, posinf), gamma (neginf) */
+    double alpha, beta, gamma;
+} nb_bk_ew;
 
 /* A device backend. The CPU table fills only the first block; the CUDA plugin
  * fills everything. Streams and events are the backend's native handles (NULL is
@@ -56,11 +87,10 @@ typedef struct nb_backend {
     nb_status (*host_alloc)(int64_t nbytes, void** out);
     void (*host_free)(void* ptr);
     /* Kernels, queued on stream: dst[i] = pattern (pattern_size 1, 2, 4 or 8 bytes) for
-     * count elements; out = a op b elementwise (NB_BK_*) for dtype NB_F32 or NB_F64. */
+     * count elements; one elementwise op (nb_bk_ew) with no host synchronisation. */
     nb_status (*fill)(int32_t device_index, void* dst, const void* pattern, int32_t pattern_size, int64_t count,
                       void* stream);
-    nb_status (*binary)(int32_t device_index, int32_t op, int32_t dtype, void* out, const void* a, const void* b,
-                        int64_t n, void* stream);
+    nb_status (*elementwise)(int32_t device_index, const nb_bk_ew* args, void* stream);
 } nb_backend;
 
 /* Exported by a plugin as "nb_plugin_init". Fills *backend and *device_count; on

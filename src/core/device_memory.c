@@ -398,28 +398,3 @@ nb_status nb_device_fill(const char* op, nb_tensor* t, const void* pattern) {
                                 current_native(index));
     return st == NB_OK ? NB_OK : nb_error(st, "%s: %s", op, plugin->last_error());
 }
-
-bool nb_device_binary_try(const char* name, bool true_div, const nb_tensor* a, const nb_tensor* b, double alpha,
-                          nb_tensor* dst, nb_tensor** out, nb_status* status) {
-    int32_t kop = strcmp(name, "add") == 0 ? NB_BK_ADD : strcmp(name, "sub") == 0 ? NB_BK_SUB
-                : strcmp(name, "mul") == 0 ? NB_BK_MUL : strcmp(name, "div") == 0 && true_div ? NB_BK_DIV : -1;
-    if (kop < 0 || dst != NULL || out == NULL || alpha != 1.0 || a->dtype != b->dtype ||
-        (a->dtype != NB_F32 && a->dtype != NB_F64) || !a->contiguous || !b->contiguous || a->ndim != b->ndim ||
-        memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->ndim) != 0 ||
-        b->storage->device_type != NB_CUDA || a->storage->device_index != b->storage->device_index)
-        return false;
-    const int32_t index = a->storage->device_index;
-    nb_tensor* r = NULL;
-    nb_status st = nb_tensor_new(name, a->shape, a->ndim, a->dtype, NB_CUDA, index, &r);
-    if (st == NB_OK && a->numel > 0) {
-        st = plugin->binary(index, kop, a->dtype, nb_tensor_data(r), nb_tensor_data(a), nb_tensor_data(b), a->numel,
-                            current_native(index));
-        if (st != NB_OK) {
-            st = nb_error(st, "%s: %s", name, plugin->last_error());
-            nb_tensor_release(r);
-        }
-    }
-    if (st == NB_OK) *out = r;
-    *status = st;
-    return true;
-}

@@ -53,7 +53,7 @@ static void broadcast_byte_strides(const nb_tensor* t, int32_t ndim, int64_t* ou
 }
 
 /* dst may be written directly only if no input shares its memory, except as an exact alias. */
-static bool safe_to_write(const nb_tensor* dst, const nb_tensor* const* in, int32_t n) {
+bool nb_ew_safe_to_write(const nb_tensor* dst, const nb_tensor* const* in, int32_t n) {
     for (int32_t d = 0; d < dst->ndim; d++)
         if (dst->strides[d] == 0 && dst->shape[d] > 1) return false;
     for (int32_t i = 0; i < n; i++) {
@@ -86,9 +86,8 @@ static nb_status check_devices(const char* op, const nb_tensor* const* in, int32
         return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the inputs are on %s:%d", op,
                         nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                         nb_device_type_name(dt), (int)di);
-    if (dt != NB_CPU)
-        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on %s yet (only cpu kernels exist)", op,
-                        nb_device_type_name(dt));
+    if (dt != NB_CPU && dt != NB_CUDA)
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on %s yet", op, nb_device_type_name(dt));
     *device_type = dt, *device_index = di;
     return NB_OK;
 }
@@ -102,11 +101,6 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
         if (NB_UNLIKELY(!nb_tensor_ok(inputs[i]))) return nb_bad_handle(name, tensor_names[i], inputs[i]);
     if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(name, "out", dst);
     if (dst != NULL) NB_CHECK_WRITABLE(name, dst);
-    if (NB_UNLIKELY(n == 2 && inputs[0]->storage->device_type == NB_CUDA)) {  /* the device kernels that exist */
-        nb_status st;
-        if (nb_device_binary_try(name, op->ints_to_float, inputs[0], inputs[1], ctx ? ctx->alpha : 1.0, dst, out, &st))
-            return st;
-    }
 
     const int32_t first = op->condition_first ? 1 : 0;  /* inputs that take part in promotion */
     if (first && inputs[0]->dtype != NB_BOOL)
@@ -135,6 +129,8 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
             return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", name,
                             nb_dtype_str(result), nb_dtype_str(dst->dtype));
     }
+    if (device_type == NB_CUDA)
+        return nb_ew_run_device(op, inputs, dst, ctx, compute, shape, ndim, device_index, out);
 
     /* Temporaries: inputs cast to the kernel dtype, and the kernel's output when it cannot go straight to the target. */
     nb_tensor* casted[NB_LOOP_MAX_OPS] = {NULL};
@@ -150,7 +146,7 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
     }
     if (st == NB_OK && target == NULL) st = nb_tensor_new(name, shape, ndim, result, device_type, device_index, &target);
     if (st == NB_OK) {
-        if (target->dtype == kernel_out && safe_to_write(target, inputs, n)) {
+        if (target->dtype == kernel_out && nb_ew_safe_to_write(target, inputs, n)) {
             computed = target;
             nb_tensor_retain(computed);
         } else {

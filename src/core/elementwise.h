@@ -38,6 +38,13 @@ NB_INTERNAL nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inpu
 /* Broadcast shape of n tensors, PyTorch's message on mismatch. */
 NB_INTERNAL nb_status nb_broadcast_shapes(const char* op, const nb_tensor* const* ts, int32_t n, int64_t* shape,
                                           int32_t* ndim);
+/* Whether dst may be written directly: no input shares its memory, except as an exact alias. */
+NB_INTERNAL bool nb_ew_safe_to_write(const nb_tensor* dst, const nb_tensor* const* in, int32_t n);
+/* The device half of nb_ew_run, after validation, promotion and broadcasting:
+ * queues the op's kernel (elementwise_device.c). */
+NB_INTERNAL nb_status nb_ew_run_device(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tensor* dst,
+                                       const nb_ew_ctx* ctx, int32_t compute, const int64_t* shape, int32_t ndim,
+                                       int32_t device_index, nb_tensor** out);
 /* PyTorch's can_cast: no float -> integer, no non-bool -> bool. */
 NB_INTERNAL bool nb_can_cast(int32_t from, int32_t to);
 

@@ -63,9 +63,5 @@ NB_INTERNAL void nb_cuda_memory_reset_peak(int32_t device_index);
 NB_INTERNAL void nb_cuda_memory_empty_cache(int32_t device_index);
 /* Fills a contiguous device tensor with one element's bytes (a kernel on the current stream). */
 NB_INTERNAL nb_status nb_device_fill(const char* op, nb_tensor* t, const void* pattern);
-/* Runs a binary elementwise op on the device when it has a kernel for it (same
- * shape, dtype f32/f64, contiguous, no dst); false leaves *status unset. */
-NB_INTERNAL bool nb_device_binary_try(const char* name, bool true_div, const nb_tensor* a, const nb_tensor* b,
-                                      double alpha, nb_tensor* dst, nb_tensor** out, nb_status* status);
 
 #endif /* NABLA_RUNTIME_H_ */

@@ -1,6 +1,4 @@
-// kernels.cu: fill and elementwise binary kernels: enough to prove the path from
-// the ABI through the current stream to the device. Grid-stride loops, 64-bit
-// indices.
+// kernels.cu: the fill kernel. Grid-stride loops, 64-bit indices.
 #include "kernels.h"
 
 #include <cstring>
@@ -30,29 +28,6 @@ cudaError_t launch_fill(void* dst, const void* pattern, int64_t n, cudaStream_t 
     return cudaGetLastError();
 }
 
-template <typename T, int Op>
-__global__ void binary_kernel(T* out, const T* a, const T* b, int64_t n) {
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-        T x = a[i], y = b[i];
-        out[i] = Op == NB_BK_ADD ? x + y : Op == NB_BK_SUB ? x - y : Op == NB_BK_MUL ? x * y : x / y;
-    }
-}
-
-template <typename T>
-cudaError_t launch_binary(int32_t op, void* out, const void* a, const void* b, int64_t n, cudaStream_t s) {
-    T* o = static_cast<T*>(out);
-    const T* x = static_cast<const T*>(a);
-    const T* y = static_cast<const T*>(b);
-    switch (op) {
-        case NB_BK_ADD: binary_kernel<T, NB_BK_ADD><<<blocks_for(n), kThreads, 0, s>>>(o, x, y, n); break;
-        case NB_BK_SUB: binary_kernel<T, NB_BK_SUB><<<blocks_for(n), kThreads, 0, s>>>(o, x, y, n); break;
-        case NB_BK_MUL: binary_kernel<T, NB_BK_MUL><<<blocks_for(n), kThreads, 0, s>>>(o, x, y, n); break;
-        case NB_BK_DIV: binary_kernel<T, NB_BK_DIV><<<blocks_for(n), kThreads, 0, s>>>(o, x, y, n); break;
-        default: return cudaErrorInvalidValue;
-    }
-    return cudaGetLastError();
-}
-
 }  // namespace
 
 cudaError_t nb_cuda_fill(void* dst, const void* pattern, int32_t pattern_size, int64_t count, cudaStream_t stream) {
@@ -67,11 +42,4 @@ cudaError_t nb_cuda_fill(void* dst, const void* pattern, int32_t pattern_size, i
         case 8: return launch_fill<uint64_t>(dst, pattern, count, stream);
         default: return cudaErrorInvalidValue;
     }
-}
-
-cudaError_t nb_cuda_binary(int32_t op, int32_t dtype, void* out, const void* a, const void* b, int64_t n,
-                           cudaStream_t stream) {
-    if (dtype == NB_F32) return launch_binary<float>(op, out, a, b, n, stream);
-    if (dtype == NB_F64) return launch_binary<double>(op, out, a, b, n, stream);
-    return cudaErrorInvalidValue;
 }

@@ -192,11 +192,9 @@ nb_status fill(int32_t device, void* dst, const void* pattern, int32_t pattern_s
     return NB_OK;
 }
 
-nb_status binary(int32_t device, int32_t op, int32_t dtype, void* out, const void* a, const void* b, int64_t n,
-                 void* stream) {
-    if (n == 0) return NB_OK;
+nb_status elementwise(int32_t device, const nb_bk_ew* args, void* stream) {
     TRY(cudaSetDevice(device));
-    TRY(nb_cuda_binary(op, dtype, out, a, b, n, as_stream(stream)));
+    TRY(nb_cuda_elementwise(args, as_stream(stream)));
     return NB_OK;
 }
 
@@ -243,7 +241,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->host_alloc = host_alloc;
     backend->host_free = host_free;
     backend->fill = fill;
-    backend->binary = binary;
+    backend->elementwise = elementwise;
     *device_count = count;
     return NB_OK;
 }

@@ -1,0 +1,256 @@
+// elementwise.cuh: the generic elementwise kernel family. One op is a scalar
+// function of the compute type (float for f16/bf16); two kernels run it: a
+// contiguous one with 16-byte vector loads and stores, and a strided one that
+// turns a flat index into per-operand offsets (broadcast dims have stride 0).
+// Grid-stride loops and 64-bit indices throughout.
+#ifndef NABLA_CUDA_ELEMENTWISE_CUH_
+#define NABLA_CUDA_ELEMENTWISE_CUH_
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "backend.h"
+#include "ew_plan.h"
+
+namespace nbcuda {
+
+struct Attrs {
+    double alpha, beta, gamma;
+};
+
+template <typename T> struct Compute { using type = T; };
+template <> struct Compute<__half> { using type = float; };
+template <> struct Compute<__nv_bfloat16> { using type = float; };
+
+template <typename C> __device__ __forceinline__ C to_c(float x) { return x; }
+template <typename C> __device__ __forceinline__ C to_c(double x) { return static_cast<C>(x); }
+template <typename C> __device__ __forceinline__ C to_c(__half x) { return __half2float(x); }
+template <typename C> __device__ __forceinline__ C to_c(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+template <typename T> __device__ __forceinline__ T from_c(float x) { return static_cast<T>(x); }
+template <typename T> __device__ __forceinline__ T from_c(double x) { return static_cast<T>(x); }
+template <> __device__ __forceinline__ __half from_c<__half>(float x) { return __float2half_rn(x); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_c<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+template <> __device__ __forceinline__ uint8_t from_c<uint8_t>(float x) { return x != 0; }
+template <> __device__ __forceinline__ uint8_t from_c<uint8_t>(double x) { return x != 0; }
+
+constexpr bool is_bool_op(int op) {
+    return (op >= NB_BK_EQ && op <= NB_BK_LOGICAL_XOR) || (op >= NB_BK_ISNAN && op <= NB_BK_LOGICAL_NOT);
+}
+
+// Python's floor division and modulo (as the CPU kernels and NumPy).
+template <typename C> __device__ __forceinline__ C floordiv(C a, C b) {
+    if (b == 0) return a / b;
+    C mod = fmod(a, b), div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return copysign(C(0), a / b);
+    C fl = floor(div);
+    return div - fl > C(0.5) ? fl + 1 : fl;
+}
+
+template <typename C> __device__ __forceinline__ C remainder(C a, C b) {
+    C m = fmod(a, b);
+    if (m != 0 && ((b < 0) != (m < 0))) m += b;
+    return m;
+}
+
+// The scalar function of op in the compute type C (y unused by unary ops); bool ops return 0 or 1.
+template <int Op, typename C>
+__device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
+    constexpr C kInf = C(INFINITY);
+    if constexpr (Op == NB_BK_ADD) return x + C(p.alpha) * y;
+    else if constexpr (Op == NB_BK_SUB) return x - C(p.alpha) * y;
+    else if constexpr (Op == NB_BK_MUL) return x * y;
+    else if constexpr (Op == NB_BK_DIV) return x / y;
+    else if constexpr (Op == NB_BK_DIV_TRUNC) return trunc(x / y);
+    // in double, as the CPU kernels: floor division must round at the same boundaries
+    else if constexpr (Op == NB_BK_DIV_FLOOR) return C(floordiv<double>(x, y));
+    else if constexpr (Op == NB_BK_REMAINDER) return C(remainder<double>(x, y));
+    else if constexpr (Op == NB_BK_FMOD) return fmod(x, y);
+    else if constexpr (Op == NB_BK_POW) return pow(x, y);
+    else if constexpr (Op == NB_BK_MAXIMUM) return (x != x || y != y) ? x + y : x > y ? x : y;
+    else if constexpr (Op == NB_BK_MINIMUM) return (x != x || y != y) ? x + y : x < y ? x : y;
+    else if constexpr (Op == NB_BK_ATAN2) return atan2(x, y);
+    else if constexpr (Op == NB_BK_EQ) return x == y;
+    else if constexpr (Op == NB_BK_NE) return x != y;
+    else if constexpr (Op == NB_BK_LT) return x < y;
+    else if constexpr (Op == NB_BK_LE) return x <= y;
+    else if constexpr (Op == NB_BK_GT) return x > y;
+    else if constexpr (Op == NB_BK_GE) return x >= y;
+    else if constexpr (Op == NB_BK_LOGICAL_AND) return (x != 0) && (y != 0);
+    else if constexpr (Op == NB_BK_LOGICAL_OR) return (x != 0) || (y != 0);
+    else if constexpr (Op == NB_BK_LOGICAL_XOR) return (x != 0) != (y != 0);
+    else if constexpr (Op == NB_BK_EXP) return exp(x);
+    else if constexpr (Op == NB_BK_EXP2) return exp2(x);
+    else if constexpr (Op == NB_BK_EXPM1) return expm1(x);
+    else if constexpr (Op == NB_BK_LOG) return log(x);
+    else if constexpr (Op == NB_BK_LOG2) return log2(x);
+    else if constexpr (Op == NB_BK_LOG10) return log10(x);
+    else if constexpr (Op == NB_BK_LOG1P) return log1p(x);
+    else if constexpr (Op == NB_BK_SQRT) return sqrt(x);
+    else if constexpr (Op == NB_BK_RSQRT) return rsqrt(x);
+    else if constexpr (Op == NB_BK_SIN) return sin(x);
+    else if constexpr (Op == NB_BK_COS) return cos(x);
+    else if constexpr (Op == NB_BK_TAN) return tan(x);
+    else if constexpr (Op == NB_BK_ASIN) return asin(x);
+    else if constexpr (Op == NB_BK_ACOS) return acos(x);
+    else if constexpr (Op == NB_BK_ATAN) return atan(x);
+    else if constexpr (Op == NB_BK_SINH) return sinh(x);
+    else if constexpr (Op == NB_BK_COSH) return cosh(x);
+    else if constexpr (Op == NB_BK_TANH) return tanh(x);
+    else if constexpr (Op == NB_BK_SIGMOID) return C(1) / (C(1) + exp(-x));
+    else if constexpr (Op == NB_BK_ERF) return erf(x);
+    else if constexpr (Op == NB_BK_ERFC) return erfc(x);
+    else if constexpr (Op == NB_BK_RECIPROCAL) return C(1) / x;
+    else if constexpr (Op == NB_BK_SILU) return x / (C(1) + exp(-x));
+    else if constexpr (Op == NB_BK_GELU) return C(0.5) * x * (C(1) + erf(x * C(0.70710678118654752440)));
+    else if constexpr (Op == NB_BK_GELU_TANH)
+        return C(0.5) * x * (C(1) + tanh(C(0.79788456080286535588) * (x + C(0.044715) * x * x * x)));
+    else if constexpr (Op == NB_BK_SOFTPLUS) {
+        const C beta = C(p.alpha);
+        return x * beta > C(p.beta) ? x : log1p(exp(beta * x)) / beta;
+    } else if constexpr (Op == NB_BK_ELU) return x > 0 ? x : C(p.alpha) * expm1(x);
+    else if constexpr (Op == NB_BK_LEAKY_RELU) return x > 0 ? x : x * C(p.alpha);
+    else if constexpr (Op == NB_BK_NEG) return -x;
+    else if constexpr (Op == NB_BK_ABS) return fabs(x);
+    else if constexpr (Op == NB_BK_SIGN) return x != x ? x : C((x > 0) - (x < 0));
+    else if constexpr (Op == NB_BK_RELU) return x != x ? x : x > 0 ? x : C(0);
+    else if constexpr (Op == NB_BK_SQUARE) return x * x;
+    else if constexpr (Op == NB_BK_FLOOR) return floor(x);
+    else if constexpr (Op == NB_BK_CEIL) return ceil(x);
+    else if constexpr (Op == NB_BK_ROUND) return rint(x);  // half to even
+    else if constexpr (Op == NB_BK_TRUNC) return trunc(x);
+    else if constexpr (Op == NB_BK_NAN_TO_NUM)
+        return x != x ? C(p.alpha) : x == kInf ? C(p.beta) : x == -kInf ? C(p.gamma) : x;
+    else if constexpr (Op == NB_BK_CLAMP) {
+        const C lo = C(p.alpha), hi = C(p.beta);
+        return x != x ? x : (x < lo ? lo : x) > hi ? hi : (x < lo ? lo : x);
+    } else if constexpr (Op == NB_BK_ISNAN) return x != x;
+    else if constexpr (Op == NB_BK_ISINF) return x == kInf || x == -kInf;
+    else if constexpr (Op == NB_BK_ISFINITE) return isfinite(x);
+    else if constexpr (Op == NB_BK_LOGICAL_NOT) return x == 0;
+    else static_assert(Op < 0, "unknown elementwise op");
+}
+
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Vec {
+    T v[N];
+};
+
+// Operand i is a tensor (in[i]) or a value (scalar[i]); O is T, or uint8_t for bool ops.
+template <typename T, typename O, int Op, int Nin>
+__global__ void ew_contiguous(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
+                              int32_t sb, double va, double vb, Attrs p, int64_t n, bool vectorised) {
+    using C = typename Compute<T>::type;
+    constexpr int N = 16 / sizeof(T);
+    const C ca = C(va), cb = C(vb);
+    const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    int64_t tail = 0;
+    if (vectorised) {
+        const int64_t nv = n / N;
+        for (int64_t v = tid; v < nv; v += step) {
+            Vec<T, N> xa, xb;
+            if (!sa) xa = reinterpret_cast<const Vec<T, N>*>(a)[v];
+            if (Nin == 2 && !sb) xb = reinterpret_cast<const Vec<T, N>*>(b)[v];
+            Vec<O, N> r;
+#pragma unroll
+            for (int k = 0; k < N; k++) {
+                C x = sa ? ca : to_c<C>(xa.v[k]);
+                C y = Nin == 2 ? (sb ? cb : to_c<C>(xb.v[k])) : C(0);
+                r.v[k] = from_c<O>(apply<Op, C>(x, y, p));
+            }
+            reinterpret_cast<Vec<O, N>*>(out)[v] = r;
+        }
+        tail = nv * N;
+    }
+    for (int64_t i = tail + tid; i < n; i += step) {
+        C x = sa ? ca : to_c<C>(a[i]);
+        C y = Nin == 2 ? (sb ? cb : to_c<C>(b[i])) : C(0);
+        out[i] = from_c<O>(apply<Op, C>(x, y, p));
+    }
+}
+
+struct Strides {
+    int32_t ndim;
+    int64_t shape[NB_MAX_DIMS];
+    int64_t s[3][NB_MAX_DIMS];  // out, a, b
+};
+
+template <typename T, typename O, int Op, int Nin>
+__global__ void ew_strided(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
+                           int32_t sb, double va, double vb, Attrs p, int64_t n, Strides st) {
+    using C = typename Compute<T>::type;
+    const C ca = C(va), cb = C(vb);
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        int64_t rem = i, oo = 0, oa = 0, ob = 0;
+        for (int d = st.ndim - 1; d >= 0; d--) {
+            const int64_t idx = rem % st.shape[d];
+            rem /= st.shape[d];
+            oo += idx * st.s[0][d];
+            oa += idx * st.s[1][d];
+            ob += idx * st.s[2][d];
+        }
+        C x = sa ? ca : to_c<C>(a[oa]);
+        C y = Nin == 2 ? (sb ? cb : to_c<C>(b[ob])) : C(0);
+        out[oo] = from_c<O>(apply<Op, C>(x, y, p));
+    }
+}
+
+constexpr int kEwThreads = 256;
+
+inline int ew_blocks(int64_t work) {
+    int64_t b = (work + kEwThreads - 1) / kEwThreads;
+    if (b < 1) b = 1;
+    return static_cast<int>(b < 65535 * 8 ? b : 65535 * 8);
+}
+
+template <typename T, int Op, int Nin>
+cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
+    using O = typename std::conditional<is_bool_op(Op), uint8_t, T>::type;
+    O* out = static_cast<O*>(pl.out);
+    const T* a = static_cast<const T*>(pl.in[0]);
+    const T* b = static_cast<const T*>(pl.in[1]);
+    const Attrs p{pl.alpha, pl.beta, pl.gamma};
+    if (pl.contiguous) {
+        constexpr int N = 16 / sizeof(T);
+        ew_contiguous<T, O, Op, Nin><<<ew_blocks(pl.vectorised ? pl.numel / N + 1 : pl.numel), kEwThreads, 0,
+                                       stream>>>(out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0],
+                                                 pl.scalar[1], p, pl.numel, pl.vectorised);
+    } else {
+        Strides st;
+        st.ndim = pl.ndim;
+        for (int d = 0; d < pl.ndim; d++) {
+            st.shape[d] = pl.shape[d];
+            st.s[0][d] = pl.out_strides[d];
+            st.s[1][d] = pl.in_strides[0][d];
+            st.s[2][d] = pl.in_strides[1][d];
+        }
+        ew_strided<T, O, Op, Nin><<<ew_blocks(pl.numel), kEwThreads, 0, stream>>>(
+            out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, pl.numel, st);
+    }
+    return cudaGetLastError();
+}
+
+template <int Op, int Nin>
+cudaError_t ew_launch(const EwPlan& pl, cudaStream_t stream) {
+    switch (pl.dtype) {
+        case NB_F32: return ew_launch_typed<float, Op, Nin>(pl, stream);
+        case NB_F64: return ew_launch_typed<double, Op, Nin>(pl, stream);
+        case NB_F16: return ew_launch_typed<__half, Op, Nin>(pl, stream);
+        case NB_BF16: return ew_launch_typed<__nv_bfloat16, Op, Nin>(pl, stream);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+// Per-family dispatch (ew_binary.cu, ew_unary.cu), split so the two compile in parallel.
+cudaError_t ew_binary(const EwPlan& pl, cudaStream_t stream);
+cudaError_t ew_unary(const EwPlan& pl, cudaStream_t stream);
+
+}  // namespace nbcuda
+
+#endif  // NABLA_CUDA_ELEMENTWISE_CUH_
