@@ -62,25 +62,37 @@ typedef void (*opt_kernel)(void* const* v, int64_t lo, int64_t hi, const void* c
     }                                                                                                      \
     NN_CLONES static void adam_##SFX(void* const* v, int64_t lo, int64_t hi, const void* vc) {            \
         const adam_ctx* c = vc;                                                                            \
-        T *p = v[0], *m = v[2], *s = v[3], *smax = v[4];                                                   \
-        const T* gr = v[1];                                                                                \
+        T* restrict p = v[0];                                                                              \
+        T* restrict m = v[2];                                                                              \
+        T* restrict s = v[3];                                                                              \
+        T* restrict smax = v[4];                                                                           \
+        const T* restrict gr = v[1];                                                                       \
         const T b1 = (T)(1.0 - c->beta1), b2 = (T)c->beta2, nb2 = (T)(1.0 - c->beta2), eps = (T)c->eps;    \
         const T wd = (T)c->weight_decay, decay = (T)(1.0 - c->lr * c->weight_decay);                       \
-        const T step = (T)c->step_size, bc2 = (T)c->bc2_sqrt;                                              \
-        for (int64_t i = lo; i < hi; i++) {                                                                \
-            T g = c->maximize ? -gr[i] : gr[i], pi = p[i];                                                 \
-            if (c->weight_decay != 0) {                                                                    \
-                if (c->decoupled) pi = pi * decay;                                                         \
-                else g = g + wd * pi;                                                                      \
+        const T step = (T)c->step_size, bc2 = (T)c->bc2_sqrt, sign = c->maximize ? (T)-1 : (T)1;           \
+        const bool coupled = c->weight_decay != 0 && !c->decoupled;                                        \
+        const T keep = c->weight_decay != 0 && c->decoupled ? decay : (T)1;                                \
+        const T l2 = coupled ? wd : (T)0;                                                                  \
+        if (!c->amsgrad) { /* the common case: flags folded into constants, so the loop vectorises */      \
+            for (int64_t i = lo; i < hi; i++) {                                                            \
+                const T pi = p[i];                                                                         \
+                const T g = sign * gr[i] + l2 * pi;                                                        \
+                const T mi = m[i] + b1 * (g - m[i]);                                                       \
+                const T si = s[i] * b2 + nb2 * g * g;                                                      \
+                m[i] = mi, s[i] = si;                                                                      \
+                p[i] = pi * keep - step * (mi / (SQRT(si) / bc2 + eps));                                   \
             }                                                                                              \
+            return;                                                                                        \
+        }                                                                                                  \
+        for (int64_t i = lo; i < hi; i++) {                                                                \
+            const T pi = p[i];                                                                             \
+            const T g = sign * gr[i] + l2 * pi;                                                            \
             const T mi = m[i] + b1 * (g - m[i]);                                                           \
             T si = s[i] * b2 + nb2 * g * g;                                                                \
             m[i] = mi, s[i] = si;                                                                          \
-            if (c->amsgrad) {                                                                              \
-                if (!(smax[i] <= si)) si = smax[i] != smax[i] || smax[i] > si ? smax[i] : si;              \
-                smax[i] = si;                                                                              \
-            }                                                                                              \
-            p[i] = pi - step * (mi / (SQRT(si) / bc2 + eps));                                              \
+            if (!(smax[i] <= si)) si = smax[i] != smax[i] || smax[i] > si ? smax[i] : si;                  \
+            smax[i] = si;                                                                                  \
+            p[i] = pi * keep - step * (mi / (SQRT(si) / bc2 + eps));                                       \
         }                                                                                                  \
     }                                                                                                      \
     NN_CLONES static void rmsprop_##SFX(void* const* v, int64_t lo, int64_t hi, const void* vc) {         \
