@@ -9,9 +9,56 @@
 
 #pragma GCC diagnostic ignored "-Wtype-limits" /* expressions are shared by signed and unsigned types */
 
+/* glibc's libmvec has SIMD variants of the float functions (at most 4 ulp from the
+ * correctly rounded result, special values as in libm): declaring them lets the
+ * contiguous loops below run 4 or 8 lanes per call instead of one. */
+#if defined(NB_HAVE_LIBMVEC) && defined(__GLIBC__)
+#pragma omp declare simd notinbranch
+float expf(float);
+#pragma omp declare simd notinbranch
+float expm1f(float);
+#pragma omp declare simd notinbranch
+float exp2f(float);
+#pragma omp declare simd notinbranch
+float logf(float);
+#pragma omp declare simd notinbranch
+float log2f(float);
+#pragma omp declare simd notinbranch
+float log10f(float);
+#pragma omp declare simd notinbranch
+float log1pf(float);
+#pragma omp declare simd notinbranch
+float sinf(float);
+#pragma omp declare simd notinbranch
+float cosf(float);
+#pragma omp declare simd notinbranch
+float tanf(float);
+#pragma omp declare simd notinbranch
+float asinf(float);
+#pragma omp declare simd notinbranch
+float acosf(float);
+#pragma omp declare simd notinbranch
+float atanf(float);
+#pragma omp declare simd notinbranch
+float sinhf(float);
+#pragma omp declare simd notinbranch
+float coshf(float);
+#pragma omp declare simd notinbranch
+float tanhf(float);
+#pragma omp declare simd notinbranch
+float erff(float);
+#pragma omp declare simd notinbranch
+float erfcf(float);
+#define NB_SIMD_LOOP _Pragma("omp simd")
+#define NB_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default"))) /* AVX2: 8 lanes */
+#else
+#define NB_SIMD_LOOP
+#define NB_SIMD_CLONES
+#endif
+
 /* EXPR and PRE may name the input type as T and the output type as OT_. */
 #define UNARY_LOOP(NAME, IT, OT, PRE, EXPR)                                                            \
-    static void NAME(char* const* d, const int64_t* s, int64_t n, const void* vctx) {                  \
+    NB_SIMD_CLONES static void NAME(char* const* d, const int64_t* s, int64_t n, const void* vctx) {                  \
         typedef IT T;                                                                                  \
         const nb_ew_ctx* ctx = (const nb_ew_ctx*)vctx;                                                 \
         (void)ctx;                                                                                     \
@@ -19,6 +66,7 @@
         if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(T)) {                               \
             OT* o = (OT*)d[0];                                                                         \
             const T* a = (const T*)d[1];                                                               \
+            NB_SIMD_LOOP                                                                               \
             for (int64_t i = 0; i < n; i++) { const T x = a[i]; (void)x; o[i] = (OT)(EXPR); }                   \
         } else {                                                                                       \
             for (int64_t i = 0; i < n; i++) {                                                          \
