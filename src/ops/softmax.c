@@ -8,16 +8,11 @@
  * across the tile. Rows and tiles are independent: threads never change a
  * result. A NaN in a row makes the row NaN, as does a row of -inf. The exp is
  * reduce.h's nb_vexp16 (about 1 ulp). */
-#include "reduce.h"
+#include "lines.h"
 
 #include <math.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#define TILE 256
-#define GRAIN 16384
+#define TILE NB_LINES_TILE
 
 NB_INLINE float hmax16(const nb_v16f* p) {
     const nb_v16f v = *p;
@@ -127,23 +122,22 @@ static void line_f64(const double* x, double* o, int64_t n, int64_t s, bool logs
 typedef struct {
     const char* x;
     char* out;
-    int64_t len, inner, ntiles;
+    nb_lines l;
     bool f64, logsm;
 } sm_plan;
 
-static void run_item(const sm_plan* p, int64_t item) {
-    const int64_t outer = p->inner == 1 ? item : item / p->ntiles;
-    const int64_t j0 = p->inner == 1 ? 0 : (item % p->ntiles) * TILE;
-    const int64_t off = outer * p->len * p->inner + j0;
-    const int64_t m = p->inner - j0 < TILE ? p->inner - j0 : TILE;
+static void run_item(const void* vp, int64_t item) {
+    const sm_plan* p = vp;
+    int64_t off, m;
+    nb_lines_item(&p->l, item, &off, &m);
     if (p->f64) {
         const double* x = (const double*)p->x + off;
         double* o = (double*)p->out + off;
-        for (int64_t j = 0; j < m; j++) line_f64(x + j, o + j, p->len, p->inner, p->logsm);
-    } else if (p->inner == 1) {
-        row_f32((const float*)p->x + off, (float*)p->out + off, p->len, p->logsm);
+        for (int64_t j = 0; j < m; j++) line_f64(x + j, o + j, p->l.len, p->l.inner, p->logsm);
+    } else if (p->l.inner == 1) {
+        row_f32((const float*)p->x + off, (float*)p->out + off, p->l.len, p->logsm);
     } else {
-        cols_f32((const float*)p->x + off, (float*)p->out + off, p->len, p->inner, m, p->logsm);
+        cols_f32((const float*)p->x + off, (float*)p->out + off, p->l.len, p->l.inner, m, p->logsm);
     }
 }
 
@@ -174,25 +168,9 @@ static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, in
             st = nb_tensor_new(op, t->shape, t->ndim, in, NB_CPU, 0, &computed);
     }
     if (st == NB_OK && t->numel > 0) {
-        sm_plan p = {.x = nb_tensor_data(x), .out = nb_tensor_data(computed), .len = 1, .inner = 1,
-                     .f64 = in == NB_F64, .logsm = logsm};
-        int64_t outer = 1;
-        for (int32_t i = 0; i < t->ndim; i++) {
-            if (i < d) outer *= t->shape[i];
-            else if (i == d) p.len = t->shape[i];
-            else p.inner *= t->shape[i];
-        }
-        p.ntiles = (p.inner + TILE - 1) / TILE;
-        const int64_t items = p.inner == 1 ? outer : outer * p.ntiles;
-#ifdef _OPENMP
-        if (t->numel >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
-            for (int64_t it = 0; it < items; it++) run_item(&p, it);
-        } else
-#endif
-        {
-            for (int64_t it = 0; it < items; it++) run_item(&p, it);
-        }
+        const sm_plan p = {.x = nb_tensor_data(x), .out = nb_tensor_data(computed), .f64 = in == NB_F64,
+                           .logsm = logsm, .l = nb_lines_along(t->shape, t->ndim, d)};
+        nb_lines_run(&p.l, t->numel, run_item, &p);
     }
     if (st == NB_OK && computed != target) st = nb_copy_into(op, target, computed);
     nb_tensor_release(computed);

@@ -8,19 +8,14 @@
  * [outer, L, inner]: one pass for the sums, one for the result. Rows (inner == 1)
  * or tiles of up to TILE inner positions are independent: threads never change a
  * result. Sums: 16 float lanes then double for float32 rows, double otherwise. */
-#include "reduce.h"
+#include "lines.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#define TILE 256
-#define GRAIN 16384
+#define TILE NB_LINES_TILE
 
 typedef struct {
     const char *g, *y;
     char* out;
-    int64_t len, inner, ntiles;
+    nb_lines l;
     bool f64, logsm;
 } bw_plan;
 
@@ -88,19 +83,18 @@ static void line_f64(const double* g, const double* y, double* o, int64_t n, int
     else for (int64_t i = 0; i < n; i++) o[i * s] = y[i * s] * (g[i * s] - sum);
 }
 
-static void run_item(const bw_plan* p, int64_t item) {
-    const int64_t outer = p->inner == 1 ? item : item / p->ntiles;
-    const int64_t j0 = p->inner == 1 ? 0 : (item % p->ntiles) * TILE;
-    const int64_t off = outer * p->len * p->inner + j0;
-    const int64_t m = p->inner - j0 < TILE ? p->inner - j0 : TILE;
+static void run_item(const void* vp, int64_t item) {
+    const bw_plan* p = vp;
+    int64_t off, m;
+    nb_lines_item(&p->l, item, &off, &m);
     if (p->f64) {
         const double *g = (const double*)p->g + off, *y = (const double*)p->y + off;
         double* o = (double*)p->out + off;
-        for (int64_t j = 0; j < m; j++) line_f64(g + j, y + j, o + j, p->len, p->inner, p->logsm);
-    } else if (p->inner == 1) {
-        row_f32((const float*)p->g + off, (const float*)p->y + off, (float*)p->out + off, p->len, p->logsm);
+        for (int64_t j = 0; j < m; j++) line_f64(g + j, y + j, o + j, p->l.len, p->l.inner, p->logsm);
+    } else if (p->l.inner == 1) {
+        row_f32((const float*)p->g + off, (const float*)p->y + off, (float*)p->out + off, p->l.len, p->logsm);
     } else {
-        cols_f32((const float*)p->g + off, (const float*)p->y + off, (float*)p->out + off, p->len, p->inner, m,
+        cols_f32((const float*)p->g + off, (const float*)p->y + off, (float*)p->out + off, p->l.len, p->l.inner, m,
                  p->logsm);
     }
 }
@@ -146,25 +140,9 @@ static nb_status backward_impl(const char* op, bool logsm, const nb_tensor* g, c
             st = nb_tensor_new(op, y->shape, y->ndim, in, NB_CPU, 0, &computed);
     }
     if (st == NB_OK && y->numel > 0) {
-        bw_plan p = {.g = nb_tensor_data(gc), .y = nb_tensor_data(yc), .out = nb_tensor_data(computed), .len = 1,
-                     .inner = 1, .f64 = in == NB_F64, .logsm = logsm};
-        int64_t outer = 1;
-        for (int32_t i = 0; i < y->ndim; i++) {
-            if (i < d) outer *= y->shape[i];
-            else if (i == d) p.len = y->shape[i];
-            else p.inner *= y->shape[i];
-        }
-        p.ntiles = (p.inner + TILE - 1) / TILE;
-        const int64_t items = p.inner == 1 ? outer : outer * p.ntiles;
-#ifdef _OPENMP
-        if (y->numel >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
-            for (int64_t it = 0; it < items; it++) run_item(&p, it);
-        } else
-#endif
-        {
-            for (int64_t it = 0; it < items; it++) run_item(&p, it);
-        }
+        const bw_plan p = {.g = nb_tensor_data(gc), .y = nb_tensor_data(yc), .out = nb_tensor_data(computed),
+                           .f64 = in == NB_F64, .logsm = logsm, .l = nb_lines_along(y->shape, y->ndim, d)};
+        nb_lines_run(&p.l, y->numel, run_item, &p);
     }
     if (st == NB_OK && computed != target) st = nb_copy_into(op, target, computed);
     nb_tensor_release(computed);

@@ -1,0 +1,57 @@
+/* lines.h: kernels that work on every line of a tensor along one dim (softmax and
+ * its gradient). A contiguous tensor is read as [outer, len, inner]; the work
+ * items are rows (inner == 1) or tiles of up to NB_LINES_TILE inner positions, so
+ * items are independent and threads never change a result. */
+#ifndef NABLA_OPS_LINES_H_
+#define NABLA_OPS_LINES_H_
+
+#include "reduce.h" /* NB_GRAB */
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define NB_LINES_TILE 256
+#define NB_LINES_GRAIN 16384 /* elements before threads pay off */
+
+typedef struct nb_lines {
+    int64_t len, inner, ntiles, items;
+} nb_lines;
+
+static inline nb_lines nb_lines_along(const int64_t* shape, int32_t ndim, int32_t d) {
+    nb_lines l = {.len = 1, .inner = 1};
+    int64_t outer = 1;
+    for (int32_t i = 0; i < ndim; i++) {
+        if (i < d) outer *= shape[i];
+        else if (i == d) l.len = shape[i];
+        else l.inner *= shape[i];
+    }
+    l.ntiles = (l.inner + NB_LINES_TILE - 1) / NB_LINES_TILE;
+    l.items = l.inner == 1 ? outer : outer * l.ntiles;
+    return l;
+}
+
+/* The offset of item's first element and how many inner positions it covers. */
+static inline void nb_lines_item(const nb_lines* l, int64_t item, int64_t* off, int64_t* m) {
+    const int64_t outer = l->inner == 1 ? item : item / l->ntiles;
+    const int64_t j0 = l->inner == 1 ? 0 : (item % l->ntiles) * NB_LINES_TILE;
+    *off = outer * l->len * l->inner + j0;
+    *m = l->inner - j0 < NB_LINES_TILE ? l->inner - j0 : NB_LINES_TILE;
+}
+
+/* fn(plan, item) for every item, across threads when there are numel >= NB_LINES_GRAIN elements. */
+static inline void nb_lines_run(const nb_lines* l, int64_t numel, void (*fn)(const void*, int64_t),
+                                const void* plan) {
+    const int64_t items = l->items;
+#ifdef _OPENMP
+    if (numel >= NB_LINES_GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
+        for (int64_t it = 0; it < items; it++) fn(plan, it);
+        return;
+    }
+#endif
+    (void)numel;
+    for (int64_t it = 0; it < items; it++) fn(plan, it);
+}
+
+#endif /* NABLA_OPS_LINES_H_ */
