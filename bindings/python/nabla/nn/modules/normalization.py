@@ -14,6 +14,21 @@ from .module import Module
 __all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
+def _affine_parameters(module: Module, affine: bool, bias: bool, shape: tuple, device, dtype) -> None:
+    """weight and bias Parameters of `shape` (set by reset_parameters), or None where absent."""
+    weight = Parameter(_factory.empty(*shape, device=device, dtype=dtype)) if affine else None
+    module.register_parameter("weight", weight)
+    module.register_parameter("bias", Parameter(_factory.empty(*shape, device=device, dtype=dtype))
+                              if affine and bias else None)
+
+
+def _init_affine(module: Module) -> None:
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     """Normalizes over the trailing dims normalized_shape; weight starts at 1, bias at 0."""
 
@@ -24,22 +39,11 @@ class LayerNorm(Module):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_factory.empty(*self.normalized_shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_factory.empty(*self.normalized_shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, bias, self.normalized_shape, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        _init_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -58,22 +62,11 @@ class GroupNorm(Module):
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         self.use_bias = bias
-        if affine:
-            self.weight = Parameter(_factory.empty(num_channels, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_factory.empty(num_channels, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, (num_channels,), device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _init_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -90,15 +83,7 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats, self.use_bias = affine, track_running_stats, bias
-        if affine:
-            self.weight = Parameter(_factory.empty(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_factory.empty(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, (num_features,), device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", _factory.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", _factory.ones(num_features, device=device, dtype=dtype))
@@ -118,10 +103,7 @@ class _BatchNorm(Module):
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _init_affine(self)
 
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() not in self._dims:
