@@ -19,22 +19,13 @@
  * grad_output x im2col(input)^T, accumulated per thread, then summed.
  *
  * float16/bfloat16 compute in float32. */
+#include "conv.h"
+#include "conv_direct.h"
 #include "nn_common.h"
 
 #include <cblas.h>
 #include <limits.h>
 #include <string.h>
-
-typedef struct {
-    int64_t N, C, H, W;     /* input */
-    int64_t O, kh, kw;      /* output channels, kernel */
-    int64_t OH, OW;         /* output */
-    int64_t sh, sw, pt, pl; /* stride, padding before (top, left) */
-    int64_t dh, dw;         /* dilation */
-    int64_t oph, opw;       /* transposed: output padding */
-    int64_t groups;
-    bool direct;            /* 1x1, stride 1, no padding: the input is its own column matrix */
-} conv_geom;
 
 #define TILE_ELEMS (256 * 1024) /* column-tile elements per thread: 1 MiB of float32 */
 
@@ -451,6 +442,13 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
             nn_release(x, w, b, st != NB_OK ? y : NULL, NULL, NULL, NULL, NULL);
             return st != NB_OK ? st : nn_deliver(op, y, result_dtype, dst, out);
         }
+        if (kd == NB_F32 && conv_direct_takes(&g)) {
+            st = conv_direct_forward(op, &g, nb_tensor_data(x), nb_tensor_data(w),
+                                     b != NULL ? nb_tensor_data(b) : NULL, nb_tensor_data(y), nthreads);
+            const int32_t result_dtype = input->dtype;
+            nn_release(x, w, b, st != NB_OK ? y : NULL, NULL, NULL, NULL, NULL);
+            return st != NB_OK ? st : nn_deliver(op, y, result_dtype, dst, out);
+        }
         {
             const int64_t Kg = g.C / G * g.kh * g.kw, Og = g.O / G;
             slab = !g.direct && g.sh == 1 && g.sw == 1 && Kg > 0;
@@ -692,6 +690,9 @@ nb_status nbi_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tens
     const int64_t WN = g.O * Kg;
     if (WN > 0 && (g.N == 0 || HW == 0)) {
         memset(nb_tensor_data(y), 0, (size_t)(WN * nb_dtype_sizes[kd]));
+    } else if (WN > 0 && kd == NB_F32 && conv_direct_takes(&g)) {
+        const double flops = (double)g.N * (double)g.O * (double)HW * (double)Kg;
+        st = conv_direct_wgrad(op, &g, nb_tensor_data(x), nb_tensor_data(go), nb_tensor_data(y), nn_threads(flops / 8));
     } else if (WN > 0) {
         const double flops = (double)g.N * (double)g.O * (double)HW * (double)Kg;
         int nthreads = nn_threads(flops / 8);
@@ -716,6 +717,6 @@ nb_status nbi_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tens
         if (nthreads > 1) nn_blas_serial_end();
         nn_free(scratch);
     }
-    nn_release(go, x, NULL, NULL, NULL, NULL, NULL, NULL);
-    return nn_deliver(op, y, grad_output->dtype, dst, out);
+    nn_release(go, x, st != NB_OK ? y : NULL, NULL, NULL, NULL, NULL, NULL);
+    return st != NB_OK ? st : nn_deliver(op, y, grad_output->dtype, dst, out);
 }

@@ -1,0 +1,201 @@
+/* conv_direct.c: the drivers of the direct stride-1 convolution (see
+ * conv_direct.h): choosing the kernels for this CPU, padding images, packing
+ * weights and gradients into the kernels' layouts, and the OpenMP tasks. */
+#include "conv_direct.h"
+
+#include "nn_common.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#define CD_THREAD() omp_get_thread_num()
+#else
+#define CD_THREAD() 0
+#endif
+
+/* ---- kernel choice ---- */
+
+static const cd_kernels* chosen;
+static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
+
+/* The best level the CPU runs, lowered by NABLA_CPU_CAPABILITY ("avx512", "avx2" or "default", the names of
+ * PyTorch's ATEN_CPU_CAPABILITY) so that every path can be tested on one machine. */
+static void choose(void) {
+#if defined(NB_HAVE_CONV_DIRECT)
+    const char* cap = getenv("NABLA_CPU_CAPABILITY");
+    const int limit = cap == NULL ? 2 : strcmp(cap, "avx512") == 0 ? 2 : strcmp(cap, "avx2") == 0 ? 1 : 0;
+    __builtin_cpu_init();
+    const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
+    const bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                    __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+    chosen = v4 && limit >= 2 ? &cd_kernels_x86_64_v4 : v3 && limit >= 1 ? &cd_kernels_x86_64_v3 : NULL;
+#endif
+}
+
+static const cd_kernels* kernels(void) {
+    pthread_once(&chosen_once, choose);
+    return chosen;
+}
+
+/* ---- layout of one padded image ---- */
+
+typedef struct {
+    int64_t Cg, Og, K;      /* channels and output channels per group, taps K = Cg kh kw */
+    int64_t Wp, R, chs;     /* padded row width, rows, floats per channel */
+    int64_t P, Ppad, xlen;  /* positions OH Wp, rounded up to the forward tile, floats per padded image */
+} cd_layout;
+
+static int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+static void layout_of(const conv_geom* g, int64_t pb, cd_layout* l) {
+    l->Cg = g->C / g->groups, l->Og = g->O / g->groups, l->K = l->Cg * g->kh * g->kw;
+    l->Wp = g->OW + (g->kw - 1) * g->dw, l->R = g->OH + (g->kh - 1) * g->dh;
+    l->chs = l->R * l->Wp + (g->kw - 1) * g->dw;
+    l->P = g->OH * l->Wp, l->Ppad = round_up(l->P, pb);
+    l->xlen = round_up(l->Cg * l->chs + (l->Ppad - l->P) + 64, 16);  /* forward tiles read up to Ppad past a tap */
+}
+
+bool conv_direct_takes(const conv_geom* g) {
+    if (g->sh != 1 || g->sw != 1 || g->direct || g->groups <= 0 || g->OH <= 0 || g->OW <= 0 || g->C <= 0)
+        return false;
+    cd_layout l;
+    layout_of(g, 64, &l);
+    return l.K > 0 && l.xlen < INT_MAX / 2 && kernels() != NULL;
+}
+
+/* Channels [0, Cg) of an image (xg, [Cg, H, W]) zero-padded into buf (l->xlen floats). */
+static void pad_image(const conv_geom* g, const cd_layout* l, const float* xg, float* buf) {
+    const int64_t W = g->W, Wp = l->Wp, left = g->pl < Wp ? g->pl : Wp;
+    const int64_t n = W < Wp - left ? W : Wp - left;  /* input columns that land in a padded row */
+    for (int64_t c = 0; c < l->Cg; c++) {
+        float* ch = buf + c * l->chs;
+        for (int64_t r = 0; r < l->R; r++) {
+            float* d = ch + r * Wp;
+            const int64_t ih = r - g->pt;
+            if (ih < 0 || ih >= g->H || n <= 0) {
+                memset(d, 0, sizeof(float) * (size_t)Wp);
+                continue;
+            }
+            memset(d, 0, sizeof(float) * (size_t)left);
+            memcpy(d + left, xg + (c * g->H + ih) * W, sizeof(float) * (size_t)n);
+            memset(d + left + n, 0, sizeof(float) * (size_t)(Wp - left - n));
+        }
+        memset(ch + l->R * Wp, 0, sizeof(float) * (size_t)(l->chs - l->R * Wp));
+    }
+    memset(buf + l->Cg * l->chs, 0, sizeof(float) * (size_t)(l->xlen - l->Cg * l->chs));
+}
+
+/* off[k] for the taps k = (c, ki, kj); entries [K, n) repeat off[0] (tiles past K are discarded). */
+static void tap_offsets(const conv_geom* g, const cd_layout* l, int32_t* off, int64_t n) {
+    int64_t k = 0;
+    for (int64_t c = 0; c < l->Cg; c++)
+        for (int64_t ki = 0; ki < g->kh; ki++)
+            for (int64_t kj = 0; kj < g->kw; kj++) off[k++] = (int32_t)(c * l->chs + ki * g->dh * l->Wp + kj * g->dw);
+    for (; k < n; k++) off[k] = off[0];
+}
+
+/* ---- forward ---- */
+
+nb_status conv_direct_forward(const char* op, const conv_geom* g, const float* x, const float* w, const float* b,
+                              float* y, int nthreads) {
+    const cd_kernels* kern = kernels();
+    cd_layout l;
+    layout_of(g, kern->pb, &l);
+    const int64_t G = g->groups, mb = kern->mb, nob = (l.Og + mb - 1) / mb, OHW = g->OH * g->OW;
+    /* tasks: (image, group, range of channel tiles); split the tiles when images are fewer than 2 per thread */
+    const int64_t images = g->N * G, want = 2 * (int64_t)nthreads;
+    const int64_t splits = images >= want ? 1 : ((want + images - 1) / images < nob ? (want + images - 1) / images : nob);
+    const int64_t per_split = (nob + splits - 1) / splits, ntasks = images * splits;
+    if (ntasks < nthreads) nthreads = (int)ntasks;
+    const int64_t per_thread = l.xlen + mb * l.Ppad;
+    const size_t bytes = sizeof(float) * (size_t)(G * nob * l.K * mb + nthreads * per_thread) +
+                         sizeof(int32_t) * (size_t)l.K;
+    float* wpack = nn_alloc(bytes);
+    if (wpack == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for the padded images", op);
+    float* scratch = wpack + G * nob * l.K * mb;
+    int32_t* off = (int32_t*)(scratch + nthreads * per_thread);
+    tap_offsets(g, &l, off, l.K);
+    /* wpack[gi][tile][k][i] = w[gi Og + tile mb + i][k], zero past Og */
+    for (int64_t gi = 0; gi < G; gi++)
+        for (int64_t t = 0; t < nob; t++)
+            for (int64_t k = 0; k < l.K; k++)
+                for (int64_t i = 0; i < mb; i++) {
+                    const int64_t o = t * mb + i;
+                    wpack[((gi * nob + t) * l.K + k) * mb + i] = o < l.Og ? w[(gi * l.Og + o) * l.K + k] : 0.0f;
+                }
+#pragma omp parallel for schedule(dynamic) num_threads(nthreads) if (nthreads > 1)
+    for (int64_t task = 0; task < ntasks; task++) {
+        const int64_t img = task / splits, n = img / G, gi = img % G;
+        const int64_t t0 = task % splits * per_split, t1 = t0 + per_split < nob ? t0 + per_split : nob;
+        float* xbuf = scratch + (int64_t)CD_THREAD() * per_thread;
+        float* tmp = xbuf + l.xlen;
+        if (t0 >= t1) continue;
+        pad_image(g, &l, x + (n * g->C + gi * l.Cg) * g->H * g->W, xbuf);
+        for (int64_t t = t0; t < t1; t++) {
+            kern->forward(xbuf, off, l.K, wpack + (gi * nob + t) * l.K * mb, tmp, l.Ppad, l.Ppad);
+            for (int64_t i = 0; i < mb && t * mb + i < l.Og; i++) {  /* keep OW of each Wp columns, add the bias */
+                const int64_t o = gi * l.Og + t * mb + i;
+                const float bo = b != NULL ? b[o] : 0.0f;
+                float* dst = y + (n * g->O + o) * OHW;
+                for (int64_t oh = 0; oh < g->OH; oh++) {
+                    const float* src = tmp + i * l.Ppad + oh * l.Wp;
+                    for (int64_t ow = 0; ow < g->OW; ow++) dst[oh * g->OW + ow] = src[ow] + bo;
+                }
+            }
+        }
+    }
+    nn_free(wpack);
+    return NB_OK;
+}
+
+/* ---- weight gradient ---- */
+
+nb_status conv_direct_wgrad(const char* op, const conv_geom* g, const float* x, const float* go, float* dw,
+                            int nthreads) {
+    const cd_kernels* kern = kernels();
+    cd_layout l;
+    layout_of(g, kern->pb, &l);
+    const int64_t G = g->groups, Kpad = round_up(l.K, kern->kb), Opad = round_up(l.Og, kern->ob);
+    const int64_t OHW = g->OH * g->OW, acc_len = G * Kpad * Opad, ntasks = g->N * G;
+    if (ntasks < nthreads) nthreads = (int)ntasks;
+    /* rows per kernel call: the gradient rows they read stay within about 16 KiB */
+    int64_t rows = 4096 / (g->OW * Opad);
+    rows = rows < 1 ? 1 : rows;
+    const int64_t per_thread = acc_len + l.xlen + OHW * Opad;
+    const size_t bytes = sizeof(float) * (size_t)(nthreads * per_thread) + sizeof(int32_t) * (size_t)Kpad;
+    float* scratch = nn_alloc(bytes);
+    if (scratch == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for the padded images", op);
+    int32_t* off = (int32_t*)(scratch + nthreads * per_thread);
+    tap_offsets(g, &l, off, Kpad);
+    for (int t = 0; t < nthreads; t++) memset(scratch + t * per_thread, 0, sizeof(float) * (size_t)acc_len);
+#pragma omp parallel for schedule(dynamic) num_threads(nthreads) if (nthreads > 1)
+    for (int64_t task = 0; task < ntasks; task++) {
+        const int64_t n = task / G, gi = task % G;
+        float* acc = scratch + (int64_t)CD_THREAD() * per_thread;
+        float* xbuf = acc + acc_len;
+        float* goT = xbuf + l.xlen;
+        pad_image(g, &l, x + (n * g->C + gi * l.Cg) * g->H * g->W, xbuf);
+        const float* gog = go + (n * g->O + gi * l.Og) * OHW;
+        for (int64_t q = 0; q < OHW; q++) {  /* goT[q][o] = go[o][q], zero past Og */
+            float* row = goT + q * Opad;
+            for (int64_t o = 0; o < l.Og; o++) row[o] = gog[o * OHW + q];
+            for (int64_t o = l.Og; o < Opad; o++) row[o] = 0.0f;
+        }
+        for (int64_t oh = 0; oh < g->OH; oh += rows)
+            kern->wgrad(xbuf, off, Kpad, goT, Opad, oh, oh + rows < g->OH ? oh + rows : g->OH, g->OW, l.Wp,
+                        acc + gi * Kpad * Opad);
+    }
+    for (int64_t gi = 0; gi < G; gi++)
+        for (int64_t o = 0; o < l.Og; o++)
+            for (int64_t k = 0; k < l.K; k++) {
+                float v = 0.0f;
+                for (int t = 0; t < nthreads; t++) v += scratch[t * per_thread + (gi * Kpad + k) * Opad + o];
+                dw[(gi * l.Og + o) * l.K + k] = v;
+            }
+    nn_free(scratch);
+    return NB_OK;
+}
