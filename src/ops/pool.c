@@ -23,34 +23,74 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
 }
 
 #define MAX_POOL(T, SUF)                                                                                        \
+    /* One window (rows [h0, h1) step dh): its max, NaN winning, and the flat index of the first max. */     \
+    static inline void max_window_##SUF(const pool_geom* g, const T* in, int64_t h0, int64_t h1, int64_t ow,   \
+                                        T* best_out, int64_t* idx_out) {                                      \
+        int64_t w0 = ow * g->sw - g->pw;                                                                       \
+        const int64_t w1 = w0 + (g->kw - 1) * g->dw + 1 < g->W ? w0 + (g->kw - 1) * g->dw + 1 : g->W;          \
+        while (w0 < 0) w0 += g->dw;                                                                            \
+        int64_t best_i = h0 * g->W + w0;                                                                       \
+        T best = -(T)INFINITY;                                                                                 \
+        for (int64_t ih = h0; ih < h1; ih += g->dh)                                                            \
+            for (int64_t iw = w0; iw < w1; iw += g->dw) {                                                      \
+                const T v = in[ih * g->W + iw];                                                                \
+                if (v > best || v != v) {                                                                      \
+                    best = v;                                                                                  \
+                    best_i = ih * g->W + iw;                                                                   \
+                }                                                                                              \
+            }                                                                                                  \
+        *best_out = best;                                                                                      \
+        if (idx_out != NULL) *idx_out = best_i;                                                                \
+    }                                                                                                          \
+                                                                                                               \
+    /* Columns [lo, hi) of an output row whose windows lie inside the input: the same scan, tap by tap over   \
+     * the whole row, with selects instead of branches so that it vectorises along ow. */                      \
+    NN_CLONES static void max_row_##SUF(const pool_geom* g, const T* in, int64_t h0, int64_t h1, int64_t lo,    \
+                                        int64_t hi, T* o, int64_t* oi) {                                      \
+        const int64_t sw = g->sw;                                                                              \
+        for (int64_t ow = lo; ow < hi; ow++) o[ow] = -(T)INFINITY;                                             \
+        if (oi != NULL)                                                                                        \
+            for (int64_t ow = lo; ow < hi; ow++) oi[ow] = h0 * g->W + ow * sw - g->pw;                         \
+        for (int64_t ih = h0; ih < h1; ih += g->dh)                                                            \
+            for (int64_t kj = 0; kj < g->kw; kj++) {                                                           \
+                const int64_t base = ih * g->W + kj * g->dw - g->pw;                                           \
+                const T* row = in + base;                                                                      \
+                if (oi == NULL) {                                                                              \
+                    for (int64_t ow = lo; ow < hi; ow++) {                                                     \
+                        const T v = row[ow * sw];                                                              \
+                        o[ow] = (v > o[ow]) | (v != v) ? v : o[ow];                                            \
+                    }                                                                                          \
+                } else {                                                                                       \
+                    for (int64_t ow = lo; ow < hi; ow++) {                                                     \
+                        const T v = row[ow * sw];                                                              \
+                        const bool take = (v > o[ow]) | (v != v);                                              \
+                        o[ow] = take ? v : o[ow];                                                              \
+                        oi[ow] = take ? base + ow * sw : oi[ow];                                               \
+                    }                                                                                          \
+                }                                                                                              \
+            }                                                                                                  \
+    }                                                                                                          \
+                                                                                                               \
     static void max_pool_##SUF(const pool_geom* g, const T* x, T* y, int64_t* idx, int nthreads) {             \
+        /* interior columns: ow sw - pw >= 0 and ow sw - pw + (kw - 1) dw < W */                                \
+        int64_t lo = (g->pw + g->sw - 1) / g->sw;                                                              \
+        int64_t hi = g->W - 1 - (g->kw - 1) * g->dw + g->pw < 0 ? 0                                            \
+                     : (g->W - 1 - (g->kw - 1) * g->dw + g->pw) / g->sw + 1;                                    \
+        hi = hi < g->OW ? hi : g->OW;                                                                          \
+        lo = lo < hi ? lo : hi;                                                                                \
         _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
         for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
             const T* in = x + pl * g->H * g->W;                                                                \
-            T* o = y + pl * g->OH * g->OW;                                                                     \
-            int64_t* oi = idx != NULL ? idx + pl * g->OH * g->OW : NULL;                                       \
             for (int64_t oh = 0; oh < g->OH; oh++) {                                                           \
                 int64_t h0 = oh * g->sh - g->ph;                                                               \
                 const int64_t h1 = h0 + (g->kh - 1) * g->dh + 1 < g->H ? h0 + (g->kh - 1) * g->dh + 1 : g->H;  \
                 while (h0 < 0) h0 += g->dh;                                                                    \
-                for (int64_t ow = 0; ow < g->OW; ow++) {                                                       \
-                    int64_t w0 = ow * g->sw - g->pw;                                                           \
-                    const int64_t w1 =                                                                         \
-                        w0 + (g->kw - 1) * g->dw + 1 < g->W ? w0 + (g->kw - 1) * g->dw + 1 : g->W;             \
-                    while (w0 < 0) w0 += g->dw;                                                                \
-                    int64_t best_i = h0 * g->W + w0;                                                           \
-                    T best = -(T)INFINITY;                                                                     \
-                    for (int64_t ih = h0; ih < h1; ih += g->dh)                                                \
-                        for (int64_t iw = w0; iw < w1; iw += g->dw) {                                          \
-                            const T v = in[ih * g->W + iw];                                                    \
-                            if (v > best || v != v) {                                                          \
-                                best = v;                                                                      \
-                                best_i = ih * g->W + iw;                                                       \
-                            }                                                                                  \
-                        }                                                                                      \
-                    o[oh * g->OW + ow] = best;                                                                 \
-                    if (oi != NULL) oi[oh * g->OW + ow] = best_i;                                              \
-                }                                                                                              \
+                T* o = y + (pl * g->OH + oh) * g->OW;                                                          \
+                int64_t* oi = idx != NULL ? idx + (pl * g->OH + oh) * g->OW : NULL;                            \
+                for (int64_t ow = 0; ow < lo; ow++) max_window_##SUF(g, in, h0, h1, ow, o + ow, oi ? oi + ow : NULL); \
+                for (int64_t ow = hi; ow < g->OW; ow++)                                                        \
+                    max_window_##SUF(g, in, h0, h1, ow, o + ow, oi ? oi + ow : NULL);                          \
+                max_row_##SUF(g, in, h0, h1, lo, hi, o, oi);                                                   \
             }                                                                                                  \
         }                                                                                                      \
     }                                                                                                          \
