@@ -4,6 +4,8 @@
  * Integer division semantics follow PyTorch and Python: floor division and
  * remainder round toward -inf, division by zero raises, pow of a negative
  * integer exponent raises. */
+#include "binary.h"
+
 #include "../core/elementwise.h"
 #include "../cpu/kernels.h" /* nb_cpu_convert_fn */
 
@@ -166,6 +168,7 @@ ALL(DEF_BOOL, ge, NONE, x >= y)
 ALL(DEF_BOOL, land, NONE, (x != 0) & (y != 0))
 ALL(DEF_BOOL, lor, NONE, (x != 0) | (y != 0))
 ALL(DEF_BOOL, lxor, NONE, (x != 0) ^ (y != 0))
+FLOATS(DEF_SAME, relubw, NONE, y <= 0 ? 0 : x) /* x: the gradient, y: relu's result (NaN passes it) */
 
 /* ---- descriptors ---- */
 
@@ -199,6 +202,7 @@ OP(op_bitwise_or, "bitwise_or", NB_EW_SAME, false, INTS(ENTRY, bor) BOOLS(ENTRY,
 OP(op_bitwise_xor, "bitwise_xor", NB_EW_SAME, false, INTS(ENTRY, bxor) BOOLS(ENTRY, bxor))
 OP(op_shl, "bitwise_left_shift", NB_EW_SAME, false, INTS(ENTRY, shl))
 OP(op_shr, "bitwise_right_shift", NB_EW_SAME, false, INTS(ENTRY, shr))
+OP(op_relu_backward, "relu_backward", NB_EW_SAME, false, FLOATS(ENTRY, relubw))
 
 /* ---- the ABI ---- */
 
@@ -291,3 +295,7 @@ SIMPLE(nbi_bitwise_or, op_bitwise_or)
 SIMPLE(nbi_bitwise_xor, op_bitwise_xor)
 SIMPLE(nbi_bitwise_left_shift, op_shl)
 SIMPLE(nbi_bitwise_right_shift, op_shr)
+
+nb_status nb_relu_backward(const nb_tensor* grad, const nb_tensor* result, nb_tensor** out) {
+    return run2(&op_relu_backward, grad, result, NULL, NULL, out);
+}

@@ -1,6 +1,7 @@
 /* unary.c: forward and backward formulas of the elementwise unary ops.
  * Conventions: saved slot 0 is the input x, slot 1 the result y. */
 #include "../autograd.h"
+#include "../../ops/binary.h"
 
 #include <math.h>
 
@@ -67,7 +68,11 @@ UNARY(erfc, "ErfcBackward0", true, false,
 UNARY(reciprocal, "ReciprocalBackward0", false, true, bw_neg(b, bw_mul(b, go, bw_mul(b, y, y))))
 UNARY(neg, "NegBackward0", false, false, bw_neg(b, go))
 UNARY(abs, "AbsBackward0", true, false, bw_mul(b, go, U(nb_sign, x)))
-UNARY(relu, "ReluBackward0", false, true, bw_mul(b, go, bw_cmp_gt0(b, y)))
+/* relu: one fused pass, unless the backward itself is recorded (create_graph) or runs on a device. */
+UNARY(relu, "ReluBackward0", false, true,
+      !nb_grad_enabled() && go->storage->device_type == NB_CPU && y->storage->device_type == NB_CPU
+          ? BW_OP(b, nb_relu_backward(go, y, &bw_r_))
+          : bw_mul(b, go, bw_cmp_gt0(b, y)))
 UNARY(square, "PowBackward0", true, false, bw_mul(b, go, bw_muls(b, x, 2.0)))
 UNARY(sign, "SignBackward0", false, false, bw_zeros_like(b, go))
 UNARY(floor, "FloorBackward0", false, false, bw_zeros_like(b, go))
