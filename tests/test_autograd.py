@@ -618,3 +618,17 @@ def test_a_long_chain_releases_without_recursion():
         y = y * 1.0
     del y  # a recursive release would overflow the C stack
     gc.collect()
+
+
+def test_relu_gradient_passes_where_the_result_is_nan_fused_or_recorded():
+    """ReluBackward0 is PyTorch's threshold_backward(grad, result, 0): zero where result <= 0, so a NaN result
+    passes the gradient; the fused kernel (plain backward) and the recorded ops (create_graph) agree."""
+    for create_graph in (False, True):
+        x = nabla.tensor([float("nan"), -1.0, 0.0, 2.0, -0.0], requires_grad=True)
+        (g,) = nabla.autograd.grad(nabla.relu(x), x, nabla.tensor([1.0, 2.0, 3.0, 4.0, 5.0]),
+                                   create_graph=create_graph)
+        assert g.tolist() == [1.0, 0.0, 0.0, 4.0, 0.0], create_graph
+    x = nabla.tensor([[0.5, -2.0], [3.0, -1.0]], dtype=nabla.float64, requires_grad=True)
+    (g,) = nabla.autograd.grad(nabla.relu(x).square().sum(), x, create_graph=True)
+    g.sum().backward()
+    assert x.grad.tolist() == [[2.0, 0.0], [2.0, 0.0]]

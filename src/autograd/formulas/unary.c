@@ -72,7 +72,7 @@ UNARY(abs, "AbsBackward0", true, false, bw_mul(b, go, U(nb_sign, x)))
 UNARY(relu, "ReluBackward0", false, true,
       !nb_grad_enabled() && go->storage->device_type == NB_CPU && y->storage->device_type == NB_CPU
           ? BW_OP(b, nb_relu_backward(go, y, &bw_r_))
-          : bw_mul(b, go, bw_cmp_gt0(b, y)))
+          : bw_where(b, BW_OP(b, nb_le(y, bw_scalar(b, 0.0), NULL, &bw_r_)), bw_scalar(b, 0.0), go))
 UNARY(square, "PowBackward0", true, false, bw_mul(b, go, bw_muls(b, x, 2.0)))
 UNARY(sign, "SignBackward0", false, false, bw_zeros_like(b, go))
 UNARY(floor, "FloorBackward0", false, false, bw_zeros_like(b, go))
