@@ -180,10 +180,12 @@ nb_status conv_direct_wgrad(const char* op, const conv_geom* g, const float* x, 
         float* goT = xbuf + l.xlen;
         pad_image(g, &l, x + (n * g->C + gi * l.Cg) * g->H * g->W, xbuf);
         const float* gog = go + (n * g->O + gi * l.Og) * OHW;
-        for (int64_t q = 0; q < OHW; q++) {  /* goT[q][o] = go[o][q], zero past Og */
-            float* row = goT + q * Opad;
-            for (int64_t o = 0; o < l.Og; o++) row[o] = gog[o * OHW + q];
-            for (int64_t o = l.Og; o < Opad; o++) row[o] = 0.0f;
+        for (int64_t q0 = 0; q0 < OHW; q0 += 16) {  /* goT[q][o] = go[o][q], zero past Og; 16 rows at a time */
+            const int64_t q1 = q0 + 16 < OHW ? q0 + 16 : OHW;
+            for (int64_t o = 0; o < l.Og; o++)
+                for (int64_t q = q0; q < q1; q++) goT[q * Opad + o] = gog[o * OHW + q];
+            for (int64_t q = q0; q < q1; q++)
+                for (int64_t o = l.Og; o < Opad; o++) goT[q * Opad + o] = 0.0f;
         }
         for (int64_t oh = 0; oh < g->OH; oh += rows)
             kern->wgrad(xbuf, off, Kpad, goT, Opad, oh, oh + rows < g->OH ? oh + rows : g->OH, g->OW, l.Wp,
