@@ -162,9 +162,6 @@ class ModuleList(Module):
                 start = i
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError("ModuleList is not callable: iterate over it in the parent's forward")
-
 
 class ModuleDict(Module):
     """A dict of modules by name, registered so that parameters() and to() see them."""
@@ -219,6 +216,3 @@ class ModuleDict(Module):
                     raise ValueError(f"ModuleDict update sequence element #{j} should be Iterable of length 2")
                 key, module = m
             self[key] = module
-
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError("ModuleDict is not callable: index it in the parent's forward")
