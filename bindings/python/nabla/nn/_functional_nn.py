@@ -65,6 +65,8 @@ def _reduction(reduction, size_average=None, reduce=None) -> int:
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
         reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+                      "instead.", stacklevel=3)
     code = _REDUCTIONS.get(reduction) if isinstance(reduction, str) else None
     if code is None:
         raise ValueError(f"{reduction} is not a valid value for reduction")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import operator
 from collections import OrderedDict
 from itertools import islice
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, overload
 
 from .module import Module, _addindent
 
@@ -22,7 +22,13 @@ class Sequential(Module):
     """Runs its modules in order, each on the previous one's output: Sequential(m1, m2) or
     Sequential(OrderedDict(name=module, ...))."""
 
-    def __init__(self, *args) -> None:
+    @overload
+    def __init__(self, *args: Module) -> None: ...
+
+    @overload
+    def __init__(self, arg: OrderedDict[str, Module]) -> None: ...
+
+    def __init__(self, *args):
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():
