@@ -189,3 +189,23 @@ def test_bad_inputs_name_the_problem():
     with pytest.raises(AssertionError, match="expecting static_k.size\\(0\\) of 6, but got 5"):
         F.multi_head_attention_forward(x, x, x, E, H, mha.in_proj_weight, None, None, None, False, 0.0,
                                        mha.out_proj.weight, None, static_k=nabla.zeros(5, L, E // H))
+
+
+def test_gradcheck_and_strided_inputs():
+    mha = nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True, kdim=3, vdim=5).double()
+    q, k, v = (nabla.tensor(_x(*s), requires_grad=True) for s in ((3, 2, 4), (4, 2, 3), (4, 2, 5)))
+    kpm = nabla.tensor(np.array([[False, False, True, False], [False] * 4]))
+    assert nabla.autograd.gradcheck(lambda q, k, v: mha(q, k, v, key_padding_mask=kpm)[0], (q, k, v))
+    assert nabla.autograd.gradcheck(lambda q, k, v: mha(q, k, v, need_weights=False)[0], (q, k, v))
+    assert nabla.autograd.gradgradcheck(lambda q: mha(q, k, v)[1], (q,))
+    # transposed and sliced views give what their contiguous copies give
+    base = nabla.tensor(_x(2, 6, 3, 4))
+    qs = base[1, ::2].transpose(0, 1)  # [3, 3, 4] with strides of a view
+    ks = nabla.tensor(_x(4, 3, 3)).transpose(0, 1)  # [N=3, S=4, kdim]
+    vs = nabla.tensor(_x(4, 3, 10)).transpose(0, 1)[:, :, ::2]
+    mha = nn.MultiheadAttention(4, 2, kdim=3, vdim=5, batch_first=True).double()
+    with nabla.no_grad():
+        strided = mha(qs, ks, vs)
+        dense = mha(qs.contiguous(), ks.contiguous(), vs.contiguous())
+    for a, b in zip(strided, dense):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-14)

@@ -324,3 +324,24 @@ def test_weights_follow_reassignment_and_dtype_changes():
         warnings.simplefilter("error")
         out, _ = gru(nabla.ones(T, 1, IN, dtype=nabla.float64))
     assert out.dtype == nabla.float64
+
+
+def test_gradcheck_packed_and_strided_inputs():
+    lstm = nn.LSTM(3, 4, proj_size=2, bidirectional=True).double()
+    x = nabla.tensor(_x(4, 3, 3), requires_grad=True)
+    h0 = nabla.tensor(_x(2, 3, 2), requires_grad=True)
+    c0 = nabla.tensor(_x(2, 3, 4), requires_grad=True)
+
+    def run(x, h0, c0):
+        out, (h, c) = lstm(R.pack_padded_sequence(x, [2, 4, 1], enforce_sorted=False), (h0, c0))
+        return R.pad_packed_sequence(out)[0], h, c
+
+    assert nabla.autograd.gradcheck(run, (x, h0, c0))
+    gru = nn.GRU(3, 4, batch_first=True).double()
+    assert nabla.autograd.gradgradcheck(lambda x: gru(x)[0], (nabla.tensor(_x(2, 3, 3), requires_grad=True),))
+    # a strided (sliced, transposed) input gives what its contiguous copy gives
+    base = nabla.tensor(_x(6, 4, 3))
+    xs = base[::2].transpose(0, 1)
+    with nabla.no_grad():
+        a, b = gru(xs)[0], gru(xs.contiguous())[0]
+    np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-14)

@@ -140,7 +140,8 @@ def test_decoder_layer_and_stack_match_pytorch(kw, dtype):
     tgt, mem = (_x(N, T, E), _x(N, S, E)) if bf else (_x(T, N, E), _x(S, N, E))
     check_module(ours, theirs, tgt, mem, dtype=dtype, train=True)
     check_module(ours, theirs, tgt, mem, tgt_mask=Const(_causal(T)), tgt_is_causal=True,
-                 memory_key_padding_mask=_kpm(N, S), tgt_key_padding_mask=_kpm(N, T), dtype=dtype, train=True)
+                 memory_key_padding_mask=_kpm(N, S), tgt_key_padding_mask=Const(np.where(_kpm(N, T), -np.inf, 0.0)),
+                 dtype=dtype, train=True)
     check_module(ours, theirs, tgt, mem, memory_mask=RNG.random((T, S)) < 0.2, dtype=dtype, train=True)
     ours_s = nn.TransformerDecoder(ours, 2, norm=nn.LayerNorm(E))
     theirs_s = torch.nn.TransformerDecoder(theirs, 2, norm=torch.nn.LayerNorm(E))
