@@ -148,5 +148,5 @@ def test_conv_padding_mode_arguments():
     with pytest.raises(ValueError, match="Invalid padding string 'full'"):
         nn.Conv1d(1, 1, 3, padding="full")
     conv = nn.Conv1d(1, 1, 4, padding="same", padding_mode="circular", dilation=3)
-    assert conv._reversed_padding_repeated_twice == torch.nn.Conv1d(1, 1, 4, padding="same", dilation=3,
-                                                                    padding_mode="circular")._reversed_padding_repeated_twice
+    theirs = torch.nn.Conv1d(1, 1, 4, padding="same", dilation=3, padding_mode="circular")
+    assert conv._reversed_padding_repeated_twice == theirs._reversed_padding_repeated_twice

@@ -177,7 +177,8 @@ def test_bad_inputs_name_the_problem():
     with pytest.raises(AssertionError, match="key shape nabla.Size\\(\\[4, 3, 8\\]\\) does not match value shape"):
         mha(x, x, nabla.ones(S, N, E))
     sep = nn.MultiheadAttention(E, H, kdim=6, vdim=3)
-    with pytest.raises(AssertionError, match=r"expecting key weights shape of \(8, 5\), but got nabla.Size\(\[8, 6\]\)"):
+    with pytest.raises(AssertionError,
+                       match=r"expecting key weights shape of \(8, 5\), but got nabla.Size\(\[8, 6\]\)"):
         sep(x, nabla.ones(S, N, 5), nabla.ones(S, N, 3))
     with pytest.raises(AssertionError, match="embed_dim must be divisible by num_heads"):
         nn.MultiheadAttention(10, 3)

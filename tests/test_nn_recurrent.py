@@ -265,7 +265,8 @@ def test_layer_messages():
         lstm(nabla.ones(T, 2, IN), (nabla.ones(1, 3, H), nabla.ones(1, 2, H)))
     with pytest.raises(RuntimeError, match=r"Expected hidden\[1\] size \(1, 2, 6\), got \[1, 2, 3\]"):
         nn.LSTM(IN, H, proj_size=3)(nabla.ones(T, 2, IN), (nabla.ones(1, 2, 3), nabla.ones(1, 2, 3)))
-    with pytest.raises(RuntimeError, match="For batched 3-D input, hx and cx should also be 3-D but got \\(2-D, 3-D\\)"):
+    with pytest.raises(RuntimeError,
+                       match="For batched 3-D input, hx and cx should also be 3-D but got \\(2-D, 3-D\\)"):
         lstm(nabla.ones(T, 2, IN), (nabla.ones(2, H), nabla.ones(1, 2, H)))
     with pytest.raises(RuntimeError, match="For unbatched 2-D input, hx should also be 2-D but got 3-D tensor"):
         nn.GRU(IN, H)(nabla.ones(T, IN), nabla.ones(1, 1, H))

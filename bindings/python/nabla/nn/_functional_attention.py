@@ -115,8 +115,9 @@ def _static(t: Tensor, name: str, bh: int, head_dim: int) -> Tensor:
     return t
 
 
-def _project(query, key, value, E, in_proj_weight, in_proj_bias, use_separate_proj_weight, q_proj_weight,
+def _project(query, key, value, in_proj_weight, in_proj_bias, use_separate_proj_weight, q_proj_weight,
              k_proj_weight, v_proj_weight):
+    """(q, k, v) projected by the packed in_proj_weight or the separate q / k / v weights."""
     if not use_separate_proj_weight:
         if key.shape != value.shape:
             raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
@@ -187,7 +188,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     hd = E // H
     if hd * H != E:
         raise AssertionError(f"embed_dim {E} not divisible by num_heads {H}")
-    q, k, v = _project(query, key, value, E, in_proj_weight, in_proj_bias, use_separate_proj_weight,
+    q, k, v = _project(query, key, value, in_proj_weight, in_proj_bias, use_separate_proj_weight,
                        q_proj_weight, k_proj_weight, v_proj_weight)
     if attn_mask is not None:
         attn_mask = _check_attn_mask(attn_mask, L, S, N * H)

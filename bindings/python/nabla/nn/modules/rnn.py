@@ -33,6 +33,7 @@ class RNNBase(Module):
 
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
                      "bidirectional", "proj_size"]
+    _rank_error = "RNN: Expected input to be 2D or 3D, got {}D tensor instead"  # PyTorch words each layer's own
 
     def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
@@ -183,8 +184,6 @@ class RNNBase(Module):
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         return x, finals
-
-    _rank_error = "RNN: Expected input to be 2D or 3D, got {}D tensor instead"
 
     def _unpack(self, input):
         """(data, batch_sizes, sorted_indices, unsorted_indices, batched) of a PackedSequence or a tensor (an
