@@ -22,7 +22,7 @@ class CharTransformer(nn.Module):
         self.pos = nn.Embedding(context, d_model)
         layer = nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward=4 * d_model, dropout=0.1,
                                            batch_first=True, norm_first=True, activation="gelu")
-        self.encoder = nn.TransformerEncoder(layer, layers, norm=nn.LayerNorm(d_model))
+        self.encoder = nn.TransformerEncoder(layer, layers, norm=nn.LayerNorm(d_model), enable_nested_tensor=False)
         self.head = nn.Linear(d_model, vocab)
         self.register_buffer("mask", nb.full((context, context), float("-inf")).triu(1), persistent=False)
 

@@ -694,11 +694,13 @@ def test_classification_edge_cases():
           nabla.float16)
     inf = np.array([[0.0, -np.inf, 1.0]], np.float32)
     close(F.cross_entropy(nb(inf), nb(np.array([2]))), -log_softmax(np.array([[0.0, -1e300, 1.0]]), 1)[0, 2])
-    # legacy size_average / reduce
-    close(F.nll_loss(nb(x), nb(np.array([0, 1, 2])), size_average=False), nll_ref(x, np.array([0, 1, 2]), None,
-                                                                                   reduction="sum"))
-    close(F.nll_loss(nb(x), nb(np.array([0, 1, 2])), reduce=False), nll_ref(x, np.array([0, 1, 2]), None,
-                                                                             reduction="none"))
+    # legacy size_average / reduce, deprecated with PyTorch's warning
+    with pytest.warns(UserWarning, match="please use reduction='sum' instead"):
+        close(F.nll_loss(nb(x), nb(np.array([0, 1, 2])), size_average=False), nll_ref(x, np.array([0, 1, 2]), None,
+                                                                                       reduction="sum"))
+    with pytest.warns(UserWarning, match="please use reduction='none' instead"):
+        close(F.nll_loss(nb(x), nb(np.array([0, 1, 2])), reduce=False), nll_ref(x, np.array([0, 1, 2]), None,
+                                                                                 reduction="none"))
 
 
 def _pointwise_refs():

@@ -366,7 +366,7 @@ def test_transformer_encoder_matches_pytorch(norm_first):
     torch = pytest.importorskip("torch")
     layer = nn.TransformerEncoderLayer(16, 4, dim_feedforward=32, dropout=0.0, batch_first=True,
                                        norm_first=norm_first)
-    ours = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(16))
+    ours = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(16), enable_nested_tensor=False)
     tlayer = torch.nn.TransformerEncoderLayer(16, 4, dim_feedforward=32, dropout=0.0, batch_first=True,
                                               norm_first=norm_first)
     theirs = torch.nn.TransformerEncoder(tlayer, 2, norm=torch.nn.LayerNorm(16), enable_nested_tensor=False)

@@ -1,5 +1,5 @@
-"""nabla.nn.functional: convolutions, pooling, normalization, losses, embedding
-and pad, with PyTorch's signatures and defaults (re-exported by functional.py).
+"""nabla.nn.functional: convolutions, pooling, normalization, losses and pad,
+with PyTorch's signatures and defaults (re-exported by functional.py).
 
 Each function normalises its Python arguments (int-or-tuple sizes, padding
 strings, reduction strings, unbatched inputs) and makes one ABI call; the C
@@ -15,7 +15,7 @@ from .._tensor import Tensor, _call, _wrap
 _NULL = ffi.NULL
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d",
-           "layer_norm", "batch_norm", "group_norm", "embedding", "pad", "cross_entropy", "nll_loss", "mse_loss",
+           "layer_norm", "batch_norm", "group_norm", "pad", "cross_entropy", "nll_loss", "mse_loss",
            "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "kl_div"]
 
@@ -65,6 +65,8 @@ def _reduction(reduction, size_average=None, reduce=None) -> int:
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
         reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+                      "instead.", stacklevel=3)
     code = _REDUCTIONS.get(reduction) if isinstance(reduction, str) else None
     if code is None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -236,29 +238,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5) -> Tensor:
                  _opt(bias, f, "bias"), float(eps), _NULL)
 
 
-# ---- embedding and pad ----
-
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
-              sparse=False) -> Tensor:
-    """Rows of weight at the integer indices in input: shape input.shape + [embedding_dim]."""
-    f = "embedding"
-    _tensor(input, f, "input", 1), _tensor(weight, f, "weight", 2)
-    if max_norm is not None:
-        raise NotImplementedError("embedding: max_norm (renormalizing rows in place) is not supported yet")
-    if padding_idx is None:
-        padding_idx = -1
-    else:
-        padding_idx = _int(padding_idx, f, "padding_idx")
-        rows = weight.shape[0] if weight.dim() > 0 else 0
-        if padding_idx > 0:
-            if padding_idx >= rows:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-        elif padding_idx < 0:
-            if padding_idx < -rows:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx = rows + padding_idx
-    return _call(lib.nbpy_embedding, weight._h, input._h, padding_idx, _NULL)
-
+# ---- pad ----
 
 def pad(input, pad, mode="constant", value=None) -> Tensor:
     """Pads the last len(pad) // 2 dims: pad = (last_before, last_after, second_last_before, ...).

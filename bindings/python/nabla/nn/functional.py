@@ -1,5 +1,6 @@
 """nabla.nn.functional: activation functions with PyTorch's signatures; convolutions,
-pooling, normalization, losses, embedding and pad come from _functional_nn.py."""
+pooling, normalization, losses and pad come from _functional_nn.py, embedding,
+multi_head_attention_forward and softmax & co. from the other _functional_* files."""
 from __future__ import annotations
 
 from .._binary import _wrap
@@ -10,13 +11,15 @@ from .._tensor import Tensor, _call
 from .._unary import relu as _relu, sigmoid, silu as _silu, tanh
 from ._functional_nn import *  # noqa: F401,F403 - conv2d, max_pool2d, layer_norm, cross_entropy, ...
 from ._functional_nn import __all__ as _nn_all
-from ._functional_layers import *  # noqa: F401,F403 - softmax, log_softmax, multi_head_attention_forward, ...
+from ._functional_layers import *  # noqa: F401,F403 - softmax, log_softmax, softmin, logsigmoid
 from ._functional_layers import __all__ as _layers_all
+from ._functional_embedding import embedding  # noqa: F401
+from ._functional_attention import multi_head_attention_forward, _canonical_mask, _none_or_dtype  # noqa: F401
 
 _NULL = ffi.NULL
 
 __all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
-           "one_hot", "linear"] + _nn_all + _layers_all
+           "one_hot", "linear", "embedding", "multi_head_attention_forward"] + _nn_all + _layers_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:

@@ -10,6 +10,8 @@ from .activation import ReLU, LeakyReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, Log
 from .flatten import Flatten, Unflatten
 from .container import Sequential, ModuleList, ModuleDict
 from .transformer import TransformerEncoderLayer, TransformerEncoder
-from .rnn import LSTM, GRU
+from .transformer_decoder import TransformerDecoderLayer, TransformerDecoder, Transformer
+from .rnn import RNNBase, RNN, LSTM, GRU
+from .rnn_cell import RNNCellBase, RNNCell, LSTMCell, GRUCell
 from .loss import (CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss,
                    KLDivLoss)

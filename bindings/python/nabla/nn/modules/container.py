@@ -4,7 +4,7 @@ from __future__ import annotations
 import operator
 from collections import OrderedDict
 from itertools import islice
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, overload
 
 from .module import Module, _addindent
 
@@ -22,7 +22,13 @@ class Sequential(Module):
     """Runs its modules in order, each on the previous one's output: Sequential(m1, m2) or
     Sequential(OrderedDict(name=module, ...))."""
 
-    def __init__(self, *args) -> None:
+    @overload
+    def __init__(self, *args: Module) -> None: ...
+
+    @overload
+    def __init__(self, arg: OrderedDict[str, Module]) -> None: ...
+
+    def __init__(self, *args):
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():
@@ -162,9 +168,6 @@ class ModuleList(Module):
                 start = i
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError("ModuleList is not callable: iterate over it in the parent's forward")
-
 
 class ModuleDict(Module):
     """A dict of modules by name, registered so that parameters() and to() see them."""
@@ -219,6 +222,3 @@ class ModuleDict(Module):
                     raise ValueError(f"ModuleDict update sequence element #{j} should be Iterable of length 2")
                 key, module = m
             self[key] = module
-
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError("ModuleDict is not callable: index it in the parent's forward")

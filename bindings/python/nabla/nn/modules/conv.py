@@ -39,6 +39,7 @@ class _ConvNd(Module):
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
         self.dilation, self.transposed = _ntuple(dilation, n), transposed
         self.output_padding, self.groups, self.padding_mode = _ntuple(output_padding, n), groups, padding_mode
+        self._reversed_padding_repeated_twice = self._explicit_padding()
         shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
         self.weight = Parameter(_factory.empty(*shape, *self.kernel_size, device=device, dtype=dtype))
         if bias:
@@ -55,12 +56,21 @@ class _ConvNd(Module):
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
 
+    def _explicit_padding(self) -> list:
+        """The padding as F.pad takes it (last dim first, before / after); 'same' puts the odd extra element
+        after, 'valid' pads nothing."""
+        if not isinstance(self.padding, str):
+            return [p for p in reversed(self.padding) for _ in range(2)]
+        pad = [0, 0] * len(self.kernel_size)
+        if self.padding == "same":
+            for i, (d, k) in enumerate(zip(reversed(self.dilation), reversed(self.kernel_size))):
+                total = d * (k - 1)
+                pad[2 * i], pad[2 * i + 1] = total // 2, total - total // 2
+        return pad
+
     def _padded(self, input: Tensor) -> Tensor:
         """The input padded by padding_mode (non-zero modes pad explicitly, then convolve unpadded)."""
-        pad = []
-        for p in reversed(self.padding):
-            pad += [p, p]
-        return F.pad(input, pad, mode=self.padding_mode)
+        return F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
 
     def extra_repr(self) -> str:
         s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
@@ -88,7 +98,7 @@ class Conv1d(_ConvNd):
                          padding_mode, 1, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
-        if self.padding_mode != "zeros" and not isinstance(self.padding, str):
+        if self.padding_mode != "zeros":
             return F.conv1d(self._padded(input), self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
         return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
@@ -102,7 +112,7 @@ class Conv2d(_ConvNd):
                          padding_mode, 2, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
-        if self.padding_mode != "zeros" and not isinstance(self.padding, str):
+        if self.padding_mode != "zeros":
             return F.conv2d(self._padded(input), self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 

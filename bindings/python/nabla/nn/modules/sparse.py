@@ -13,7 +13,11 @@ __all__ = ["Embedding"]
 
 class Embedding(Module):
     """A lookup table: integer indices [*] -> rows [*, embedding_dim]; weights start as N(0, 1) with the
-    padding_idx row zeroed."""
+    padding_idx row zeroed. max_norm renormalises the looked-up rows in place; scale_grad_by_freq divides each
+    row's gradient by its frequency in the batch; sparse is accepted but gradients are dense."""
+
+    __constants__ = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq",
+                     "sparse"]
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
@@ -22,10 +26,9 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
-            if padding_idx > 0:
-                assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
-            elif padding_idx < 0:
-                assert padding_idx >= -num_embeddings, "Padding_idx must be within num_embeddings"
+            if padding_idx >= num_embeddings or padding_idx < -num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < 0:
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
@@ -40,6 +43,9 @@ class Embedding(Module):
 
     def reset_parameters(self) -> None:
         init.normal_(self.weight)
+        self._fill_padding_idx_with_zero()
+
+    def _fill_padding_idx_with_zero(self) -> None:
         if self.padding_idx is not None:
             with no_grad():
                 self.weight[self.padding_idx].fill_(0)
@@ -54,14 +60,23 @@ class Embedding(Module):
             s += f", padding_idx={self.padding_idx}"
         if self.max_norm is not None:
             s += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq is not False:
+            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        if self.sparse is not False:
+            s += ", sparse=True"
         return s
 
     @classmethod
     def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None,
                         max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                         sparse: bool = False) -> "Embedding":
+        """An Embedding whose weight is embeddings [num_embeddings, embedding_dim] (shared, not copied); frozen
+        (no gradient) unless freeze=False."""
         if embeddings.dim() != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape
-        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
-                   _freeze=freeze)
+        return cls(num_embeddings=rows, embedding_dim=cols, _weight=embeddings, _freeze=freeze,
+                   padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
+                   scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)

@@ -1,0 +1,101 @@
+"""nn.functional.embedding: the lookup is one C op; max_norm renormalises the
+referenced rows of weight in place first (PyTorch's embedding_renorm_), and
+scale_grad_by_freq divides each row's gradient by how often the row occurs in
+the batch. Re-exported by functional.py."""
+from __future__ import annotations
+
+from .. import _shape
+from .._dtype import float64, int32, int64
+from .._unary import where
+from .._lib import ffi, lib
+from .._tensor import Tensor, _call
+from ..autograd.function import Function
+from ._functional_nn import _int, _tensor
+from ._grad_mode import no_grad
+
+__all__ = ["embedding"]
+
+
+def _padding_index(padding_idx, weight: Tensor) -> int:
+    """padding_idx as a row number, or -1 for none."""
+    if padding_idx is None:
+        return -1
+    padding_idx = _int(padding_idx, "embedding", "padding_idx")
+    rows = weight.shape[0] if weight.dim() > 0 else 0
+    if padding_idx > 0 and padding_idx >= rows or padding_idx < -rows:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return rows + padding_idx if padding_idx < 0 else padding_idx
+
+
+def _renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
+    """Scales every row of weight that input references and whose norm_type-norm exceeds max_norm down to
+    max_norm / (norm + 1e-7) of itself, in place and outside autograd."""
+    if input.dtype not in (int64, int32):
+        raise RuntimeError(f"embedding: expected indices of dtype int64 or int32, but got {input.dtype.name}")
+    if weight.dim() != 2:
+        raise RuntimeError(f"embedding: 'weight' must be 2-D, but got weight of size {list(weight.shape)}")
+    if input.numel() == 0:
+        return
+    with no_grad():
+        idx = _shape.unique(input.reshape(-1).long())  # sorted: the ends are the extremes
+        lo, hi = int(idx[0].item()), int(idx[-1].item())
+        for bad in (lo, hi):
+            if not 0 <= bad < weight.shape[0]:
+                raise IndexError(f"embedding: index out of range in self (index {bad}, num_embeddings "
+                                 f"{weight.shape[0]})")
+        rows = weight.index_select(0, idx)
+        norms = rows.norm(p=norm_type, dim=1, keepdim=True).to(float64)
+        over = norms > max_norm
+        if bool(over.any().item()):
+            scale = where(over, max_norm / (norms + 1e-7), 1.0).to(weight.dtype)
+            weight.index_put_((idx,), rows * scale)
+
+
+class _ScaleGrad(Function):
+    """The identity whose backward multiplies the gradient by scale."""
+
+    @staticmethod
+    def forward(ctx, x, scale):
+        ctx.save_for_backward(scale)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        (scale,) = ctx.saved_tensors
+        return _Scaled.apply(grad, scale), None
+
+
+class _Scaled(Function):
+    """grad * scale whose own derivative is the identity: PyTorch's double backward of embedding ignores the
+    frequency scaling (embedding_dense_double_backward), and so does this."""
+
+    @staticmethod
+    def forward(ctx, grad, scale):
+        return grad * scale
+
+    @staticmethod
+    def backward(ctx, gg):
+        return gg, None
+
+
+def _inverse_frequency(input: Tensor, dtype) -> Tensor:
+    """1 / (occurrences of each index in input), shaped input.shape + [1]."""
+    _, inverse, counts = _shape.unique(input.reshape(-1), return_inverse=True, return_counts=True)
+    return (1.0 / counts.to(dtype))[inverse].reshape(*input.shape, 1)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """Rows of weight at the integer indices in input: shape input.shape + [embedding_dim]. The padding_idx row
+    gets no gradient; max_norm renormalises the referenced rows in place first; scale_grad_by_freq divides the
+    gradient of each row by its number of occurrences in input. sparse is accepted, but the gradient is dense
+    (nabla has no sparse tensors)."""
+    f = "embedding"
+    _tensor(input, f, "input", 1), _tensor(weight, f, "weight", 2)
+    pad = _padding_index(padding_idx, weight)
+    if max_norm is not None:
+        _renorm_(weight, input.contiguous(), float(max_norm), float(norm_type))
+    out = _call(lib.nbpy_embedding, weight._h, input._h, pad, ffi.NULL)
+    if scale_grad_by_freq and out.requires_grad:
+        out = _ScaleGrad.apply(out, _inverse_frequency(input, out.dtype))
+    return out
