@@ -82,9 +82,8 @@ def test_to_bool_is_nonzero():
 
 def test_to_variants_and_aliasing():
     t = nabla.tensor([1.0, 2.0])
-    same = t.to(nabla.float32)
-    assert same.data_ptr() == t.data_ptr()  # nothing changes: no copy
-    assert t.to("cpu").data_ptr() == t.data_ptr() and t.cpu().data_ptr() == t.data_ptr()
+    assert t.to(nabla.float32) is t  # nothing changes: the tensor itself, as in PyTorch
+    assert t.to("cpu") is t and t.cpu() is t and t.to(t) is t and t.float() is t
     copied = t.to(nabla.float32, copy=True)
     assert copied.data_ptr() != t.data_ptr() and copied.tolist() == [1.0, 2.0]
     assert t.to("cpu", nabla.float64).dtype is nabla.float64

@@ -331,3 +331,20 @@ def test_writing_to_expanded_tensor_raises():
     e = nabla.zeros(3).expand(2, 3)
     with pytest.raises(RuntimeError, match="single memory location"):
         e.copy_(nabla.ones(2, 3))
+
+
+def test_unflatten_method_and_function_match_torch():
+    torch = pytest.importorskip("torch")
+    a = np.arange(24.0).reshape(2, 12)
+    for dim, sizes in ((1, (3, 4)), (-1, (2, -1, 3)), (0, [2, 1]), (1, (12,))):
+        want = torch.tensor(a).unflatten(dim, sizes)
+        got = nabla.tensor(a).unflatten(dim, sizes)
+        assert tuple(got.shape) == tuple(want.shape) and got.tolist() == want.tolist()
+        assert nabla.unflatten(nabla.tensor(a), dim, sizes).tolist() == want.tolist()
+    t = nabla.tensor(a)
+    for args, exc in (((1, (5, -1)), RuntimeError), ((1, ()), RuntimeError), ((2, (3, 4)), IndexError),
+                      ((1, (-1, -1)), RuntimeError)):
+        with pytest.raises(exc):
+            t.unflatten(*args)
+        with pytest.raises(exc):
+            torch.tensor(a).unflatten(*args)

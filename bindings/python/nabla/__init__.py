@@ -16,7 +16,7 @@ from ._size import Size
 from ._tensor import Tensor
 from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, linspace, eye,
                        empty_like, zeros_like, ones_like, full_like)
-from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten,
+from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten, unflatten,
                           narrow, select, as_strided, clone, numel, is_tensor, is_floating_point)
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
 from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t

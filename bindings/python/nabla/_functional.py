@@ -37,6 +37,10 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return _check("flatten", input).flatten(start_dim, end_dim)
 
 
+def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
+    return _check("unflatten", input).unflatten(dim, sizes)
+
+
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     return _check("narrow", input).narrow(dim, start, length)
 

@@ -402,6 +402,31 @@ class Tensor:
     def flatten(self, start_dim=0, end_dim=-1) -> "Tensor":
         return _call(lib.nbpy_tensor_flatten, self._h, _dim_arg(start_dim, "start_dim"), _dim_arg(end_dim, "end_dim"))
 
+    def unflatten(self, dim, sizes) -> "Tensor":
+        """This tensor with dim split into sizes (one of them may be -1, inferred)."""
+        shape, dim = list(self.shape), _dim_arg(dim)
+        if not -len(shape) <= dim < max(len(shape), 1):
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, {len(shape) - 1}], "
+                             f"but got {dim})")
+        dim %= max(len(shape), 1)
+        sizes = list(sizes)
+        if not sizes:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        if sizes.count(-1) > 1:
+            raise RuntimeError("only one dimension can be inferred")
+        known = 1
+        for s in sizes:
+            known *= s if s != -1 else 1
+        if -1 in sizes and known and shape[dim] % known == 0:
+            sizes[sizes.index(-1)] = shape[dim] // known
+        product = 1
+        for s in sizes:
+            product *= s
+        if product != shape[dim] or -1 in sizes:
+            raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                               f"({shape[dim]}) in the input tensor")
+        return self.reshape(*shape[:dim], *sizes, *shape[dim + 1:])
+
     def ravel(self) -> "Tensor":
         return self.reshape(-1)
 
@@ -476,8 +501,13 @@ class Tensor:
         else:
             dev_type, dev_index = _device.resolve(device)
         if non_blocking:
-            return _call(lib.nbpy_tensor_to_v2, self._h, code, dev_type, dev_index, copy, 1)
-        return _call(lib.nbpy_tensor_to, self._h, code, dev_type, dev_index, copy)
+            h = lib.nbpy_tensor_to_v2(self._h, code, dev_type, dev_index, copy, 1)
+        else:
+            h = lib.nbpy_tensor_to(self._h, code, dev_type, dev_index, copy)
+        if h == self._h:  # nothing changed: PyTorch returns the tensor itself
+            lib.nb_tensor_release(h)
+            return self
+        return _checked(h)
 
     def type_as(self, other: "Tensor") -> "Tensor":
         return self.to(other.dtype)

@@ -21,32 +21,6 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
-def _unflatten(input: Tensor, dim: int, sizes) -> Tensor:
-    """input with dim split into sizes (one of them may be -1, inferred), PyTorch's Tensor.unflatten."""
-    shape = list(input.shape)
-    if not -len(shape) <= dim < max(len(shape), 1):
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, {len(shape) - 1}], "
-                         f"but got {dim})")
-    dim %= max(len(shape), 1)
-    sizes = list(sizes)
-    if not sizes:
-        raise RuntimeError("unflatten: sizes must be non-empty")
-    if sizes.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = 1
-    for s in sizes:
-        known *= s if s != -1 else 1
-    if -1 in sizes and known and shape[dim] % known == 0:
-        sizes[sizes.index(-1)] = shape[dim] // known
-    product = 1
-    for s in sizes:
-        product *= s
-    if product != shape[dim] or -1 in sizes:
-        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
-                           f"({shape[dim]}) in the input tensor")
-    return input.reshape(*shape[:dim], *sizes, *shape[dim + 1:])
-
-
 class Unflatten(Module):
     """Expands dim into unflattened_size (a tuple or list of ints; one may be -1)."""
 
@@ -64,7 +38,7 @@ class Unflatten(Module):
         self.dim, self.unflattened_size = dim, unflattened_size
 
     def forward(self, input: Tensor) -> Tensor:
-        return _unflatten(input, self.dim, self.unflattened_size)
+        return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
