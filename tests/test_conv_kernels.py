@@ -1,12 +1,13 @@
 """The float32 convolution kernels of every instruction-set level.
 
-On x86-64 nabla runs stride-1 float32 convolutions (forward, input gradient and
-weight gradient) through direct register-tiled kernels built for AVX-512 and for
-AVX2, chosen at run time; NABLA_CPU_CAPABILITY=avx512|avx2|default caps the
-choice ("default": the im2col + OpenBLAS path). Each level runs in a child
-process over awkward geometries (channel counts that are not multiples of the
-tiles, padding beyond the kernel, dilation, groups, one-pixel images, strided
-inputs) and is compared with the float64 path, itself tested against NumPy in
+On x86-64 nabla runs float32 convolutions (forward and weight gradient at any
+stride up to 8, input gradient at stride 1) through direct register-tiled
+kernels built for AVX-512 and for AVX2, chosen at run time;
+NABLA_CPU_CAPABILITY=avx512|avx2|default caps the choice ("default": the
+im2col + OpenBLAS path). Each level runs in a child process over awkward
+geometries (channel counts that are not multiples of the tiles, padding beyond
+the kernel, dilation, groups, strides, one-pixel images, strided inputs) and is
+compared with the float64 path, itself tested against NumPy in
 test_nn_functional.py; max pooling is checked against a NumPy reference in the
 same children, since its interior and border columns take different loops."""
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 import nabla
 import nabla.nn.functional as F
 
-# (N, C, H, W, O, kh, kw, padding, dilation, groups)
+# (N, C, H, W, O, kh, kw, padding, dilation, groups[, stride])
 GEOMETRIES = [
     (2, 3, 9, 11, 5, 3, 3, (1, 1), (1, 1), 1),
     (1, 1, 28, 28, 32, 3, 3, (0, 0), (1, 1), 1),
@@ -32,6 +33,10 @@ GEOMETRIES = [
     (2, 5, 6, 6, 70, 3, 3, (3, 3), (1, 1), 1),
     (2, 2, 4, 1, 3, 3, 1, (1, 0), (1, 1), 1),
     (4, 32, 13, 13, 64, 3, 3, (1, 1), (1, 1), 1),
+    (2, 6, 11, 12, 10, 3, 3, (1, 1), (1, 1), 1, (2, 2)),
+    (2, 4, 9, 13, 8, 1, 1, (0, 0), (1, 1), 2, (2, 3)),
+    (1, 3, 14, 10, 5, 5, 3, (2, 0), (2, 1), 1, (3, 2)),
+    (2, 8, 7, 7, 16, 4, 4, (1, 2), (1, 1), 4, (2, 2)),
 ]
 
 CHILD = r"""
@@ -41,13 +46,14 @@ import nabla
 import nabla.nn.functional as F
 rng = np.random.default_rng(7)
 out = []
-for (N, C, H, W, O, kh, kw, pad, dil, groups) in json.loads(sys.argv[1]):
+for (N, C, H, W, O, kh, kw, pad, dil, groups, *stride) in json.loads(sys.argv[1]):
+    stride = stride[0] if stride else 1
     x = rng.standard_normal((N, C, H, W)).astype(np.float32)
     w = rng.standard_normal((O, C // groups, kh, kw)).astype(np.float32)
     b = rng.standard_normal(O).astype(np.float32)
     xt = nabla.tensor(np.ascontiguousarray(x.transpose(0, 1, 3, 2))).transpose(2, 3).requires_grad_()
     wt, bt = nabla.tensor(w, requires_grad=True), nabla.tensor(b)
-    y = F.conv2d(xt, wt, bt, 1, pad, dil, groups)
+    y = F.conv2d(xt, wt, bt, stride, pad, dil, groups)
     gy = rng.standard_normal(tuple(y.shape)).astype(np.float32)
     y.backward(nabla.tensor(gy))
     out.append({k: v.tolist() for k, v in dict(x=x, w=w, b=b, gy=gy, y=y.detach().numpy(), gx=xt.grad.numpy(),
@@ -101,11 +107,11 @@ def max_pool_ref(x, k, s, pad, dil, ceil):
 def test_conv2d_and_its_gradients_at_every_level(level):
     got = run_level(level)
     for geom, case in zip(GEOMETRIES, got["convs"]):
-        N, C, H, W, O, kh, kw, pad, dil, groups = geom
+        N, C, H, W, O, kh, kw, pad, dil, groups, *stride = geom
         a = {k: np.asarray(v, dtype=np.float64) for k, v in case.items()}
         x = nabla.tensor(a["x"], requires_grad=True)
         w = nabla.tensor(a["w"], requires_grad=True)
-        y = F.conv2d(x, w, nabla.tensor(a["b"]), 1, pad, dil, groups)
+        y = F.conv2d(x, w, nabla.tensor(a["b"]), stride[0] if stride else 1, pad, dil, groups)
         y.backward(nabla.tensor(a["gy"]))
         k = C // groups * kh * kw
         tol = 3e-6 * np.sqrt(k) * 4

@@ -1,4 +1,4 @@
-/* conv_direct.c: the drivers of the direct stride-1 convolution (see
+/* conv_direct.c: the drivers of the direct convolution (see
  * conv_direct.h): choosing the kernels for this CPU, padding images, packing
  * weights and gradients into the kernels' layouts, and the OpenMP tasks. */
 #include "conv_direct.h"
@@ -41,52 +41,72 @@ static const cd_kernels* kernels(void) {
     return chosen;
 }
 
-/* ---- layout of one padded image ---- */
+/* ---- layout of one padded image ----
+ *
+ * Stride s splits the zero-padded image into s_h x s_w phase planes: plane (a, b) holds padded rows a, a + s_h, ...
+ * and columns b, b + s_w, ... Tap (ki, kj) of output (oh, ow) reads padded row oh s_h + ki d_h, that is row
+ * oh + qi of plane a = ki d_h mod s_h, qi = ki d_h / s_h (columns alike): every tap is again a fixed offset from
+ * position p = oh Wp + ow of a plane, and the kernels run unchanged. Stride 1 has one plane: the padded image. */
 
 typedef struct {
     int64_t Cg, Og, K;      /* channels and output channels per group, taps K = Cg kh kw */
-    int64_t Wp, R, chs;     /* padded row width, rows, floats per channel */
+    int64_t Wp, R, chs;     /* plane row width, rows, floats per channel of a plane */
     int64_t P, Ppad, xlen;  /* positions OH Wp, rounded up to the forward tile, floats per padded image */
+    bool used[64];          /* planes a s_w + b that some tap reads (strides up to 8 x 8) */
 } cd_layout;
 
 static int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 static void layout_of(const conv_geom* g, int64_t pb, cd_layout* l) {
     l->Cg = g->C / g->groups, l->Og = g->O / g->groups, l->K = l->Cg * g->kh * g->kw;
-    l->Wp = g->OW + (g->kw - 1) * g->dw, l->R = g->OH + (g->kh - 1) * g->dh;
-    l->chs = l->R * l->Wp + (g->kw - 1) * g->dw;
+    const int64_t qh = (g->kh - 1) * g->dh / g->sh, qw = (g->kw - 1) * g->dw / g->sw;  /* farthest tap in a plane */
+    l->Wp = g->OW + qw, l->R = g->OH + qh;
+    l->chs = l->R * l->Wp + qw;
     l->P = g->OH * l->Wp, l->Ppad = round_up(l->P, pb);
-    l->xlen = round_up(l->Cg * l->chs + (l->Ppad - l->P) + 64, 16);  /* forward tiles read up to Ppad past a tap */
+    l->xlen = round_up(g->sh * g->sw * l->Cg * l->chs + (l->Ppad - l->P) + 64, 16);  /* tiles read up to Ppad on */
+    memset(l->used, 0, sizeof l->used);
+    for (int64_t ki = 0; ki < g->kh; ki++)
+        for (int64_t kj = 0; kj < g->kw; kj++) l->used[ki * g->dh % g->sh * g->sw + kj * g->dw % g->sw] = true;
 }
 
 bool conv_direct_takes(const conv_geom* g) {
-    if (g->sh != 1 || g->sw != 1 || g->direct || g->groups <= 0 || g->OH <= 0 || g->OW <= 0 || g->C <= 0)
-        return false;
+    if (g->sh > 8 || g->sw > 8 || g->direct || g->groups <= 0 || g->OH <= 0 || g->OW <= 0 || g->C <= 0) return false;
     cd_layout l;
     layout_of(g, 64, &l);
     return l.K > 0 && l.xlen < INT_MAX / 2 && kernels() != NULL;
 }
 
-/* Channels [0, Cg) of an image (xg, [Cg, H, W]) zero-padded into buf (l->xlen floats). */
+/* Channels [0, Cg) of an image (xg, [Cg, H, W]) zero-padded into the planes of buf (l->xlen floats). */
 static void pad_image(const conv_geom* g, const cd_layout* l, const float* xg, float* buf) {
-    const int64_t W = g->W, Wp = l->Wp, left = g->pl < Wp ? g->pl : Wp;
-    const int64_t n = W < Wp - left ? W : Wp - left;  /* input columns that land in a padded row */
-    for (int64_t c = 0; c < l->Cg; c++) {
-        float* ch = buf + c * l->chs;
-        for (int64_t r = 0; r < l->R; r++) {
-            float* d = ch + r * Wp;
-            const int64_t ih = r - g->pt;
-            if (ih < 0 || ih >= g->H || n <= 0) {
-                memset(d, 0, sizeof(float) * (size_t)Wp);
-                continue;
+    const int64_t W = g->W, Wp = l->Wp, sh = g->sh, sw = g->sw, plane = l->Cg * l->chs;
+    for (int64_t a = 0; a < sh; a++)
+        for (int64_t b = 0; b < sw; b++) {
+            float* pb = buf + (a * sw + b) * plane;
+            if (!l->used[a * sw + b]) continue;
+            /* columns j with input column j sw + b - pl in [0, W) */
+            const int64_t j0 = g->pl - b <= 0 ? 0 : (g->pl - b + sw - 1) / sw;
+            int64_t j1 = W + g->pl - b <= 0 ? 0 : (W + g->pl - b + sw - 1) / sw;
+            j1 = j1 < Wp ? j1 : Wp;
+            for (int64_t c = 0; c < l->Cg; c++) {
+                float* ch = pb + c * l->chs;
+                for (int64_t r = 0; r < l->R; r++) {
+                    float* d = ch + r * Wp;
+                    const int64_t ih = r * sh + a - g->pt;
+                    if (ih < 0 || ih >= g->H || j0 >= j1) {
+                        memset(d, 0, sizeof(float) * (size_t)Wp);
+                        continue;
+                    }
+                    const float* src = xg + (c * g->H + ih) * W + b - g->pl;
+                    memset(d, 0, sizeof(float) * (size_t)j0);
+                    if (sw == 1) memcpy(d + j0, src + j0, sizeof(float) * (size_t)(j1 - j0));
+                    else for (int64_t j = j0; j < j1; j++) d[j] = src[j * sw];
+                    memset(d + j1, 0, sizeof(float) * (size_t)(Wp - j1));
+                }
+                memset(ch + l->R * Wp, 0, sizeof(float) * (size_t)(l->chs - l->R * Wp));
             }
-            memset(d, 0, sizeof(float) * (size_t)left);
-            memcpy(d + left, xg + (c * g->H + ih) * W, sizeof(float) * (size_t)n);
-            memset(d + left + n, 0, sizeof(float) * (size_t)(Wp - left - n));
         }
-        memset(ch + l->R * Wp, 0, sizeof(float) * (size_t)(l->chs - l->R * Wp));
-    }
-    memset(buf + l->Cg * l->chs, 0, sizeof(float) * (size_t)(l->xlen - l->Cg * l->chs));
+    const int64_t end = sh * sw * plane;
+    memset(buf + end, 0, sizeof(float) * (size_t)(l->xlen - end));
 }
 
 /* off[k] for the taps k = (c, ki, kj); entries [K, n) repeat off[0] (tiles past K are discarded). */
@@ -94,7 +114,11 @@ static void tap_offsets(const conv_geom* g, const cd_layout* l, int32_t* off, in
     int64_t k = 0;
     for (int64_t c = 0; c < l->Cg; c++)
         for (int64_t ki = 0; ki < g->kh; ki++)
-            for (int64_t kj = 0; kj < g->kw; kj++) off[k++] = (int32_t)(c * l->chs + ki * g->dh * l->Wp + kj * g->dw);
+            for (int64_t kj = 0; kj < g->kw; kj++) {
+                const int64_t a = ki * g->dh % g->sh, b = kj * g->dw % g->sw;
+                const int64_t qi = ki * g->dh / g->sh, qj = kj * g->dw / g->sw;
+                off[k++] = (int32_t)(((a * g->sw + b) * l->Cg + c) * l->chs + qi * l->Wp + qj);
+            }
     for (; k < n; k++) off[k] = off[0];
 }
 

@@ -1,9 +1,11 @@
-/* conv_direct.h: direct float32 convolution with stride 1, no column matrix.
+/* conv_direct.h: direct float32 convolution, no column matrix.
  *
  * Each image (and group) is copied once, zero-padded, into a buffer whose rows
  * are Wp = OW + (kW - 1) dW wide. Output position p = oh * Wp + ow then reads
  * kernel tap k = (c, ki, kj) at p + off[k], off[k] = c * chs + ki dH Wp + kj dW:
  * the column matrix of im2col is a strided view of that buffer, never written.
+ * A stride splits the buffer into phase planes so that this still holds (see
+ * conv_direct.c).
  * Register-tiled kernels (conv_direct_kernels.c, built per x86-64 level) run
  * the GEMMs on it directly:
  *   forward  y[o][p]  = sum_k w[o][k] x[p + off[k]]   (vectors along p);
@@ -33,7 +35,7 @@ typedef struct {
 
 NB_INTERNAL extern const cd_kernels cd_kernels_x86_64_v3, cd_kernels_x86_64_v4;
 
-/* Whether the direct kernels take geometry g (float32, stride 1, a CPU they were built for). */
+/* Whether the direct kernels take geometry g (float32, strides up to 8, a CPU they were built for). */
 NB_INTERNAL bool conv_direct_takes(const conv_geom* g);
 /* y [N, O, OH, OW] = conv(x [N, C, H, W], w [O, C / groups, kh, kw]) + b (b optional), all contiguous. */
 NB_INTERNAL nb_status conv_direct_forward(const char* op, const conv_geom* g, const float* x, const float* w,
