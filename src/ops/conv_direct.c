@@ -51,7 +51,7 @@ static const cd_kernels* kernels(void) {
 typedef struct {
     int64_t Cg, Og, K;      /* channels and output channels per group, taps K = Cg kh kw */
     int64_t Wp, R, chs;     /* plane row width, rows, floats per channel of a plane */
-    int64_t P, Ppad, xlen;  /* positions OH Wp, rounded up to the forward tile, floats per padded image */
+    int64_t xlen;           /* floats per padded image */
     bool used[64];          /* planes a s_w + b that some tap reads (strides up to 8 x 8) */
 } cd_layout;
 
@@ -62,8 +62,7 @@ static void layout_of(const conv_geom* g, int64_t pb, cd_layout* l) {
     const int64_t qh = (g->kh - 1) * g->dh / g->sh, qw = (g->kw - 1) * g->dw / g->sw;  /* farthest tap in a plane */
     l->Wp = g->OW + qw, l->R = g->OH + qh;
     l->chs = l->R * l->Wp + qw;
-    l->P = g->OH * l->Wp, l->Ppad = round_up(l->P, pb);
-    l->xlen = round_up(g->sh * g->sw * l->Cg * l->chs + (l->Ppad - l->P) + 64, 16);  /* tiles read up to Ppad on */
+    l->xlen = round_up(g->sh * g->sw * l->Cg * l->chs + pb + 64, 16);  /* a tile reads up to pb positions on */
     memset(l->used, 0, sizeof l->used);
     for (int64_t ki = 0; ki < g->kh; ki++)
         for (int64_t kj = 0; kj < g->kw; kj++) l->used[ki * g->dh % g->sh * g->sw + kj * g->dw % g->sw] = true;
@@ -124,6 +123,8 @@ static void tap_offsets(const conv_geom* g, const cd_layout* l, int32_t* off, in
 
 /* ---- forward ---- */
 
+#define CHUNK 2048 /* positions per forward kernel call */
+
 nb_status conv_direct_forward(const char* op, const conv_geom* g, const float* x, const float* w, const float* b,
                               float* y, int nthreads) {
     const cd_kernels* kern = kernels();
@@ -135,7 +136,11 @@ nb_status conv_direct_forward(const char* op, const conv_geom* g, const float* x
     const int64_t splits = images >= want ? 1 : ((want + images - 1) / images < nob ? (want + images - 1) / images : nob);
     const int64_t per_split = (nob + splits - 1) / splits, ntasks = images * splits;
     if (ntasks < nthreads) nthreads = (int)ntasks;
-    const int64_t per_thread = l.xlen + mb * l.Ppad;
+    /* output rows per kernel call: about CHUNK positions, so the results stay in cache for the crop */
+    int64_t rows = CHUNK / l.Wp;
+    rows = rows < 1 ? 1 : rows > g->OH ? g->OH : rows;
+    const int64_t chunk = round_up(rows * l.Wp, kern->pb);
+    const int64_t per_thread = l.xlen + mb * chunk;
     const size_t bytes = sizeof(float) * (size_t)(G * nob * l.K * mb + nthreads * per_thread) +
                          sizeof(int32_t) * (size_t)l.K;
     float* wpack = nn_alloc(bytes);
@@ -159,15 +164,19 @@ nb_status conv_direct_forward(const char* op, const conv_geom* g, const float* x
         float* tmp = xbuf + l.xlen;
         if (t0 >= t1) continue;
         pad_image(g, &l, x + (n * g->C + gi * l.Cg) * g->H * g->W, xbuf);
-        for (int64_t t = t0; t < t1; t++) {
-            kern->forward(xbuf, off, l.K, wpack + (gi * nob + t) * l.K * mb, tmp, l.Ppad, l.Ppad);
-            for (int64_t i = 0; i < mb && t * mb + i < l.Og; i++) {  /* keep OW of each Wp columns, add the bias */
-                const int64_t o = gi * l.Og + t * mb + i;
-                const float bo = b != NULL ? b[o] : 0.0f;
-                float* dst = y + (n * g->O + o) * OHW;
-                for (int64_t oh = 0; oh < g->OH; oh++) {
-                    const float* src = tmp + i * l.Ppad + oh * l.Wp;
-                    for (int64_t ow = 0; ow < g->OW; ow++) dst[oh * g->OW + ow] = src[ow] + bo;
+        for (int64_t oh0 = 0; oh0 < g->OH; oh0 += rows) {
+            const int64_t oh1 = oh0 + rows < g->OH ? oh0 + rows : g->OH;
+            const int64_t npos = round_up((oh1 - oh0) * l.Wp, kern->pb);
+            for (int64_t t = t0; t < t1; t++) {
+                kern->forward(xbuf + oh0 * l.Wp, off, l.K, wpack + (gi * nob + t) * l.K * mb, tmp, chunk, npos);
+                for (int64_t i = 0; i < mb && t * mb + i < l.Og; i++) {  /* keep OW of each Wp columns, add bias */
+                    const int64_t o = gi * l.Og + t * mb + i;
+                    const float bo = b != NULL ? b[o] : 0.0f;
+                    float* dst = y + (n * g->O + o) * OHW;
+                    for (int64_t oh = oh0; oh < oh1; oh++) {
+                        const float* src = tmp + i * chunk + (oh - oh0) * l.Wp;
+                        for (int64_t ow = 0; ow < g->OW; ow++) dst[oh * g->OW + ow] = src[ow] + bo;
+                    }
                 }
             }
         }
