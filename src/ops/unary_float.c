@@ -46,7 +46,7 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
 /* RUN(o, a, m, T, ARG) computes o[0..m) from a[0..m), both contiguous. */
 #define EXPR_RUN(o, a, m, T, EXPR) \
     NB_SIMD_LOOP for (int64_t i = 0; i < (m); i++) { const T x = (a)[i]; (o)[i] = (T)(EXPR); }
-#define CALL_RUN(o, a, m, T, FN) FN(o, a, m)
+#define CALL_RUN(o, a, m, T, FN) FN(o, a, m, ctx)
 
 /* A loop over contiguous runs directly (EXPR and PRE may name the element type as T),, over strided ones block by block through a buffer. */
 #define UNARY_BLOCKED(NAME, TYPE, PRE, RUN, ARG)                                                         \
@@ -65,7 +65,13 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
             const int64_t m = n - i0 < BLOCK ? n - i0 : BLOCK;                                         \
             const char* ip = d[1] + i0 * si;                                                           \
             char* op = d[0] + i0 * so;                                                                 \
-            for (int64_t i = 0; i < m; i++) memcpy(&buf[i], ip + i * si, sizeof(T));                   \
+            if (si % (int64_t)sizeof(T) == 0) { /* element strides: vector gathers where there are */  \
+                const T* src = (const T*)ip;                                                           \
+                const int64_t st = si / (int64_t)sizeof(T);                                            \
+                NB_SIMD_LOOP for (int64_t i = 0; i < m; i++) buf[i] = src[i * st];                     \
+            } else {                                                                                   \
+                for (int64_t i = 0; i < m; i++) memcpy(&buf[i], ip + i * si, sizeof(T));               \
+            }                                                                                          \
             T* o = so == (int64_t)sizeof(T) ? (T*)op : buf;                                            \
             RUN(o, buf, m, T, ARG);                                                                    \
             if (o == buf)                                                                              \

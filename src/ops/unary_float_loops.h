@@ -12,8 +12,11 @@ ARRAYS(tanh, nb_tanh_f32_avx512, nb_tanh_f64_avx512)
 ARRAYS(sigmoid, nb_sigmoid_f32_avx512, nb_sigmoid_f64_avx512)
 ARRAYS(silu, nb_silu_f32_avx512, nb_silu_f64_avx512)
 ARRAYS(sqrt, nb_sqrt_f32_avx512, nb_sqrt_f64_avx512)
-UNARY_BLOCKED(log_f32, float, NOTHING, CALL_RUN, nb_log_f32_avx512)
-MATH(double, f64, log, V_LOG(x))
+ARRAYS(rsqrt, nb_rsqrt_f32_avx512, nb_rsqrt_f64_avx512)
+ARRAYS(elu, nb_elu_f32_avx512, nb_elu_f64_avx512)
+ARRAYS(log, nb_log_f32_avx512, nb_log_f64_avx512)
+UNARY_BLOCKED(erf_f32, float, NOTHING, CALL_RUN, nb_erf_f32_avx512)
+MATH(double, f64, erf, LIBM(erf, x))
 #else
 FLOATS(MATH, exp, V_EXP(x))
 FLOATS(MATH, expm1, V_EXPM1(x))
@@ -22,6 +25,9 @@ FLOATS(MATH, sigmoid, V_SIGMOID(x))
 FLOATS(MATH, silu, x * V_SIGMOID(x))
 FLOATS(MATH, sqrt, LIBM(sqrt, x))
 FLOATS(MATH, log, V_LOG(x))
+FLOATS(MATH, erf, LIBM(erf, x))
+FLOATS(MATH, rsqrt, (T)1 / LIBM(sqrt, x))
+FLOATS(LOOP, elu, const T alpha = (T)ctx->alpha, x > 0 ? x : alpha * V_EXPM1(x))
 #endif
 FLOATS(MATH, log1p, V_LOG1P(x))
 FLOATS(MATH, exp2, LIBM(exp2, x))
@@ -35,18 +41,16 @@ FLOATS(MATH, acos, LIBM(acos, x))
 FLOATS(MATH, atan, LIBM(atan, x))
 FLOATS(MATH, sinh, LIBM(sinh, x))
 FLOATS(MATH, cosh, LIBM(cosh, x))
-FLOATS(MATH, erf, LIBM(erf, x))
 FLOATS(MATH, erfc, LIBM(erfc, x))
-FLOATS(MATH, rsqrt, (T)1 / LIBM(sqrt, x))
 FLOATS(MATH, reciprocal, (T)1 / x)
 
 /* ---- activations with parameters, in the input's precision as in PyTorch ---- */
 /* erfc(-x / sqrt 2), not 1 + erf(x / sqrt 2): no cancellation for negative x */
 FLOATS(LOOP, gelu, NOTHING, (T)0.5 * x * LIBM(erfc, -x * (T)SQRT_HALF))
-FLOATS(LOOP, gelu_tanh, NOTHING, (T)0.5 * x * ((T)1 + V_TANH((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
+/* (1 + tanh u) / 2 = sigmoid(2u): no cancellation for negative x */
+FLOATS(LOOP, gelu_tanh, NOTHING, x * V_SIGMOID((T)(2 * SQRT_2_OVER_PI) * (x + (T)0.044715 * x * x * x)))
 FLOATS(LOOP, softplus, const T beta = (T)ctx->alpha; const T threshold = (T)ctx->beta,
        x * beta > threshold ? x : V_LOG1P(V_EXP(beta * x)) / beta)
-FLOATS(LOOP, elu, const T alpha = (T)ctx->alpha, x > 0 ? x : alpha * V_EXPM1(x))
 FLOATS(LOOP, leaky_relu, const T slope = (T)ctx->alpha, x > 0 ? x : x * slope)
 
 /* ---- same-dtype ops ---- */
