@@ -10,7 +10,7 @@
 #pragma GCC diagnostic ignored "-Wtype-limits" /* expressions are shared by signed and unsigned types */
 
 /* Integer and bool loops; AVX2 clone for the contiguous runs. */
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define NB_SIMD_LOOP _Pragma("omp simd")
 #define NB_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else

@@ -87,7 +87,7 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
     UNARY_BLOCKED(OP##_f32, float, NOTHING, CALL_RUN, F32) UNARY_BLOCKED(OP##_f64, double, NOTHING, CALL_RUN, F64)
 
 #define NB_AVX512 0
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) /* GCC's target pragmas */
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,prefer-vector-width=512")
 #include "vecmath_avx512.h"
