@@ -17,30 +17,24 @@ static inline __m512 nb_reduce16(__m512 x, __m512* n) {
     return _mm512_fnmadd_ps(*n, NB_PS(NB_VM_LN2LO_F), _mm512_fnmadd_ps(*n, NB_PS(NB_VM_LN2HI_F), x));
 }
 
-/* (e^r - 1 - r) / r^2, Taylor to r^7 / 7!. */
+/* (e^r - 1 - r) / r^2 for |r| <= ln2/2: degree 4, least squares on Chebyshev nodes
+ * (relative error of e^r: 0.7 ulp with float32 coefficients); exp uses it too. */
 static inline __m512 nb_expm1_q16(__m512 r) {
-    __m512 q = _mm512_fmadd_ps(NB_PS(1.f / 5040), r, NB_PS(1.f / 720));
-    q = _mm512_fmadd_ps(q, r, NB_PS(1.f / 120));
-    q = _mm512_fmadd_ps(q, r, NB_PS(1.f / 24));
-    q = _mm512_fmadd_ps(q, r, NB_PS(1.f / 6));
-    return _mm512_fmadd_ps(q, r, NB_PS(0.5f));
+    __m512 q = _mm512_fmadd_ps(NB_PS(0.0013751382939517498f), r, NB_PS(0.008368926122784615f));
+    q = _mm512_fmadd_ps(q, r, NB_PS(0.04166953265666962f));
+    q = _mm512_fmadd_ps(q, r, NB_PS(0.166665181517601f));
+    return _mm512_fmadd_ps(q, r, NB_PS(0.49999988079071045f));
 }
 
 /* x clamped to [-c, c]; vmaxps / vminps return their second operand on NaN, so NaN stays. */
 #define NB_CLAMP_ABS16(x, c) _mm512_min_ps(NB_PS(c), _mm512_max_ps(NB_PS(-(c)), x))
 
-/* exp: e^r = 1 + r (1 + r P(r)) by Horner, P of degree 4 (least squares on Chebyshev
- * nodes, relative error: 0.7 ulp with float32 coefficients); 2^n by vscalef
- * (overflow to inf, gradual underflow, one rounding). At most 1 ulp. */
+/* exp: e^r = 1 + r (1 + r q(r)) by Horner, 2^n by vscalef (overflow to inf, gradual
+ * underflow, one rounding). At most 1 ulp. */
 static inline __m512 nb_exp16(__m512 x) {
     __m512 n;
     const __m512 r = nb_reduce16(NB_CLAMP_ABS16(x, 104.f), &n);
-    __m512 p = _mm512_fmadd_ps(NB_PS(0.0013751382939517498f), r, NB_PS(0.008368926122784615f));
-    p = _mm512_fmadd_ps(p, r, NB_PS(0.04166953265666962f));
-    p = _mm512_fmadd_ps(p, r, NB_PS(0.166665181517601f));
-    p = _mm512_fmadd_ps(p, r, NB_PS(0.49999988079071045f));
-    p = _mm512_fmadd_ps(p, r, NB_PS(1.f));
-    p = _mm512_fmadd_ps(p, r, NB_PS(1.f));
+    const __m512 p = _mm512_fmadd_ps(_mm512_fmadd_ps(nb_expm1_q16(r), r, NB_PS(1.f)), r, NB_PS(1.f));
     return _mm512_scalef_ps(p, n);
 }
 
@@ -96,42 +90,60 @@ static inline __m512 nb_erf16(__m512 x) {
     return _mm512_mask_mov_ps(sbig, _mm512_cmp_ps_mask(t, NB_PS(0.921875f), _CMP_LT_OQ), small);
 }
 
-/* log: x = 2^e m with m in [3/4, 3/2) (vgetmant, subnormals included), m c - 1 = f
- * with c the reciprocal of the centre of m's 1/16-wide interval (13 intervals; the
- * one around 1 has c = 1, so log(1 + tiny) loses nothing), log x = e ln2 - log c +
- * log1p(f), |f| <= 1/24, log1p by Taylor to f^6, -log c as a float pair (vpermps
- * tables). Within 1 ulp. Zero, negatives, inf and NaN take a slow path. */
-static inline __m512 nb_log16(__m512 x) {
-    static const float C[16] = {1.3333334f, 1.2307693f, 1.1428572f, 1.0666667f, 1.0f, 0.9411765f,
-                                0.8888889f, 0.84210527f, 0.8f, 0.7619048f, 0.72727275f, 0.6956522f,
-                                0.6666667f, 1.0f, 1.0f, 1.0f};
-    static const float HI[16] = {-0.287682116f, -0.207639396f, -0.133531436f, -0.0645385757f, 0.0f,
-                                 0.0606246181f, 0.117783025f, 0.171850249f, 0.223143533f, 0.271933705f,
-                                 0.318453699f, 0.362905473f, 0.405465066f, 0.0f, 0.0f, 0.0f};
-    static const float LO[16] = {1.37775436e-08f, -5.84050364e-09f, -1.00388564e-09f, 2.41723219e-09f, 0.0f,
-                                 7.90594933e-12f, 3.29869065e-09f, 3.0482164e-10f, 3.54084873e-09f,
-                                 -7.75744891e-09f, 1.9658557e-09f, 2.54590349e-09f, 1.18728893e-08f,
-                                 0.0f, 0.0f, 0.0f};
-    const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
-    __m512 e = _mm512_getexp_ps(x);
-    e = _mm512_mask_add_ps(e, _mm512_cmp_ps_mask(m, NB_PS(1.f), _CMP_LT_OQ), e, NB_PS(1.f));
-    const __m512i j = _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(m, NB_PS(0.71875f)), NB_PS(16.f)));
-    const __m512 f = _mm512_fmadd_ps(m, _mm512_permutexvar_ps(j, _mm512_loadu_ps(C)), NB_PS(-1.f));
-    __m512 p = _mm512_fmadd_ps(NB_PS(-1.f / 6), f, NB_PS(0.2f));
-    p = _mm512_fmadd_ps(p, f, NB_PS(-0.25f));
+/* log as Intel's VML does it: r = 1/x estimated (vrcp14ps) and rounded to 5
+ * fraction bits, so x r is exact in the FMA and f = x r - 1 is small (|f| < 2^-5.9);
+ * log x = log1p(f) - log r with log r = E ln2 + log(1 + j/32) (E and j read off r's
+ * bits, the 32 logarithms as float pairs in two vpermi2ps tables), log1p by Taylor
+ * to f^5. Near 1, r rounds to exactly 1 and nothing cancels. Within 1.5 ulp.
+ * Subnormal and huge x (r would leave the normal range) are scaled by 2^+-24 first;
+ * zero, negatives, inf and NaN take their exact values. */
+static inline __m512 nb_log16_core(__m512 x) {
+    static const float H[32] = {
+        0.0f, 0.0307716578f, 0.0606246218f, 0.0896121562f, 0.117783032f, 0.145182014f, 0.171850264f,
+        0.197825745f, 0.223143548f, 0.247836158f, 0.271933705f, 0.295464218f, 0.318453729f, 0.340926588f,
+        0.362905502f, 0.384411693f, 0.405465096f, 0.426084399f, 0.446287096f, 0.466089725f, 0.485507816f,
+        0.504556f, 0.523248136f, 0.541597307f, 0.559615791f, 0.57731539f, 0.594707131f, 0.611801565f,
+        0.628608644f, 0.645137966f, 0.66139847f, 0.677398801f};
+    static const float L[32] = {
+        0.0f, 8.42237391e-10f, 7.90594239e-12f, 2.53696197e-09f, 3.29869065e-09f, -3.66715991e-09f,
+        -7.1457591e-09f, -1.41819567e-09f, 3.5408485e-09f, 6.22502361e-09f, 1.08690026e-08f, -4.76897544e-09f,
+        1.96585526e-09f, -6.11041329e-10f, -8.62996785e-09f, 6.29100816e-09f, 1.18728893e-08f, -3.91242772e-09f,
+        7.08169701e-09f, 4.43021442e-09f, -2.9457789e-10f, 1.05196989e-08f, 7.72099895e-09f, -2.4295618e-08f,
+        -2.90854096e-09f, -2.50751917e-08f, -2.36391102e-08f, -2.35874573e-08f, 1.54137378e-08f,
+        -4.30558389e-09f, 1.18436008e-08f, 2.27418919e-08f};
+    const __m512i rb = _mm512_and_si512(_mm512_add_epi32(_mm512_castps_si512(_mm512_rcp14_ps(x)),
+                                                         _mm512_set1_epi32(1 << 17)),
+                                        _mm512_set1_epi32((int)0xFFFC0000u));
+    const __m512 r = _mm512_castsi512_ps(rb);
+    const __m512i j = _mm512_srli_epi32(rb, 18); /* vpermi2ps reads the low 5 bits */
+    const __m512 e = _mm512_getexp_ps(r);
+    const __m512 f = _mm512_fmsub_ps(x, r, NB_PS(1.f));
+    __m512 p = _mm512_fmadd_ps(NB_PS(0.2f), f, NB_PS(-0.25f));
     p = _mm512_fmadd_ps(p, f, NB_PS(1.f / 3));
     const __m512 z = _mm512_mul_ps(f, f);
-    const __m512 lo = _mm512_fmadd_ps(e, NB_PS(NB_VM_LN2LO_F), _mm512_permutexvar_ps(j, _mm512_loadu_ps(LO)));
-    __m512 y = _mm512_fmadd_ps(_mm512_mul_ps(f, z), p, lo);
+    const __m512 lo = _mm512_fmadd_ps(e, NB_PS(NB_VM_LN2LO_F), _mm512_permutex2var_ps(_mm512_loadu_ps(L), j,
+                                                                                      _mm512_loadu_ps(L + 16)));
+    __m512 y = _mm512_fmsub_ps(_mm512_mul_ps(f, z), p, lo);
     y = _mm512_fmadd_ps(NB_PS(-0.5f), z, y);
-    const __m512 hi = _mm512_fmadd_ps(e, NB_PS(NB_VM_LN2HI_F), _mm512_permutexvar_ps(j, _mm512_loadu_ps(HI)));
-    __m512 res = _mm512_add_ps(hi, _mm512_add_ps(f, y));
-    /* QNaN, +-0, +inf, -inf, negative, SNaN */
-    const __mmask16 special = _mm512_fpclass_ps_mask(x, 0x01 | 0x02 | 0x04 | 0x08 | 0x10 | 0x40 | 0x80);
-    if (special) {
+    const __m512 hi = _mm512_fnmsub_ps(e, NB_PS(NB_VM_LN2HI_F), _mm512_permutex2var_ps(_mm512_loadu_ps(H), j,
+                                                                                      _mm512_loadu_ps(H + 16)));
+    return _mm512_add_ps(hi, _mm512_add_ps(f, y));
+}
+
+static inline __m512 nb_log16(__m512 x) {
+    __m512 res = nb_log16_core(x);
+    /* QNaN, +-0, +inf, -inf, subnormal, negative, SNaN; and x > 2^125 */
+    const __mmask16 odd = _mm512_fpclass_ps_mask(x, 0xFF) | _mm512_cmp_ps_mask(x, NB_PS(0x1p125f), _CMP_GT_OQ);
+    if (odd) {
+        const __mmask16 sub = _mm512_fpclass_ps_mask(x, 0x20), huge = _mm512_cmp_ps_mask(x, NB_PS(0x1p125f), _CMP_GT_OQ);
+        __m512 k = _mm512_mask_mov_ps(_mm512_setzero_ps(), sub, NB_PS(-24.f));
+        k = _mm512_mask_mov_ps(k, huge & ~_mm512_fpclass_ps_mask(x, 0x08), NB_PS(24.f));
+        const __m512 scaled = nb_log16_core(_mm512_scalef_ps(x, _mm512_sub_ps(_mm512_setzero_ps(), k)));
+        const __m512 fixed = _mm512_fmadd_ps(k, NB_PS(NB_VM_LN2HI_F), _mm512_fmadd_ps(k, NB_PS(NB_VM_LN2LO_F), scaled));
+        res = _mm512_mask_mov_ps(res, _mm512_cmp_ps_mask(k, _mm512_setzero_ps(), _CMP_NEQ_OQ), fixed);
         const __mmask16 zero = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_EQ_OQ);
         const __mmask16 neg = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
-        res = _mm512_mask_add_ps(res, special, x, x); /* +inf, NaN */
+        res = _mm512_mask_add_ps(res, _mm512_fpclass_ps_mask(x, 0x01 | 0x08 | 0x80), x, x); /* +inf, NaN */
         res = _mm512_mask_mov_ps(res, neg, NB_PS(NAN));
         res = _mm512_mask_mov_ps(res, zero, NB_PS(-INFINITY));
     }
