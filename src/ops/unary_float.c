@@ -1,8 +1,9 @@
 /* unary_float.c: the float32 / float64 loops of the unary ops, built three times
  * (AVX-512 with 512-bit vectors, AVX2 + FMA, baseline x86-64) and picked at run
- * time. The AVX-512 build runs vecmath_avx512.h's whole-vector exp, expm1, tanh,
- * log, sigmoid, silu and sqrt; it and the AVX2 build inline vecmath.h's exp,
- * expm1, log, log1p and tanh elsewhere; the other functions come from glibc's vector math library (libmvec)
+ * time. The AVX-512 build runs vecmath_avx512.h's whole-vector kernels (exp,
+ * expm1, tanh, log, sigmoid, silu, elu, sqrt, rsqrt, float32 erf) and inlines
+ * vecmath.h's exp and log1p elsewhere; the other functions, and all of them in
+ * the AVX2 and baseline builds, come from glibc's vector math library (libmvec)
  * through `omp declare simd`, 16, 8 or 4 float lanes per call. Strided operands
  * are gathered into a block on the stack so that they run the same vector code.
  *
@@ -33,15 +34,12 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
 
 /* libm's float or double function for the type of v. */
 #define LIBM(F, v) _Generic((v), float: F##f, default: F)(v)
-/* vecmath.h where the build has FMA, libm (libmvec) otherwise. */
-#define VM(F, v) (NB_FAST ? _Generic((v), float: nb_vm_##F##f, default: nb_vm_##F)(v) : LIBM(F, v))
-#define V_EXP(v) VM(exp, v)
-#define V_EXPM1(v) VM(expm1, v)
-#define V_TANH(v) VM(tanh, v)
+/* vecmath.h's exp and log1p in the AVX-512 build (where they beat libmvec), libm
+ * (libmvec) otherwise. */
+#define V_EXP(v) (NB_AVX512 ? _Generic((v), float: nb_vm_expf, default: nb_vm_exp)(v) : LIBM(exp, v))
+#define V_LOG1P(v) (NB_AVX512 ? _Generic((v), float: nb_vm_log1pf, default: log1p)(v) : LIBM(log1p, v))
 #define V_SIGMOID(v) _Generic((v), float: nb_vm_sigmoid_from_expf, default: nb_vm_sigmoid_from_exp)( \
     V_EXP(-LIBM(fabs, v)), v)
-#define V_LOG(v) (NB_FAST ? _Generic((v), float: nb_vm_logf, default: log)(v) : LIBM(log, v))
-#define V_LOG1P(v) (NB_FAST ? _Generic((v), float: nb_vm_log1pf, default: log1p)(v) : LIBM(log1p, v))
 
 /* RUN(o, a, m, T, ARG) computes o[0..m) from a[0..m), both contiguous. */
 #define EXPR_RUN(o, a, m, T, EXPR) \
@@ -93,7 +91,6 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
 #include "vecmath_avx512.h"
 #undef NB_AVX512
 #define NB_AVX512 1
-#define NB_FAST 1
 #define NB_V(name) name##_avx512
 #include "unary_float_loops.h"
 #undef NB_V
@@ -106,12 +103,10 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
 #define NB_V(name) name##_avx2
 #include "unary_float_loops.h"
 #undef NB_V
-#undef NB_FAST
 #pragma GCC pop_options
 #define NB_HAVE_VARIANTS 1
 #endif
 
-#define NB_FAST 0
 #define NB_V(name) name##_base
 #include "unary_float_loops.h"
 #undef NB_V

@@ -1,7 +1,6 @@
 /* unary_float_loops.h: the float32 / float64 unary loops, included by
- * unary_float.c once per instruction set with NB_V(name) naming the variant,
- * NB_FAST telling whether vecmath.h's kernels (which need FMA) replace libm and
- * NB_AVX512 whether vecmath_avx512.h's are there.
+ * unary_float.c once per instruction set with NB_V(name) naming the variant and
+ * NB_AVX512 telling whether vecmath_avx512.h's kernels are there.
  * No include guard on purpose. */
 
 /* ---- math (ints compute as the default float) ---- */
@@ -19,15 +18,15 @@ UNARY_BLOCKED(erf_f32, float, NOTHING, CALL_RUN, nb_erf_f32_avx512)
 MATH(double, f64, erf, LIBM(erf, x))
 #else
 FLOATS(MATH, exp, V_EXP(x))
-FLOATS(MATH, expm1, V_EXPM1(x))
-FLOATS(MATH, tanh, V_TANH(x))
+FLOATS(MATH, expm1, LIBM(expm1, x))
+FLOATS(MATH, tanh, LIBM(tanh, x))
 FLOATS(MATH, sigmoid, V_SIGMOID(x))
 FLOATS(MATH, silu, x * V_SIGMOID(x))
 FLOATS(MATH, sqrt, LIBM(sqrt, x))
-FLOATS(MATH, log, V_LOG(x))
+FLOATS(MATH, log, LIBM(log, x))
 FLOATS(MATH, erf, LIBM(erf, x))
 FLOATS(MATH, rsqrt, (T)1 / LIBM(sqrt, x))
-FLOATS(LOOP, elu, const T alpha = (T)ctx->alpha, x > 0 ? x : alpha * V_EXPM1(x))
+FLOATS(LOOP, elu, const T alpha = (T)ctx->alpha, x > 0 ? x : alpha * LIBM(expm1, x))
 #endif
 FLOATS(MATH, log1p, V_LOG1P(x))
 FLOATS(MATH, exp2, LIBM(exp2, x))

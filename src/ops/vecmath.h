@@ -1,7 +1,7 @@
-/* vecmath.h: branch-free float and double exp, expm1, log, log1p and tanh that GCC
- * vectorises inside `omp simd` loops (no calls, no tables, special values by
- * selects). unary.c inlines them into its AVX-512 and AVX2 loops, where fmaf /
- * fma are single instructions; the baseline build keeps libm.
+/* vecmath.h: branch-free float and double exp, float log1p and the sigmoid that
+ * GCC vectorises inside `omp simd` loops (no calls, no tables, special values by
+ * selects). unary_float.c inlines them into its AVX-512 loops (softplus,
+ * gelu_tanh, log1p), where fmaf / fma are single instructions.
  *
  * Method (Cody & Waite): x = n ln2 + r with ln2 split in a high part with
  * trailing zero bits (n * LN2_HI is exact) and a low part, |r| <= ln2 / 2; a
@@ -62,18 +62,6 @@ NB_VM float nb_vm_expf(float x) {
     return p * nb_vm_u2f((uint32_t)(n1 + 127) << 23) * nb_vm_u2f((uint32_t)(n2 + 127) << 23);
 }
 
-/* expm1 = 2 (s (1 + p) - 1/2) with s = 2^(n-1): exact scalings, one fused rounding, at most 1 ulp. */
-NB_VM float nb_vm_expm1f(float x) {
-    float xc = x > 88.8f ? 88.8f : x;
-    xc = xc < -18.f ? -18.f : xc; /* e^-18 is below half an ulp of 1 */
-    int32_t n;
-    const float r = nb_vm_reduce_f(xc, &n);
-    const float p = r + nb_vm_expm1_poly_f(r);
-    const float s = nb_vm_u2f((uint32_t)(n - 1 + 127) << 23);
-    const float t = fmaf(s, p, s - 0.5f);
-    return fabsf(x) < 0x1p-25f ? x : t + t; /* keeps -0, subnormals and tiny x exact */
-}
-
 /* log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1] plus e ln2: Cephes' logf
  * polynomial (degree 8 in f for (log(1+f) - f + f^2/2) / f^3). */
 NB_VM float nb_vm_log_core_f(float e, float f) {
@@ -99,17 +87,6 @@ NB_VM float nb_vm_split_f(float u, int32_t* e) {
     return nb_vm_u2f(b - ((uint32_t)*e << 23)) - 1.0f;
 }
 
-/* log: at most 1 ulp. Subnormal inputs are scaled by 2^23 first. */
-NB_VM float nb_vm_logf(float x) {
-    const int sub = x < 0x1p-126f;
-    const float xs = sub ? x * 0x1p23f : x;
-    int32_t e;
-    const float f = nb_vm_split_f(xs, &e);
-    const float y = nb_vm_log_core_f((float)(e - (sub ? 23 : 0)), f);
-    const float special = x == 0 ? -INFINITY : x < 0 ? NAN : x + x; /* +inf and NaN stay */
-    return x > 0 && x < INFINITY ? y : special;
-}
-
 /* log1p: u = 1 + x rounded, its rounding error c (Fast2Sum) folded into the
  * reduced argument: f = m - 1 + c 2^-e. At most 2 ulp. */
 NB_VM float nb_vm_log1pf(float x) {
@@ -123,15 +100,6 @@ NB_VM float nb_vm_log1pf(float x) {
     const float special = x == -1.0f ? -INFINITY : x < -1.0f ? NAN : x + x;
     const float r = x > -1.0f && x < INFINITY ? y : special;
     return fabsf(x) < 0x1p-24f ? x : r; /* -0, subnormals, tiny x */
-}
-
-/* tanh(|x|) = expm1(2|x|) / (expm1(2|x|) + 2), sign restored; saturates to 1 past 9.1. At most 2 ulp. */
-NB_VM float nb_vm_tanhf(float x) {
-    float a = fabsf(x);
-    a = a > 9.1f ? 9.1f : a;
-    const float em = nb_vm_expm1f(2.0f * a);
-    const float t = em / (em + 2.0f);
-    return x != x ? x : copysignf(t, x);
 }
 
 /* sigmoid from e = exp(-|x|): 1 / (1 + e) for x >= 0, e / (1 + e) below, so that
@@ -180,25 +148,6 @@ NB_VM double nb_vm_exp(double x) {
     const double p = 1.0 + (r + nb_vm_expm1_poly(r));
     const int64_t n1 = n >> 1, n2 = n - n1;
     return p * nb_vm_u2d((uint64_t)(n1 + 1023) << 52) * nb_vm_u2d((uint64_t)(n2 + 1023) << 52);
-}
-
-NB_VM double nb_vm_expm1(double x) {
-    double xc = x > 709.9 ? 709.9 : x;
-    xc = xc < -40.0 ? -40.0 : xc;
-    int64_t n;
-    const double r = nb_vm_reduce(xc, &n);
-    const double p = r + nb_vm_expm1_poly(r);
-    const double s = nb_vm_u2d((uint64_t)(n - 1 + 1023) << 52);
-    const double t = fma(s, p, s - 0.5);
-    return fabs(x) < 0x1p-54 ? x : t + t;
-}
-
-NB_VM double nb_vm_tanh(double x) {
-    double a = fabs(x);
-    a = a > 19.1 ? 19.1 : a; /* tanh is 1 in double past 19.06 */
-    const double em = nb_vm_expm1(2.0 * a);
-    const double t = em / (em + 2.0);
-    return x != x ? x : copysign(t, x);
 }
 
 #endif
