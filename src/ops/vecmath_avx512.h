@@ -132,8 +132,9 @@ static inline __m512 nb_log16_core(__m512 x) {
 
 static inline __m512 nb_log16(__m512 x) {
     __m512 res = nb_log16_core(x);
-    /* QNaN, +-0, +inf, -inf, subnormal, negative, SNaN; and x > 2^125 */
-    const __mmask16 odd = _mm512_fpclass_ps_mask(x, 0xFF) | _mm512_cmp_ps_mask(x, NB_PS(0x1p125f), _CMP_GT_OQ);
+    /* outside [2^-126, 2^125] (zero, subnormal, negative, huge, inf, NaN): one unsigned compare of the bits */
+    const __mmask16 odd = _mm512_cmpgt_epu32_mask(
+        _mm512_sub_epi32(_mm512_castps_si512(x), _mm512_set1_epi32(0x00800000)), _mm512_set1_epi32(0x7E000000 - 0x00800000));
     if (odd) {
         const __mmask16 sub = _mm512_fpclass_ps_mask(x, 0x20), huge = _mm512_cmp_ps_mask(x, NB_PS(0x1p125f), _CMP_GT_OQ);
         __m512 k = _mm512_mask_mov_ps(_mm512_setzero_ps(), sub, NB_PS(-24.f));
