@@ -49,16 +49,21 @@ static inline __m512 nb_expm1_16(__m512 x) {
     return _mm512_mask_mov_ps(_mm512_add_ps(t, t), tiny, x);
 }
 
-/* tanh(a) = u / (u + 1) with u = expm1(2a) / 2 = s p + (s - 1/2), a = |x| <= 9.1, x's
- * sign put back: expm1 inlined without the clamps and the tiny-x select it does
- * not need here (a subnormal a still comes out within an ulp). At most 3 ulp. */
+/* tanh(a) = u / (u + 1) with u = expm1(2a) / 2, a = |x| <= 9.1, x's sign put back.
+ * 2a = n ln2 + 2h, so u = S (h + h^2 q3(h)) + (S - 1) / 2 with S = 2^n and
+ * q3(h) = 2 q(2h) (nb_expm1_q16's coefficients times powers of two: exact); no
+ * clamps or tiny-x select needed (a subnormal a comes out within an ulp). At most 3 ulp. */
 static inline __m512 nb_tanh16(__m512 x) {
     const __m512 a = _mm512_min_ps(NB_PS(9.1f), _mm512_abs_ps(x)); /* NaN stays */
-    __m512 n;
-    const __m512 r = nb_reduce16(_mm512_add_ps(a, a), &n);
-    const __m512 p = _mm512_fmadd_ps(_mm512_mul_ps(r, r), nb_expm1_q16(r), r);
-    const __m512 s = _mm512_scalef_ps(NB_PS(0.5f), n);
-    const __m512 u = _mm512_fmadd_ps(s, p, _mm512_sub_ps(s, NB_PS(0.5f)));
+    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(a, NB_PS(2 * NB_VM_LOG2EF)), NB_RNE);
+    const __m512 h = _mm512_fnmadd_ps(n, NB_PS(NB_VM_LN2LO_F / 2), _mm512_fnmadd_ps(n, NB_PS(NB_VM_LN2HI_F / 2), a));
+    __m512 q = _mm512_fmadd_ps(NB_PS(32 * 0.0013751382939517498f), h, NB_PS(16 * 0.008368926122784615f));
+    q = _mm512_fmadd_ps(q, h, NB_PS(8 * 0.04166953265666962f));
+    q = _mm512_fmadd_ps(q, h, NB_PS(4 * 0.166665181517601f));
+    q = _mm512_fmadd_ps(q, h, NB_PS(2 * 0.49999988079071045f));
+    const __m512 p = _mm512_fmadd_ps(_mm512_mul_ps(h, h), q, h);
+    const __m512 s = _mm512_scalef_ps(NB_PS(1.f), n);
+    const __m512 u = _mm512_fmadd_ps(s, p, _mm512_fmadd_ps(s, NB_PS(0.5f), NB_PS(-0.5f)));
     const __m512 t = _mm512_div_ps(u, _mm512_add_ps(u, NB_PS(1.f)));
     const __m512i sign = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32((int)0x80000000u));
     return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(t), sign));
