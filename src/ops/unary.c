@@ -1,56 +1,18 @@
 /* unary.c: elementwise unary ops (math, activations, rounding, predicates) and
  * the ternary where. Each is a descriptor for the shared front-end
  * (core/elementwise.c) plus one CPU loop per compute dtype, generated from a
- * scalar expression in x. Transcendental ops on integer inputs compute in the
- * default float dtype, as in PyTorch. */
-#include "../core/elementwise.h"
+ * scalar expression in x; the float loops live in unary_float.c. Transcendental
+ * ops on integer inputs compute in the default float dtype, as in PyTorch. */
+#include "unary_float.h"
 
 #include <math.h>
 
 #pragma GCC diagnostic ignored "-Wtype-limits" /* expressions are shared by signed and unsigned types */
 
-/* glibc's libmvec has SIMD variants of the float functions (at most 4 ulp from the
- * correctly rounded result, special values as in libm): declaring them lets the
- * contiguous loops below run 4 or 8 lanes per call instead of one. */
-#if defined(NB_HAVE_LIBMVEC) && defined(__GLIBC__)
-#pragma omp declare simd notinbranch
-float expf(float);
-#pragma omp declare simd notinbranch
-float expm1f(float);
-#pragma omp declare simd notinbranch
-float exp2f(float);
-#pragma omp declare simd notinbranch
-float logf(float);
-#pragma omp declare simd notinbranch
-float log2f(float);
-#pragma omp declare simd notinbranch
-float log10f(float);
-#pragma omp declare simd notinbranch
-float log1pf(float);
-#pragma omp declare simd notinbranch
-float sinf(float);
-#pragma omp declare simd notinbranch
-float cosf(float);
-#pragma omp declare simd notinbranch
-float tanf(float);
-#pragma omp declare simd notinbranch
-float asinf(float);
-#pragma omp declare simd notinbranch
-float acosf(float);
-#pragma omp declare simd notinbranch
-float atanf(float);
-#pragma omp declare simd notinbranch
-float sinhf(float);
-#pragma omp declare simd notinbranch
-float coshf(float);
-#pragma omp declare simd notinbranch
-float tanhf(float);
-#pragma omp declare simd notinbranch
-float erff(float);
-#pragma omp declare simd notinbranch
-float erfcf(float);
+/* Integer and bool loops; AVX2 clone for the contiguous runs. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define NB_SIMD_LOOP _Pragma("omp simd")
-#define NB_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default"))) /* AVX2: 8 lanes */
+#define NB_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define NB_SIMD_LOOP
 #define NB_SIMD_CLONES
@@ -91,77 +53,27 @@ float erfcf(float);
 #define DEF(T, TAG, CODE, F, OP, PRE, EXPR) UNARY_LOOP(OP##_##TAG, T, T, PRE, EXPR)
 #define DEF_BOOL(T, TAG, CODE, F, OP, PRE, EXPR) UNARY_LOOP(OP##_##TAG, T, uint8_t, PRE, EXPR)
 #define ENTRY(T, TAG, CODE, F, OP, ...) [CODE] = OP##_##TAG,
-#define MATH(T, TAG, CODE, F, OP, FN) UNARY_LOOP(OP##_##TAG, T, T, NOTHING, FN##F(x))
+#define FENTRY(T, TAG, CODE, F, OP, ...) [CODE] = nb_unary_##OP##_##TAG,
+#define IDENTITY(T, TAG, CODE, F, OP) UNARY_LOOP(OP##_##TAG, T, T, NOTHING, x)
 
-static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788456080286535588;
-
-/* ---- float math (ints compute as the default float) ---- */
-FLOATS(MATH, exp, exp)
-FLOATS(MATH, exp2, exp2)
-FLOATS(MATH, expm1, expm1)
-FLOATS(MATH, log, log)
-FLOATS(MATH, log2, log2)
-FLOATS(MATH, log10, log10)
-FLOATS(MATH, log1p, log1p)
-FLOATS(MATH, sqrt, sqrt)
-FLOATS(MATH, sin, sin)
-FLOATS(MATH, cos, cos)
-FLOATS(MATH, tan, tan)
-FLOATS(MATH, asin, asin)
-FLOATS(MATH, acos, acos)
-FLOATS(MATH, atan, atan)
-FLOATS(MATH, sinh, sinh)
-FLOATS(MATH, cosh, cosh)
-FLOATS(MATH, tanh, tanh)
-FLOATS(MATH, erf, erf)
-FLOATS(MATH, erfc, erfc)
-/* In the input's precision (float calls the vectorised float functions): a few ulp. */
-#define EXP_T(v) _Generic((v), float: expf, default: exp)(v)
-#define SQRT_T(v) _Generic((v), float: sqrtf, default: sqrt)(v)
-FLOATS(DEF, rsqrt, NOTHING, (T)1 / SQRT_T(x))
-FLOATS(DEF, reciprocal, NOTHING, 1 / x)
-FLOATS(DEF, sigmoid, NOTHING, (T)1 / ((T)1 + EXP_T(-x)))
-FLOATS(DEF, silu, NOTHING, x / ((T)1 + EXP_T(-x)))
-FLOATS(DEF, gelu, NOTHING, 0.5 * x * (1 + erf(x * SQRT_HALF)))
-FLOATS(DEF, gelu_tanh, NOTHING, 0.5 * x * (1 + tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))))
-FLOATS(DEF, softplus, const double beta = ctx->alpha; const double threshold = ctx->beta,
-       x * beta > threshold ? (double)x : log1p(exp(beta * x)) / beta)
-FLOATS(DEF, elu, const double alpha = ctx->alpha, x > 0 ? (double)x : alpha * expm1((double)x))
-
-/* ---- same-dtype ops on floats and integers ---- */
-FLOATS(DEF, neg, NOTHING, -x)
+/* ---- integer and bool loops (the float ones are in unary_float.c) ---- */
 SINTS(DEF, neg, NOTHING, (T)(0 - (uint64_t)x))
 UINTS(DEF, neg, NOTHING, (T)(0 - (uint64_t)x))
-FLOATS(DEF, abs, NOTHING, fabs((double)x))
 SINTS(DEF, abs, NOTHING, x < 0 ? (T)(0 - (uint64_t)x) : x)
 UINTS(DEF, abs, NOTHING, x)
 BOOLS(DEF, abs, NOTHING, x)
-FLOATS(DEF, sign, NOTHING, x != x ? x : (T)((x > 0) - (x < 0)))
 INTS(DEF, sign, NOTHING, (T)((x > 0) - (x < 0)))
 BOOLS(DEF, sign, NOTHING, x)
-FLOATS(DEF, relu, NOTHING, x != x ? x : x > 0 ? x : 0)
 INTS(DEF, relu, NOTHING, x > 0 ? x : 0)
-FLOATS(DEF, leaky_relu, const T slope = (T)ctx->alpha, x > 0 ? x : x * slope)
-FLOATS(DEF, square, NOTHING, x * x)
 INTS(DEF, square, NOTHING, (T)(x * x))
-FLOATS(MATH, floor, floor)
-FLOATS(MATH, ceil, ceil)
-FLOATS(MATH, round, rint) /* half to even, as PyTorch and NumPy */
-FLOATS(MATH, trunc, trunc)
-#define IDENTITY(T, TAG, CODE, F, OP) UNARY_LOOP(OP##_##TAG, T, T, NOTHING, x)
 INTS(IDENTITY, floor)
 INTS(IDENTITY, ceil)
 INTS(IDENTITY, round)
 INTS(IDENTITY, trunc)
 INTS(DEF, bitwise_not, NOTHING, (T)~x)
 BOOLS(DEF, bitwise_not, NOTHING, !x)
-FLOATS(DEF, nan_to_num, const T vnan = (T)ctx->alpha; const T vpos = (T)ctx->beta; const T vneg = (T)ctx->gamma,
-       x != x ? vnan : x == (T)INFINITY ? vpos : x == (T)-INFINITY ? vneg : x)
 INTS(IDENTITY, nan_to_num)
 BOOLS(IDENTITY, nan_to_num)
-/* min(max(x, lo), hi): with lo > hi every element becomes hi, as in PyTorch */
-FLOATS(DEF, clamp, const T lo = (T)ctx->alpha; const T hi = (T)ctx->beta,
-       x != x ? x : (x < lo ? lo : x) > hi ? hi : (x < lo ? lo : x))
 INTS(DEF, clamp, const double lo = ctx->alpha; const double hi = ctx->beta,
      (double)x < lo ? ((double)(T)lo > hi ? (T)hi : (T)lo) : (double)x > hi ? (T)hi : x)
 
@@ -191,26 +103,27 @@ ALL(WHERE_LOOP, where)
 
 #define OP(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, ...) \
     static const nb_ew_op VAR = {NAME, NIN, RESULT, TO_FLOAT, COND, {__VA_ARGS__}};
-#define UNARY_FLOAT(OPNAME) OP(op_##OPNAME, #OPNAME, 1, NB_EW_SAME, true, false, FLOATS(ENTRY, OPNAME))
+#define UNARY_FLOAT(OPNAME) OP(op_##OPNAME, #OPNAME, 1, NB_EW_SAME, true, false, FLOATS(FENTRY, OPNAME))
 
 UNARY_FLOAT(exp) UNARY_FLOAT(exp2) UNARY_FLOAT(expm1) UNARY_FLOAT(log) UNARY_FLOAT(log2) UNARY_FLOAT(log10)
 UNARY_FLOAT(log1p) UNARY_FLOAT(sqrt) UNARY_FLOAT(rsqrt) UNARY_FLOAT(sin) UNARY_FLOAT(cos) UNARY_FLOAT(tan)
 UNARY_FLOAT(asin) UNARY_FLOAT(acos) UNARY_FLOAT(atan) UNARY_FLOAT(sinh) UNARY_FLOAT(cosh) UNARY_FLOAT(tanh)
 UNARY_FLOAT(sigmoid) UNARY_FLOAT(erf) UNARY_FLOAT(erfc) UNARY_FLOAT(reciprocal) UNARY_FLOAT(silu)
 UNARY_FLOAT(gelu) UNARY_FLOAT(gelu_tanh) UNARY_FLOAT(softplus) UNARY_FLOAT(elu)
-OP(op_leaky_relu, "leaky_relu", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, leaky_relu))
-OP(op_neg, "neg", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, neg) INTS(ENTRY, neg))
-OP(op_abs, "abs", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, abs) INTS(ENTRY, abs) BOOLS(ENTRY, abs))
-OP(op_sign, "sign", 1, NB_EW_SAME, false, false, ALL(ENTRY, sign))
-OP(op_relu, "relu", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, relu) INTS(ENTRY, relu))
-OP(op_square, "square", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, square) INTS(ENTRY, square))
-OP(op_floor, "floor", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, floor) INTS(ENTRY, floor))
-OP(op_ceil, "ceil", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, ceil) INTS(ENTRY, ceil))
-OP(op_round, "round", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, round) INTS(ENTRY, round))
-OP(op_trunc, "trunc", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, trunc) INTS(ENTRY, trunc))
+OP(op_leaky_relu, "leaky_relu", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, leaky_relu))
+OP(op_neg, "neg", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, neg) INTS(ENTRY, neg))
+OP(op_abs, "abs", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, abs) INTS(ENTRY, abs) BOOLS(ENTRY, abs))
+OP(op_sign, "sign", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, sign) INTS(ENTRY, sign) BOOLS(ENTRY, sign))
+OP(op_relu, "relu", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, relu) INTS(ENTRY, relu))
+OP(op_square, "square", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, square) INTS(ENTRY, square))
+OP(op_floor, "floor", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, floor) INTS(ENTRY, floor))
+OP(op_ceil, "ceil", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, ceil) INTS(ENTRY, ceil))
+OP(op_round, "round", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, round) INTS(ENTRY, round))
+OP(op_trunc, "trunc", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, trunc) INTS(ENTRY, trunc))
 OP(op_bitwise_not, "bitwise_not", 1, NB_EW_SAME, false, false, INTS(ENTRY, bitwise_not) BOOLS(ENTRY, bitwise_not))
-OP(op_nan_to_num, "nan_to_num", 1, NB_EW_SAME, false, false, ALL(ENTRY, nan_to_num))
-OP(op_clamp, "clamp", 1, NB_EW_SAME, false, false, FLOATS(ENTRY, clamp) INTS(ENTRY, clamp))
+OP(op_nan_to_num, "nan_to_num", 1, NB_EW_SAME, false, false,
+   FLOATS(FENTRY, nan_to_num) INTS(ENTRY, nan_to_num) BOOLS(ENTRY, nan_to_num))
+OP(op_clamp, "clamp", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, clamp) INTS(ENTRY, clamp))
 OP(op_logical_not, "logical_not", 1, NB_EW_BOOL, false, false, ALL(ENTRY, logical_not))
 OP(op_isnan, "isnan", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isnan))
 OP(op_isinf, "isinf", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isinf))
