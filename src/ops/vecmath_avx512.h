@@ -1,10 +1,10 @@
-/* vecmath_avx512.h: AVX-512 exp, expm1, tanh, sigmoid, silu and sqrt (float32
- * and float64), log, and erf (float32) on whole vectors, with the instructions plain C cannot ask for: vrndscale
- * (round to integer), vscalef (x 2^n with overflow, gradual underflow and one
- * rounding), vgetexp / vgetmant (exponent and mantissa, subnormals included).
- * Same methods and error bounds as vecmath.h (Cody-Waite reduction, Taylor or
- * Cephes polynomials); about half the instructions. Included by unary_float.c
- * inside its AVX-512 region. */
+/* vecmath_avx512.h: AVX-512 kernels on whole vectors: exp, expm1, tanh, sigmoid,
+ * silu, elu, sqrt, rsqrt and log (float32 and float64) and erf (float32), with
+ * the instructions plain C cannot ask for: vrndscale (round to integer), vscalef
+ * (x 2^n with overflow, gradual underflow and one rounding), vgetexp / vgetmant,
+ * vrcp14 / vrsqrt14 estimates, vpermps tables. Cody-Waite reduction and fitted
+ * polynomials; each kernel states its method and error (measured by
+ * tests/test_vecmath.py). Included by unary_float.c inside its AVX-512 region. */
 #include <immintrin.h>
 
 #define NB_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
