@@ -1,6 +1,6 @@
 """Accuracy of the vectorised float kernels (src/ops/vecmath*.h, unary_float.c):
 max error in ulp over dense sweeps against NumPy float64, and exact special
-values, for every instruction-set build (NABLA_CPU_ISA caps the choice, so each
+values, for every instruction-set build (NABLA_CPU_CAPABILITY caps the choice, so each
 build runs in its own process)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 import nabla
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
-ISAS = ["native", "avx2", "baseline"]
+ISAS = ["native", "avx2", "default"]
 
 
 def _sigmoid(a):
@@ -81,7 +81,7 @@ def _ulps(got: np.ndarray, ref: np.ndarray, np_dtype) -> float:
 
 
 def measure() -> dict:
-    """Max ulp per (function, dtype) in this process (its NABLA_CPU_ISA)."""
+    """Max ulp per (function, dtype) in this process (its NABLA_CPU_CAPABILITY)."""
     import nabla.nn.functional as F
     out = {}
     with np.errstate(all="ignore"):
@@ -101,9 +101,9 @@ def measure() -> dict:
 @pytest.fixture(scope="module", params=ISAS)
 def isa_errors(request):
     env = dict(os.environ)
-    env.pop("NABLA_CPU_ISA", None)
+    env.pop("NABLA_CPU_CAPABILITY", None)
     if request.param != "native":
-        env["NABLA_CPU_ISA"] = request.param
+        env["NABLA_CPU_CAPABILITY"] = request.param
     code = "import json, test_vecmath as t; print(json.dumps(t.measure()))"
     res = subprocess.run([sys.executable, "-c", code], cwd=TESTS, env=env, capture_output=True, text=True,
                          timeout=600)
@@ -177,7 +177,7 @@ def _same(got, want, exact):
 def test_strided_and_contiguous_agree(name, dtype):
     """Strided runs go through a gathered block: the same kernel, the same bits
     for vecmath's kernels (libmvec's: within a few ulp)."""
-    exact = name != "sin" and os.environ.get("NABLA_CPU_ISA", "native") == "native"  # else all libmvec
+    exact = name != "sin" and os.environ.get("NABLA_CPU_CAPABILITY", "native") == "native"  # else all libmvec
     base = np.random.default_rng(3).uniform(0.01, 5, (300, 517)).astype(dtype)
     t = nabla.tensor(base)
     fn = getattr(nabla, name)

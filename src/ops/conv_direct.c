@@ -4,10 +4,9 @@
 #include "conv_direct.h"
 
 #include "nn_common.h"
+#include "../cpu/capability.h"
 
 #include <limits.h>
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -18,27 +17,17 @@
 
 /* ---- kernel choice ---- */
 
-static const cd_kernels* chosen;
-static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
-
-/* The best level the CPU runs, lowered by NABLA_CPU_CAPABILITY ("avx512", "avx2" or "default", the names of
- * PyTorch's ATEN_CPU_CAPABILITY) so that every path can be tested on one machine. */
-static void choose(void) {
-#if defined(NB_HAVE_CONV_DIRECT)
-    const char* cap = getenv("NABLA_CPU_CAPABILITY");
-    const int limit = cap == NULL ? 2 : strcmp(cap, "avx512") == 0 ? 2 : strcmp(cap, "avx2") == 0 ? 1 : 0;
-    __builtin_cpu_init();
-    const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
-    const bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                    __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-    chosen = v4 && limit >= 2 ? &cd_kernels_x86_64_v4 : v3 && limit >= 1 ? &cd_kernels_x86_64_v3 : NULL;
-#endif
-}
-
+/* The kernels of the best level this process may use (src/cpu/capability.h); NULL: the im2col path. */
 static const cd_kernels* kernels(void) {
-    pthread_once(&chosen_once, choose);
-    return chosen;
+#if defined(NB_HAVE_CONV_DIRECT)
+    switch (nb_cpu_capability()) {
+        case NB_CPU_AVX512: return &cd_kernels_x86_64_v4;
+        case NB_CPU_AVX2: return &cd_kernels_x86_64_v3;
+        default: return NULL;
+    }
+#else
+    return NULL;
+#endif
 }
 
 /* ---- layout of one padded image ----

@@ -7,14 +7,12 @@
  * through `omp declare simd`, 16, 8 or 4 float lanes per call. Strided operands
  * are gathered into a block on the stack so that they run the same vector code.
  *
- * NABLA_CPU_ISA=avx2 or =baseline caps the choice (the tests run every build). */
+ * NABLA_CPU_CAPABILITY=avx2 or =default caps the choice (the tests run every build). */
 #include "unary_float.h"
 #include "vecmath.h"
+#include "../cpu/capability.h"
 
 #include <math.h>
-#include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
 
 #if defined(NB_HAVE_LIBMVEC) && defined(__GLIBC__)
 #define NB_SIMD_DECL(F) _Pragma("omp declare simd notinbranch") float F##f(float); \
@@ -111,25 +109,13 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
 #include "unary_float_loops.h"
 #undef NB_V
 
-/* 2: AVX-512 (F, VL, BW, DQ), 1: AVX2 + FMA, 0: baseline; NABLA_CPU_ISA caps it. */
+/* 2: AVX-512, 1: AVX2 + FMA, 0: baseline (src/cpu/capability.h; NABLA_CPU_CAPABILITY caps it). */
 static int isa_level(void) {
-    static _Atomic int cached = -1;
-    int v = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (v < 0) {
-        v = 0;
 #ifdef NB_HAVE_VARIANTS
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) v = 1;
-        if (v == 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
-            v = 2;
+    return nb_cpu_capability();
+#else
+    return 0;
 #endif
-        const char* cap = getenv("NABLA_CPU_ISA");
-        if (cap != NULL && strcmp(cap, "avx2") == 0 && v > 1) v = 1;
-        if (cap != NULL && strcmp(cap, "baseline") == 0) v = 0;
-        atomic_store_explicit(&cached, v, memory_order_relaxed);
-    }
-    return v;
 }
 
 #ifdef NB_HAVE_VARIANTS

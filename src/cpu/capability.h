@@ -1,0 +1,16 @@
+/* capability.h: the instruction-set level the CPU kernels may use, chosen once
+ * per process: the best the CPU runs, capped by NABLA_CPU_CAPABILITY
+ * ("avx512", "avx2" or "default", the names of PyTorch's ATEN_CPU_CAPABILITY),
+ * so that tests can run every build of a kernel on one machine. */
+#ifndef NABLA_CPU_CAPABILITY_H_
+#define NABLA_CPU_CAPABILITY_H_
+
+#include "../core/internal.h"
+
+enum { NB_CPU_DEFAULT = 0, NB_CPU_AVX2 = 1, NB_CPU_AVX512 = 2 };
+
+/* NB_CPU_AVX512: AVX-512 F/VL/BW/DQ and everything below; NB_CPU_AVX2: x86-64-v3 (AVX2, FMA, BMI2, F16C);
+ * NB_CPU_DEFAULT otherwise and on other architectures. */
+NB_INTERNAL int nb_cpu_capability(void);
+
+#endif /* NABLA_CPU_CAPABILITY_H_ */
