@@ -89,6 +89,13 @@ extern "C" {
 #define NB_PAD_REPLICATE 2  /* repeat the edge */
 #define NB_PAD_CIRCULAR  3  /* wrap around */
 
+/* Reductions of nb_scatter_reduce (int32_t); PyTorch's reduce strings. */
+#define NB_SCATTER_SUM  0  /* "sum" */
+#define NB_SCATTER_PROD 1  /* "prod" */
+#define NB_SCATTER_MEAN 2  /* "mean" (integers divide rounding down) */
+#define NB_SCATTER_AMAX 3  /* "amax" (NaN propagates) */
+#define NB_SCATTER_AMIN 4  /* "amin" (NaN propagates) */
+
 /* Flags of nb_event_create (int32_t bits). */
 #define NB_EVENT_DEFAULT  0  /* no timing; waiting spins */
 #define NB_EVENT_TIMING   1  /* records time, for nb_event_elapsed_time */
@@ -152,6 +159,9 @@ typedef nb_status (*nb_grad_hook_fn)(void* payload, const nb_tensor* grad, nb_te
 
 /* The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
 typedef nb_status (*nb_custom_backward_fn)(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs);
+
+/* Receives a warning (UTF-8 text, valid during the call) on the thread that raised it. Returns NB_OK, or a status (message through nb_set_error) that turns the warning into an error: the call that warned fails with it. */
+typedef nb_status (*nb_warning_fn)(void* payload, const char* message);
 
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
@@ -362,6 +372,12 @@ NB_API nb_status nb_tensor_item_double(const nb_tensor* t, double* out);
 /* The value of a one-element integer or bool tensor as an exact int64 (floats truncate toward zero). */
 NB_API nb_status nb_tensor_item_int(const nb_tensor* t, int64_t* out);
 
+/* PyTorch's resize_: gives t the shape with contiguous strides at its offset, growing its storage (bytes kept, every view follows) when it is too small; a tensor that already has the shape is unchanged. External memory cannot grow; a tensor that requires grad cannot be resized. */
+NB_API nb_status nb_tensor_resize_(nb_tensor* t, const int64_t* shape, int32_t ndim);
+
+/* PyTorch's resize_output, the rule for out= tensors: nothing when t has the shape; otherwise a warning when t had elements (see nb_set_warning_handler), then nb_tensor_resize_. Every op with a dst parameter applies it to a dst that is not one of its inputs. */
+NB_API nb_status nb_tensor_resize_output(nb_tensor* t, const int64_t* shape, int32_t ndim);
+
 /* ---- dlpack ---- */
 /* Exports t through DLPack: *out receives a DLManagedTensorVersioned* (include/nabla/dlpack.h; void* here so this header stays free of C enums) that keeps t's memory alive until its deleter runs; the consumer calls the deleter once, from any thread. device_type -1 keeps t's device, otherwise the tensor goes to (device_type, device_index). copy: 1 always copies, 0 never (fails with NB_ERR_DEVICE when the device differs), -1 copies only to change device. flags carry DLPACK_FLAG_BITMASK_IS_COPIED for a copy and DLPACK_FLAG_BITMASK_READ_ONLY for a shared read-only tensor. Strides are always set; data points at the first element and byte_offset is 0. */
 NB_API nb_status nb_tensor_to_dlpack_versioned(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out);
@@ -512,6 +528,9 @@ NB_API nb_status nb_device_memory_info(int32_t device_type, int32_t device_index
 /* ---- errors ---- */
 /* Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
 NB_API nb_status nb_set_error(int32_t status, const char* message);
+
+/* Installs the process-wide handler of warnings (PyTorch's TORCH_WARN: an out= tensor resized, ...); NULL restores the default, which prints them to stderr. */
+NB_API void nb_set_warning_handler(nb_warning_fn fn, void* payload);
 
 /* ---- autograd ---- */
 /* 1 when operations on this thread record the autograd graph (grad mode), else 0. */
@@ -687,6 +706,9 @@ NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tens
 
 /* A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
+
+/* PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out);
 
 /* The entries of x at the positions of the 1-D int64/int32 index along dim. */
 NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);

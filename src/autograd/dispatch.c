@@ -319,6 +319,13 @@ NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor
     return nbi_scatter_add(x, dim, index, src, dst, out);
 }
 
+NB_API nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("scatter_reduce", "dst");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(src) || nb_ag_requires(dst))))
+        return nb_agf_scatter_reduce(x, dim, index, src, reduce, include_self, dst, out);
+    return nbi_scatter_reduce(x, dim, index, src, reduce, include_self, dst, out);
+}
+
 NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index))))
         return nb_agf_index_select(x, dim, index, out);

@@ -86,6 +86,8 @@ __attribute__((visibility("hidden"))) nb_status nbi_scatter_value(const nb_tenso
 __attribute__((visibility("hidden"))) nb_status nb_agf_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nbi_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nb_agf_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out);

@@ -170,7 +170,7 @@ ALL(DEF_BOOL, lxor, NONE, (x != 0) ^ (y != 0))
 /* ---- descriptors ---- */
 
 #define OP(VAR, NAME, RESULT, TO_FLOAT, ...) \
-    static const nb_ew_op VAR = {NAME, 2, RESULT, TO_FLOAT, false, {__VA_ARGS__}};
+    static const nb_ew_op VAR = {NAME, 2, RESULT, TO_FLOAT, false, NB_EW_OUT_CAST, {__VA_ARGS__}};
 
 OP(op_add, "add", NB_EW_SAME, false, ALL(ENTRY, add))
 OP(op_sub, "sub", NB_EW_SAME, false, FLOATS(ENTRY, sub) INTS(ENTRY, sub))

@@ -110,13 +110,13 @@ nb_status nn_deliver(const char* op, nb_tensor* result, int32_t dtype, nb_tensor
         *out = result;
         return NB_OK;
     }
-    if (dst->ndim != result->ndim || memcmp(dst->shape, result->shape, sizeof(int64_t) * (size_t)dst->ndim) != 0)
-        st = nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the result shape %s", op,
-                      nb_shape_str(dst->shape, dst->ndim), nb_shape_str(result->shape, result->ndim));
-    else if (!nb_can_cast(dtype, dst->dtype))
-        st = nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
-                      nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
-    else if (dtype != result->dtype && dst->dtype != dtype) {
+    st = nb_can_cast(dtype, dst->dtype)
+             ? nb_resize_output(op, dst, result->shape, result->ndim)
+             : nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
+                        nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
+    if (st != NB_OK) {
+        /* reported below */
+    } else if (dtype != result->dtype && dst->dtype != dtype) {
         /* round through the result dtype (float16 results are float16 values wherever they land) */
         nb_tensor* rounded = NULL;
         st = nn_contig(result, dtype, &rounded);

@@ -90,6 +90,9 @@ export type nb_grad_hook_fn = (payload: Pointer | null, grad: nb_tensor | null, 
 /** The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
 export type nb_custom_backward_fn = (payload: Pointer | null, n_grad_outputs: number, grad_outputs: Pointer | null, n_grad_inputs: number, grad_inputs: Pointer | null) => number;
 
+/** Receives a warning (UTF-8 text, valid during the call) on the thread that raised it. Returns NB_OK, or a status (message through nb_set_error) that turns the warning into an error: the call that warned fails with it. */
+export type nb_warning_fn = (payload: Pointer | null, message: Pointer | null) => number;
+
 export declare const CONSTANTS: {
   /** Status codes (nb_status). 0 is success; values are explicit and append-only. */
   readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11 };
@@ -103,6 +106,8 @@ export declare const CONSTANTS: {
   readonly "reduction": { readonly NB_REDUCTION_NONE: 0; readonly NB_REDUCTION_MEAN: 1; readonly NB_REDUCTION_SUM: 2 };
   /** Padding modes of nb_pad (int32_t). */
   readonly "pad_mode": { readonly NB_PAD_CONSTANT: 0; readonly NB_PAD_REFLECT: 1; readonly NB_PAD_REPLICATE: 2; readonly NB_PAD_CIRCULAR: 3 };
+  /** Reductions of nb_scatter_reduce (int32_t); PyTorch's reduce strings. */
+  readonly "scatter_reduce": { readonly NB_SCATTER_SUM: 0; readonly NB_SCATTER_PROD: 1; readonly NB_SCATTER_MEAN: 2; readonly NB_SCATTER_AMAX: 3; readonly NB_SCATTER_AMIN: 4 };
   /** Flags of nb_event_create (int32_t bits). */
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
 };
@@ -246,6 +251,10 @@ export interface Functions {
   nb_tensor_item_double(t: nb_tensor | null, out: Float64Array): number;
   /** The value of a one-element integer or bool tensor as an exact int64 (floats truncate toward zero). */
   nb_tensor_item_int(t: nb_tensor | null, out: BigInt64Array): number;
+  /** PyTorch's resize_: gives t the shape with contiguous strides at its offset, growing its storage (bytes kept, every view follows) when it is too small; a tensor that already has the shape is unchanged. External memory cannot grow; a tensor that requires grad cannot be resized. */
+  nb_tensor_resize_(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number): number;
+  /** PyTorch's resize_output, the rule for out= tensors: nothing when t has the shape; otherwise a warning when t had elements (see nb_set_warning_handler), then nb_tensor_resize_. Every op with a dst parameter applies it to a dst that is not one of its inputs. */
+  nb_tensor_resize_output(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number): number;
   /** Exports t through DLPack: *out receives a DLManagedTensorVersioned* (include/nabla/dlpack.h; void* here so this header stays free of C enums) that keeps t's memory alive until its deleter runs; the consumer calls the deleter once, from any thread. device_type -1 keeps t's device, otherwise the tensor goes to (device_type, device_index). copy: 1 always copies, 0 never (fails with NB_ERR_DEVICE when the device differs), -1 copies only to change device. flags carry DLPACK_FLAG_BITMASK_IS_COPIED for a copy and DLPACK_FLAG_BITMASK_READ_ONLY for a shared read-only tensor. Strides are always set; data points at the first element and byte_offset is 0. */
   nb_tensor_to_dlpack_versioned(t: nb_tensor | null, device_type: number, device_index: number, copy: number, out: ArrayBufferView | ArrayBuffer | Pointer | null): number;
   /** As nb_tensor_to_dlpack_versioned, producing the legacy DLManagedTensor* (no version, no flags); a read-only tensor can only be exported this way as a copy. */
@@ -342,6 +351,8 @@ export interface Functions {
   nb_device_memory_info(device_type: number, device_index: number, free_bytes: BigInt64Array, total_bytes: BigInt64Array): number;
   /** Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
   nb_set_error(status: number, message: string | null): number;
+  /** Installs the process-wide handler of warnings (PyTorch's TORCH_WARN: an out= tensor resized, ...); NULL restores the default, which prints them to stderr. */
+  nb_set_warning_handler(fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null): void;
   /** 1 when operations on this thread record the autograd graph (grad mode), else 0. */
   nb_grad_enabled(): number;
   /** Turns grad mode on or off for this thread; returns the previous setting (no_grad / enable_grad). */
@@ -456,6 +467,8 @@ export interface Functions {
   nb_scatter_value(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, value: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
   nb_scatter_add(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_scatter_reduce(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, reduce: number, include_self: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** The entries of x at the positions of the 1-D int64/int32 index along dim. */
   nb_index_select(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, out: BigUint64Array | null): number;
   /** A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */

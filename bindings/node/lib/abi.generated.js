@@ -13,6 +13,7 @@ const CONSTANTS = Object.freeze({
   "rounding": Object.freeze({NB_ROUND_NONE: 0, NB_ROUND_TRUNC: 1, NB_ROUND_FLOOR: 2}),
   "reduction": Object.freeze({NB_REDUCTION_NONE: 0, NB_REDUCTION_MEAN: 1, NB_REDUCTION_SUM: 2}),
   "pad_mode": Object.freeze({NB_PAD_CONSTANT: 0, NB_PAD_REFLECT: 1, NB_PAD_REPLICATE: 2, NB_PAD_CIRCULAR: 3}),
+  "scatter_reduce": Object.freeze({NB_SCATTER_SUM: 0, NB_SCATTER_PROD: 1, NB_SCATTER_MEAN: 2, NB_SCATTER_AMAX: 3, NB_SCATTER_AMIN: 4}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
 });
 
@@ -84,6 +85,8 @@ const FUNCTIONS = Object.freeze({
   nb_tensor_copy_to_host: ["nb_status", [["const nb_tensor*", "t"], ["void*", "dst"], ["int64_t", "nbytes"]], "copy", false],
   nb_tensor_item_double: ["nb_status", [["const nb_tensor*", "t"], ["double*", "out"]], "copy", false],
   nb_tensor_item_int: ["nb_status", [["const nb_tensor*", "t"], ["int64_t*", "out"]], "copy", false],
+  nb_tensor_resize_: ["nb_status", [["nb_tensor*", "t"], ["const int64_t*", "shape"], ["int32_t", "ndim"]], "copy", false],
+  nb_tensor_resize_output: ["nb_status", [["nb_tensor*", "t"], ["const int64_t*", "shape"], ["int32_t", "ndim"]], "copy", false],
   nb_tensor_to_dlpack_versioned: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["void**", "out"]], "dlpack", false],
   nb_tensor_to_dlpack: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["void**", "out"]], "dlpack", false],
   nb_tensor_from_dlpack_versioned: ["nb_status", [["void*", "managed"], ["nb_tensor**", "out"]], "dlpack", false],
@@ -132,6 +135,7 @@ const FUNCTIONS = Object.freeze({
   nb_device_synchronize: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
   nb_device_memory_info: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["int64_t*", "free_bytes"], ["int64_t*", "total_bytes"]], "device runtime", false],
   nb_set_error: ["nb_status", [["int32_t", "status"], ["const char*", "message"]], "errors", false],
+  nb_set_warning_handler: ["void", [["nb_warning_fn", "fn"], ["void*", "payload"]], "errors", false],
   nb_grad_enabled: ["int32_t", [], "autograd", false],
   nb_set_grad_enabled: ["int32_t", [["int32_t", "enabled"]], "autograd", false],
   nb_inference_mode_enabled: ["int32_t", [], "autograd", false],
@@ -189,6 +193,7 @@ const FUNCTIONS = Object.freeze({
   nb_scatter: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_scatter_value: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_scatter_add: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_scatter_reduce: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["int32_t", "reduce"], ["int32_t", "include_self"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_index_select: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_index_add: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "source"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_masked_fill: ["nb_status", [["const nb_tensor*", "x"], ["const nb_tensor*", "mask"], ["const nb_tensor*", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
@@ -344,6 +349,7 @@ const CALLBACKS = Object.freeze({
   nb_blocking_end_fn: ["void", [["void*", "token"]]],
   nb_grad_hook_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "grad"], ["nb_tensor**", "replacement"]]],
   nb_custom_backward_fn: ["nb_status", [["void*", "payload"], ["int32_t", "n_grad_outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n_grad_inputs"], ["nb_tensor**", "grad_inputs"]]],
+  nb_warning_fn: ["nb_status", [["void*", "payload"], ["const char*", "message"]]],
 });
 
 /** Declares the types and binds every function of `lib` (a koffi library). Call once:
@@ -367,6 +373,7 @@ function declare(koffi, lib) {
   types.nb_node = koffi.opaque('nb_node');
   types.nb_grad_hook_fn = koffi.proto('nb_status nb_grad_hook_fn(void* payload, const nb_tensor* grad, nb_tensor** replacement)');
   types.nb_custom_backward_fn = koffi.proto('nb_status nb_custom_backward_fn(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs)');
+  types.nb_warning_fn = koffi.proto('nb_status nb_warning_fn(void* payload, const char* message)');
   const fn = {};
   fn.nb_version = bind('nb_version', 'uint32_t nb_version()');
   fn.nb_version_string = bind('nb_version_string', 'const char* nb_version_string()');
@@ -434,6 +441,8 @@ function declare(koffi, lib) {
   fn.nb_tensor_copy_to_host = bind('nb_tensor_copy_to_host', 'nb_status nb_tensor_copy_to_host(const nb_tensor* t, void* dst, int64_t nbytes)');
   fn.nb_tensor_item_double = bind('nb_tensor_item_double', 'nb_status nb_tensor_item_double(const nb_tensor* t, double* out)');
   fn.nb_tensor_item_int = bind('nb_tensor_item_int', 'nb_status nb_tensor_item_int(const nb_tensor* t, int64_t* out)');
+  fn.nb_tensor_resize_ = bind('nb_tensor_resize_', 'nb_status nb_tensor_resize_(nb_tensor* t, const int64_t* shape, int32_t ndim)');
+  fn.nb_tensor_resize_output = bind('nb_tensor_resize_output', 'nb_status nb_tensor_resize_output(nb_tensor* t, const int64_t* shape, int32_t ndim)');
   fn.nb_tensor_to_dlpack_versioned = bind('nb_tensor_to_dlpack_versioned', 'nb_status nb_tensor_to_dlpack_versioned(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out)');
   fn.nb_tensor_to_dlpack = bind('nb_tensor_to_dlpack', 'nb_status nb_tensor_to_dlpack(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out)');
   fn.nb_tensor_from_dlpack_versioned = bind('nb_tensor_from_dlpack_versioned', 'nb_status nb_tensor_from_dlpack_versioned(void* managed, nb_tensor** out)');
@@ -482,6 +491,7 @@ function declare(koffi, lib) {
   fn.nb_device_synchronize = bind('nb_device_synchronize', 'nb_status nb_device_synchronize(int32_t device_type, int32_t device_index)');
   fn.nb_device_memory_info = bind('nb_device_memory_info', 'nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes, int64_t* total_bytes)');
   fn.nb_set_error = bind('nb_set_error', 'nb_status nb_set_error(int32_t status, const char* message)');
+  fn.nb_set_warning_handler = bind('nb_set_warning_handler', 'void nb_set_warning_handler(nb_warning_fn* fn, void* payload)');
   fn.nb_grad_enabled = bind('nb_grad_enabled', 'int32_t nb_grad_enabled()');
   fn.nb_set_grad_enabled = bind('nb_set_grad_enabled', 'int32_t nb_set_grad_enabled(int32_t enabled)');
   fn.nb_inference_mode_enabled = bind('nb_inference_mode_enabled', 'int32_t nb_inference_mode_enabled()');
@@ -539,6 +549,7 @@ function declare(koffi, lib) {
   fn.nb_scatter = bind('nb_scatter', 'nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out)');
   fn.nb_scatter_value = bind('nb_scatter_value', 'nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out)');
   fn.nb_scatter_add = bind('nb_scatter_add', 'nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_scatter_reduce = bind('nb_scatter_reduce', 'nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out)');
   fn.nb_index_select = bind('nb_index_select', 'nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out)');
   fn.nb_index_add = bind('nb_index_add', 'nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out)');
   fn.nb_masked_fill = bind('nb_masked_fill', 'nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst, nb_tensor** out)');
