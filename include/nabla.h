@@ -1017,6 +1017,12 @@ NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t lar
 /* The distinct values of the flattened x, sorted (every NaN is distinct, as in PyTorch); inverse (x's shape, int64: each element's position in values) and counts (int64) are computed only when their pointers are non-NULL. */
 NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
 
+/* PyTorch's unique(dim=): the distinct slices of x along dim, sorted lexicographically (by the first element that is < or >; slices holding NaN equal no other); inverse (int64 [x.shape[dim]]: each slice's position in values) and counts (int64) are computed only when their pointers are non-NULL. A zero-sized dim other than dim is an error, as in PyTorch. */
+NB_API nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
+
+/* PyTorch's unique_consecutive: x with each run of equal consecutive elements (has_dim 0: of the flattened x; else slices along dim) reduced to one; inverse (int64, x's shape, or [x.shape[dim]] with a dim) and counts (int64) are computed only when their pointers are non-NULL. */
+NB_API nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
+
 /* ---- ops: softmax_backward ---- */
 /* The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);

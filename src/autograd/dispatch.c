@@ -954,6 +954,14 @@ NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** value
     return nbi_unique(x, sorted, values, inverse, counts);
 }
 
+NB_API nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts) {
+    return nbi_unique_dim(x, dim, sorted, values, inverse, counts);
+}
+
+NB_API nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts) {
+    return nbi_unique_consecutive(x, dim, has_dim, values, inverse, counts);
+}
+
 NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {
     if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("softmax_backward", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(output) || nb_ag_requires(dst))))

@@ -240,6 +240,8 @@ __attribute__((visibility("hidden"))) nb_status nbi_argsort(const nb_tensor* x, 
 __attribute__((visibility("hidden"))) nb_status nbi_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nb_agf_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nbi_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
+__attribute__((visibility("hidden"))) nb_status nbi_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
+__attribute__((visibility("hidden"))) nb_status nbi_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
 __attribute__((visibility("hidden"))) nb_status nbi_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);

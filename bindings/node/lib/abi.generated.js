@@ -294,6 +294,8 @@ const FUNCTIONS = Object.freeze({
   nb_argsort: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "descending"], ["int32_t", "stable"], ["nb_tensor**", "out"]], "ops: shape", false],
   nb_topk: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "k"], ["int64_t", "dim"], ["int32_t", "largest"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: shape", true],
   nb_unique: ["nb_status", [["const nb_tensor*", "x"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
+  nb_unique_dim: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
+  nb_unique_consecutive: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "has_dim"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
   nb_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
   nb_log_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
   nb_exp: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
@@ -650,6 +652,8 @@ function declare(koffi, lib) {
   fn.nb_argsort = bind('nb_argsort', 'nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out)');
   fn.nb_topk = bind('nb_topk', 'nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices)');
   fn.nb_unique = bind('nb_unique', 'nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
+  fn.nb_unique_dim = bind('nb_unique_dim', 'nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
+  fn.nb_unique_consecutive = bind('nb_unique_consecutive', 'nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
   fn.nb_softmax_backward = bind('nb_softmax_backward', 'nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
   fn.nb_log_softmax_backward = bind('nb_log_softmax_backward', 'nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
   fn.nb_exp = bind('nb_exp', 'nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');

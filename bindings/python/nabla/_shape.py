@@ -1,6 +1,6 @@
 """Shape and indexing ops with PyTorch's names: cat, stack, split, chunk, flip,
 roll, repeat, tile, tril/triu, gather/scatter, index_select/index_add, masks,
-nonzero, sort/argsort/topk, unique, meshgrid, movedim. Each C op is one ABI
+nonzero, sort/argsort/topk, meshgrid, movedim. Each C op is one ABI
 call; split, chunk, unbind, tile, meshgrid and movedim are views composed here."""
 from __future__ import annotations
 
@@ -552,28 +552,6 @@ def topk(input: Tensor, k, dim=-1, largest: bool = True, sorted: bool = True, *,
     return result if out is None else _write_pair(out, result, "topk", topk_result)
 
 
-def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
-           dim=None):
-    """The sorted distinct values of the flattened input, with the inverse mapping and counts on request."""
-    _tensor_arg("unique", input)
-    if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not supported yet: only the flattened form (dim=None)")
-    outs = ffi.new("nb_tensor*[3]")
-    status = lib.nb_unique(input._h, int(bool(sorted)), outs, outs + 1 if return_inverse else _NULL,
-                           outs + 2 if return_counts else _NULL)
-    if status:
-        raise error(status)
-    values = _wrap(outs[0])
-    if not (return_inverse or return_counts):
-        return values
-    result = [values]
-    if return_inverse:
-        result.append(_wrap(outs[1]))
-    if return_counts:
-        result.append(_wrap(outs[2]))
-    return tuple(result)
-
-
 # ---- Tensor methods ----
 
 def _methods() -> None:
@@ -616,8 +594,6 @@ def _methods() -> None:
     T.argsort = lambda self, dim=-1, descending=False, stable=False: argsort(self, dim, descending, stable)
     T.msort = msort
     T.topk = lambda self, k, dim=-1, largest=True, sorted=True: topk(self, k, dim, largest, sorted)
-    T.unique = lambda self, sorted=True, return_inverse=False, return_counts=False, dim=None: unique(
-        self, sorted, return_inverse, return_counts, dim)
 
 
 _methods()
@@ -626,4 +602,4 @@ __all__ = ["cat", "concat", "concatenate", "stack", "split",
            "tensor_split", "chunk", "unbind", "flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "movedim",
            "moveaxis", "meshgrid", "gather", "scatter", "scatter_add", "scatter_reduce", "index_select", "index_add", "index_put",
            "take_along_dim", "masked_fill", "masked_select", "nonzero", "argwhere", "count_nonzero", "sort",
-           "argsort", "msort", "topk", "unique"]
+           "argsort", "msort", "topk"]
