@@ -55,6 +55,7 @@ extern "C" {
 #define NB_ERR_BACKEND          9  /* a device backend (CUDA) reported an error */
 #define NB_ERR_ABI_VERSION      10  /* caller and library disagree on the ABI version */
 #define NB_ERR_INTERNAL         11  /* an internal invariant failed (a bug in nabla) */
+#define NB_ERR_LINALG           12  /* a linear-algebra routine failed on its input (a singular or not positive-definite matrix, no convergence): PyTorch's LinAlgError */
 
 /* Element types (int32_t dtype codes). */
 #define NB_F32  0  /* float32 */
@@ -95,6 +96,11 @@ extern "C" {
 #define NB_SCATTER_MEAN 2  /* "mean" (integers divide rounding down) */
 #define NB_SCATTER_AMAX 3  /* "amax" (NaN propagates) */
 #define NB_SCATTER_AMIN 4  /* "amin" (NaN propagates) */
+
+/* What nb_linalg_qr returns (int32_t); PyTorch's mode strings. */
+#define NB_QR_REDUCED  0  /* "reduced": Q [m, k], R [k, n] with k = min(m, n) */
+#define NB_QR_COMPLETE 1  /* "complete": Q [m, m], R [m, n] */
+#define NB_QR_R        2  /* "r": R [k, n] only (Q is an empty tensor) */
 
 /* Flags of nb_event_create (int32_t bits). */
 #define NB_EVENT_DEFAULT  0  /* no timing; waiting spins */
@@ -764,6 +770,31 @@ NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, con
 
 /* torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out);
+
+/* ---- ops: linalg_decomp ---- */
+/* The inverse of each square float32/float64 matrix of A [..., n, n] (LU with partial pivoting). A singular matrix fails with NB_ERR_LINALG naming the zero diagonal element of U (and the batch element). */
+NB_API nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out);
+
+/* X with A X = B (left 1) or X A = B (left 0) for square A [..., n, n]; B is [..., n, k] (left) or [..., k, n], or a vector [..., n] when 1-D or shaped like A without its last dim (PyTorch's rule); batch dims broadcast. A singular A fails with NB_ERR_LINALG. */
+NB_API nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out);
+
+/* The determinant of each square matrix of A [..., n, n], from its LU factors (0 for a singular one). */
+NB_API nb_status nb_linalg_det(const nb_tensor* A, nb_tensor** out);
+
+/* The sign (-1, 0 or 1) and log|det| (-inf for a singular matrix) of each square matrix of A. */
+NB_API nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tensor** logabsdet);
+
+/* The Cholesky factor L (A = L L^T; upper 1: U with A = U^T U) of each symmetric positive-definite matrix of A, read from its lower triangle (upper 1: the upper one); the other triangle of the result is zero. A matrix that is not positive-definite fails with NB_ERR_LINALG naming the leading minor. */
+NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out);
+
+/* A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). */
+NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R);
+
+/* Eigenvalues (ascending, [..., n]) and, when eigenvectors is non-NULL, orthonormal eigenvectors (the columns of [..., n, n]) of each symmetric matrix of A, read from its lower triangle (upper 1: the upper one). No convergence fails with NB_ERR_LINALG. */
+NB_API nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors);
+
+/* A [..., m, n] = U diag(S) Vh (divide and conquer): S [..., k] descending with k = min(m, n), U [..., m, k] and Vh [..., k, n] (full_matrices: [..., m, m] and [..., n, n]); U and Vh both NULL: singular values only. An empty matrix has identity U / Vh, as in PyTorch. */
+NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh);
 
 /* ---- ops: nn ---- */
 /* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */

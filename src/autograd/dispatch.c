@@ -442,6 +442,52 @@ NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, cons
     return nbi_linear(input, weight, bias, dst, out);
 }
 
+NB_API nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_inv(A, out);
+    return nbi_linalg_inv(A, out);
+}
+
+NB_API nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A) || nb_ag_requires(B))))
+        return nb_agf_linalg_solve(A, B, left, out);
+    return nbi_linalg_solve(A, B, left, out);
+}
+
+NB_API nb_status nb_linalg_det(const nb_tensor* A, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_det(A, out);
+    return nbi_linalg_det(A, out);
+}
+
+NB_API nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tensor** logabsdet) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_slogdet(A, sign, logabsdet);
+    return nbi_linalg_slogdet(A, sign, logabsdet);
+}
+
+NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_cholesky(A, upper, out);
+    return nbi_linalg_cholesky(A, upper, out);
+}
+
+NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R) {
+    return nbi_linalg_qr(A, mode, Q, R);
+}
+
+NB_API nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+    return nbi_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+}
+
+NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_svd(A, full_matrices, U, S, Vh);
+    return nbi_linalg_svd(A, full_matrices, U, S, Vh);
+}
+
 NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
     if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("conv1d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))

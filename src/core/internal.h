@@ -162,6 +162,11 @@ static inline bool nb_same_shape(const nb_tensor* a, const int64_t* shape, int32
     return a->ndim == ndim && memcmp(a->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0;
 }
 
+/* ---- linear algebra (src/ops/lapack.c) ---- */
+
+/* linalg.solve's B is a batch of vectors: 1-D, or shaped like A without its last dim (PyTorch's rule). */
+NB_INTERNAL bool nb_solve_rhs_is_vector(const nb_tensor* a, const nb_tensor* b);
+
 /* ---- warnings (warning.c) ---- */
 
 /* Reports a warning through the handler (nb_set_warning_handler; stderr without one). A

@@ -95,7 +95,7 @@ export type nb_warning_fn = (payload: Pointer | null, message: Pointer | null) =
 
 export declare const CONSTANTS: {
   /** Status codes (nb_status). 0 is success; values are explicit and append-only. */
-  readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11 };
+  readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11; readonly NB_ERR_LINALG: 12 };
   /** Element types (int32_t dtype codes). */
   readonly "dtype": { readonly NB_F32: 0; readonly NB_F64: 1; readonly NB_F16: 2; readonly NB_BF16: 3; readonly NB_I8: 4; readonly NB_I16: 5; readonly NB_I32: 6; readonly NB_I64: 7; readonly NB_U8: 8; readonly NB_BOOL: 9 };
   /** Device types (int32_t); the values equal DLPack's DLDeviceType. */
@@ -108,6 +108,8 @@ export declare const CONSTANTS: {
   readonly "pad_mode": { readonly NB_PAD_CONSTANT: 0; readonly NB_PAD_REFLECT: 1; readonly NB_PAD_REPLICATE: 2; readonly NB_PAD_CIRCULAR: 3 };
   /** Reductions of nb_scatter_reduce (int32_t); PyTorch's reduce strings. */
   readonly "scatter_reduce": { readonly NB_SCATTER_SUM: 0; readonly NB_SCATTER_PROD: 1; readonly NB_SCATTER_MEAN: 2; readonly NB_SCATTER_AMAX: 3; readonly NB_SCATTER_AMIN: 4 };
+  /** What nb_linalg_qr returns (int32_t); PyTorch's mode strings. */
+  readonly "qr_mode": { readonly NB_QR_REDUCED: 0; readonly NB_QR_COMPLETE: 1; readonly NB_QR_R: 2 };
   /** Flags of nb_event_create (int32_t bits). */
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
 };
@@ -505,6 +507,22 @@ export interface Functions {
   nb_baddbmm(input: nb_tensor | null, batch1: nb_tensor | null, batch2: nb_tensor | null, beta: number, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
   nb_linear(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The inverse of each square float32/float64 matrix of A [..., n, n] (LU with partial pivoting). A singular matrix fails with NB_ERR_LINALG naming the zero diagonal element of U (and the batch element). */
+  nb_linalg_inv(A: nb_tensor | null, out: BigUint64Array | null): number;
+  /** X with A X = B (left 1) or X A = B (left 0) for square A [..., n, n]; B is [..., n, k] (left) or [..., k, n], or a vector [..., n] when 1-D or shaped like A without its last dim (PyTorch's rule); batch dims broadcast. A singular A fails with NB_ERR_LINALG. */
+  nb_linalg_solve(A: nb_tensor | null, B: nb_tensor | null, left: number, out: BigUint64Array | null): number;
+  /** The determinant of each square matrix of A [..., n, n], from its LU factors (0 for a singular one). */
+  nb_linalg_det(A: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The sign (-1, 0 or 1) and log|det| (-inf for a singular matrix) of each square matrix of A. */
+  nb_linalg_slogdet(A: nb_tensor | null, sign: BigUint64Array | null, logabsdet: BigUint64Array | null): number;
+  /** The Cholesky factor L (A = L L^T; upper 1: U with A = U^T U) of each symmetric positive-definite matrix of A, read from its lower triangle (upper 1: the upper one); the other triangle of the result is zero. A matrix that is not positive-definite fails with NB_ERR_LINALG naming the leading minor. */
+  nb_linalg_cholesky(A: nb_tensor | null, upper: number, out: BigUint64Array | null): number;
+  /** A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). */
+  nb_linalg_qr(A: nb_tensor | null, mode: number, Q: BigUint64Array | null, R: BigUint64Array | null): number;
+  /** Eigenvalues (ascending, [..., n]) and, when eigenvectors is non-NULL, orthonormal eigenvectors (the columns of [..., n, n]) of each symmetric matrix of A, read from its lower triangle (upper 1: the upper one). No convergence fails with NB_ERR_LINALG. */
+  nb_linalg_eigh(A: nb_tensor | null, upper: number, eigenvalues: BigUint64Array | null, eigenvectors: BigUint64Array | null): number;
+  /** A [..., m, n] = U diag(S) Vh (divide and conquer): S [..., k] descending with k = min(m, n), U [..., m, k] and Vh [..., k, n] (full_matrices: [..., m, m] and [..., n, n]); U and Vh both NULL: singular values only. An empty matrix has identity U / Vh, as in PyTorch. */
+  nb_linalg_svd(A: nb_tensor | null, full_matrices: number, U: BigUint64Array | null, S: BigUint64Array | null, Vh: BigUint64Array | null): number;
   /** 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
   nb_conv1d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: number | bigint, padding_left: number | bigint, padding_right: number | bigint, dilation: number | bigint, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */

@@ -7,13 +7,14 @@ const MAX_DIMS = 16;
 
 // Constants by group ({status: {NB_OK: 0, ...}, dtype: {...}, ...}).
 const CONSTANTS = Object.freeze({
-  "status": Object.freeze({NB_OK: 0, NB_ERR_INVALID_ARGUMENT: 1, NB_ERR_SHAPE: 2, NB_ERR_DTYPE: 3, NB_ERR_DEVICE: 4, NB_ERR_INDEX: 5, NB_ERR_OUT_OF_MEMORY: 6, NB_ERR_NOT_IMPLEMENTED: 7, NB_ERR_AUTOGRAD: 8, NB_ERR_BACKEND: 9, NB_ERR_ABI_VERSION: 10, NB_ERR_INTERNAL: 11}),
+  "status": Object.freeze({NB_OK: 0, NB_ERR_INVALID_ARGUMENT: 1, NB_ERR_SHAPE: 2, NB_ERR_DTYPE: 3, NB_ERR_DEVICE: 4, NB_ERR_INDEX: 5, NB_ERR_OUT_OF_MEMORY: 6, NB_ERR_NOT_IMPLEMENTED: 7, NB_ERR_AUTOGRAD: 8, NB_ERR_BACKEND: 9, NB_ERR_ABI_VERSION: 10, NB_ERR_INTERNAL: 11, NB_ERR_LINALG: 12}),
   "dtype": Object.freeze({NB_F32: 0, NB_F64: 1, NB_F16: 2, NB_BF16: 3, NB_I8: 4, NB_I16: 5, NB_I32: 6, NB_I64: 7, NB_U8: 8, NB_BOOL: 9}),
   "device": Object.freeze({NB_CPU: 1, NB_CUDA: 2, NB_CUDA_HOST: 3}),
   "rounding": Object.freeze({NB_ROUND_NONE: 0, NB_ROUND_TRUNC: 1, NB_ROUND_FLOOR: 2}),
   "reduction": Object.freeze({NB_REDUCTION_NONE: 0, NB_REDUCTION_MEAN: 1, NB_REDUCTION_SUM: 2}),
   "pad_mode": Object.freeze({NB_PAD_CONSTANT: 0, NB_PAD_REFLECT: 1, NB_PAD_REPLICATE: 2, NB_PAD_CIRCULAR: 3}),
   "scatter_reduce": Object.freeze({NB_SCATTER_SUM: 0, NB_SCATTER_PROD: 1, NB_SCATTER_MEAN: 2, NB_SCATTER_AMAX: 3, NB_SCATTER_AMIN: 4}),
+  "qr_mode": Object.freeze({NB_QR_REDUCED: 0, NB_QR_COMPLETE: 1, NB_QR_R: 2}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
 });
 
@@ -212,6 +213,14 @@ const FUNCTIONS = Object.freeze({
   nb_addmm: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "mat1"], ["const nb_tensor*", "mat2"], ["double", "beta"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
   nb_baddbmm: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "batch1"], ["const nb_tensor*", "batch2"], ["double", "beta"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
   nb_linear: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_linalg_inv: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_solve: ["nb_status", [["const nb_tensor*", "A"], ["const nb_tensor*", "B"], ["int32_t", "left"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_det: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_slogdet: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "sign"], ["nb_tensor**", "logabsdet"]], "ops: linalg_decomp", true],
+  nb_linalg_cholesky: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "upper"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_qr: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "mode"], ["nb_tensor**", "Q"], ["nb_tensor**", "R"]], "ops: linalg_decomp", false],
+  nb_linalg_eigh: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "upper"], ["nb_tensor**", "eigenvalues"], ["nb_tensor**", "eigenvectors"]], "ops: linalg_decomp", true],
+  nb_linalg_svd: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "full_matrices"], ["nb_tensor**", "U"], ["nb_tensor**", "S"], ["nb_tensor**", "Vh"]], "ops: linalg_decomp", true],
   nb_conv1d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["int64_t", "stride"], ["int64_t", "padding_left"], ["int64_t", "padding_right"], ["int64_t", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_conv2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_conv_transpose2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "output_padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
@@ -570,6 +579,14 @@ function declare(koffi, lib) {
   fn.nb_addmm = bind('nb_addmm', 'nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out)');
   fn.nb_baddbmm = bind('nb_baddbmm', 'nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out)');
   fn.nb_linear = bind('nb_linear', 'nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_linalg_inv = bind('nb_linalg_inv', 'nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out)');
+  fn.nb_linalg_solve = bind('nb_linalg_solve', 'nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out)');
+  fn.nb_linalg_det = bind('nb_linalg_det', 'nb_status nb_linalg_det(const nb_tensor* A, nb_tensor** out)');
+  fn.nb_linalg_slogdet = bind('nb_linalg_slogdet', 'nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tensor** logabsdet)');
+  fn.nb_linalg_cholesky = bind('nb_linalg_cholesky', 'nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out)');
+  fn.nb_linalg_qr = bind('nb_linalg_qr', 'nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R)');
+  fn.nb_linalg_eigh = bind('nb_linalg_eigh', 'nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors)');
+  fn.nb_linalg_svd = bind('nb_linalg_svd', 'nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh)');
   fn.nb_conv1d = bind('nb_conv1d', 'nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
   fn.nb_conv2d = bind('nb_conv2d', 'nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
   fn.nb_conv_transpose2d = bind('nb_conv_transpose2d', 'nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');

@@ -37,6 +37,11 @@ class OutOfMemoryError(RuntimeError):
     """Raised when an allocation fails (PyTorch's torch.OutOfMemoryError)."""
 
 
+class LinAlgError(RuntimeError):
+    """Raised when a linear-algebra routine fails on its input: a singular or not positive-definite
+    matrix, no convergence (PyTorch's torch.linalg.LinAlgError)."""
+
+
 # nb_status -> the exception PyTorch raises for the same mistake.
 _EXCEPTIONS = {
     lib.NB_ERR_INVALID_ARGUMENT: RuntimeError,
@@ -50,6 +55,7 @@ _EXCEPTIONS = {
     lib.NB_ERR_BACKEND: RuntimeError,
     lib.NB_ERR_ABI_VERSION: RuntimeError,
     lib.NB_ERR_INTERNAL: RuntimeError,
+    lib.NB_ERR_LINALG: LinAlgError,
 }
 
 

@@ -251,8 +251,9 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     if isinstance(p, str):
         if p == "fro":
             p = 2.0
-        elif p == "nuc":
-            raise NotImplementedError("norm: the nuclear norm (p='nuc') is not implemented in nabla yet")
+        elif p == "nuc":  # the sum of the singular values of the matrices in dim (default: the last two dims)
+            from .linalg import matrix_norm
+            return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
         else:
             raise RuntimeError(f"norm: unknown order p={p!r} (expected a number, 'fro' or 'nuc')")
     elif p is None:
