@@ -180,3 +180,12 @@ nb_status nn_check_reduction(const char* op, int32_t reduction) {
     return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %d is not a valid value for reduction (0 none, 1 mean, 2 sum)", op,
                     (int)reduction);
 }
+
+int64_t nn_pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
+    int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+    int64_t q = num / stride;
+    if ((num % stride != 0) && ((num < 0) != (stride < 0))) q--; /* floor division */
+    int64_t out = q + 1;
+    if (ceil_mode && (out - 1) * stride >= in + pad) out--;
+    return out;
+}
