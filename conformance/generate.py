@@ -20,11 +20,11 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "abi"))
 
 import gen as abi_gen  # noqa: E402  (abi/gen.py)
-from reference import (abi_cases, binary, calls, index, linalg, nn, nn_backward, optim, random_ops,  # noqa: E402
-                       reduce, shape, softmax_backward, unary)
+from reference import (abi_cases, binary, calls, index, linalg, linalg_decomp, nn, nn_backward, optim,  # noqa: E402
+                       random_ops, reduce, shape, softmax_backward, unary)
 
-FAMILIES = [unary, binary, reduce, softmax_backward, shape, index, linalg, nn, nn_backward, optim, random_ops,
-            abi_cases]
+FAMILIES = [unary, binary, reduce, softmax_backward, shape, index, linalg, linalg_decomp, nn, nn_backward, optim,
+            random_ops, abi_cases]
 CASES_DIR = HERE / "cases"
 # Ops that no valid call can make fail: their only errors come from a released handle,
 # which a case cannot pass without undefined behaviour.

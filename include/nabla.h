@@ -55,6 +55,7 @@ extern "C" {
 #define NB_ERR_BACKEND          9  /* a device backend (CUDA) reported an error */
 #define NB_ERR_ABI_VERSION      10  /* caller and library disagree on the ABI version */
 #define NB_ERR_INTERNAL         11  /* an internal invariant failed (a bug in nabla) */
+#define NB_ERR_LINALG           12  /* a linear-algebra routine failed on its input (a singular or not positive-definite matrix, no convergence): PyTorch's LinAlgError */
 
 /* Element types (int32_t dtype codes). */
 #define NB_F32  0  /* float32 */
@@ -88,6 +89,18 @@ extern "C" {
 #define NB_PAD_REFLECT   1  /* mirror without repeating the edge */
 #define NB_PAD_REPLICATE 2  /* repeat the edge */
 #define NB_PAD_CIRCULAR  3  /* wrap around */
+
+/* Reductions of nb_scatter_reduce (int32_t); PyTorch's reduce strings. */
+#define NB_SCATTER_SUM  0  /* "sum" */
+#define NB_SCATTER_PROD 1  /* "prod" */
+#define NB_SCATTER_MEAN 2  /* "mean" (integers divide rounding down) */
+#define NB_SCATTER_AMAX 3  /* "amax" (NaN propagates) */
+#define NB_SCATTER_AMIN 4  /* "amin" (NaN propagates) */
+
+/* What nb_linalg_qr returns (int32_t); PyTorch's mode strings. */
+#define NB_QR_REDUCED  0  /* "reduced": Q [m, k], R [k, n] with k = min(m, n) */
+#define NB_QR_COMPLETE 1  /* "complete": Q [m, m], R [m, n] */
+#define NB_QR_R        2  /* "r": R [k, n] only (Q is an empty tensor) */
 
 /* Flags of nb_event_create (int32_t bits). */
 #define NB_EVENT_DEFAULT  0  /* no timing; waiting spins */
@@ -152,6 +165,9 @@ typedef nb_status (*nb_grad_hook_fn)(void* payload, const nb_tensor* grad, nb_te
 
 /* The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
 typedef nb_status (*nb_custom_backward_fn)(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs);
+
+/* Receives a warning (UTF-8 text, valid during the call) on the thread that raised it. Returns NB_OK, or a status (message through nb_set_error) that turns the warning into an error: the call that warned fails with it. */
+typedef nb_status (*nb_warning_fn)(void* payload, const char* message);
 
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
@@ -362,6 +378,12 @@ NB_API nb_status nb_tensor_item_double(const nb_tensor* t, double* out);
 /* The value of a one-element integer or bool tensor as an exact int64 (floats truncate toward zero). */
 NB_API nb_status nb_tensor_item_int(const nb_tensor* t, int64_t* out);
 
+/* PyTorch's resize_: gives t the shape with contiguous strides at its offset, growing its storage (bytes kept, every view follows) when it is too small; a tensor that already has the shape is unchanged. External memory cannot grow; a tensor that requires grad cannot be resized. */
+NB_API nb_status nb_tensor_resize_(nb_tensor* t, const int64_t* shape, int32_t ndim);
+
+/* PyTorch's resize_output, the rule for out= tensors: nothing when t has the shape; otherwise a warning when t had elements (see nb_set_warning_handler), then nb_tensor_resize_. Every op with a dst parameter applies it to a dst that is not one of its inputs. */
+NB_API nb_status nb_tensor_resize_output(nb_tensor* t, const int64_t* shape, int32_t ndim);
+
 /* ---- dlpack ---- */
 /* Exports t through DLPack: *out receives a DLManagedTensorVersioned* (include/nabla/dlpack.h; void* here so this header stays free of C enums) that keeps t's memory alive until its deleter runs; the consumer calls the deleter once, from any thread. device_type -1 keeps t's device, otherwise the tensor goes to (device_type, device_index). copy: 1 always copies, 0 never (fails with NB_ERR_DEVICE when the device differs), -1 copies only to change device. flags carry DLPACK_FLAG_BITMASK_IS_COPIED for a copy and DLPACK_FLAG_BITMASK_READ_ONLY for a shared read-only tensor. Strides are always set; data points at the first element and byte_offset is 0. */
 NB_API nb_status nb_tensor_to_dlpack_versioned(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out);
@@ -512,6 +534,9 @@ NB_API nb_status nb_device_memory_info(int32_t device_type, int32_t device_index
 /* ---- errors ---- */
 /* Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
 NB_API nb_status nb_set_error(int32_t status, const char* message);
+
+/* Installs the process-wide handler of warnings (PyTorch's TORCH_WARN: an out= tensor resized, ...); NULL restores the default, which prints them to stderr. */
+NB_API void nb_set_warning_handler(nb_warning_fn fn, void* payload);
 
 /* ---- autograd ---- */
 /* 1 when operations on this thread record the autograd graph (grad mode), else 0. */
@@ -688,6 +713,9 @@ NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tens
 /* A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
 
+/* PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+NB_API nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out);
+
 /* The entries of x at the positions of the 1-D int64/int32 index along dim. */
 NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);
 
@@ -742,6 +770,31 @@ NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, con
 
 /* torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
 NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out);
+
+/* ---- ops: linalg_decomp ---- */
+/* The inverse of each square float32/float64 matrix of A [..., n, n] (LU with partial pivoting). A singular matrix fails with NB_ERR_LINALG naming the zero diagonal element of U (and the batch element). */
+NB_API nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out);
+
+/* X with A X = B (left 1) or X A = B (left 0) for square A [..., n, n]; B is [..., n, k] (left) or [..., k, n], or a vector [..., n] when 1-D or shaped like A without its last dim (PyTorch's rule); batch dims broadcast. A singular A fails with NB_ERR_LINALG. */
+NB_API nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out);
+
+/* The determinant of each square matrix of A [..., n, n], from its LU factors (0 for a singular one). */
+NB_API nb_status nb_linalg_det(const nb_tensor* A, nb_tensor** out);
+
+/* The sign (-1, 0 or 1) and log|det| (-inf for a singular matrix) of each square matrix of A. */
+NB_API nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tensor** logabsdet);
+
+/* The Cholesky factor L (A = L L^T; upper 1: U with A = U^T U) of each symmetric positive-definite matrix of A, read from its lower triangle (upper 1: the upper one); the other triangle of the result is zero. A matrix that is not positive-definite fails with NB_ERR_LINALG naming the leading minor. */
+NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out);
+
+/* A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). */
+NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R);
+
+/* Eigenvalues (ascending, [..., n]) and, when eigenvectors is non-NULL, orthonormal eigenvectors (the columns of [..., n, n]) of each symmetric matrix of A, read from its lower triangle (upper 1: the upper one). No convergence fails with NB_ERR_LINALG. */
+NB_API nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors);
+
+/* A [..., m, n] = U diag(S) Vh (divide and conquer): S [..., k] descending with k = min(m, n), U [..., m, k] and Vh [..., k, n] (full_matrices: [..., m, m] and [..., n, n]); U and Vh both NULL: singular values only. An empty matrix has identity U / Vh, as in PyTorch. */
+NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh);
 
 /* ---- ops: nn ---- */
 /* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
@@ -994,6 +1047,12 @@ NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t lar
 
 /* The distinct values of the flattened x, sorted (every NaN is distinct, as in PyTorch); inverse (x's shape, int64: each element's position in values) and counts (int64) are computed only when their pointers are non-NULL. */
 NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
+
+/* PyTorch's unique(dim=): the distinct slices of x along dim, sorted lexicographically (by the first element that is < or >; slices holding NaN equal no other); inverse (int64 [x.shape[dim]]: each slice's position in values) and counts (int64) are computed only when their pointers are non-NULL. A zero-sized dim other than dim is an error, as in PyTorch. */
+NB_API nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
+
+/* PyTorch's unique_consecutive: x with each run of equal consecutive elements (has_dim 0: of the flattened x; else slices along dim) reduced to one; inverse (int64, x's shape, or [x.shape[dim]] with a dim) and counts (int64) are computed only when their pointers are non-NULL. */
+NB_API nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
 
 /* ---- ops: softmax_backward ---- */
 /* The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */

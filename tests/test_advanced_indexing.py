@@ -155,8 +155,8 @@ def test_scatter_errors():
         x.scatter(0, nabla.tensor([0]), 1.)
     with pytest.raises(RuntimeError, match="Expected dtype int32 or int64 for index"):
         x.scatter_add(0, nabla.zeros(1, 1), nabla.ones(1, 1))
-    with pytest.raises(NotImplementedError):
-        x.scatter(0, i, 1., reduce="add")
+    with pytest.raises(RuntimeError, match="reduce argument must be either add or multiply."):
+        x.scatter(0, i, 1., reduce="mean")
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
         nabla.zeros(1, 3).expand(2, 3).scatter_(0, i, 1.)
     before = x.clone()

@@ -2,6 +2,8 @@
 float64 over attribute variants and non-contiguous inputs, gradgradcheck for the
 losses and poolings, float32 gradients against PyTorch, and the backward kernels'
 own checks."""
+import re
+
 import numpy as np
 import pytest
 
@@ -373,6 +375,17 @@ def test_backward_kernels_check_their_arguments():
         _call(lib.nbpy_conv2d_backward_weight, go._h, x64._h, [3, 3], [1, 1], [0, 0, 0, 0], [1, 1], 1, ffi.NULL)
     with pytest.raises(IndexError, match="max_pool2d_backward: index 99 is out of range"):
         _call(lib.nbpy_max_pool2d_backward, go._h, idx._h, [6, 6], ffi.NULL)
+    # avg_pool2d_backward: grad_output must be the forward's output (3 x 3 for 6 x 6, kernel 2; 4 x 4 for 7 x 7
+    # in ceil_mode), else its kernel would silently spread a gradient of the wrong shape
+    with pytest.raises(RuntimeError, match=re.escape(
+            "avg_pool2d_backward: grad_output [1, 2, 3, 3] does not fit the output of avg_pool2d on an input of 8 x 8 "
+            "with kernel (2, 2), stride (2, 2) and padding (0, 0): its last two sizes must be 4 x 4")):
+        _call(lib.nbpy_avg_pool2d_backward, go._h, [8, 8], [2, 2], ffi.NULL, [0, 0], 1, 0, ffi.NULL)
+    with pytest.raises(RuntimeError, match=re.escape("its last two sizes must be 2 x 2, or 3 x 3 with ceil_mode")):
+        _call(lib.nbpy_avg_pool2d_backward, x4._h, [5, 5], [2, 2], ffi.NULL, [0, 0], 1, 0, ffi.NULL)
+    for size in ([6, 6], [7, 7], [6, 7]):  # the floor-mode and the ceil-mode output sizes are both 3
+        g = _call(lib.nbpy_avg_pool2d_backward, go._h, size, [2, 2], ffi.NULL, [0, 0], 1, 0, ffi.NULL)
+        assert tuple(g.shape) == (1, 2, *size)
     with pytest.raises(RuntimeError, match="layer_norm_backward: grad_output .* must have the input's shape"):
         _call(lib.nbpy_layer_norm_backward, go._h, x4._h, [4], 1, ffi.NULL, 1e-5, ffi.NULL, ffi.NULL, ffi.NULL)
     with pytest.raises(RuntimeError, match="group_norm_backward: num_groups=3 must be positive and divide"):

@@ -468,6 +468,49 @@ def test_adaptive_avg_pool2d(out):
     close(F.adaptive_avg_pool2d(nb(x[0]), out), want[0])
 
 
+INT_DTYPES = [nabla.int8, nabla.int16, nabla.int32, nabla.int64, nabla.uint8]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
+@pytest.mark.parametrize("case", POOL_CASES)
+def test_integer_max_pool2d(dtype, case):
+    k, s, p, d, ceil = case
+    lo = 0 if dtype is nabla.uint8 else -100
+    x = np.random.default_rng(7).integers(lo, 100, (2, 3, 9, 8))
+    y, idx = F.max_pool2d(nabla.tensor(x, dtype=dtype), k, s, p, d, ceil, return_indices=True)
+    s2 = _pair(s) if s is not None else _pair(k)
+    want, want_idx = max_pool_ref(x, _pair(k), s2, _pair(p), _pair(d), ceil)
+    assert y.dtype is dtype and idx.dtype is nabla.int64
+    np.testing.assert_array_equal(y.numpy(), want)
+    np.testing.assert_array_equal(idx.numpy(), want_idx)  # ties: the first maximum, as for floats
+
+
+def test_integer_pooling_like_pytorch():
+    torch = pytest.importorskip("torch")
+    x = np.random.default_rng(3).integers(-50, 50, (2, 2, 7, 6))
+    for k, s, p, ceil, include_pad, divisor in [(2, None, 0, False, True, None), (3, 2, 1, True, False, None),
+                                                (3, 2, 1, False, True, 4), ((2, 3), 1, (1, 1), True, True, None)]:
+        want = torch.nn.functional.avg_pool2d(torch.tensor(x), k, s, p, ceil, include_pad, divisor)
+        got = F.avg_pool2d(nabla.tensor(x), k, s, p, ceil, include_pad, divisor)
+        assert got.dtype is nabla.int64 and got.tolist() == want.tolist()  # integer division truncates
+    for L, G in ((torch, torch.nn.functional), (nabla, F)):
+        for dtype in ("int8", "int16", "int32", "uint8", "bool"):
+            t = L.ones(1, 1, 4, 4, dtype=getattr(L, dtype))
+            name = {"int8": "Char", "int16": "Short", "int32": "Int", "uint8": "Byte", "bool": "Bool"}[dtype]
+            with pytest.raises(NotImplementedError, match=f"\"avg_pool2d\" not implemented for '{name}'"):
+                G.avg_pool2d(t, 2)
+            with pytest.raises(NotImplementedError, match=f"\"adaptive_avg_pool2d\" not implemented for '{name}'"):
+                G.adaptive_avg_pool2d(t, 2)
+        with pytest.raises(NotImplementedError, match="\"adaptive_avg_pool2d\" not implemented for 'Long'"):
+            G.adaptive_avg_pool2d(L.ones(1, 1, 4, 4, dtype=L.int64), 2)
+        with pytest.raises(NotImplementedError, match="\"max_pool2d\" not implemented for 'Bool'"):
+            G.max_pool2d(L.ones(1, 1, 4, 4, dtype=L.bool), 2)
+    got = F.max_pool2d(nabla.tensor(x, dtype=nabla.int16), 3, 2, 1, ceil_mode=True, return_indices=True)
+    want = torch.nn.functional.max_pool2d(torch.tensor(x, dtype=torch.int16), 3, 2, 1, ceil_mode=True,
+                                          return_indices=True)
+    assert [t.tolist() for t in got] == [t.tolist() for t in want]
+
+
 def test_pool_errors():
     x = nb(randn(2, 3, 5, 5))
     cases = [
@@ -482,7 +525,6 @@ def test_pool_errors():
         (lambda: F.max_pool2d(nb(randn(1, 2, 2, 2)), 3),
          "max_pool2d: Given input size: (2x2x2). Calculated output size: (2x0x0). Output size is too small"),
         (lambda: F.max_pool2d(nb(randn(2, 0, 4, 4)), 2), "max_pool2d: expected a 4-D input [N, C, H, W] with non-zero"),
-        (lambda: F.max_pool2d(nb(np.ones((1, 1, 4, 4), np.int64)), 2), "max_pool2d: not implemented for 'int64'"),
         (lambda: F.avg_pool2d(x, 3, padding=2), "avg_pool2d: pad should be smaller than or equal to half of kernel size"),
         (lambda: F.avg_pool2d(x, 3, divisor_override=0), "divisor must be not zero"),
         (lambda: F.avg_pool2d(nb(randn(1, 2, 2, 2)), 3), "avg_pool2d: Given input size: (2x2x2)"),

@@ -604,10 +604,11 @@ def test_out_arguments(rng):
     outi = nabla.empty(3, dtype=nabla.int64)
     nabla.sum(nabla.tensor(a.astype(np.int64)), 1, out=outi)
     np.testing.assert_array_equal(outi.numpy(), a.astype(np.int64).sum(1))
-    with pytest.raises(RuntimeError, match=r"amax.*float64.*float32"):
+    with pytest.raises(RuntimeError, match=r"amax: Expected the dtype for input and out to match, but got Double for "
+                       r"input.s dtype and Float for out.s dtype"):
         nabla.amax(x, 0, out=nabla.empty(4))
-    with pytest.raises(RuntimeError, match=r"sum.*\[5\].*\[4\]"):
-        nabla.sum(x, 0, out=nabla.empty(5, dtype=nabla.float64))
+    with pytest.warns(UserWarning, match=r"had shape \[5\], which does not match the required output shape \[4\]"):
+        np.testing.assert_allclose(nabla.sum(x, 0, out=nabla.empty(5, dtype=nabla.float64)).numpy(), a.sum(0))
     v, i = nabla.empty(3, dtype=nabla.float64), nabla.empty(3, dtype=nabla.int64)
     r = nabla.max(x, 1, out=(v, i))
     assert r.values is v and r.indices is i
@@ -638,7 +639,7 @@ def test_out_arguments(rng):
     (lambda x: nabla.cumsum(x, 2), IndexError, "cumsum: dimension out of range"),
     (lambda x: nabla.softmax(x, 7), IndexError, "softmax: dimension out of range .* 7"),
     (lambda x: nabla.logsumexp(x, (0, 9)), IndexError, "logsumexp: dimension out of range"),
-    (lambda x: nabla.mean(x.long()), RuntimeError, "mean.*floating point.*int64"),
+    (lambda x: nabla.mean(x.long()), RuntimeError, "mean.*floating point.*Long"),
     (lambda x: nabla.var(x.int()), RuntimeError, "var: std and var only support floating point.*int32"),
     (lambda x: nabla.norm(x.long()), RuntimeError, "norm.*floating point.*int64"),
     (lambda x: nabla.softmax(x.long(), 0), RuntimeError, "softmax: not implemented for 'int64'"),
@@ -689,7 +690,8 @@ def test_errors_and_calls_do_not_leak():
 
     def work():
         for f in (lambda: nabla.sum(x, 9), lambda: nabla.mean(i), lambda: nabla.amax(nabla.zeros(0)),
-                  lambda: nabla.sum(x, 0, out=nabla.empty(7)), lambda: nabla.softmax(i, 0),
+                  lambda: nabla.sum(x, 0, dtype=nabla.float64, out=nabla.empty(4)),
+                  lambda: nabla.softmax(i, 0),
                   lambda: nabla.max(x, 5), lambda: nabla.var(x, (0, 0))):
             with pytest.raises((RuntimeError, IndexError)):
                 f()
@@ -802,8 +804,7 @@ def test_methods_and_keywords(rng):
     np.testing.assert_allclose(t.softmax(dim=0).numpy(), np_softmax(a, 0))
     np.testing.assert_allclose(t.log_softmax(-1, dtype=nabla.float32).numpy(), np_log_softmax(a, -1), rtol=1e-5)
     assert t.argmax(dim=2, keepdim=True).shape == (3, 4, 1) and t.argmin().shape == ()
-    with pytest.raises(NotImplementedError, match="nuc"):
-        t.norm("nuc")
+    np.testing.assert_allclose(t.norm("nuc").numpy(), np.linalg.norm(a, "nuc", axis=(-2, -1)))  # the last two dims
     with pytest.raises(TypeError):
         nabla.sum([1, 2, 3])
     with pytest.raises(TypeError, match="prod"):

@@ -64,6 +64,7 @@ extern "Python" nb_status nbpy_hook_call(void* payload, const nb_tensor* grad, n
 extern "Python" nb_status nbpy_custom_backward(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs,
                                                int32_t n_grad_inputs, nb_tensor** grad_inputs);
 extern "Python" void nbpy_payload_release(void* payload);
+extern "Python" nb_status nbpy_warning(void* payload, const char* message);
 """
 
 

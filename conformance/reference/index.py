@@ -25,6 +25,25 @@ def scatter_ref(x, dim, index, src, op):
     return out
 
 
+def scatter_reduce_ref(x, dim, index, src, reduce, include_self):
+    """PyTorch's scatter_reduce in float64 (integer means round down)."""
+    integral = not np.issubdtype(np.asarray(x).dtype, np.floating)
+    out = np.array(x, np.float64)
+    got = {}
+    for pos in np.ndindex(*index.shape):
+        target = list(pos)
+        target[dim] = index[pos]
+        got.setdefault(tuple(target), []).append(src[pos])
+    for target, vals in got.items():
+        vals = ([out[target]] if include_self else []) + vals
+        if reduce == "mean":
+            v = sum(vals) / len(vals)
+            out[target] = np.floor(v) if integral else v
+        else:
+            out[target] = {"sum": sum, "prod": np.prod, "amax": max, "amin": min}[reduce](vals)
+    return out
+
+
 def cases() -> Family:
     fam = Family("index")
     _gather_scatter(fam)
@@ -62,6 +81,21 @@ def _gather_scatter(fam: Family) -> None:
                                                          OUT("out")],
             lambda x, index, source: {"out": _index_add(x, index, source, 2.0)}), tol="accumulate",
             grad=("x", "source") if g else ())
+    for code, reduce in enumerate(("sum", "prod", "mean", "amax", "amin")):
+        for include_self in (1, 0):
+            for dt in ("f32", "i64"):
+                sample = (lambda r, s: r.uniform(-2, 2, s)) if dt == "f32" else (lambda r, s: r.integers(-5, 6, s))
+                fam.forward("scatter_reduce", dt, f"{reduce}-self{include_self}", lambda r, dt=dt, sample=sample,
+                            code=code, reduce=reduce, inc=include_self: (
+                    [("x", dt, sample(r, (4, 3))), ("index", "i64", r.integers(0, 4, (5, 2))),
+                     ("src", dt, sample(r, (5, 3)))],
+                    [T("x"), I64(0), T("index"), T("src"), I32(code), I32(inc), NULL, OUT("out")],
+                    lambda x, index, src: {"out": scatter_reduce_ref(x, 0, index, src, reduce, inc)}),
+                    tol="exact" if reduce in ("amax", "amin") or dt == "i64" else "accumulate",
+                    grad=("x", "src") if dt == "f32" else ())
+    fam.error("scatter_reduce", "f32", "reduce-code", lambda r: (
+        [("x", "f32", np.zeros((2, 3))), ("index", "i64", np.array([[0, 1]])), ("src", "f32", np.ones((1, 2)))],
+        [T("x"), I64(1), T("index"), T("src"), I32(7), I32(1), NULL, OUT("out")], None), "NB_ERR_INVALID_ARGUMENT")
     bad = lambda args: lambda r: (  # noqa: E731  an index past the end of dim 1 (size 3)
         [("x", "f32", np.zeros((2, 3))), ("index", "i64", np.array([[0, 3]])), ("src", "f32", np.ones((1, 2))),
          ("value", "f32", np.array(1.0))], args, None)
@@ -70,6 +104,8 @@ def _gather_scatter(fam: Family) -> None:
               "NB_ERR_INDEX")
     fam.error("scatter_add", "f32", "index-range", bad([T("x"), I64(1), T("index"), T("src"), NULL, OUT("out")]),
               "NB_ERR_INDEX")
+    fam.error("scatter_reduce", "f32", "index-range", bad([T("x"), I64(1), T("index"), T("src"), I32(3), I32(1), NULL,
+                                                           OUT("out")]), "NB_ERR_INDEX")
     fam.error("scatter_value", "f32", "index-range", bad([T("x"), I64(1), T("index"), T("value"), NULL, OUT("out")]),
               "NB_ERR_INDEX")
     fam.error("index_select", "f32", "index-range", lambda r: (

@@ -190,6 +190,15 @@ def _pooling(fam: Family) -> None:
                  NULL, OUT("out")],
                 lambda x: dict(zip(("out", "indices"), max_pool2d(x, k, s or k, p, d or (1, 1), ceil)))),
                 tol="exact", out_dt={"indices": "i64"}, grad=("x",) if dt == "f32" else (), grad_outputs=("out",))
+    for dt in ("i32", "u8"):  # integers too, as PyTorch's CPU kernel
+        fam.forward("max_pool2d", dt, "k3-s2-p1", lambda r, dt=dt: (
+            [("x", dt, r.permutation(60).reshape(1, 2, 5, 6))],
+            [T("x"), I64S((3, 3)), I64S((2, 2)), I64S((1, 1)), NULL, I32(0), OUT("indices"), NULL, OUT("out")],
+            lambda x: dict(zip(("out", "indices"), max_pool2d(x, (3, 3), (2, 2), (1, 1), (1, 1), 0)))),
+            tol="exact", out_dt={"indices": "i64"})
+    fam.error("max_pool2d", "bool", "dtype", lambda r: (
+        [("x", "bool", np.ones((1, 1, 4, 4)))], [T("x"), I64S([2, 2]), NULL, I64S([0, 0]), NULL, I32(0), NULL, NULL,
+                                                 OUT("out")], None), "NB_ERR_NOT_IMPLEMENTED")
     fam.error("max_pool2d", "f32", "pad-too-large", lambda r: (
         [("x", "f32", np.zeros((1, 1, 4, 4)))], [T("x"), I64S([2, 2]), NULL, I64S([2, 2]), NULL, I32(0), NULL, NULL,
                                                  OUT("out")], None), "NB_ERR_INVALID_ARGUMENT")
@@ -206,6 +215,13 @@ def _pooling(fam: Family) -> None:
                 [T("x"), I64S(k), I64S(s) if s else NULL, I64S(p), I32(ceil), I32(inc), I64(div), NULL, OUT("out")],
                 lambda x: {"out": avg_pool2d(x, k, s or k, p, ceil, inc, div)}), tol="accumulate",
                 grad=("x",) if dt == "f32" else ())
+    fam.forward("avg_pool2d", "i64", "k3-s2-p1-truncating", lambda r: (  # int64 sums divide toward zero
+        [("x", "i64", r.integers(-20, 20, (1, 2, 5, 5)))],
+        [T("x"), I64S((3, 3)), I64S((2, 2)), I64S((1, 1)), I32(0), I32(1), I64(0), NULL, OUT("out")],
+        lambda x: {"out": np.trunc(avg_pool2d(x, (3, 3), (2, 2), (1, 1), 0, 1, 0))}), tol="exact")
+    fam.error("avg_pool2d", "i32", "dtype", lambda r: (
+        [("x", "i32", np.ones((1, 1, 4, 4)))], [T("x"), I64S([2, 2]), NULL, I64S([0, 0]), I32(0), I32(1), I64(0), NULL,
+                                                OUT("out")], None), "NB_ERR_NOT_IMPLEMENTED")
     fam.error("avg_pool2d", "f32", "input-rank", lambda r: (
         [("x", "f32", np.zeros((4, 4)))], [T("x"), I64S([2, 2]), NULL, I64S([0, 0]), I32(0), I32(1), I64(0), NULL,
                                            OUT("out")], None), "NB_ERR_SHAPE")

@@ -62,6 +62,9 @@ def cases() -> Family:
             return [("gy", "f32", gy)], args, lambda gy: {"out": vjp(
                 lambda x: {"y": avg_pool2d(x, k, s or k, p, 0, inc, div)}, {"x": x}, ["x"], {"y": gy})["x"]}
         fam.forward("avg_pool2d_backward", "f32", variant, b_avg, tol="accumulate")
+    fam.error("avg_pool2d_backward", "f32", "grad-output-size", lambda r: (  # 4 x 4, kernel 2 gives 2 x 2
+        [("gy", "f32", np.zeros((1, 1, 3, 3)))], [T("gy"), I64S([4, 4]), I64S([2, 2]), NULL, I64S([0, 0]), I32(1),
+                                                  I64(0), NULL, OUT("out")], None), "NB_ERR_SHAPE")
     fam.error("avg_pool2d_backward", "f32", "shape", lambda r: (
         [("gy", "f32", np.zeros((1, 3, 3)))], [T("gy"), I64S([4, 4]), I64S([2, 2]), NULL, I64S([0, 0]), I32(1),
                                                   I64(0), NULL, OUT("out")], None), "NB_ERR_SHAPE")

@@ -126,6 +126,30 @@ def _sorting(fam: Family) -> None:
         lambda x: {"values": np.unique(x)}), tol="exact")
     fam.error("unique", "f32", "null-input", lambda r: ([], [NULL, I32(1), OUT("values"), NULL, NULL], None),
               "NB_ERR_INVALID_ARGUMENT")
+    for dt in ("f32", "i64", "bool"):
+        for dim in (0, 1):
+            fam.forward("unique_dim", dt, f"dim{dim}", lambda r, dt=dt, dim=dim: (
+                [("x", dt, r.integers(0, 2, (4, 3)))],
+                [T("x"), I64(dim), I32(1), OUT("values"), OUT("inverse"), OUT("counts")],
+                lambda x: dict(zip(("values", "inverse", "counts"),
+                                   np.unique(x, axis=dim, return_inverse=True, return_counts=True)))),
+                tol="exact", out_dt={"inverse": "i64", "counts": "i64"})
+        fam.forward("unique_consecutive", dt, "flat", lambda r, dt=dt: (
+            [("x", dt, r.integers(0, 2, (3, 4)))], [T("x"), I64(0), I32(0), OUT("values"), OUT("inverse"),
+                                                    OUT("counts")],
+            lambda x: dict(zip(("values", "inverse", "counts"), _runs(x.reshape(-1, 1), x.shape)))),
+            tol="exact", out_dt={"inverse": "i64", "counts": "i64"})
+        fam.forward("unique_consecutive", dt, "dim1", lambda r, dt=dt: (
+            [("x", dt, r.integers(0, 2, (2, 6)))], [T("x"), I64(1), I32(1), OUT("values"), OUT("inverse"),
+                                                    OUT("counts")],
+            lambda x: dict(zip(("values", "inverse", "counts"), _runs(x.T, None, axis=1)))),
+            tol="exact", out_dt={"inverse": "i64", "counts": "i64"})
+    fam.error("unique_dim", "f32", "zero-sized-dim", lambda r: (
+        [("x", "f32", np.zeros((2, 0)))], [T("x"), I64(0), I32(1), OUT("values"), NULL, NULL], None),
+        "NB_ERR_INVALID_ARGUMENT")
+    fam.error("unique_consecutive", "f32", "dim-range", lambda r: (
+        [("x", "f32", np.zeros((2, 3)))], [T("x"), I64(2), I32(1), OUT("values"), NULL, NULL], None),
+        "NB_ERR_INDEX")
 
 
 def _sort(x, descending, axis=-1):
@@ -136,6 +160,20 @@ def _sort(x, descending, axis=-1):
     order = np.lexsort((-key if descending else key, ~nan if descending else nan), axis=axis) if x.ndim == 1 else \
         np.argsort(-key if descending else key, axis=axis, kind="stable")
     return {"values": np.take_along_axis(x, order, axis=axis), "indices": order}
+
+
+def _runs(rows, shape, axis=0):
+    """unique_consecutive of the rows of a 2-D array: the kept rows (back along axis), inverse, counts."""
+    keep, inverse, counts = [], [], []
+    for j, row in enumerate(rows):
+        if not keep or not np.array_equal(rows[keep[-1]], row):
+            keep.append(j)
+            counts.append(0)
+        counts[-1] += 1
+        inverse.append(len(keep) - 1)
+    values = rows[keep].reshape(-1) if shape is not None else np.moveaxis(rows[keep], 0, axis)
+    inverse = np.array(inverse).reshape(shape) if shape is not None else np.array(inverse)
+    return values, inverse, np.array(counts)
 
 
 def _unique(x):

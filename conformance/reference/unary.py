@@ -126,9 +126,13 @@ def _float_ops(fam: Family) -> None:
             fam.forward(op, dt, "basic", simple(fn, sampler, dt), tol=tol, grad=("x",) if dt == "f32" else ())
         if op in SPECIAL_OPS:
             fam.forward(op, "f32", "special", simple(fn, None, "f32", x=SPECIAL), tol=tol)
-        fam.error(op, "f32", "dst-shape", lambda r: (
-            [("x", "f32", r.uniform(0.5, 1, (2, 3))), ("d", "f32", np.zeros((3, 2)))], unary(dst=True), None),
-            "NB_ERR_SHAPE")
+        fam.error(op, "f32", "dst-dtype", lambda r: (
+            [("x", "f32", r.uniform(0.5, 1, (2, 3))), ("d", "i64", np.zeros((2, 3)))], unary(dst=True), None),
+            "NB_ERR_DTYPE")
+    for op in ("exp", "neg"):  # an out= tensor of another shape is resized (an empty one without a warning)
+        fam.forward(op, "f32", "dst-resize", lambda r, fn=FLOAT_OPS[op][0]: (
+            [("x", "f32", r.uniform(0.5, 1, (2, 3))), ("d", "f32", np.zeros((0,)))], unary(dst=True),
+            lambda x, d: {"d": fn(x), "out": fn(x)}), tol=FLOAT_OPS[op][2])
     for op in ("floor", "ceil", "round", "trunc", "neg", "abs"):
         fam.forward(op, "f64", "inplace", lambda r, fn=FLOAT_OPS[op][0], s=FLOAT_OPS[op][1]: (
             [("x", "f64", s(r))], [T("x"), T("x"), OUT("out")], lambda x: {"x": fn(x), "out": fn(x)}), tol="exact")
@@ -157,17 +161,14 @@ def _other_ops(fam: Family) -> None:
     for dt in ("f32", "i32", "bool"):
         fam.forward("logical_not", dt, "basic", simple(lambda x: ~(x != 0), lambda r: r.integers(0, 3, SHAPE), dt),
                     tol="exact", out_dt="bool")
-    fam.error("logical_not", "f32", "dst-shape", lambda r: (
-        [("x", "f32", r.uniform(0, 1, (2, 3))), ("d", "bool", np.zeros((3,)))], unary(dst=True), None),
-        "NB_ERR_SHAPE")
+    fam.error("logical_not", "f32", "null-input", lambda r: ([], [NULL, NULL, OUT("out")], None),
+              "NB_ERR_INVALID_ARGUMENT")
     for op, fn in PREDICATES.items():
         for dt in ("f32", "f16", "f64"):
             fam.forward(op, dt, "special", simple(fn, None, dt, x=SPECIAL), tol="exact", out_dt="bool")
         fam.forward(op, "i32", "basic", simple(fn, lambda r: r.integers(-5, 5, SHAPE), "i32"), tol="exact",
                     out_dt="bool")
-        fam.error(op, "f32", "dst-shape", lambda r: (
-            [("x", "f32", r.uniform(0, 1, (2, 3))), ("d", "bool", np.zeros((4,)))], unary(dst=True), None),
-            "NB_ERR_SHAPE")
+        fam.error(op, "f32", "null-input", lambda r: ([], [NULL, NULL, OUT("out")], None), "NB_ERR_INVALID_ARGUMENT")
     _where(fam)
 
 

@@ -170,6 +170,7 @@ NB_INTERNAL bool nb_ag_needs(const nb_ag_rec* r, int32_t input);
 struct nb_bw {
     nb_node* node;
     nb_tensor* const* go;    /* [n_outputs]: gradients of the outputs (never NULL) */
+    uint32_t go_zero;        /* bit k: nothing reached output k, go[k] is zeros made for the formula */
     nb_tensor** gi;          /* [n_inputs]: gradients of the inputs to fill (NULL: none) */
     nb_status st;            /* first failure; helpers return NULL once it is set */
     int32_t ntmp;

@@ -319,6 +319,13 @@ NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor
     return nbi_scatter_add(x, dim, index, src, dst, out);
 }
 
+NB_API nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("scatter_reduce", "dst");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index) || nb_ag_requires(src) || nb_ag_requires(dst))))
+        return nb_agf_scatter_reduce(x, dim, index, src, reduce, include_self, dst, out);
+    return nbi_scatter_reduce(x, dim, index, src, reduce, include_self, dst, out);
+}
+
 NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x) || nb_ag_requires(index))))
         return nb_agf_index_select(x, dim, index, out);
@@ -433,6 +440,52 @@ NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, cons
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))
         return nb_agf_linear(input, weight, bias, dst, out);
     return nbi_linear(input, weight, bias, dst, out);
+}
+
+NB_API nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_inv(A, out);
+    return nbi_linalg_inv(A, out);
+}
+
+NB_API nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A) || nb_ag_requires(B))))
+        return nb_agf_linalg_solve(A, B, left, out);
+    return nbi_linalg_solve(A, B, left, out);
+}
+
+NB_API nb_status nb_linalg_det(const nb_tensor* A, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_det(A, out);
+    return nbi_linalg_det(A, out);
+}
+
+NB_API nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tensor** logabsdet) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_slogdet(A, sign, logabsdet);
+    return nbi_linalg_slogdet(A, sign, logabsdet);
+}
+
+NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_cholesky(A, upper, out);
+    return nbi_linalg_cholesky(A, upper, out);
+}
+
+NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R) {
+    return nbi_linalg_qr(A, mode, Q, R);
+}
+
+NB_API nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+    return nbi_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+}
+
+NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_svd(A, full_matrices, U, S, Vh);
+    return nbi_linalg_svd(A, full_matrices, U, S, Vh);
 }
 
 NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
@@ -945,6 +998,14 @@ NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t lar
 
 NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts) {
     return nbi_unique(x, sorted, values, inverse, counts);
+}
+
+NB_API nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts) {
+    return nbi_unique_dim(x, dim, sorted, values, inverse, counts);
+}
+
+NB_API nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts) {
+    return nbi_unique_consecutive(x, dim, has_dim, values, inverse, counts);
 }
 
 NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out) {

@@ -333,17 +333,19 @@ static nb_status run_node(pass* P, task* t) {
     bool any = false;
     for (int32_t k = 0; t->buf != NULL && k < n->n_outputs; k++) any |= t->buf[k] != NULL;
     nb_tensor** gi = NULL;
+    uint32_t zero = 0;
     if (any && t->exec) {
         for (int32_t k = 0; k < n->n_outputs && st == NB_OK; k++) {
             if (t->buf[k] == NULL) {
                 const nb_tensor_meta* m = &n->out_meta[k];
+                if (k < 32) zero |= 1u << k;
                 st = nb_zeros(m->shape, m->ndim, m->dtype, m->device_type, m->device_index, &t->buf[k]);
             }
             if (st == NB_OK && n->hooks != NULL) st = run_hooks(n->hooks, k, &t->buf[k], true);
         }
         if (st == NB_OK && n->n_inputs > 0 && (gi = calloc((size_t)n->n_inputs, sizeof *gi)) == NULL) st = oom();
         if (st == NB_OK) {
-            nb_bw b = {.node = n, .go = t->buf, .gi = gi, .st = NB_OK, .ntmp = 0};
+            nb_bw b = {.node = n, .go = t->buf, .go_zero = zero, .gi = gi, .st = NB_OK, .ntmp = 0};
             st = n->backward(&b);
             if (st == NB_OK) st = b.st;
             for (int32_t i = 0; i < b.ntmp; i++) nb_tensor_release(b.tmp[i]);

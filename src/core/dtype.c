@@ -34,6 +34,21 @@ const char* nb_dtype_str(int32_t dtype) {
     return b;
 }
 
+/* PyTorch spells dtypes in its messages as C++ types ("float != double") or as
+ * ScalarType names ("Float and Double"). */
+const char* nb_dtype_cpp_name(int32_t dtype) {
+    static const char* const names[NB_NUM_DTYPES] = {
+        "float", "double", "c10::Half", "c10::BFloat16", "signed char", "short int", "int", "long int",
+        "unsigned char", "bool"};
+    return nb_dtype_valid(dtype) ? names[dtype] : nb_dtype_str(dtype);
+}
+
+const char* nb_dtype_torch_name(int32_t dtype) {
+    static const char* const names[NB_NUM_DTYPES] = {
+        "Float", "Double", "Half", "BFloat16", "Char", "Short", "Int", "Long", "Byte", "Bool"};
+    return nb_dtype_valid(dtype) ? names[dtype] : nb_dtype_str(dtype);
+}
+
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 

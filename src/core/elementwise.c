@@ -92,6 +92,35 @@ static nb_status check_devices(const char* op, const nb_tensor* const* in, int32
     return NB_OK;
 }
 
+/* PyTorch's out= rules for dst: an input written in place must have the broadcast shape; the
+ * result dtype must cast to dst's (or equal it, for ops that say so); then any other dst is
+ * resized to the broadcast shape. */
+static nb_status check_out(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tensor* dst, int32_t result,
+                           const int64_t* shape, int32_t ndim) {
+    const char* name = op->name;
+    bool in_place = false;
+    for (int32_t i = 0; i < op->nin; i++) in_place |= inputs[i] == dst;
+    if (in_place && !nb_same_shape(dst, shape, ndim))
+        return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", name,
+                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
+    switch (dst->dtype == result ? NB_EW_OUT_CAST : op->out_rule) {
+    case NB_EW_OUT_SAME:
+        return nb_error(NB_ERR_DTYPE, "%s: Found dtype %s but expected %s", name, nb_dtype_torch_name(dst->dtype),
+                        nb_dtype_torch_name(result));
+    case NB_EW_OUT_SAME_AS_INPUT:
+        return nb_error(NB_ERR_DTYPE, "%s: dtype of out: %s should be same as input: %s", name,
+                        nb_dtype_torch_name(dst->dtype), nb_dtype_torch_name(result));
+    case NB_EW_OUT_WHERE:
+        return nb_error(NB_ERR_DTYPE, "%s: Expected out type to be %s but got %s", name,
+                        nb_dtype_torch_name(result), nb_dtype_torch_name(dst->dtype));
+    default:
+        if (!nb_can_cast(result, dst->dtype))
+            return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", name,
+                            nb_dtype_str(result), nb_dtype_str(dst->dtype));
+    }
+    return nb_resize_output(name, dst, shape, ndim);
+}
+
 nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tensor* dst, nb_ew_ctx* ctx,
                     nb_tensor** out) {
     const char* name = op->name;
@@ -121,14 +150,7 @@ nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tenso
     if (st != NB_OK) return st;
     int32_t device_type = NB_CPU, device_index = 0;
     if ((st = check_devices(name, inputs, n, dst, &device_type, &device_index)) != NB_OK) return st;
-    if (dst != NULL) {
-        if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
-            return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", name,
-                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
-        if (!nb_can_cast(result, dst->dtype))
-            return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", name,
-                            nb_dtype_str(result), nb_dtype_str(dst->dtype));
-    }
+    if (dst != NULL && (st = check_out(op, inputs, dst, result, shape, ndim)) != NB_OK) return st;
     if (device_type == NB_CUDA)
         return nb_ew_run_device(op, inputs, dst, ctx, compute, shape, ndim, device_index, out);
 

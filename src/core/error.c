@@ -32,10 +32,10 @@ NB_API const char* nb_status_name(nb_status status) {
     static const char* const names[] = {
         "NB_OK", "NB_ERR_INVALID_ARGUMENT", "NB_ERR_SHAPE", "NB_ERR_DTYPE", "NB_ERR_DEVICE",
         "NB_ERR_INDEX", "NB_ERR_OUT_OF_MEMORY", "NB_ERR_NOT_IMPLEMENTED", "NB_ERR_AUTOGRAD",
-        "NB_ERR_BACKEND", "NB_ERR_ABI_VERSION", "NB_ERR_INTERNAL",
+        "NB_ERR_BACKEND", "NB_ERR_ABI_VERSION", "NB_ERR_INTERNAL", "NB_ERR_LINALG",
     };
-    _Static_assert(sizeof names / sizeof names[0] == NB_ERR_INTERNAL + 1, "status name table");
-    if (status < 0 || status > NB_ERR_INTERNAL) return "NB_UNKNOWN_STATUS";
+    _Static_assert(sizeof names / sizeof names[0] == NB_ERR_LINALG + 1, "status name table");
+    if (status < 0 || status > NB_ERR_LINALG) return "NB_UNKNOWN_STATUS";
     return names[status];
 }
 

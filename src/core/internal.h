@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define NB_INTERNAL __attribute__((visibility("hidden")))
 #define NB_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -49,6 +50,12 @@ NB_INTERNAL uint16_t nb_double_to_bf16(double d);
 NB_INTERNAL bool nb_value_fits(double v, int32_t dtype);
 /* "float32" or "dtype(42)" for unknown codes (thread-local buffer). */
 NB_INTERNAL const char* nb_dtype_str(int32_t dtype);
+/* PyTorch's spellings for messages that mirror its own: "long int", "c10::Half" (C++
+ * types) and "Long", "Half" (ScalarType names). */
+NB_INTERNAL const char* nb_dtype_cpp_name(int32_t dtype);
+NB_INTERNAL const char* nb_dtype_torch_name(int32_t dtype);
+/* PyTorch's can_cast: no float -> integer, no non-bool -> bool (elementwise.c). */
+NB_INTERNAL bool nb_can_cast(int32_t from, int32_t to);
 
 /* ---- storage and tensors (tensor.c) ---- */
 
@@ -65,7 +72,8 @@ typedef struct nb_storage {
     const struct nb_backend* backend; /* frees data when not external */
     nb_deleter_fn deleter;           /* external memory: deleter(payload) */
     void* payload;
-    bool inline_data;                /* CPU: data follows this header in one block */
+    bool inline_data;                /* CPU: the header block has a data tail of inline_nbytes */
+    int64_t inline_nbytes;           /* the tail's size (data may have moved out since: resize, share_memory_) */
     bool readonly;                   /* imported read-only (DLPack flag): in-place writes fail */
 } nb_storage;
 
@@ -109,6 +117,11 @@ NB_INTERNAL nb_status nb_storage_wrap(const char* op, void* data, int64_t nbytes
                                       int32_t device_index, nb_deleter_fn deleter, void* payload,
                                       nb_storage** out);
 NB_INTERNAL void nb_storage_release(nb_storage* s);
+/* The data tail of an inline storage's block, or NULL: data elsewhere is freed on its own. */
+NB_INTERNAL void* nb_storage_inline_tail(const nb_storage* s);
+/* Grows s to at least nbytes, keeping its bytes (PyTorch's storage resize): the data moves to a
+ * new block that every view sees. External memory cannot grow. */
+NB_INTERNAL nb_status nb_storage_grow(const char* op, nb_storage* s, int64_t nbytes);
 /* nb_tensor_from_external with the caller's op name in messages (factory.c). */
 NB_INTERNAL nb_status nb_wrap_external(const char* op, void* data, const int64_t* shape, const int64_t* strides,
                                        int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index,
@@ -128,10 +141,38 @@ NB_INTERNAL void nb_tensor_bump_version(nb_tensor* t);
 /* The common end of an op that computed into target (which is dst when given): on
  * failure drops a target it made; on success bumps dst's version and hands out a
  * reference (none when dst is given and out is NULL). */
-/* dst fits a result of this shape, dtype and device exactly (PyTorch's messages). */
-NB_INTERNAL nb_status nb_check_dst(const char* op, const nb_tensor* dst, const int64_t* shape, int32_t ndim,
-                                   int32_t dtype, int32_t device_type);
+/* dst takes a result of this shape, dtype and device (PyTorch's messages): the dtype and
+ * device must be the result's; a dst of another shape is resized (nb_resize_output) unless
+ * it is `input` itself (an in-place op, which must fit). */
+NB_INTERNAL nb_status nb_check_dst(const char* op, nb_tensor* dst, const nb_tensor* input, const int64_t* shape,
+                                   int32_t ndim, int32_t dtype, int32_t device_type);
 NB_INTERNAL nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out);
+/* ---- out= (resize.c) ---- */
+
+/* PyTorch's resize_output for the tensor an out= op writes: nothing when it already has
+ * `shape`; otherwise a warning when it had elements (nb_warn; it may fail the op), then
+ * nb_resize. Callers check the dtype and device first, and refuse a dst that is one of the
+ * op's inputs (an in-place op must fit). */
+NB_INTERNAL nb_status nb_resize_output(const char* op, nb_tensor* dst, const int64_t* shape, int32_t ndim);
+/* PyTorch's resize_: new contiguous geometry at the same offset, the storage grown if needed
+ * (its bytes kept); a tensor that already has `shape` keeps its strides. */
+NB_INTERNAL nb_status nb_resize(const char* op, nb_tensor* t, const int64_t* shape, int32_t ndim);
+/* True when shape[ndim] is a's shape. */
+static inline bool nb_same_shape(const nb_tensor* a, const int64_t* shape, int32_t ndim) {
+    return a->ndim == ndim && memcmp(a->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0;
+}
+
+/* ---- linear algebra (src/ops/lapack.c) ---- */
+
+/* linalg.solve's B is a batch of vectors: 1-D, or shaped like A without its last dim (PyTorch's rule). */
+NB_INTERNAL bool nb_solve_rhs_is_vector(const nb_tensor* a, const nb_tensor* b);
+
+/* ---- warnings (warning.c) ---- */
+
+/* Reports a warning through the handler (nb_set_warning_handler; stderr without one). A
+ * handler may turn it into an error: its status comes back and the caller fails with it. */
+NB_INTERNAL nb_status nb_warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The error for an in-place write into a read-only tensor (see NB_CHECK_WRITABLE). */
 NB_INTERNAL nb_status nb_readonly_error(const char* op, const char* arg);
 /* Every function that writes into a caller's tensor checks it first (dlpack.c). */

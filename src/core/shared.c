@@ -111,7 +111,8 @@ NB_API nb_status nb_tensor_share_memory_(nb_tensor* t) {
     s->payload = r;
     s->backend = NULL;
     if (old_deleter != NULL) old_deleter(old_payload);
-    else if (!s->inline_data && old_backend != NULL) old_backend->free(s->device_index, old_data, s->nbytes);
+    else if (old_data != nb_storage_inline_tail(s) && old_backend != NULL)
+        old_backend->free(s->device_index, old_data, s->nbytes);
     return NB_OK;
 }
 

@@ -24,6 +24,7 @@ static void storage_init(nb_storage* s, void* data, int64_t nbytes, int32_t devi
     s->deleter = NULL;
     s->payload = NULL;
     s->inline_data = false;
+    s->inline_nbytes = 0;
     s->readonly = false;
     nb_count_live(NB_LIVE_STORAGE, 1);
 }
@@ -37,6 +38,7 @@ nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type, in
                             (long long)nbytes);
         storage_init(s, (char*)s + INLINE_HEADER, nbytes, NB_CPU, 0);
         s->inline_data = true;
+        s->inline_nbytes = nbytes;
         *out = s;
         return NB_OK;
     }
@@ -82,10 +84,39 @@ static inline bool drop_last(atomic_int_fast64_t* refcount) {
 void nb_storage_release(nb_storage* s) {
     if (!drop_last(&s->refcount)) return;
     nb_count_live(NB_LIVE_STORAGE, -1);
-    /* An inline storage may have had its data moved out since (share_memory_ sets a deleter). */
+    /* An inline storage may have had its data moved out since (share_memory_ sets a deleter; a resize
+     * moves it to a block of its own). */
     if (s->deleter != NULL) s->deleter(s->payload);
-    else if (!s->inline_data && s->backend != NULL) s->backend->free(s->device_index, s->data, s->nbytes);
-    nb_cpu_free(s, s->inline_data ? INLINE_HEADER + (size_t)s->nbytes : sizeof *s);
+    else if (s->data != nb_storage_inline_tail(s) && s->backend != NULL)
+        s->backend->free(s->device_index, s->data, s->nbytes);
+    nb_cpu_free(s, s->inline_data ? INLINE_HEADER + (size_t)s->inline_nbytes : sizeof *s);
+}
+
+void* nb_storage_inline_tail(const nb_storage* s) {
+    return s->inline_data ? (char*)s + INLINE_HEADER : NULL;
+}
+
+nb_status nb_storage_grow(const char* op, nb_storage* s, int64_t nbytes) {
+    if (nbytes <= s->nbytes) return NB_OK;
+    if (s->deleter != NULL || (s->backend == NULL && !s->inline_data))  /* external or shared: not nabla's to move */
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Trying to resize storage that is not resizable", op);
+    const nb_backend* backend = nb_backend_of(s->device_type);
+    void* data = NULL;
+    nb_status st = backend->alloc(s->device_index, nbytes, &data);
+    if (st != NB_OK)
+        return nb_error(st, "%s: out of memory resizing a storage to %lld bytes on %s:%d", op, (long long)nbytes,
+                        nb_device_type_name(s->device_type), (int)s->device_index);
+    if (s->nbytes > 0 &&
+        (st = backend->copy(data, s->device_type, s->device_index, s->data, s->device_type, s->device_index,
+                            s->nbytes)) != NB_OK) {
+        backend->free(s->device_index, data, nbytes);
+        return nb_error(st, "%s: copying a storage while resizing it failed: %s", op, backend->last_error());
+    }
+    if (s->data != nb_storage_inline_tail(s) && s->backend != NULL) s->backend->free(s->device_index, s->data, s->nbytes);
+    s->data = data;
+    s->nbytes = nbytes;
+    s->backend = backend;
+    return NB_OK;
 }
 
 /* ---- tensors ---- */
@@ -155,20 +186,20 @@ nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, 
     return st;
 }
 
-nb_status nb_check_dst(const char* op, const nb_tensor* dst, const int64_t* shape, int32_t ndim, int32_t dtype,
-                       int32_t device_type) {
+nb_status nb_check_dst(const char* op, nb_tensor* dst, const nb_tensor* input, const int64_t* shape, int32_t ndim,
+                       int32_t dtype, int32_t device_type) {
     NB_CHECK_WRITABLE(op, dst);
     if (dst->storage->device_type != device_type)
         return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s", op,
                         nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                         nb_device_type_name(device_type));
-    if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
+    if (dst == input && !nb_same_shape(dst, shape, ndim))
         return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
                         nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
     if (dst->dtype != dtype)
-        return nb_error(NB_ERR_DTYPE, "%s: expected the out tensor to have dtype %s, but got %s", op,
-                        nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
-    return NB_OK;
+        return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
+                        nb_dtype_cpp_name(dtype), nb_dtype_cpp_name(dst->dtype));
+    return nb_resize_output(op, dst, shape, ndim);
 }
 
 nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out) {

@@ -173,7 +173,7 @@ FLOATS(DEF_SAME, relubw, NONE, y <= 0 ? 0 : x) /* x: the gradient, y: relu's res
 /* ---- descriptors ---- */
 
 #define OP(VAR, NAME, RESULT, TO_FLOAT, ...) \
-    static const nb_ew_op VAR = {NAME, 2, RESULT, TO_FLOAT, false, {__VA_ARGS__}};
+    static const nb_ew_op VAR = {NAME, 2, RESULT, TO_FLOAT, false, NB_EW_OUT_CAST, {__VA_ARGS__}};
 
 OP(op_add, "add", NB_EW_SAME, false, ALL(ENTRY, add))
 OP(op_sub, "sub", NB_EW_SAME, false, FLOATS(ENTRY, sub) INTS(ENTRY, sub))

@@ -16,6 +16,7 @@
 #include "../core/elementwise.h"
 #include "../cpu/kernels.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static nb_status check_index_dtype(const char* op, const nb_tensor* idx) {
@@ -45,19 +46,18 @@ static nb_status unalias(const char* op, const nb_tensor** t, nb_tensor** owned,
     return st;
 }
 
-/* The tensor an in-place capable op writes: dst checked (x's shape and dtype), or a fresh copy of x. */
-static nb_status open_target(const char* op, const nb_tensor* x, nb_tensor* dst, bool same_dtype, nb_tensor** target) {
+/* The tensor an in-place capable op writes: dst (x itself in place; out= otherwise, of x's
+ * dtype and resized to x's shape, as PyTorch does), or a fresh copy of x. */
+static nb_status open_target(const char* op, const nb_tensor* x, nb_tensor* dst, nb_tensor** target) {
     if (dst == NULL) return nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, target);
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
     NB_CHECK_WRITABLE(op, dst);
-    if (!nb_same_shape(dst, x->shape, x->ndim))
-        return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
-                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(x->shape, x->ndim));
-    if (same_dtype && dst->dtype != x->dtype)
-        return nb_error(NB_ERR_DTYPE, "%s: expected the output to have dtype %s, but got %s", op,
-                        nb_dtype_str(x->dtype), nb_dtype_str(dst->dtype));
+    if (dst != x && dst->dtype != x->dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
+                        nb_dtype_cpp_name(x->dtype), nb_dtype_cpp_name(dst->dtype));
     nb_status st = nb_require_cpu(op, dst);
     if (st == NB_OK) st = nb_check_writable(op, dst);
+    if (st == NB_OK && dst != x) st = nb_resize_output(op, dst, x->shape, x->ndim);
     if (st == NB_OK) *target = dst;
     return st;
 }
@@ -129,10 +129,38 @@ nb_status nbi_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb
     return take(op, x, index, d, index->shape, index->ndim, xmap, own, out);
 }
 
-/* self[index[i][j]][j] = src[i][j] (dim 0), or += with accumulate; src NULL: the 0-dim value. */
+/* How scatter_impl combines src into the target: a plain write, or a reduction. */
+enum { SCATTER_PUT = -1 }; /* else one of NB_SCATTER_SUM .. NB_SCATTER_AMIN */
+
+static nb_status scatter_run(const nb_tensor* target, const nb_tensor* src, const char* value, const nb_tensor* index,
+                             int32_t d, nb_ix_row_fn fn);
+static nb_status scatter_mean(nb_tensor* target, const nb_tensor* index, int32_t d, bool include_self);
+
+/* The bytes of a reduction's identity in dtype: 0 (sum, mean), 1 (prod), the lowest
+ * value (amax: -inf for floats) or the highest (amin). */
+static void reduce_identity(int32_t dtype, int32_t mode, char* buf) {
+    if (mode == NB_SCATTER_SUM || mode == NB_SCATTER_MEAN || mode == NB_SCATTER_PROD || nb_dtype_is_floating(dtype)) {
+        const double v = mode == NB_SCATTER_PROD ? 1 : mode == NB_SCATTER_AMAX ? -INFINITY
+                       : mode == NB_SCATTER_AMIN ? INFINITY : 0;
+        nb_cpu_convert_fn(NB_F64, dtype)(buf, 1, &v, 1, 1);
+        return;
+    }
+    const bool low = mode == NB_SCATTER_AMAX;
+    switch (dtype) {
+    case NB_I8: *(int8_t*)buf = low ? INT8_MIN : INT8_MAX; break;
+    case NB_I16: *(int16_t*)buf = low ? INT16_MIN : INT16_MAX; break;
+    case NB_I32: *(int32_t*)buf = low ? INT32_MIN : INT32_MAX; break;
+    case NB_I64: *(int64_t*)buf = low ? INT64_MIN : INT64_MAX; break;
+    default: *(uint8_t*)buf = low ? 0 : (dtype == NB_BOOL ? 1 : UINT8_MAX); break;  /* uint8, bool */
+    }
+}
+
+/* self[index[i][j]][j] = src[i][j] (dim 0), or reduced into it (mode: SCATTER_PUT or
+ * NB_SCATTER_*; include_self false: the scattered places start from the reduction's
+ * identity); src NULL: the 0-dim value. */
 static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, const nb_tensor* index,
-                              const nb_tensor* src, const nb_tensor* value, bool accumulate, nb_tensor* dst,
-                              nb_tensor** out) {
+                              const nb_tensor* src, const nb_tensor* value, int32_t mode, bool include_self,
+                              nb_tensor* dst, nb_tensor** out) {
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_TENSOR(op, index);
     if (value == NULL) NB_CHECK_TENSOR(op, src);
@@ -170,38 +198,33 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
                         "to be no larger size than src %s", op, nb_shape_str(index->shape, index->ndim),
                         nb_shape_str(x->shape, x->ndim), (int)d, nb_shape_str(src->shape, src->ndim));
     }
+    if (mode == NB_SCATTER_MEAN && x->dtype == NB_BOOL)
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: \"scatter_gather_tensor_cpu_reduce_mean\" not implemented for "
+                        "'Bool'", op);
     const int64_t size = x->ndim ? x->shape[d] : 1;
     if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
-    if ((st = open_target(op, x, dst, true, &target)) != NB_OK) return st;
+    if ((st = open_target(op, x, dst, &target)) != NB_OK) return st;
     if ((st = unalias(op, &src, &src_copy, target)) == NB_OK && (st = unalias(op, &index, &index_copy, target)) == NB_OK &&
         target != x)
         st = nb_copy_into(op, target, x);
-    if (st == NB_OK && index->numel > 0) {
-        const int64_t es = nb_dtype_sizes[x->dtype];
-        char buf[8];
-        if (src == NULL)  /* the value, converted, becomes a stride-0 operand */
-            nb_cpu_convert_fn(value->dtype, x->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
-        nb_ix_iter it;
-        nb_ix_iter_init(&it, index->shape, index->ndim);
-        int32_t own[NB_MAX_DIMS] = {0}, tmap[NB_MAX_DIMS] = {0}, smap[NB_MAX_DIMS] = {0};
-        for (int32_t i = 0; i < index->ndim; i++) {
-            own[i] = i;
-            tmap[i] = (i == d || !target->ndim) ? -1 : i;
-            smap[i] = src && src->ndim ? i : -1;
-        }
-        nb_ix_iter_add(&it, target, tmap);
-        if (src) {
-            nb_ix_iter_add(&it, src, smap);
-        } else {
-            it.base[it.nops++] = buf;  /* strides stay 0 */
-        }
-        nb_ix_iter_add(&it, index, own);
-        nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {size},
-                    .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = 1};
-        nb_ix_run_rows(&it, -1, index->ndim ? nb_ix_dims_except(index->ndim, d) : 0,
-                       accumulate ? nb_ix_acc_fns[x->dtype] : nb_ix_put_fn(es), &c);
+    char buf[8];
+    if (st == NB_OK && src == NULL)  /* the value, converted, becomes a stride-0 operand */
+        nb_cpu_convert_fn(value->dtype, x->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
+    if (st == NB_OK && index->numel > 0 && mode != SCATTER_PUT && !include_self) {
+        /* the scattered places start from the identity: 0 (sum, mean), 1 (prod), -inf / +inf (amax / amin) */
+        char ibuf[8];
+        reduce_identity(x->dtype, mode, ibuf);
+        st = scatter_run(target, NULL, ibuf, index, d, nb_ix_put_fn(nb_dtype_sizes[x->dtype]));
     }
+    if (st == NB_OK && index->numel > 0) {
+        const nb_ix_row_fn fn = mode == SCATTER_PUT ? nb_ix_put_fn(nb_dtype_sizes[x->dtype])
+                              : mode == NB_SCATTER_PROD ? nb_ix_prod_fns[x->dtype]
+                              : mode == NB_SCATTER_AMAX ? nb_ix_amax_fns[x->dtype]
+                              : mode == NB_SCATTER_AMIN ? nb_ix_amin_fns[x->dtype] : nb_ix_acc_fns[x->dtype];
+        st = scatter_run(target, src, buf, index, d, fn);
+    }
+    if (st == NB_OK && mode == NB_SCATTER_MEAN) st = scatter_mean(target, index, d, include_self);
     nb_tensor_release(src_copy);
     nb_tensor_release(index_copy);
     return close_target(op, st, x, target, dst, out);
@@ -209,17 +232,67 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
 
 nb_status nbi_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
                             nb_tensor* dst, nb_tensor** out) {
-    return scatter_impl("scatter", x, dim, index, src, NULL, false, dst, out);
+    return scatter_impl("scatter", x, dim, index, src, NULL, SCATTER_PUT, true, dst, out);
 }
 
 nb_status nbi_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value,
                                   nb_tensor* dst, nb_tensor** out) {
-    return scatter_impl("scatter", x, dim, index, NULL, value, false, dst, out);
+    return scatter_impl("scatter", x, dim, index, NULL, value, SCATTER_PUT, true, dst, out);
 }
 
 nb_status nbi_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
                                 nb_tensor* dst, nb_tensor** out) {
-    return scatter_impl("scatter_add", x, dim, index, src, NULL, true, dst, out);
+    return scatter_impl("scatter_add", x, dim, index, src, NULL, NB_SCATTER_SUM, true, dst, out);
+}
+
+nb_status nbi_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src,
+                             int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "scatter_reduce";
+    if (reduce < NB_SCATTER_SUM || reduce > NB_SCATTER_AMIN)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: reduce argument must be either sum, prod, mean, amax or amin, "
+                        "got code %d", op, (int)reduce);
+    return scatter_impl(op, x, dim, index, src, NULL, reduce, include_self != 0, dst, out);
+}
+
+/* Runs fn over index's shape: operand 0 the target (its dim d moved by the index), 1 src or
+ * the stride-0 value at `value`, 2 the index. Parallel over every dim but d: no two
+ * threads touch one place. */
+static nb_status scatter_run(const nb_tensor* target, const nb_tensor* src, const char* value, const nb_tensor* index,
+                             int32_t d, nb_ix_row_fn fn) {
+    const int64_t es = nb_dtype_sizes[target->dtype];
+    nb_ix_iter it;
+    nb_ix_iter_init(&it, index->shape, index->ndim);
+    int32_t own[NB_MAX_DIMS] = {0}, tmap[NB_MAX_DIMS] = {0}, smap[NB_MAX_DIMS] = {0};
+    for (int32_t i = 0; i < index->ndim; i++) {
+        own[i] = i;
+        tmap[i] = (i == d || !target->ndim) ? -1 : i;
+        smap[i] = src && src->ndim ? i : -1;
+    }
+    nb_ix_iter_add(&it, target, tmap);
+    if (src) nb_ix_iter_add(&it, src, smap);
+    else it.base[it.nops++] = (char*)value;  /* strides stay 0 */
+    nb_ix_iter_add(&it, index, own);
+    nb_ix_ctx c = {.k = 1, .idx_dtype = {index->dtype}, .size = {target->ndim ? target->shape[d] : 1},
+                   .stride = {target->ndim ? target->strides[d] * es : 0}, .alpha = 1};
+    nb_ix_run_rows(&it, -1, index->ndim ? nb_ix_dims_except(index->ndim, d) : 0, fn, &c);
+    return NB_OK;
+}
+
+/* mean = sum / count: count is how many values reached each place (plus one for the
+ * place's own, with include_self); places nothing reached keep their value. Integers
+ * divide rounding down, as PyTorch does. */
+static nb_status scatter_mean(nb_tensor* target, const nb_tensor* index, int32_t d, bool include_self) {
+    nb_tensor *count = NULL, *one = NULL;
+    nb_status st = nb_full_int(target->shape, target->ndim, include_self ? 1 : 0, NB_I64, NB_CPU, 0, &count);
+    const int64_t unit = 1;
+    if (st == NB_OK) st = scatter_run(count, NULL, (const char*)&unit, index, d, nb_ix_acc_fns[NB_I64]);
+    if (st == NB_OK) st = nb_scalar(0, 1, NB_I64, &one);
+    if (st == NB_OK) st = nb_maximum(count, one, count, NULL);  /* dividing by 1 leaves the untouched places */
+    if (st == NB_OK)
+        st = nb_div(target, count, nb_dtype_is_floating(target->dtype) ? NB_ROUND_NONE : NB_ROUND_FLOOR, target, NULL);
+    nb_tensor_release(one);
+    nb_tensor_release(count);
+    return st;
 }
 
 /* ---- index_select / index_add / take_along_dim ---- */
@@ -280,7 +353,7 @@ nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index,
     const int64_t size = x->ndim ? x->shape[d] : 1;
     if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
-    if ((st = open_target(op, x, dst, true, &target)) != NB_OK) return st;
+    if ((st = open_target(op, x, dst, &target)) != NB_OK) return st;
     if ((st = unalias(op, &source, &src_copy, target)) == NB_OK &&
         (st = unalias(op, &index, &index_copy, target)) == NB_OK && target != x)
         st = nb_copy_into(op, target, x);
@@ -372,10 +445,12 @@ nb_status nbi_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_te
     if (dst != NULL) {
         if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
         NB_CHECK_WRITABLE(op, dst);
-        if (!nb_same_shape(dst, shape, nd))
+        if (dst == x && !nb_same_shape(dst, shape, nd))
             return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
-        if ((st = nb_require_cpu(op, dst)) || (st = nb_check_writable(op, dst))) return st;
+        if ((st = nb_require_cpu(op, dst)) || (st = nb_check_writable(op, dst)) ||
+            (dst != x && (st = nb_resize_output(op, dst, shape, nd))))
+            return st;
     } else if ((st = nb_tensor_new(op, shape, nd, x->dtype, NB_CPU, 0, &target)) != NB_OK) {
         return st;
     }
@@ -676,7 +751,7 @@ nb_status nbi_index_put(const nb_tensor* x, const nb_tensor* const* indices, int
     if (st == NB_OK && !fits)
         st = nb_error(NB_ERR_SHAPE, "%s: shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
                       "result of shape %s", op, nb_shape_str(values->shape, values->ndim), nb_shape_str(p.shape, p.ndim));
-    if (st == NB_OK) st = open_target(op, x, dst, true, &target);
+    if (st == NB_OK) st = open_target(op, x, dst, &target);
     if (st != NB_OK) {
         plan_free(&p);
         return st;

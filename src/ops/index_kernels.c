@@ -215,6 +215,35 @@ ACC_KERNEL(acc_b8, uint8_t, int64_t, ID, (uint8_t)!!, (int64_t)(c->alpha != 0))
 const nb_ix_row_fn nb_ix_acc_fns[NB_NUM_DTYPES] = {acc_f32, acc_f64, acc_f16, acc_bf16, acc_i8,
                                              acc_i16, acc_i32, acc_i64, acc_u8,  acc_b8};
 
+/* dst = F(dst, src) for scatter_reduce's prod, amax and amin, by dtype. amax / amin
+ * let NaN win from either side, as PyTorch does. */
+#define REDUCE_KERNEL(NAME, T, CT, LOAD, STORE, F)                                                      \
+    static void NAME(char* const* p, const int64_t* s, int64_t n, const void* vctx) {                   \
+        const nb_ix_ctx* c = vctx;                                                                      \
+        INDEXED_LOOP(false, T* d = (T*)(p[0] + i * s[0] + off); const CT a = LOAD(*d);                  \
+                     const CT b = LOAD(*(const T*)(p[1] + i * s[1])); *d = STORE((CT)F(a, b)))          \
+    }
+#define R_MUL(a, b) ((a) * (b))
+#define R_MAX(a, b) ((b) != (b) || (b) > (a) ? (b) : (a))
+#define R_MIN(a, b) ((b) != (b) || (b) < (a) ? (b) : (a))
+#define R_BOOL(v) (uint8_t)((v) != 0)
+#define REDUCE_KERNELS(OP, F)                                                                           \
+    REDUCE_KERNEL(OP##_f32, float, float, ID, ID, F)                                                    \
+    REDUCE_KERNEL(OP##_f64, double, double, ID, ID, F)                                                  \
+    REDUCE_KERNEL(OP##_f16, uint16_t, float, nb_half_to_float, nb_float_to_half, F)                     \
+    REDUCE_KERNEL(OP##_bf16, uint16_t, float, nb_bf16_to_float, nb_float_to_bf16, F)                    \
+    REDUCE_KERNEL(OP##_i8, int8_t, int64_t, ID, (int8_t), F)                                            \
+    REDUCE_KERNEL(OP##_i16, int16_t, int64_t, ID, (int16_t), F)                                         \
+    REDUCE_KERNEL(OP##_i32, int32_t, int64_t, ID, (int32_t), F)                                         \
+    REDUCE_KERNEL(OP##_i64, int64_t, int64_t, ID, ID, F)                                                \
+    REDUCE_KERNEL(OP##_u8, uint8_t, int64_t, ID, (uint8_t), F)                                          \
+    REDUCE_KERNEL(OP##_b8, uint8_t, int64_t, ID, R_BOOL, F)                                             \
+    const nb_ix_row_fn nb_ix_##OP##_fns[NB_NUM_DTYPES] = {OP##_f32, OP##_f64, OP##_f16, OP##_bf16, OP##_i8, \
+                                                          OP##_i16, OP##_i32, OP##_i64, OP##_u8,  OP##_b8};
+REDUCE_KERNELS(prod, R_MUL)
+REDUCE_KERNELS(amax, R_MAX)
+REDUCE_KERNELS(amin, R_MIN)
+
 /* Flags the first index outside [lo, hi) (operand 0; int64 or int32 by k's dtype slot 0). */
 static void check_kernel(char* const* p, const int64_t* s, int64_t n, const void* vctx) {
     nb_ix_ctx* c = (nb_ix_ctx*)vctx;

@@ -61,6 +61,10 @@ NB_INTERNAL nb_ix_row_fn nb_ix_put_fn(int64_t es);
 NB_INTERNAL nb_ix_row_fn nb_ix_fill_fn(int64_t es);
 /* dst[i + offset(indices)] += alpha * src[i], by dtype. */
 NB_INTERNAL extern const nb_ix_row_fn nb_ix_acc_fns[NB_NUM_DTYPES];
+/* dst[i + offset(indices)] = dst * src, max(dst, src), min(dst, src) (NaN wins), by dtype. */
+NB_INTERNAL extern const nb_ix_row_fn nb_ix_prod_fns[NB_NUM_DTYPES];
+NB_INTERNAL extern const nb_ix_row_fn nb_ix_amax_fns[NB_NUM_DTYPES];
+NB_INTERNAL extern const nb_ix_row_fn nb_ix_amin_fns[NB_NUM_DTYPES];
 
 /* Every value of idx lies in [-size, size) (allow_negative) or [0, size); else
  * NB_ERR_INDEX naming the first bad value in row-major order. */

@@ -16,13 +16,6 @@
 
 #include <string.h>
 
-/* PyTorch spells dtypes in these messages as C++ types ("float != double") or as
- * ScalarType names ("Float and Double"). */
-static const char* const cpp_names[NB_NUM_DTYPES] = {
-    "float", "double", "c10::Half", "c10::BFloat16", "signed char", "short int", "int", "long int",
-    "unsigned char", "bool"};
-static const char* const scalar_names[NB_NUM_DTYPES] = {
-    "Float", "Double", "Half", "BFloat16", "Char", "Short", "Int", "Long", "Byte", "Bool"};
 
 static int64_t product(const int64_t* shape, int32_t n) {
     int64_t p = 1;
@@ -127,7 +120,7 @@ static nb_status check_matmul(mm_spec* s) {
     if (da == 1 && db == 1) {
         if (a->dtype != b->dtype)
             return nb_error(NB_ERR_DTYPE, "%s: dot : expected both vectors to have same dtype, but found %s and %s", op,
-                            scalar_names[a->dtype], scalar_names[b->dtype]);
+                            nb_dtype_torch_name(a->dtype), nb_dtype_torch_name(b->dtype));
         if (ka != kb)
             return nb_error(NB_ERR_SHAPE, "%s: inconsistent tensor size, expected tensor [%lld] and src [%lld] to have "
                             "the same number of elements, but got %lld and %lld elements respectively", op,
@@ -149,13 +142,13 @@ static nb_status check_matmul(mm_spec* s) {
         }
         if (a->dtype != b->dtype) {
             if (db >= 3)
-                return nb_error(NB_ERR_DTYPE, "%s: expected scalar type %s but found %s", op, scalar_names[a->dtype],
-                                scalar_names[b->dtype]);
+                return nb_error(NB_ERR_DTYPE, "%s: expected scalar type %s but found %s", op, nb_dtype_torch_name(a->dtype),
+                                nb_dtype_torch_name(b->dtype));
             if (db == 1)
                 return nb_error(NB_ERR_DTYPE, "%s: addmv input tensors must have the same dtype, but got %s, %s, and %s",
-                                op, scalar_names[b->dtype], scalar_names[a->dtype], scalar_names[b->dtype]);
+                                op, nb_dtype_torch_name(b->dtype), nb_dtype_torch_name(a->dtype), nb_dtype_torch_name(b->dtype));
             return nb_error(NB_ERR_DTYPE, "%s: expected m1 and m2 to have the same dtype, but got: %s != %s", op,
-                            cpp_names[a->dtype], cpp_names[b->dtype]);
+                            nb_dtype_cpp_name(a->dtype), nb_dtype_cpp_name(b->dtype));
         }
     }
     return check_not_bool(op, a);
@@ -268,12 +261,20 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
         return st;
     p.accumulate = s->input != NULL && (floating ? s->beta != 0 : p.ibeta != 0);
     if (dst != NULL) {
-        if (dst->ndim != s->ondim || memcmp(dst->shape, s->oshape, sizeof(int64_t) * (size_t)s->ondim) != 0)
+        bool in_place = dst == s->a || dst == s->b || dst == s->input;  /* addmm_, baddbmm_ */
+        if (in_place && !nb_same_shape(dst, s->oshape, s->ondim))
             return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the result shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(s->oshape, s->ondim));
+        if (dst->dtype != dtype && strcmp(op, "dot") == 0)  /* PyTorch's words differ by op */
+            return nb_error(NB_ERR_DTYPE, "dot: result dtype %s does not match input dtype %s",
+                            nb_dtype_torch_name(dst->dtype), nb_dtype_torch_name(dtype));
+        if (dst->dtype != dtype && strcmp(op, "mv") == 0)
+            return nb_error(NB_ERR_DTYPE, "mv: addmv input tensors must have the same dtype, but got %s, %s, and %s",
+                            nb_dtype_torch_name(dst->dtype), nb_dtype_torch_name(dtype), nb_dtype_torch_name(dtype));
         if (dst->dtype != dtype)
-            return nb_error(NB_ERR_DTYPE, "%s: expected out tensor to have dtype %s, but got %s instead", op,
-                            cpp_names[dtype], cpp_names[dst->dtype]);
+            return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
+                            nb_dtype_cpp_name(dtype), nb_dtype_cpp_name(dst->dtype));
+        if ((st = nb_resize_output(op, dst, s->oshape, s->ondim)) != NB_OK) return st;
     }
     nb_tensor* target = dst;
     if (target == NULL && (st = nb_tensor_new(op, s->oshape, s->ondim, dtype, NB_CPU, 0, &target)) != NB_OK)
@@ -348,7 +349,7 @@ nb_status nbi_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tens
                         (long long)a->shape[0], (long long)a->shape[1], (long long)b->shape[0], (long long)b->shape[1]);
     if (a->dtype != b->dtype)
         return nb_error(NB_ERR_DTYPE, "mm: expected m1 and m2 to have the same dtype, but got: %s != %s",
-                        cpp_names[a->dtype], cpp_names[b->dtype]);
+                        nb_dtype_cpp_name(a->dtype), nb_dtype_cpp_name(b->dtype));
     if ((st = check_not_bool(s.op, a)) != NB_OK || (st = plan_shapes(&s)) != NB_OK) return st;
     return run(&s, dst, out);
 }
@@ -370,8 +371,8 @@ nb_status nbi_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_ten
     nb_status st = check_args(s.op, ARGS(a, b), NAMES("a", "b"), 2, dst, out);
     if (st != NB_OK || (st = check_bmm(&s)) != NB_OK) return st;
     if (a->dtype != b->dtype)
-        return nb_error(NB_ERR_DTYPE, "bmm: expected scalar type %s but found %s", scalar_names[a->dtype],
-                        scalar_names[b->dtype]);
+        return nb_error(NB_ERR_DTYPE, "bmm: expected scalar type %s but found %s", nb_dtype_torch_name(a->dtype),
+                        nb_dtype_torch_name(b->dtype));
     if ((st = check_not_bool(s.op, a)) != NB_OK || (st = plan_shapes(&s)) != NB_OK) return st;
     return run(&s, dst, out);
 }
@@ -388,7 +389,7 @@ nb_status nbi_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tens
                         (long long)a->shape[0], (long long)a->shape[0], (long long)a->shape[1], (long long)v->shape[0]);
     if (a->dtype != v->dtype)
         return nb_error(NB_ERR_DTYPE, "mv: addmv input tensors must have the same dtype, but got %s, %s, and %s",
-                        scalar_names[v->dtype], scalar_names[a->dtype], scalar_names[v->dtype]);
+                        nb_dtype_torch_name(v->dtype), nb_dtype_torch_name(a->dtype), nb_dtype_torch_name(v->dtype));
     if ((st = check_not_bool(s.op, a)) != NB_OK || (st = plan_shapes(&s)) != NB_OK) return st;
     return run(&s, dst, out);
 }
@@ -413,10 +414,10 @@ nb_status nbi_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tens
     if (mat2->ndim != 2) return nb_error(NB_ERR_SHAPE, "addmm: mat2 must be a matrix, got %d-D tensor", (int)mat2->ndim);
     if (input->dtype != mat2->dtype)
         return nb_error(NB_ERR_DTYPE, "addmm: self and mat2 must have the same dtype, but got %s and %s",
-                        scalar_names[input->dtype], scalar_names[mat2->dtype]);
+                        nb_dtype_torch_name(input->dtype), nb_dtype_torch_name(mat2->dtype));
     if (mat1->dtype != mat2->dtype)
         return nb_error(NB_ERR_DTYPE, "addmm: mat1 and mat2 must have the same dtype, but got %s and %s",
-                        scalar_names[mat1->dtype], scalar_names[mat2->dtype]);
+                        nb_dtype_torch_name(mat1->dtype), nb_dtype_torch_name(mat2->dtype));
     if (mat1->shape[1] != mat2->shape[0])
         return nb_error(NB_ERR_SHAPE, "addmm: mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
                         (long long)mat1->shape[0], (long long)mat1->shape[1], (long long)mat2->shape[0],
@@ -434,10 +435,10 @@ nb_status nbi_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_
     if (st != NB_OK || (st = check_bmm(&s)) != NB_OK) return st;
     if (input->dtype != batch1->dtype)
         return nb_error(NB_ERR_DTYPE, "baddbmm: input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
-                        cpp_names[input->dtype], cpp_names[batch1->dtype], cpp_names[batch2->dtype]);
+                        nb_dtype_cpp_name(input->dtype), nb_dtype_cpp_name(batch1->dtype), nb_dtype_cpp_name(batch2->dtype));
     if (batch1->dtype != batch2->dtype)
-        return nb_error(NB_ERR_DTYPE, "baddbmm: expected scalar type %s but found %s", scalar_names[batch1->dtype],
-                        scalar_names[batch2->dtype]);
+        return nb_error(NB_ERR_DTYPE, "baddbmm: expected scalar type %s but found %s", nb_dtype_torch_name(batch1->dtype),
+                        nb_dtype_torch_name(batch2->dtype));
     if ((st = plan_shapes(&s)) != NB_OK || (st = check_expand(s.op, input, s.oshape, s.ondim)) != NB_OK ||
         (st = check_not_bool(s.op, batch1)) != NB_OK)
         return st;
@@ -469,7 +470,7 @@ nb_status nbi_linear(const nb_tensor* input, const nb_tensor* weight, const nb_t
     if (st == NB_OK && bias != NULL) {
         if (bias->dtype != weight->dtype)
             st = nb_error(NB_ERR_DTYPE, "linear: self and mat2 must have the same dtype, but got %s and %s",
-                          scalar_names[bias->dtype], scalar_names[weight->dtype]);
+                          nb_dtype_torch_name(bias->dtype), nb_dtype_torch_name(weight->dtype));
         else
             st = check_expand(op, bias, s.oshape, s.ondim);
     }
@@ -484,10 +485,6 @@ nb_status nbi_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_t
     if (st != NB_OK) return st;
     if (a->ndim != 1) return nb_error(NB_ERR_SHAPE, "outer: expected 1-D argument self, but got %d-D", (int)a->ndim);
     if (b->ndim != 1) return nb_error(NB_ERR_SHAPE, "outer: expected 1-D argument vec2, but got %d-D", (int)b->ndim);
-    const int64_t shape[2] = {a->shape[0], b->shape[0]};
-    if (dst != NULL && (dst->ndim != 2 || dst->shape[0] != shape[0] || dst->shape[1] != shape[1]))
-        return nb_error(NB_ERR_SHAPE, "outer: output with shape %s doesn't match the result shape %s",
-                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, 2));
     nb_tensor* column = NULL;  /* a as [n, 1]: outer is a broadcast product, with mul's type promotion */
     if ((st = nb_tensor_unsqueeze(a, 1, &column)) != NB_OK) return st;
     st = nb_mul(column, b, dst, out);

@@ -110,13 +110,13 @@ nb_status nn_deliver(const char* op, nb_tensor* result, int32_t dtype, nb_tensor
         *out = result;
         return NB_OK;
     }
-    if (dst->ndim != result->ndim || memcmp(dst->shape, result->shape, sizeof(int64_t) * (size_t)dst->ndim) != 0)
-        st = nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the result shape %s", op,
-                      nb_shape_str(dst->shape, dst->ndim), nb_shape_str(result->shape, result->ndim));
-    else if (!nb_can_cast(dtype, dst->dtype))
-        st = nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
-                      nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
-    else if (dtype != result->dtype && dst->dtype != dtype) {
+    st = nb_can_cast(dtype, dst->dtype)
+             ? nb_resize_output(op, dst, result->shape, result->ndim)
+             : nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
+                        nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
+    if (st != NB_OK) {
+        /* reported below */
+    } else if (dtype != result->dtype && dst->dtype != dtype) {
         /* round through the result dtype (float16 results are float16 values wherever they land) */
         nb_tensor* rounded = NULL;
         st = nn_contig(result, dtype, &rounded);
@@ -179,4 +179,13 @@ nb_status nn_check_reduction(const char* op, int32_t reduction) {
     if (reduction == NN_RED_NONE || reduction == NN_RED_MEAN || reduction == NN_RED_SUM) return NB_OK;
     return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %d is not a valid value for reduction (0 none, 1 mean, 2 sum)", op,
                     (int)reduction);
+}
+
+int64_t nn_pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
+    int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+    int64_t q = num / stride;
+    if ((num % stride != 0) && ((num < 0) != (stride < 0))) q--; /* floor division */
+    int64_t out = q + 1;
+    if (ceil_mode && (out - 1) * stride >= in + pad) out--;
+    return out;
 }

@@ -95,4 +95,7 @@ static inline double nn_reduce(double sum, int64_t n, int32_t reduction) {
 
 NB_INTERNAL nb_status nn_check_reduction(const char* op, int32_t reduction);
 
+/* PyTorch's pooling_output_shape: the output size of a pooling window along one dim. */
+NB_INTERNAL int64_t nn_pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode);
+
 #endif /* NABLA_OPS_NN_COMMON_H_ */

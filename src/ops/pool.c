@@ -1,7 +1,9 @@
 /* pool.c: 2-D pooling, forward: max_pool2d (optionally with int64 indices, flat
  * per input plane as PyTorch's), avg_pool2d and adaptive_avg_pool2d. Planes
  * (image x channel) are independent and split across OpenMP threads.
- * float16/bfloat16 compute in float32. */
+ * float16/bfloat16 compute in float32. Integers as PyTorch's CPU kernels take
+ * them: max_pool2d every integer dtype, avg_pool2d int64 (dividing with
+ * truncation), adaptive_avg_pool2d none; bool nowhere. */
 #include "nn_common.h"
 
 #include <math.h>
@@ -12,17 +14,7 @@ typedef struct {
     int64_t kh, kw, sh, sw, ph, pw, dh, dw;
 } pool_geom;
 
-/* PyTorch's pooling_output_shape. */
-static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
-    int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-    int64_t q = num / stride;
-    if ((num % stride != 0) && ((num < 0) != (stride < 0))) q--; /* floor division */
-    int64_t out = q + 1;
-    if (ceil_mode && (out - 1) * stride >= in + pad) out--;
-    return out;
-}
-
-#define MAX_POOL(T, SUF)                                                                                        \
+#define MAX_POOL(T, SUF, LOWEST)                                                                                \
     /* One window (rows [h0, h1) step dh): its max, NaN winning, and the flat index of the first max. */     \
     static inline void max_window_##SUF(const pool_geom* g, const T* in, int64_t h0, int64_t h1, int64_t ow,   \
                                         T* best_out, int64_t* idx_out) {                                      \
@@ -30,7 +22,7 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
         const int64_t w1 = w0 + (g->kw - 1) * g->dw + 1 < g->W ? w0 + (g->kw - 1) * g->dw + 1 : g->W;          \
         while (w0 < 0) w0 += g->dw;                                                                            \
         int64_t best_i = h0 * g->W + w0;                                                                       \
-        T best = -(T)INFINITY;                                                                                 \
+        T best = LOWEST;                                                                                       \
         for (int64_t ih = h0; ih < h1; ih += g->dh)                                                            \
             for (int64_t iw = w0; iw < w1; iw += g->dw) {                                                      \
                 const T v = in[ih * g->W + iw];                                                                \
@@ -48,7 +40,7 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
     NN_CLONES static void max_row_##SUF(const pool_geom* g, const T* in, int64_t h0, int64_t h1, int64_t lo,    \
                                         int64_t hi, T* o, int64_t* oi) {                                      \
         const int64_t sw = g->sw;                                                                              \
-        for (int64_t ow = lo; ow < hi; ow++) o[ow] = -(T)INFINITY;                                             \
+        for (int64_t ow = lo; ow < hi; ow++) o[ow] = LOWEST;                                                   \
         if (oi != NULL)                                                                                        \
             for (int64_t ow = lo; ow < hi; ow++) oi[ow] = h0 * g->W + ow * sw - g->pw;                         \
         for (int64_t ih = h0; ih < h1; ih += g->dh)                                                            \
@@ -93,8 +85,9 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
                 max_row_##SUF(g, in, h0, h1, lo, hi, o, oi);                                                   \
             }                                                                                                  \
         }                                                                                                      \
-    }                                                                                                          \
-                                                                                                               \
+    }
+
+#define AVG_POOL(T, SUF)                                                                                       \
     static void avg_pool_##SUF(const pool_geom* g, const T* x, T* y, bool count_include_pad, int64_t divisor,   \
                                int nthreads) {                                                                 \
         _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
@@ -122,8 +115,9 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
                     o[oh * g->OW + ow] = sum / (T)div;                                                         \
                 }                                                                                              \
         }                                                                                                      \
-    }                                                                                                          \
-                                                                                                               \
+    }
+
+#define ADAPTIVE_AVG(T, SUF)                                                                                   \
     static void adaptive_avg_##SUF(const pool_geom* g, const T* x, T* y, int nthreads) {                       \
         _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                    \
         for (int64_t pl = 0; pl < g->planes; pl++) {                                                           \
@@ -144,20 +138,40 @@ static int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int6
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"
-MAX_POOL(float, f32)
-MAX_POOL(double, f64)
+MAX_POOL(float, f32, -INFINITY)
+MAX_POOL(double, f64, -INFINITY)
+MAX_POOL(int8_t, i8, INT8_MIN)
+MAX_POOL(int16_t, i16, INT16_MIN)
+MAX_POOL(int32_t, i32, INT32_MIN)
+MAX_POOL(int64_t, i64, INT64_MIN)
+MAX_POOL(uint8_t, u8, 0)
+AVG_POOL(float, f32)
+AVG_POOL(double, f64)
+AVG_POOL(int64_t, i64)  /* integer division truncates, as PyTorch's */
+ADAPTIVE_AVG(float, f32)
+ADAPTIVE_AVG(double, f64)
 #pragma GCC diagnostic pop
 
-/* Common checks: handles, a 4-D floating input. */
-static nb_status pool_input(const char* op, const nb_tensor* input, nb_tensor* dst, nb_tensor** out, int32_t* kd) {
+/* Common checks: handles, a 4-D input of a dtype the op takes: floats (computed as
+ * *kd, float32 or float64), and the integer dtypes in `ints` (bit per dtype code,
+ * computed in their own type); others are PyTorch's NotImplementedError. */
+static nb_status pool_input(const char* op, const nb_tensor* input, nb_tensor* dst, nb_tensor** out, uint32_t ints,
+                            int32_t* kd) {
     nb_status st;
     if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK)
         return st;
     if (input->ndim != 4)
         return nb_error(NB_ERR_SHAPE, "%s: expected input with 4 dims [N, C, H, W], got %s", op,
                         nb_shape_str(input->shape, input->ndim));
-    return nn_check_float(op, input, kd);
+    if (nb_dtype_is_floating(input->dtype)) return nn_check_float(op, input, kd);
+    if (!((ints >> input->dtype) & 1u))
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: \"%s\" not implemented for '%s'", op, op,
+                        nb_dtype_torch_name(input->dtype));
+    *kd = input->dtype;
+    return NB_OK;
 }
+
+#define INTS_ALL ((1u << NB_I8) | (1u << NB_I16) | (1u << NB_I32) | (1u << NB_I64) | (1u << NB_U8))
 
 /* kernel/stride/padding/dilation checks and the output size, as PyTorch's pool2d_shape_check. */
 static nb_status pool_geometry(const char* op, const nb_tensor* input, const int64_t* k, const int64_t* s,
@@ -198,8 +212,8 @@ static nb_status pool_geometry(const char* op, const nb_tensor* input, const int
     memset(g, 0, sizeof *g);
     g->planes = sh[0] * sh[1], g->H = sh[2], g->W = sh[3];
     g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
-    g->OH = pool_out(g->H, k[0], p[0], s[0], d[0], ceil_mode);
-    g->OW = pool_out(g->W, k[1], p[1], s[1], d[1], ceil_mode);
+    g->OH = nn_pool_out(g->H, k[0], p[0], s[0], d[0], ceil_mode);
+    g->OW = nn_pool_out(g->W, k[1], p[1], s[1], d[1], ceil_mode);
     if (g->OH < 1 || g->OW < 1)
         return nb_error(NB_ERR_SHAPE, "%s: Given input size: (%lldx%lldx%lld). Calculated output size: (%lldx%lldx%lld). "
                         "Output size is too small", op, (long long)sh[1], (long long)g->H, (long long)g->W,
@@ -213,7 +227,7 @@ nb_status nbi_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, con
     static const char* op = "max_pool2d";
     int32_t kd;
     pool_geom g;
-    nb_status st = pool_input(op, input, dst, out, &kd);
+    nb_status st = pool_input(op, input, dst, out, INTS_ALL, &kd);
     if (st == NB_OK) st = pool_geometry(op, input, kernel_size, stride, padding, dilation, ceil_mode != 0, &g);
     if (st != NB_OK) return st;
     const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
@@ -226,8 +240,16 @@ nb_status nbi_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, con
     }
     int nthreads = nn_threads((double)g.planes * (double)(g.OH * g.OW) * (double)(g.kh * g.kw));
     int64_t* ip = idx != NULL ? nb_tensor_data(idx) : NULL;
-    if (kd == NB_F32) max_pool_f32(&g, nb_tensor_data(x), nb_tensor_data(y), ip, nthreads);
-    else max_pool_f64(&g, nb_tensor_data(x), nb_tensor_data(y), ip, nthreads);
+    void *xp = nb_tensor_data(x), *yp = nb_tensor_data(y);
+    switch (kd) {
+    case NB_F32: max_pool_f32(&g, xp, yp, ip, nthreads); break;
+    case NB_F64: max_pool_f64(&g, xp, yp, ip, nthreads); break;
+    case NB_I8: max_pool_i8(&g, xp, yp, ip, nthreads); break;
+    case NB_I16: max_pool_i16(&g, xp, yp, ip, nthreads); break;
+    case NB_I32: max_pool_i32(&g, xp, yp, ip, nthreads); break;
+    case NB_I64: max_pool_i64(&g, xp, yp, ip, nthreads); break;
+    default: max_pool_u8(&g, xp, yp, ip, nthreads); break;
+    }
     nb_tensor_release(x);
     if ((st = nn_deliver(op, y, input->dtype, dst, out)) != NB_OK) {
         nb_tensor_release(idx);
@@ -243,7 +265,7 @@ nb_status nbi_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, con
     static const char* op = "avg_pool2d";
     int32_t kd;
     pool_geom g;
-    nb_status st = pool_input(op, input, dst, out, &kd);
+    nb_status st = pool_input(op, input, dst, out, 1u << NB_I64, &kd);
     if (st == NB_OK) st = pool_geometry(op, input, kernel_size, stride, padding, NULL, ceil_mode != 0, &g);
     if (st != NB_OK) return st;
     if (divisor_override < 0)
@@ -257,10 +279,11 @@ nb_status nbi_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, con
         return st;
     }
     int nthreads = nn_threads((double)g.planes * (double)(g.OH * g.OW) * (double)(g.kh * g.kw));
-    if (kd == NB_F32)
-        avg_pool_f32(&g, nb_tensor_data(x), nb_tensor_data(y), count_include_pad != 0, divisor_override, nthreads);
-    else
-        avg_pool_f64(&g, nb_tensor_data(x), nb_tensor_data(y), count_include_pad != 0, divisor_override, nthreads);
+    void *xp = nb_tensor_data(x), *yp = nb_tensor_data(y);
+    const bool include = count_include_pad != 0;
+    if (kd == NB_F32) avg_pool_f32(&g, xp, yp, include, divisor_override, nthreads);
+    else if (kd == NB_F64) avg_pool_f64(&g, xp, yp, include, divisor_override, nthreads);
+    else avg_pool_i64(&g, xp, yp, include, divisor_override, nthreads);
     nb_tensor_release(x);
     return nn_deliver(op, y, input->dtype, dst, out);
 }
@@ -269,7 +292,7 @@ nb_status nbi_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_
                                         nb_tensor** out) {
     static const char* op = "adaptive_avg_pool2d";
     int32_t kd;
-    nb_status st = pool_input(op, input, dst, out, &kd);
+    nb_status st = pool_input(op, input, dst, out, 0, &kd);
     if (st == NB_OK) st = nn_check_array(op, "output_size", output_size);
     if (st != NB_OK) return st;
     if (output_size[0] < 0 || output_size[1] < 0)

@@ -5,6 +5,7 @@
  * divided as the forward divided). float16/bfloat16 compute in float32. */
 #include "nn_common.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -178,6 +179,23 @@ nb_status nbi_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* i
     if (divisor_override < 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: divisor must be positive (or 0 for none), got %lld", op,
                         (long long)divisor_override);
+    /* grad_output must be the forward's output: its size with or without ceil_mode (the call does not say which) */
+    int64_t want[2][2];
+    for (int i = 0; i < 2; i++)
+        for (int ceil = 0; ceil < 2; ceil++) want[i][ceil] = nn_pool_out(input_size[i], kernel_size[i], padding[i],
+                                                                          stride[i], 1, ceil);
+    const int64_t oh = grad_output->shape[2], ow = grad_output->shape[3];
+    if (!((oh == want[0][0] && ow == want[1][0]) || (oh == want[0][1] && ow == want[1][1]))) {
+        char alt[64] = "";
+        if (want[0][1] != want[0][0] || want[1][1] != want[1][0])
+            snprintf(alt, sizeof alt, ", or %lld x %lld with ceil_mode", (long long)want[0][1], (long long)want[1][1]);
+        return nb_error(NB_ERR_SHAPE, "%s: grad_output %s does not fit the output of avg_pool2d on an input of %lld x "
+                        "%lld with kernel (%lld, %lld), stride (%lld, %lld) and padding (%lld, %lld): its last two sizes "
+                        "must be %lld x %lld%s", op, nb_shape_str(grad_output->shape, 4), (long long)input_size[0],
+                        (long long)input_size[1], (long long)kernel_size[0], (long long)kernel_size[1],
+                        (long long)stride[0], (long long)stride[1], (long long)padding[0], (long long)padding[1],
+                        (long long)want[0][0], (long long)want[1][0], alt);
+    }
     g.kh = kernel_size[0], g.kw = kernel_size[1], g.sh = stride[0], g.sw = stride[1];
     g.ph = padding[0], g.pw = padding[1];
     g.divisor = divisor_override, g.count_include_pad = count_include_pad != 0;

@@ -499,9 +499,6 @@ nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator*
     if (!nb_dtype_is_floating(x->dtype))
         return nb_error(NB_ERR_DTYPE, "%s: expected a floating point input, got %s", op, nb_dtype_str(x->dtype));
     if (dst != NULL) {
-        if (dst->ndim != x->ndim || memcmp(dst->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) != 0)
-            return nb_error(NB_ERR_SHAPE, "%s: the output has shape %s but the input has shape %s", op,
-                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(x->shape, x->ndim));
         if (!nb_dtype_is_floating(dst->dtype))
             return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
                             nb_dtype_str(x->dtype), nb_dtype_str(dst->dtype));
@@ -510,6 +507,7 @@ nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator*
             return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s:%d", op,
                             nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                             nb_device_type_name(x->storage->device_type), (int)x->storage->device_index);
+        if ((st = nb_resize_output(op, dst, x->shape, x->ndim)) != NB_OK) return st;  /* x itself always fits */
     }
     nb_tensor* target = dst;
     if (!train) { /* the identity: x itself, or a copy into dst */

@@ -149,9 +149,6 @@ nb_status nb_rng_target(const char* op, const int64_t* shape, int32_t ndim, int3
     }
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "dst", dst);
     NB_CHECK_WRITABLE(op, dst);
-    if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0)
-        return nb_error(NB_ERR_SHAPE, "%s: the output has shape %s but the result has shape %s", op,
-                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
     if (dst->dtype != dtype)
         return nb_error(NB_ERR_DTYPE, "%s: dtype %s does not match the dtype of the output (%s)", op,
                         nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
@@ -159,6 +156,8 @@ nb_status nb_rng_target(const char* op, const int64_t* shape, int32_t ndim, int3
         return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the result was asked on %s:%d", op,
                         nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                         nb_device_type_name(device_type), (int)device_index);
+    /* PyTorch's random factories resize their out= tensor without a warning */
+    if ((st = nb_resize(op, dst, shape, ndim)) != NB_OK) return st;
     *target = dst;
     return NB_OK;
 }

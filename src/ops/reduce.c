@@ -236,13 +236,17 @@ static nb_status sum_like(const char* op, const nb_red_kernel* const* table, int
     if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
     uint32_t mask;
     if ((st = nb_red_dims(op, t, dims, ndims, &mask)) != NB_OK) return st;
-    if (dtype < 0 && dst != NULL) dtype = dst->dtype;
-    if (variant == V_MEAN) {
+    if (variant == V_MEAN) {  /* PyTorch: a floating dtype or input; out= takes any dtype the input casts to */
         int32_t d = dtype >= 0 ? dtype : t->dtype;
         if (!nb_dtype_is_floating(d))
             return nb_error(NB_ERR_DTYPE, "mean(): could not infer output dtype. %s dtype must be either a floating "
-                            "point or complex dtype. Got: %s", dtype >= 0 ? "Optional" : "Input", nb_dtype_str(d));
+                            "point or complex dtype. Got: %s", dtype >= 0 ? "Optional" : "Input",
+                            nb_dtype_torch_name(d));
+        if (dtype < 0 && dst != NULL && !nb_can_cast(t->dtype, dst->dtype))
+            return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
+                            nb_dtype_torch_name(t->dtype), nb_dtype_torch_name(dst->dtype));
     }
+    if (dtype < 0 && dst != NULL) dtype = dst->dtype;
     int32_t result = dtype >= 0 ? dtype : nb_dtype_is_floating(t->dtype) ? t->dtype : NB_I64;
     int32_t in;
     if (nb_dtype_is_floating(result)) in = result == NB_F64 ? NB_F64 : NB_F32;
@@ -278,6 +282,16 @@ static nb_status same_type(const char* op, const nb_red_kernel* const* table, bo
     if ((st = nb_red_dims(op, t, dims, ndims, &mask)) != NB_OK) return st;
     if (!logical && (st = nb_red_check_nonempty(op, t, mask, ndims == 0)) != NB_OK) return st;
     int32_t result = !logical ? t->dtype : t->dtype == NB_U8 ? NB_U8 : NB_BOOL;
+    if (dst != NULL && logical && (dst->dtype == NB_U8 || dst->dtype == NB_BOOL)) {
+        result = dst->dtype;  /* all / any write bool or uint8 out= tensors, whatever the input */
+    } else if (dst != NULL && dst->dtype != result) {
+        if (logical)
+            return nb_error(NB_ERR_DTYPE, "%s only supports bool tensor for result, got: %s", op,
+                            nb_dtype_torch_name(dst->dtype));
+        return nb_error(NB_ERR_DTYPE, "%s: Expected the dtype for input and out to match, but got %s for input's "
+                        "dtype and %s for out's dtype.", op, nb_dtype_torch_name(t->dtype),
+                        nb_dtype_torch_name(dst->dtype));
+    }
     int32_t in = widened(t->dtype);
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
                      .out_dtype = {result}, .dst = {dst}, .out = {out}, .k = table[in]};

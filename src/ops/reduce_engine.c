@@ -366,12 +366,16 @@ nb_status nb_red_run(nb_red_call* c) {
         if (dst->storage->device_type != NB_CPU)
             return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on cpu", op,
                             nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index);
-        if (dst->ndim != nd || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)nd) != 0)
+        if (dst == t && !nb_same_shape(dst, shape, nd))
             return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
         if (dst->dtype != c->out_dtype[o])
-            return nb_error(NB_ERR_DTYPE, "%s: expected the out tensor to have dtype %s, but got %s", op,
-                            nb_dtype_str(c->out_dtype[o]), nb_dtype_str(dst->dtype));
+            return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
+                            nb_dtype_cpp_name(c->out_dtype[o]), nb_dtype_cpp_name(dst->dtype));
+    }
+    for (int32_t o = 0; o < c->nout; o++) {
+        nb_status st = c->dst[o] == NULL ? NB_OK : nb_resize_output(op, c->dst[o], shape, nd);
+        if (st != NB_OK) return st;
     }
     c->ctx.count = nb_red_count(t, c->mask);
     c->ctx.out_dtype[0] = c->out_dtype[0];

@@ -299,8 +299,12 @@ static nb_status var_std(const char* op, int32_t variant, const nb_tensor* t, co
     uint32_t mask;
     if ((st = nb_red_dims(op, t, dims, ndims, &mask)) != NB_OK) return st;
     int32_t in = t->dtype == NB_F64 ? NB_F64 : NB_F32;
+    if (dst != NULL && !nb_dtype_is_floating(dst->dtype))  /* any floating out= takes the result */
+        return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
+                        nb_dtype_torch_name(t->dtype), nb_dtype_torch_name(dst->dtype));
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
-                     .out_dtype = {t->dtype}, .dst = {dst}, .out = {out}, .k = in == NB_F64 ? &var_f64 : &var_f32,
+                     .out_dtype = {dst != NULL ? dst->dtype : t->dtype}, .dst = {dst}, .out = {out},
+                     .k = in == NB_F64 ? &var_f64 : &var_f32,
                      .ctx = {.variant = variant, .correction = correction}};
     return nb_red_run(&c);
 }
@@ -349,6 +353,10 @@ nb_status nbi_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, 
     uint32_t mask;
     if ((st = nb_red_dims(op, t, dims, ndims, &mask)) != NB_OK) return st;
     int32_t result = nb_dtype_is_floating(t->dtype) ? t->dtype : nb_default_float();
+    if (dst != NULL && !nb_dtype_is_floating(dst->dtype))
+        return nb_error(NB_ERR_DTYPE, "%s(): Expected floating point type for result tensor, but got: %s", op,
+                        nb_dtype_torch_name(dst->dtype));
+    if (dst != NULL) result = dst->dtype;  /* any floating out= takes the result */
     int32_t in = result == NB_F64 ? NB_F64 : NB_F32;
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
                      .out_dtype = {result}, .dst = {dst}, .out = {out}, .k = in == NB_F64 ? &lse_f64 : &lse_f32};

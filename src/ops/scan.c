@@ -88,11 +88,12 @@ static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim
     if ((st = nb_wrap_dim(op, dim, t->ndim, &d)) != NB_OK) return st;
     if (dtype < 0 && dst != NULL) dtype = dst->dtype;
     int32_t result = dtype >= 0 ? dtype : nb_dtype_is_floating(t->dtype) ? t->dtype : NB_I64;
+    if (result == NB_BOOL)  /* PyTorch has no bool kernel (a dtype= or out= of bool) */
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: \"%s_out_cpu\" not implemented for 'Bool'", op, op);
     int32_t in;
     if (nb_dtype_is_floating(result)) in = result == NB_F64 ? NB_F64 : NB_F32;
-    else if (result == NB_BOOL) in = NB_BOOL;
     else in = nb_dtype_is_floating(t->dtype) ? result : t->dtype;
-    if (dst != NULL && (st = nb_check_dst(op, dst, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
+    if (dst != NULL && (st = nb_check_dst(op, dst, t, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
     nb_tensor *cast = NULL, *x = NULL, *target = NULL;
     if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);
     if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, &x);

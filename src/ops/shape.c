@@ -46,14 +46,19 @@ static nb_status copy_views(const char* op, nb_tensor* dst, const nb_tensor* src
     return nb_copy_into(op, dst, src);
 }
 
-/* The output of an op with an optional destination: dst itself, or a new tensor. */
-static nb_status check_dst(const char* op, nb_tensor* dst, const int64_t* shape, int32_t ndim, int32_t dtype,
-                           const nb_tensor* like) {
+/* The output of an op with an optional destination: dst itself, or a new tensor. The result
+ * dtype must cast to dst's (cat) or be it (same_dtype: tril/triu); a dst other than `input`
+ * (an in-place op, which must fit) is resized to the result's shape. */
+static nb_status check_dst(const char* op, nb_tensor* dst, const nb_tensor* input, const int64_t* shape, int32_t ndim,
+                           int32_t dtype, bool same_dtype, const nb_tensor* like) {
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
     NB_CHECK_WRITABLE(op, dst);
-    if (!nb_same_shape(dst, shape, ndim))
+    if (dst == input && !nb_same_shape(dst, shape, ndim))
         return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the result shape %s", op,
                         nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
+    if (same_dtype && dst->dtype != dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
+                        nb_dtype_cpp_name(dtype), nb_dtype_cpp_name(dst->dtype));
     if (!nb_can_cast(dtype, dst->dtype))
         return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
                         nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
@@ -62,7 +67,8 @@ static nb_status check_dst(const char* op, nb_tensor* dst, const int64_t* shape,
         return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s:%d", op,
                         nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                         nb_device_type_name(like->storage->device_type), (int)like->storage->device_index);
-    return nb_check_writable(op, dst);
+    nb_status st = nb_check_writable(op, dst);
+    return st != NB_OK ? st : nb_resize_output(op, dst, shape, ndim);
 }
 
 /* Hands the result out: a new tensor, or a new reference to dst (out may then be NULL). */
@@ -139,7 +145,7 @@ static nb_status cat_impl(const char* op, const nb_tensor* const* ts, int32_t n,
         if (st != NB_OK) return st;
     }
     nb_status st;
-    if (dst != NULL && (st = check_dst(op, dst, shape, ndim, dtype, ts[0])) != NB_OK) return st;
+    if (dst != NULL && (st = check_dst(op, dst, NULL, shape, ndim, dtype, false, ts[0])) != NB_OK) return st;
     bool aliased = false;  /* dst shares memory with an input: build the result aside first */
     for (int32_t i = 0; dst != NULL && i < n; i++) aliased |= ts[i]->storage == dst->storage;
     nb_tensor* target = dst;
@@ -369,7 +375,7 @@ static nb_status tri(const char* op, const nb_tensor* x, int64_t k, bool lower, 
     if (x->ndim < 2)
         return nb_error(NB_ERR_SHAPE, "%s: input tensor must have at least 2 dimensions (got shape %s)", op,
                         nb_shape_str(x->shape, x->ndim));
-    if (dst != NULL && (st = check_dst(op, dst, x->shape, x->ndim, x->dtype, x)) != NB_OK) return st;
+    if (dst != NULL && (st = check_dst(op, dst, x, x->shape, x->ndim, x->dtype, true, x)) != NB_OK) return st;
     nb_tensor* r = dst;
     if (r == NULL && (st = nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
     if (r != x && (st = dst ? nb_copy_into(op, r, x) : copy_views(op, r, x)) != NB_OK) {

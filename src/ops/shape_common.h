@@ -73,10 +73,6 @@ static inline nb_status nb_check_writable(const char* op, const nb_tensor* t) {
     return NB_OK;
 }
 
-static inline bool nb_same_shape(const nb_tensor* a, const int64_t* shape, int32_t ndim) {
-    return a->ndim == ndim && memcmp(a->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0;
-}
-
 /* Reads index element p (int64 or int32). */
 static inline int64_t nb_load_index(const char* p, int32_t dtype) {
     return dtype == NB_I64 ? *(const int64_t*)p : (int64_t)*(const int32_t*)p;

@@ -101,34 +101,37 @@ ALL(WHERE_LOOP, where)
 
 /* ---- descriptors ---- */
 
-#define OP(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, ...) \
-    static const nb_ew_op VAR = {NAME, NIN, RESULT, TO_FLOAT, COND, {__VA_ARGS__}};
+#define OPR(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, RULE, ...) \
+    static const nb_ew_op VAR = {NAME, NIN, RESULT, TO_FLOAT, COND, RULE, {__VA_ARGS__}};
+#define OP(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, ...) OPR(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, NB_EW_OUT_CAST, __VA_ARGS__)
+/* PyTorch's unary_op ops: an out= tensor has the result's dtype exactly */
+#define SAME(VAR, NAME, TO_FLOAT, ...) OPR(VAR, NAME, 1, NB_EW_SAME, TO_FLOAT, false, NB_EW_OUT_SAME, __VA_ARGS__)
 #define UNARY_FLOAT(OPNAME) OP(op_##OPNAME, #OPNAME, 1, NB_EW_SAME, true, false, FLOATS(FENTRY, OPNAME))
+#define UNARY_FLOAT_SAME(OPNAME) SAME(op_##OPNAME, #OPNAME, true, FLOATS(FENTRY, OPNAME))
 
 UNARY_FLOAT(exp) UNARY_FLOAT(exp2) UNARY_FLOAT(expm1) UNARY_FLOAT(log) UNARY_FLOAT(log2) UNARY_FLOAT(log10)
 UNARY_FLOAT(log1p) UNARY_FLOAT(sqrt) UNARY_FLOAT(rsqrt) UNARY_FLOAT(sin) UNARY_FLOAT(cos) UNARY_FLOAT(tan)
 UNARY_FLOAT(asin) UNARY_FLOAT(acos) UNARY_FLOAT(atan) UNARY_FLOAT(sinh) UNARY_FLOAT(cosh) UNARY_FLOAT(tanh)
-UNARY_FLOAT(sigmoid) UNARY_FLOAT(erf) UNARY_FLOAT(erfc) UNARY_FLOAT(reciprocal) UNARY_FLOAT(silu)
-UNARY_FLOAT(gelu) UNARY_FLOAT(gelu_tanh) UNARY_FLOAT(softplus) UNARY_FLOAT(elu)
-OP(op_leaky_relu, "leaky_relu", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, leaky_relu))
-OP(op_neg, "neg", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, neg) INTS(ENTRY, neg))
-OP(op_abs, "abs", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, abs) INTS(ENTRY, abs) BOOLS(ENTRY, abs))
-OP(op_sign, "sign", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, sign) INTS(ENTRY, sign) BOOLS(ENTRY, sign))
-OP(op_relu, "relu", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, relu) INTS(ENTRY, relu))
+UNARY_FLOAT(sigmoid) UNARY_FLOAT(erf) UNARY_FLOAT(erfc) UNARY_FLOAT(reciprocal) UNARY_FLOAT_SAME(silu)
+UNARY_FLOAT_SAME(gelu) UNARY_FLOAT_SAME(gelu_tanh) UNARY_FLOAT_SAME(softplus) UNARY_FLOAT_SAME(elu)
+SAME(op_leaky_relu, "leaky_relu", false, FLOATS(FENTRY, leaky_relu))
+SAME(op_neg, "neg", false, FLOATS(FENTRY, neg) INTS(ENTRY, neg))
+SAME(op_abs, "abs", false, FLOATS(FENTRY, abs) INTS(ENTRY, abs) BOOLS(ENTRY, abs))
+SAME(op_sign, "sign", false, FLOATS(FENTRY, sign) INTS(ENTRY, sign) BOOLS(ENTRY, sign))
+SAME(op_relu, "relu", false, FLOATS(FENTRY, relu) INTS(ENTRY, relu))
 OP(op_square, "square", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, square) INTS(ENTRY, square))
-OP(op_floor, "floor", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, floor) INTS(ENTRY, floor))
-OP(op_ceil, "ceil", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, ceil) INTS(ENTRY, ceil))
-OP(op_round, "round", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, round) INTS(ENTRY, round))
-OP(op_trunc, "trunc", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, trunc) INTS(ENTRY, trunc))
-OP(op_bitwise_not, "bitwise_not", 1, NB_EW_SAME, false, false, INTS(ENTRY, bitwise_not) BOOLS(ENTRY, bitwise_not))
-OP(op_nan_to_num, "nan_to_num", 1, NB_EW_SAME, false, false,
-   FLOATS(FENTRY, nan_to_num) INTS(ENTRY, nan_to_num) BOOLS(ENTRY, nan_to_num))
-OP(op_clamp, "clamp", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, clamp) INTS(ENTRY, clamp))
+SAME(op_floor, "floor", false, FLOATS(FENTRY, floor) INTS(ENTRY, floor))
+SAME(op_ceil, "ceil", false, FLOATS(FENTRY, ceil) INTS(ENTRY, ceil))
+SAME(op_round, "round", false, FLOATS(FENTRY, round) INTS(ENTRY, round))
+SAME(op_trunc, "trunc", false, FLOATS(FENTRY, trunc) INTS(ENTRY, trunc))
+SAME(op_bitwise_not, "bitwise_not", false, INTS(ENTRY, bitwise_not) BOOLS(ENTRY, bitwise_not))
+OPR(op_nan_to_num, "nan_to_num", 1, NB_EW_SAME, false, false, NB_EW_OUT_SAME_AS_INPUT, FLOATS(FENTRY, nan_to_num) INTS(ENTRY, nan_to_num) BOOLS(ENTRY, nan_to_num))
+SAME(op_clamp, "clamp", false, FLOATS(FENTRY, clamp) INTS(ENTRY, clamp))
 OP(op_logical_not, "logical_not", 1, NB_EW_BOOL, false, false, ALL(ENTRY, logical_not))
 OP(op_isnan, "isnan", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isnan))
 OP(op_isinf, "isinf", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isinf))
 OP(op_isfinite, "isfinite", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isfinite))
-OP(op_where, "where", 3, NB_EW_SAME, false, true, ALL(ENTRY, where))
+OPR(op_where, "where", 3, NB_EW_SAME, false, true, NB_EW_OUT_WHERE, ALL(ENTRY, where))
 
 /* ---- the ABI ---- */
 

@@ -14,19 +14,19 @@ TEST(test_status_names) {
     static const char* const names[] = {
         "NB_OK", "NB_ERR_INVALID_ARGUMENT", "NB_ERR_SHAPE", "NB_ERR_DTYPE", "NB_ERR_DEVICE",
         "NB_ERR_INDEX", "NB_ERR_OUT_OF_MEMORY", "NB_ERR_NOT_IMPLEMENTED", "NB_ERR_AUTOGRAD",
-        "NB_ERR_BACKEND", "NB_ERR_ABI_VERSION", "NB_ERR_INTERNAL",
+        "NB_ERR_BACKEND", "NB_ERR_ABI_VERSION", "NB_ERR_INTERNAL", "NB_ERR_LINALG",
     };
     const nb_status codes[] = {
         NB_OK, NB_ERR_INVALID_ARGUMENT, NB_ERR_SHAPE, NB_ERR_DTYPE, NB_ERR_DEVICE, NB_ERR_INDEX,
         NB_ERR_OUT_OF_MEMORY, NB_ERR_NOT_IMPLEMENTED, NB_ERR_AUTOGRAD, NB_ERR_BACKEND,
-        NB_ERR_ABI_VERSION, NB_ERR_INTERNAL,
+        NB_ERR_ABI_VERSION, NB_ERR_INTERNAL, NB_ERR_LINALG,
     };
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 13; i++) {
         CHECK_EQ_INT(codes[i], i);  /* values are explicit and append-only */
         CHECK_STR(nb_status_name(codes[i]), names[i]);
     }
     CHECK_STR(nb_status_name(-1), "NB_UNKNOWN_STATUS");
-    CHECK_STR(nb_status_name(12), "NB_UNKNOWN_STATUS");
+    CHECK_STR(nb_status_name(13), "NB_UNKNOWN_STATUS");
     CHECK_STR(nb_status_name(INT32_MIN), "NB_UNKNOWN_STATUS");
     CHECK_STR(nb_status_name(INT32_MAX), "NB_UNKNOWN_STATUS");
 }

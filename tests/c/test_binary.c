@@ -243,7 +243,7 @@ TEST(test_error_paths) {
     FAILS(NB_ERR_SHAPE, "add", "shapes [2, 3] and [4]", nb_add(a, b4, 1.0, NULL, &out));
     FAILS(NB_ERR_SHAPE, "mul", "non-singleton dimension 1", nb_mul(a, b4, NULL, &out));
     FAILS(NB_ERR_SHAPE, "add", "output with shape [3] doesn't match the broadcast shape [2, 3]",
-          nb_add(a, a, 1.0, dst3, &out));
+          nb_add(dst3, a, 1.0, dst3, &out));  /* in place: dst must fit (out= is resized) */
     FAILS(NB_ERR_DTYPE, "add", "result type float32 can't be cast to the desired output type int32",
           nb_add(a, a, 1.0, dsti, &out));
     FAILS(NB_ERR_DTYPE, "div", "can't be cast", nb_div(i, i, NB_ROUND_NONE, i, &out));

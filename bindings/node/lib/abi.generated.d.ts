@@ -90,9 +90,12 @@ export type nb_grad_hook_fn = (payload: Pointer | null, grad: nb_tensor | null, 
 /** The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
 export type nb_custom_backward_fn = (payload: Pointer | null, n_grad_outputs: number, grad_outputs: Pointer | null, n_grad_inputs: number, grad_inputs: Pointer | null) => number;
 
+/** Receives a warning (UTF-8 text, valid during the call) on the thread that raised it. Returns NB_OK, or a status (message through nb_set_error) that turns the warning into an error: the call that warned fails with it. */
+export type nb_warning_fn = (payload: Pointer | null, message: Pointer | null) => number;
+
 export declare const CONSTANTS: {
   /** Status codes (nb_status). 0 is success; values are explicit and append-only. */
-  readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11 };
+  readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11; readonly NB_ERR_LINALG: 12 };
   /** Element types (int32_t dtype codes). */
   readonly "dtype": { readonly NB_F32: 0; readonly NB_F64: 1; readonly NB_F16: 2; readonly NB_BF16: 3; readonly NB_I8: 4; readonly NB_I16: 5; readonly NB_I32: 6; readonly NB_I64: 7; readonly NB_U8: 8; readonly NB_BOOL: 9 };
   /** Device types (int32_t); the values equal DLPack's DLDeviceType. */
@@ -103,6 +106,10 @@ export declare const CONSTANTS: {
   readonly "reduction": { readonly NB_REDUCTION_NONE: 0; readonly NB_REDUCTION_MEAN: 1; readonly NB_REDUCTION_SUM: 2 };
   /** Padding modes of nb_pad (int32_t). */
   readonly "pad_mode": { readonly NB_PAD_CONSTANT: 0; readonly NB_PAD_REFLECT: 1; readonly NB_PAD_REPLICATE: 2; readonly NB_PAD_CIRCULAR: 3 };
+  /** Reductions of nb_scatter_reduce (int32_t); PyTorch's reduce strings. */
+  readonly "scatter_reduce": { readonly NB_SCATTER_SUM: 0; readonly NB_SCATTER_PROD: 1; readonly NB_SCATTER_MEAN: 2; readonly NB_SCATTER_AMAX: 3; readonly NB_SCATTER_AMIN: 4 };
+  /** What nb_linalg_qr returns (int32_t); PyTorch's mode strings. */
+  readonly "qr_mode": { readonly NB_QR_REDUCED: 0; readonly NB_QR_COMPLETE: 1; readonly NB_QR_R: 2 };
   /** Flags of nb_event_create (int32_t bits). */
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
 };
@@ -246,6 +253,10 @@ export interface Functions {
   nb_tensor_item_double(t: nb_tensor | null, out: Float64Array): number;
   /** The value of a one-element integer or bool tensor as an exact int64 (floats truncate toward zero). */
   nb_tensor_item_int(t: nb_tensor | null, out: BigInt64Array): number;
+  /** PyTorch's resize_: gives t the shape with contiguous strides at its offset, growing its storage (bytes kept, every view follows) when it is too small; a tensor that already has the shape is unchanged. External memory cannot grow; a tensor that requires grad cannot be resized. */
+  nb_tensor_resize_(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number): number;
+  /** PyTorch's resize_output, the rule for out= tensors: nothing when t has the shape; otherwise a warning when t had elements (see nb_set_warning_handler), then nb_tensor_resize_. Every op with a dst parameter applies it to a dst that is not one of its inputs. */
+  nb_tensor_resize_output(t: nb_tensor | null, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number): number;
   /** Exports t through DLPack: *out receives a DLManagedTensorVersioned* (include/nabla/dlpack.h; void* here so this header stays free of C enums) that keeps t's memory alive until its deleter runs; the consumer calls the deleter once, from any thread. device_type -1 keeps t's device, otherwise the tensor goes to (device_type, device_index). copy: 1 always copies, 0 never (fails with NB_ERR_DEVICE when the device differs), -1 copies only to change device. flags carry DLPACK_FLAG_BITMASK_IS_COPIED for a copy and DLPACK_FLAG_BITMASK_READ_ONLY for a shared read-only tensor. Strides are always set; data points at the first element and byte_offset is 0. */
   nb_tensor_to_dlpack_versioned(t: nb_tensor | null, device_type: number, device_index: number, copy: number, out: ArrayBufferView | ArrayBuffer | Pointer | null): number;
   /** As nb_tensor_to_dlpack_versioned, producing the legacy DLManagedTensor* (no version, no flags); a read-only tensor can only be exported this way as a copy. */
@@ -342,6 +353,8 @@ export interface Functions {
   nb_device_memory_info(device_type: number, device_index: number, free_bytes: BigInt64Array, total_bytes: BigInt64Array): number;
   /** Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
   nb_set_error(status: number, message: string | null): number;
+  /** Installs the process-wide handler of warnings (PyTorch's TORCH_WARN: an out= tensor resized, ...); NULL restores the default, which prints them to stderr. */
+  nb_set_warning_handler(fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null): void;
   /** 1 when operations on this thread record the autograd graph (grad mode), else 0. */
   nb_grad_enabled(): number;
   /** Turns grad mode on or off for this thread; returns the previous setting (no_grad / enable_grad). */
@@ -456,6 +469,8 @@ export interface Functions {
   nb_scatter_value(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, value: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
   nb_scatter_add(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  nb_scatter_reduce(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, reduce: number, include_self: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** The entries of x at the positions of the 1-D int64/int32 index along dim. */
   nb_index_select(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, out: BigUint64Array | null): number;
   /** A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
@@ -492,6 +507,22 @@ export interface Functions {
   nb_baddbmm(input: nb_tensor | null, batch1: nb_tensor | null, batch2: nb_tensor | null, beta: number, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
   nb_linear(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The inverse of each square float32/float64 matrix of A [..., n, n] (LU with partial pivoting). A singular matrix fails with NB_ERR_LINALG naming the zero diagonal element of U (and the batch element). */
+  nb_linalg_inv(A: nb_tensor | null, out: BigUint64Array | null): number;
+  /** X with A X = B (left 1) or X A = B (left 0) for square A [..., n, n]; B is [..., n, k] (left) or [..., k, n], or a vector [..., n] when 1-D or shaped like A without its last dim (PyTorch's rule); batch dims broadcast. A singular A fails with NB_ERR_LINALG. */
+  nb_linalg_solve(A: nb_tensor | null, B: nb_tensor | null, left: number, out: BigUint64Array | null): number;
+  /** The determinant of each square matrix of A [..., n, n], from its LU factors (0 for a singular one). */
+  nb_linalg_det(A: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The sign (-1, 0 or 1) and log|det| (-inf for a singular matrix) of each square matrix of A. */
+  nb_linalg_slogdet(A: nb_tensor | null, sign: BigUint64Array | null, logabsdet: BigUint64Array | null): number;
+  /** The Cholesky factor L (A = L L^T; upper 1: U with A = U^T U) of each symmetric positive-definite matrix of A, read from its lower triangle (upper 1: the upper one); the other triangle of the result is zero. A matrix that is not positive-definite fails with NB_ERR_LINALG naming the leading minor. */
+  nb_linalg_cholesky(A: nb_tensor | null, upper: number, out: BigUint64Array | null): number;
+  /** A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). */
+  nb_linalg_qr(A: nb_tensor | null, mode: number, Q: BigUint64Array | null, R: BigUint64Array | null): number;
+  /** Eigenvalues (ascending, [..., n]) and, when eigenvectors is non-NULL, orthonormal eigenvectors (the columns of [..., n, n]) of each symmetric matrix of A, read from its lower triangle (upper 1: the upper one). No convergence fails with NB_ERR_LINALG. */
+  nb_linalg_eigh(A: nb_tensor | null, upper: number, eigenvalues: BigUint64Array | null, eigenvectors: BigUint64Array | null): number;
+  /** A [..., m, n] = U diag(S) Vh (divide and conquer): S [..., k] descending with k = min(m, n), U [..., m, k] and Vh [..., k, n] (full_matrices: [..., m, m] and [..., n, n]); U and Vh both NULL: singular values only. An empty matrix has identity U / Vh, as in PyTorch. */
+  nb_linalg_svd(A: nb_tensor | null, full_matrices: number, U: BigUint64Array | null, S: BigUint64Array | null, Vh: BigUint64Array | null): number;
   /** 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
   nb_conv1d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: number | bigint, padding_left: number | bigint, padding_right: number | bigint, dilation: number | bigint, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
@@ -656,6 +687,10 @@ export interface Functions {
   nb_topk(x: nb_tensor | null, k: number | bigint, dim: number | bigint, largest: number, sorted: number, values: BigUint64Array | null, indices: BigUint64Array | null): number;
   /** The distinct values of the flattened x, sorted (every NaN is distinct, as in PyTorch); inverse (x's shape, int64: each element's position in values) and counts (int64) are computed only when their pointers are non-NULL. */
   nb_unique(x: nb_tensor | null, sorted: number, values: BigUint64Array | null, inverse: BigUint64Array | null, counts: BigUint64Array | null): number;
+  /** PyTorch's unique(dim=): the distinct slices of x along dim, sorted lexicographically (by the first element that is < or >; slices holding NaN equal no other); inverse (int64 [x.shape[dim]]: each slice's position in values) and counts (int64) are computed only when their pointers are non-NULL. A zero-sized dim other than dim is an error, as in PyTorch. */
+  nb_unique_dim(x: nb_tensor | null, dim: number | bigint, sorted: number, values: BigUint64Array | null, inverse: BigUint64Array | null, counts: BigUint64Array | null): number;
+  /** PyTorch's unique_consecutive: x with each run of equal consecutive elements (has_dim 0: of the flattened x; else slices along dim) reduced to one; inverse (int64, x's shape, or [x.shape[dim]] with a dim) and counts (int64) are computed only when their pointers are non-NULL. */
+  nb_unique_consecutive(x: nb_tensor | null, dim: number | bigint, has_dim: number, values: BigUint64Array | null, inverse: BigUint64Array | null, counts: BigUint64Array | null): number;
   /** The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
   nb_softmax_backward(grad_output: nb_tensor | null, output: nb_tensor | null, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** The gradient of log_softmax along dim from its result output and the output gradient (PyTorch's _log_softmax_backward_data): grad_output - exp(output) * sum(grad_output, dim), fused. Shapes, dtypes and dst as nb_softmax_backward. */

@@ -7,12 +7,14 @@ const MAX_DIMS = 16;
 
 // Constants by group ({status: {NB_OK: 0, ...}, dtype: {...}, ...}).
 const CONSTANTS = Object.freeze({
-  "status": Object.freeze({NB_OK: 0, NB_ERR_INVALID_ARGUMENT: 1, NB_ERR_SHAPE: 2, NB_ERR_DTYPE: 3, NB_ERR_DEVICE: 4, NB_ERR_INDEX: 5, NB_ERR_OUT_OF_MEMORY: 6, NB_ERR_NOT_IMPLEMENTED: 7, NB_ERR_AUTOGRAD: 8, NB_ERR_BACKEND: 9, NB_ERR_ABI_VERSION: 10, NB_ERR_INTERNAL: 11}),
+  "status": Object.freeze({NB_OK: 0, NB_ERR_INVALID_ARGUMENT: 1, NB_ERR_SHAPE: 2, NB_ERR_DTYPE: 3, NB_ERR_DEVICE: 4, NB_ERR_INDEX: 5, NB_ERR_OUT_OF_MEMORY: 6, NB_ERR_NOT_IMPLEMENTED: 7, NB_ERR_AUTOGRAD: 8, NB_ERR_BACKEND: 9, NB_ERR_ABI_VERSION: 10, NB_ERR_INTERNAL: 11, NB_ERR_LINALG: 12}),
   "dtype": Object.freeze({NB_F32: 0, NB_F64: 1, NB_F16: 2, NB_BF16: 3, NB_I8: 4, NB_I16: 5, NB_I32: 6, NB_I64: 7, NB_U8: 8, NB_BOOL: 9}),
   "device": Object.freeze({NB_CPU: 1, NB_CUDA: 2, NB_CUDA_HOST: 3}),
   "rounding": Object.freeze({NB_ROUND_NONE: 0, NB_ROUND_TRUNC: 1, NB_ROUND_FLOOR: 2}),
   "reduction": Object.freeze({NB_REDUCTION_NONE: 0, NB_REDUCTION_MEAN: 1, NB_REDUCTION_SUM: 2}),
   "pad_mode": Object.freeze({NB_PAD_CONSTANT: 0, NB_PAD_REFLECT: 1, NB_PAD_REPLICATE: 2, NB_PAD_CIRCULAR: 3}),
+  "scatter_reduce": Object.freeze({NB_SCATTER_SUM: 0, NB_SCATTER_PROD: 1, NB_SCATTER_MEAN: 2, NB_SCATTER_AMAX: 3, NB_SCATTER_AMIN: 4}),
+  "qr_mode": Object.freeze({NB_QR_REDUCED: 0, NB_QR_COMPLETE: 1, NB_QR_R: 2}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
 });
 
@@ -84,6 +86,8 @@ const FUNCTIONS = Object.freeze({
   nb_tensor_copy_to_host: ["nb_status", [["const nb_tensor*", "t"], ["void*", "dst"], ["int64_t", "nbytes"]], "copy", false],
   nb_tensor_item_double: ["nb_status", [["const nb_tensor*", "t"], ["double*", "out"]], "copy", false],
   nb_tensor_item_int: ["nb_status", [["const nb_tensor*", "t"], ["int64_t*", "out"]], "copy", false],
+  nb_tensor_resize_: ["nb_status", [["nb_tensor*", "t"], ["const int64_t*", "shape"], ["int32_t", "ndim"]], "copy", false],
+  nb_tensor_resize_output: ["nb_status", [["nb_tensor*", "t"], ["const int64_t*", "shape"], ["int32_t", "ndim"]], "copy", false],
   nb_tensor_to_dlpack_versioned: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["void**", "out"]], "dlpack", false],
   nb_tensor_to_dlpack: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["void**", "out"]], "dlpack", false],
   nb_tensor_from_dlpack_versioned: ["nb_status", [["void*", "managed"], ["nb_tensor**", "out"]], "dlpack", false],
@@ -132,6 +136,7 @@ const FUNCTIONS = Object.freeze({
   nb_device_synchronize: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
   nb_device_memory_info: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["int64_t*", "free_bytes"], ["int64_t*", "total_bytes"]], "device runtime", false],
   nb_set_error: ["nb_status", [["int32_t", "status"], ["const char*", "message"]], "errors", false],
+  nb_set_warning_handler: ["void", [["nb_warning_fn", "fn"], ["void*", "payload"]], "errors", false],
   nb_grad_enabled: ["int32_t", [], "autograd", false],
   nb_set_grad_enabled: ["int32_t", [["int32_t", "enabled"]], "autograd", false],
   nb_inference_mode_enabled: ["int32_t", [], "autograd", false],
@@ -189,6 +194,7 @@ const FUNCTIONS = Object.freeze({
   nb_scatter: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_scatter_value: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_scatter_add: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
+  nb_scatter_reduce: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "src"], ["int32_t", "reduce"], ["int32_t", "include_self"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_index_select: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_index_add: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["const nb_tensor*", "index"], ["const nb_tensor*", "source"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
   nb_masked_fill: ["nb_status", [["const nb_tensor*", "x"], ["const nb_tensor*", "mask"], ["const nb_tensor*", "value"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: index", true],
@@ -207,6 +213,14 @@ const FUNCTIONS = Object.freeze({
   nb_addmm: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "mat1"], ["const nb_tensor*", "mat2"], ["double", "beta"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
   nb_baddbmm: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "batch1"], ["const nb_tensor*", "batch2"], ["double", "beta"], ["double", "alpha"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
   nb_linear: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: linalg", true],
+  nb_linalg_inv: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_solve: ["nb_status", [["const nb_tensor*", "A"], ["const nb_tensor*", "B"], ["int32_t", "left"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_det: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_slogdet: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "sign"], ["nb_tensor**", "logabsdet"]], "ops: linalg_decomp", true],
+  nb_linalg_cholesky: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "upper"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
+  nb_linalg_qr: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "mode"], ["nb_tensor**", "Q"], ["nb_tensor**", "R"]], "ops: linalg_decomp", false],
+  nb_linalg_eigh: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "upper"], ["nb_tensor**", "eigenvalues"], ["nb_tensor**", "eigenvectors"]], "ops: linalg_decomp", true],
+  nb_linalg_svd: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "full_matrices"], ["nb_tensor**", "U"], ["nb_tensor**", "S"], ["nb_tensor**", "Vh"]], "ops: linalg_decomp", true],
   nb_conv1d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["int64_t", "stride"], ["int64_t", "padding_left"], ["int64_t", "padding_right"], ["int64_t", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_conv2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_conv_transpose2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "output_padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
@@ -289,6 +303,8 @@ const FUNCTIONS = Object.freeze({
   nb_argsort: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "descending"], ["int32_t", "stable"], ["nb_tensor**", "out"]], "ops: shape", false],
   nb_topk: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "k"], ["int64_t", "dim"], ["int32_t", "largest"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: shape", true],
   nb_unique: ["nb_status", [["const nb_tensor*", "x"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
+  nb_unique_dim: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
+  nb_unique_consecutive: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "has_dim"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false],
   nb_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
   nb_log_softmax_backward: ["nb_status", [["const nb_tensor*", "grad_output"], ["const nb_tensor*", "output"], ["int64_t", "dim"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: softmax_backward", true],
   nb_exp: ["nb_status", [["const nb_tensor*", "x"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: unary", true],
@@ -344,6 +360,7 @@ const CALLBACKS = Object.freeze({
   nb_blocking_end_fn: ["void", [["void*", "token"]]],
   nb_grad_hook_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "grad"], ["nb_tensor**", "replacement"]]],
   nb_custom_backward_fn: ["nb_status", [["void*", "payload"], ["int32_t", "n_grad_outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n_grad_inputs"], ["nb_tensor**", "grad_inputs"]]],
+  nb_warning_fn: ["nb_status", [["void*", "payload"], ["const char*", "message"]]],
 });
 
 /** Declares the types and binds every function of `lib` (a koffi library). Call once:
@@ -367,6 +384,7 @@ function declare(koffi, lib) {
   types.nb_node = koffi.opaque('nb_node');
   types.nb_grad_hook_fn = koffi.proto('nb_status nb_grad_hook_fn(void* payload, const nb_tensor* grad, nb_tensor** replacement)');
   types.nb_custom_backward_fn = koffi.proto('nb_status nb_custom_backward_fn(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs)');
+  types.nb_warning_fn = koffi.proto('nb_status nb_warning_fn(void* payload, const char* message)');
   const fn = {};
   fn.nb_version = bind('nb_version', 'uint32_t nb_version()');
   fn.nb_version_string = bind('nb_version_string', 'const char* nb_version_string()');
@@ -434,6 +452,8 @@ function declare(koffi, lib) {
   fn.nb_tensor_copy_to_host = bind('nb_tensor_copy_to_host', 'nb_status nb_tensor_copy_to_host(const nb_tensor* t, void* dst, int64_t nbytes)');
   fn.nb_tensor_item_double = bind('nb_tensor_item_double', 'nb_status nb_tensor_item_double(const nb_tensor* t, double* out)');
   fn.nb_tensor_item_int = bind('nb_tensor_item_int', 'nb_status nb_tensor_item_int(const nb_tensor* t, int64_t* out)');
+  fn.nb_tensor_resize_ = bind('nb_tensor_resize_', 'nb_status nb_tensor_resize_(nb_tensor* t, const int64_t* shape, int32_t ndim)');
+  fn.nb_tensor_resize_output = bind('nb_tensor_resize_output', 'nb_status nb_tensor_resize_output(nb_tensor* t, const int64_t* shape, int32_t ndim)');
   fn.nb_tensor_to_dlpack_versioned = bind('nb_tensor_to_dlpack_versioned', 'nb_status nb_tensor_to_dlpack_versioned(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out)');
   fn.nb_tensor_to_dlpack = bind('nb_tensor_to_dlpack', 'nb_status nb_tensor_to_dlpack(const nb_tensor* t, int32_t device_type, int32_t device_index, int32_t copy, void** out)');
   fn.nb_tensor_from_dlpack_versioned = bind('nb_tensor_from_dlpack_versioned', 'nb_status nb_tensor_from_dlpack_versioned(void* managed, nb_tensor** out)');
@@ -482,6 +502,7 @@ function declare(koffi, lib) {
   fn.nb_device_synchronize = bind('nb_device_synchronize', 'nb_status nb_device_synchronize(int32_t device_type, int32_t device_index)');
   fn.nb_device_memory_info = bind('nb_device_memory_info', 'nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes, int64_t* total_bytes)');
   fn.nb_set_error = bind('nb_set_error', 'nb_status nb_set_error(int32_t status, const char* message)');
+  fn.nb_set_warning_handler = bind('nb_set_warning_handler', 'void nb_set_warning_handler(nb_warning_fn* fn, void* payload)');
   fn.nb_grad_enabled = bind('nb_grad_enabled', 'int32_t nb_grad_enabled()');
   fn.nb_set_grad_enabled = bind('nb_set_grad_enabled', 'int32_t nb_set_grad_enabled(int32_t enabled)');
   fn.nb_inference_mode_enabled = bind('nb_inference_mode_enabled', 'int32_t nb_inference_mode_enabled()');
@@ -539,6 +560,7 @@ function declare(koffi, lib) {
   fn.nb_scatter = bind('nb_scatter', 'nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out)');
   fn.nb_scatter_value = bind('nb_scatter_value', 'nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out)');
   fn.nb_scatter_add = bind('nb_scatter_add', 'nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_scatter_reduce = bind('nb_scatter_reduce', 'nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out)');
   fn.nb_index_select = bind('nb_index_select', 'nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out)');
   fn.nb_index_add = bind('nb_index_add', 'nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out)');
   fn.nb_masked_fill = bind('nb_masked_fill', 'nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst, nb_tensor** out)');
@@ -557,6 +579,14 @@ function declare(koffi, lib) {
   fn.nb_addmm = bind('nb_addmm', 'nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out)');
   fn.nb_baddbmm = bind('nb_baddbmm', 'nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out)');
   fn.nb_linear = bind('nb_linear', 'nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_linalg_inv = bind('nb_linalg_inv', 'nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out)');
+  fn.nb_linalg_solve = bind('nb_linalg_solve', 'nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out)');
+  fn.nb_linalg_det = bind('nb_linalg_det', 'nb_status nb_linalg_det(const nb_tensor* A, nb_tensor** out)');
+  fn.nb_linalg_slogdet = bind('nb_linalg_slogdet', 'nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tensor** logabsdet)');
+  fn.nb_linalg_cholesky = bind('nb_linalg_cholesky', 'nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out)');
+  fn.nb_linalg_qr = bind('nb_linalg_qr', 'nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R)');
+  fn.nb_linalg_eigh = bind('nb_linalg_eigh', 'nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors)');
+  fn.nb_linalg_svd = bind('nb_linalg_svd', 'nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh)');
   fn.nb_conv1d = bind('nb_conv1d', 'nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
   fn.nb_conv2d = bind('nb_conv2d', 'nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
   fn.nb_conv_transpose2d = bind('nb_conv_transpose2d', 'nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
@@ -639,6 +669,8 @@ function declare(koffi, lib) {
   fn.nb_argsort = bind('nb_argsort', 'nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out)');
   fn.nb_topk = bind('nb_topk', 'nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices)');
   fn.nb_unique = bind('nb_unique', 'nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
+  fn.nb_unique_dim = bind('nb_unique_dim', 'nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
+  fn.nb_unique_consecutive = bind('nb_unique_consecutive', 'nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
   fn.nb_softmax_backward = bind('nb_softmax_backward', 'nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
   fn.nb_log_softmax_backward = bind('nb_log_softmax_backward', 'nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out)');
   fn.nb_exp = bind('nb_exp', 'nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)');

@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _checked
+from ._tensor import Tensor, _checked, _out
 
 _NULL = ffi.NULL
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -99,7 +99,7 @@ def _define(name: str, twin, raw, extra=None, aliases=(), dunder=None, rdunder=N
         b, kb = _operand(other, name)
         if out is None:
             return _checked(twin(a, b, *attr, _NULL))
-        status = raw(a, b, *attr, out._h, _NULL)
+        status = raw(a, b, *attr, _out(out, name), _NULL)
         if status:
             raise error(status)
         return out

@@ -42,6 +42,11 @@ assert all(d.code == i for i, d in enumerate(BY_CODE))
 
 FROM_NUMPY = {np.dtype(d._numpy): d for d in BY_CODE if d._numpy is not None}
 
+# PyTorch's spellings in its messages: ScalarType names and C++ types (as src/core/dtype.c).
+TORCH_NAMES = ("Float", "Double", "Half", "BFloat16", "Char", "Short", "Int", "Long", "Byte", "Bool")
+CPP_NAMES = ("float", "double", "c10::Half", "c10::BFloat16", "signed char", "short int", "int", "long int",
+             "unsigned char", "bool")
+
 ALIASES = {"float": float32, "double": float64, "half": float16, "short": int16,
            "int": int32, "long": int64, "bool": bool_}
 

@@ -37,6 +37,11 @@ class OutOfMemoryError(RuntimeError):
     """Raised when an allocation fails (PyTorch's torch.OutOfMemoryError)."""
 
 
+class LinAlgError(RuntimeError):
+    """Raised when a linear-algebra routine fails on its input: a singular or not positive-definite
+    matrix, no convergence (PyTorch's torch.linalg.LinAlgError)."""
+
+
 # nb_status -> the exception PyTorch raises for the same mistake.
 _EXCEPTIONS = {
     lib.NB_ERR_INVALID_ARGUMENT: RuntimeError,
@@ -50,11 +55,25 @@ _EXCEPTIONS = {
     lib.NB_ERR_BACKEND: RuntimeError,
     lib.NB_ERR_ABI_VERSION: RuntimeError,
     lib.NB_ERR_INTERNAL: RuntimeError,
+    lib.NB_ERR_LINALG: LinAlgError,
 }
 
 
+class _Pending(threading.local):
+    """An exception raised in Python inside a C call (a hook, a warning turned into an
+    error): it cannot cross C, so it waits here for the call to return."""
+    exc: BaseException | None = None
+
+
+pending = _Pending()
+
+
 def error(status: int) -> BaseException:
-    """The exception for a failed call, carrying the C message and `.status`."""
+    """The exception for a failed call, carrying the C message and `.status`; a Python
+    exception raised inside the call (see `pending`) instead, when there is one."""
+    exc, pending.exc = pending.exc, None
+    if exc is not None:
+        return exc
     message = ffi.string(lib.nb_last_error_message()).decode("utf-8", "replace")
     exc = _EXCEPTIONS.get(status, RuntimeError)(message)
     exc.status = status
@@ -74,3 +93,5 @@ class _Scratch(threading.local):
 
 
 scratch = _Scratch()
+
+from . import _warnings  # noqa: E402,F401 - routes the library's warnings to Python's warnings module

@@ -7,7 +7,7 @@ does for PyTorch tensors (which have no in-place matmul)."""
 from __future__ import annotations
 
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _new_object, _checked
+from ._tensor import Tensor, _new_object, _checked, _out
 
 _NULL = ffi.NULL
 _matmul_twin = lib.nbpy_matmul
@@ -19,10 +19,6 @@ def _handle(x, fname: str, arg: str, position: int):
     raise TypeError(f"{fname}(): argument '{arg}' (position {position}) must be Tensor, not {type(x).__name__}")
 
 
-def _out_handle(out, fname: str):
-    if isinstance(out, Tensor):
-        return out._h
-    raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
 
 
 def _number(x, fname: str, arg: str) -> float:
@@ -48,7 +44,7 @@ def _two(name: str, twin, raw, second: str, doc: str):
         b = _handle(other, name, second, 2)
         if out is None:
             return _result(twin(a, b, _NULL))
-        return _into(raw(a, b, _out_handle(out, name), _NULL), out)
+        return _into(raw(a, b, _out(out, name), _NULL), out)
 
     def method(self, other):
         return _result(twin(self._h, _handle(other, name, second, 1), _NULL))
@@ -84,7 +80,7 @@ def _add_product(name: str, twin, raw, second: str, third: str, doc: str):
         fb, fa = _number(beta, name, "beta"), _number(alpha, name, "alpha")
         if out is None:
             return _result(twin(c, a, b, fb, fa, _NULL))
-        return _into(raw(c, a, b, fb, fa, _out_handle(out, name), _NULL), out)
+        return _into(raw(c, a, b, fb, fa, _out(out, name), _NULL), out)
 
     def method(self, m1, m2, *, beta=1, alpha=1):
         return fn(self, m1, m2, beta=beta, alpha=alpha)
@@ -118,7 +114,7 @@ def linear(input, weight, bias=None, *, out=None):
     b = _NULL if bias is None else _handle(bias, "linear", "bias", 3)
     if out is None:
         return _result(lib.nbpy_linear(x, w, b, _NULL))
-    return _into(lib.nb_linear(x, w, b, _out_handle(out, "linear"), _NULL), out)
+    return _into(lib.nb_linear(x, w, b, _out(out, "linear"), _NULL), out)
 
 
 def _matmul_operator(self, other):

@@ -19,7 +19,7 @@ from . import _dtype, _device
 from ._factory import _finish, empty
 from ._lib import error, ffi, lib
 from ._size import size_args
-from ._tensor import Tensor, _call, _new_object
+from ._tensor import Tensor, _call, _new_object, _out
 
 _NULL = ffi.NULL
 _U64_MAX = (1 << 64) - 1
@@ -197,11 +197,10 @@ def _create(fname: str, twin, raw, lead: tuple, shape: tuple, code: int, generat
     """A random creation op: twin(*lead, shape, ndim, dtype, device, gen, NULL), or raw(..., out) for out=."""
     g = _gen(generator, fname)
     if out is not None:
-        if not isinstance(out, Tensor):
-            raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
-        dt, di = ((lib.nb_tensor_device_type(out._h), lib.nb_tensor_device_index(out._h)) if device is None
+        h = _out(out, fname)
+        dt, di = ((lib.nb_tensor_device_type(h), lib.nb_tensor_device_index(h)) if device is None
                   else _device.resolve(device))
-        _check(raw(*lead, shape, len(shape), code, dt, di, g, out._h, _NULL))
+        _check(raw(*lead, shape, len(shape), code, dt, di, g, h, _NULL))
         return out
     dt, di = _CPU if device is None else _device.resolve(device)
     return _finish(_call(twin, *lead, shape, len(shape), code, dt, di, g, _NULL), requires_grad)
@@ -307,11 +306,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     else:
         code = _dtype.check(dtype).code
     if out is not None:
-        if not isinstance(out, Tensor):
-            raise TypeError(f"randperm(): argument 'out' must be Tensor, not {type(out).__name__}")
-        dt, di = ((lib.nb_tensor_device_type(out._h), lib.nb_tensor_device_index(out._h)) if device is None
+        h = _out(out, "randperm")
+        dt, di = ((lib.nb_tensor_device_type(h), lib.nb_tensor_device_index(h)) if device is None
                   else _device.resolve(device))
-        _check(lib.nb_randperm(n, code, dt, di, g, out._h, _NULL))
+        _check(lib.nb_randperm(n, code, dt, di, g, h, _NULL))
         return out
     dt, di = _CPU if device is None else _device.resolve(device)
     return _finish(_call(lib.nbpy_randperm, n, code, dt, di, g, _NULL), requires_grad)
@@ -429,7 +427,10 @@ def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
     """1 with probability input[i] (or p, when given, in input's shape and dtype), else 0."""
     _self_check(input, "bernoulli")
     g = _gen(generator, "bernoulli")
-    dst = _NULL if out is None else out._h
+    dst = _NULL
+    if out is not None:  # PyTorch's random ops resize out= without a warning
+        dst = _out(out, "bernoulli")
+        out.resize_(input.shape)
     if p is None:
         _need_float(lib.nb_tensor_dtype(input._h), "bernoulli")
         if out is None:
@@ -456,7 +457,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     g = _gen(generator, "multinomial")
     if out is None:
         return _call(lib.nbpy_multinomial, input._h, n, 1 if replacement else 0, g, _NULL)
-    _check(lib.nb_multinomial(input._h, n, 1 if replacement else 0, g, out._h, _NULL))
+    _check(lib.nb_multinomial(input._h, n, 1 if replacement else 0, g, _out(out, "multinomial"), _NULL))
     return out
 
 
@@ -470,7 +471,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
             raise TypeError("normal(): with a float mean and std, 'size' is required")
         shape = size_args((size,), "normal")
         if out is not None:
-            target = out
+            target = out.resize_(shape)  # without a warning, as PyTorch's random ops
         else:
             code = _float_code(dtype, None, "normal")
             target = empty(shape, dtype=_dtype.BY_CODE[code], device=device)

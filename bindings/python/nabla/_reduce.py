@@ -18,7 +18,7 @@ import types
 from . import _dtype
 from ._binary import maximum as _maximum, minimum as _minimum
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _new_object, _checked
+from ._tensor import Tensor, _new_object, _checked, _out, _write_out
 
 _NULL = ffi.NULL
 _UNSET = object()  # "argument not given": torch rejects an explicit dim=None where the overload has no dim
@@ -76,11 +76,7 @@ def _dtype_code(dtype) -> int:
 
 
 def _out_handle(out, fname: str):
-    if out is None:
-        return _NULL
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    return out._h
+    return _NULL if out is None else _out(out, fname)
 
 
 def _run(twin, raw, args, out, fname: str) -> Tensor:
@@ -154,7 +150,7 @@ def _with_indices(name: str, raw, pair_type, input, dim, keepdim, out):
         return pair_type(_wrap(buf[0]), _wrap(buf[1]))
     if not (isinstance(out, (tuple, list)) and len(out) == 2 and builtins.all(isinstance(o, Tensor) for o in out)):
         raise TypeError(f"{name}(): argument 'out' must be a tuple of two Tensors (values, indices)")
-    status = raw(input._h, dim, bool(keepdim), out[0]._h, out[1]._h, _NULL, _NULL)
+    status = raw(input._h, dim, bool(keepdim), _out(out[0], name), _out(out[1], name), _NULL, _NULL)
     if status:
         raise error(status)
     return pair_type(out[0], out[1])
@@ -255,8 +251,9 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     if isinstance(p, str):
         if p == "fro":
             p = 2.0
-        elif p == "nuc":
-            raise NotImplementedError("norm: the nuclear norm (p='nuc') is not implemented in nabla yet")
+        elif p == "nuc":  # the sum of the singular values of the matrices in dim (default: the last two dims)
+            from .linalg import matrix_norm
+            return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
         else:
             raise RuntimeError(f"norm: unknown order p={p!r} (expected a number, 'fro' or 'nuc')")
     elif p is None:
@@ -288,10 +285,7 @@ def _logical(name: str, twin, raw):
             r = input.to(_dtype.bool_)
             if input.dtype is _dtype.uint8:
                 r = r.to(_dtype.uint8)
-            if out is not None:
-                out.copy_(r)
-                return out
-            return r
+            return r if out is None else _write_out(out, r, name)
         dims, n = _dims(dim, name)
         return _run(twin, raw, (input._h, dims, n, bool(keepdim)), out, name)
     fn.__name__ = fn.__qualname__ = name

@@ -1,6 +1,6 @@
 """Shape and indexing ops with PyTorch's names: cat, stack, split, chunk, flip,
 roll, repeat, tile, tril/triu, gather/scatter, index_select/index_add, masks,
-nonzero, sort/argsort/topk, unique, meshgrid, movedim. Each C op is one ABI
+nonzero, sort/argsort/topk, meshgrid, movedim. Each C op is one ABI
 call; split, chunk, unbind, tile, meshgrid and movedim are views composed here."""
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import collections
 import numbers
 import operator
 
+from . import _warnings
 from ._binary import _make_scalar, _wrap
 from ._lib import error, ffi, lib
 from ._size import size_args
-from ._tensor import Tensor, _call
+from ._tensor import Tensor, _call, _out, _write_out
 
 _NULL = ffi.NULL
 
@@ -64,11 +65,38 @@ def _value_tensor(value, fname: str) -> Tensor:
     raise TypeError(f"{fname}(): value must be a number or a 0-dim Tensor, not {type(value).__name__}")
 
 
-def _run_into(raw, args: tuple, dst: Tensor) -> Tensor:
-    status = raw(*args, dst._h, _NULL)
+def _run_into(raw, args: tuple, dst: Tensor, fname: str = "out") -> Tensor:
+    """raw(*args, dst): in place (dst is the input) or out=, which may resize dst."""
+    status = raw(*args, _out(dst, fname), _NULL)
     if status:
         raise error(status)
     return dst
+
+
+# PyTorch's messages for an out= tensor of the wrong dtype
+_SAME_CPP = "{fname}: Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
+_SAME_SCALAR = "{fname}(): self and result must have the same scalar type"
+
+
+def _check_cat_out(tensors, out) -> None:
+    """PyTorch's check (a TypeError) that the promoted dtype of cat's inputs casts to out's."""
+    code = lib.nb_tensor_dtype(tensors[0]._h)
+    for t in tensors[1:]:
+        code = lib.nb_promote_dtypes(code, lib.nb_tensor_dtype(t._h))
+    have = lib.nb_tensor_dtype(_out(out, "cat"))
+    if (lib.nb_dtype_is_floating(code) and not lib.nb_dtype_is_floating(have)) or (
+            have == lib.NB_BOOL and code != lib.NB_BOOL):
+        from ._dtype import TORCH_NAMES
+        raise TypeError(f"cat(): input types can't be cast to the desired output type {TORCH_NAMES[have]}")
+
+
+def _write_pair(out, result, fname: str, pair_type):
+    """out=(values, indices) for sort / topk: values of the input's dtype, int64 indices."""
+    if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, Tensor) for o in out)):
+        raise TypeError(f"{fname}(): argument 'out' must be a tuple of two Tensors (values, indices)")
+    _write_out(out[0], result[0], fname, _SAME_CPP)
+    _write_out(out[1], result[1], fname, _SAME_CPP)
+    return pair_type(*out)
 
 
 # ---- joining and splitting ----
@@ -81,7 +109,8 @@ def cat(tensors, dim=0, *, out=None) -> Tensor:
     dim = _int_arg("cat", dim, "dim")
     if out is None:
         return _call(lib.nbpy_cat, arr, len(tensors), dim, _NULL)
-    return _run_into(lib.nb_cat, (arr, len(tensors), dim), out)
+    _check_cat_out(tensors, out)
+    return _run_into(lib.nb_cat, (arr, len(tensors), dim), out, "cat")
 
 
 concat = concatenate = cat
@@ -95,7 +124,8 @@ def stack(tensors, dim=0, *, out=None) -> Tensor:
     dim = _int_arg("stack", dim, "dim")
     if out is None:
         return _call(lib.nbpy_stack, arr, len(tensors), dim, _NULL)
-    return _run_into(lib.nb_stack, (arr, len(tensors), dim), out)
+    _check_cat_out(tensors, out)
+    return _run_into(lib.nb_stack, (arr, len(tensors), dim), out, "stack")
 
 
 def split(tensor: Tensor, split_size_or_sections, dim=0) -> tuple:
@@ -216,7 +246,7 @@ def _tri(name: str):
         diagonal = _int_arg(name, diagonal, "diagonal")
         if out is None:
             return _call(twin, input._h, diagonal, _NULL)
-        return _run_into(raw, (input._h, diagonal), out)
+        return _run_into(raw, (input._h, diagonal), out, name)
 
     def method_(self: Tensor, diagonal=0) -> Tensor:
         return _run_into(raw, (self._h, _int_arg(name + "_", diagonal, "diagonal")), self)
@@ -294,47 +324,88 @@ def gather(input: Tensor, dim, index: Tensor, *, sparse_grad: bool = False, out=
     _tensor_arg("gather", input)
     _tensor_arg("gather", index, "index")
     r = _call(lib.nbpy_gather, input._h, _int_arg("gather", dim, "dim"), index._h)
-    return r if out is None else out.copy_(r)
+    return r if out is None else _write_out(out, r, "gather", _SAME_CPP)
 
 
-def _scatter(fname: str, input: Tensor, dim, index: Tensor, src, value, inplace: bool, reduce=None) -> Tensor:
+# scatter's reduce= strings and scatter_reduce's, as nb_scatter_reduce codes
+_SCATTER_REDUCE = {"add": lib.NB_SCATTER_SUM, "multiply": lib.NB_SCATTER_PROD}
+_REDUCTIONS = {"sum": lib.NB_SCATTER_SUM, "prod": lib.NB_SCATTER_PROD, "mean": lib.NB_SCATTER_MEAN,
+               "amax": lib.NB_SCATTER_AMAX, "amin": lib.NB_SCATTER_AMIN}
+_SCATTER_REDUCE_DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
+                              "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
+                              "options.")
+
+
+def _scatter(fname: str, input: Tensor, dim, index: Tensor, src, value, dst=None, reduce=None) -> Tensor:
+    """scatter / scatter_ (dst: None, the input, or out=); reduce 'add' / 'multiply' reduce
+    into the target instead of overwriting it."""
     _tensor_arg(fname, input)
     _tensor_arg(fname, index, "index")
-    if reduce is not None:
-        raise NotImplementedError(f"{fname}(): reduce={reduce!r} is not supported yet (only reduce=None)")
     dim = _int_arg(fname, dim, "dim")
     if src is None and value is None:
         raise TypeError(f"{fname}(): expected a 'src' tensor or a 'value'")
     if src is not None and not isinstance(src, Tensor):
         value, src = src, None
-    if src is not None:
+    if reduce is not None:
+        code = _SCATTER_REDUCE.get(reduce)
+        if code is None:
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        if src is not None:
+            _warnings.warn(_SCATTER_REDUCE_DEPRECATED)
+        else:  # the value, in input's dtype, at every place of index
+            src = _value_tensor(value, fname).to(input.dtype).expand(index.shape)
+        args, twin, raw = (input._h, dim, index._h, src._h, code, 1), lib.nbpy_scatter_reduce, lib.nb_scatter_reduce
+    elif src is not None:
         args, twin, raw = (input._h, dim, index._h, src._h), lib.nbpy_scatter, lib.nb_scatter
     else:
         v = _value_tensor(value, fname)
         args, twin, raw = (input._h, dim, index._h, v._h), lib.nbpy_scatter_value, lib.nb_scatter_value
-    if inplace:
-        return _run_into(raw, args, input)
+    if dst is not None:
+        return _run_into(raw, args, dst, fname)
     return _call(twin, *args, _NULL)
 
 
-def scatter(input: Tensor, dim, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
-    """A copy of input with input[index[i][j]][j] = src[i][j] (dim 0); src may be a tensor or a number."""
-    return _scatter("scatter", input, dim, index, src, value, False, reduce)
+def scatter(input: Tensor, dim, index: Tensor, src=None, *, value=None, reduce=None, out=None) -> Tensor:
+    """A copy of input with input[index[i][j]][j] = src[i][j] (dim 0); src may be a tensor or a number.
+    reduce='add' / 'multiply' adds / multiplies src into input instead."""
+    return _scatter("scatter", input, dim, index, src, value, out, reduce)
 
 
-def _scatter_add(input: Tensor, dim, index: Tensor, src: Tensor, inplace: bool) -> Tensor:
+def _scatter_add(input: Tensor, dim, index: Tensor, src: Tensor, dst=None) -> Tensor:
     _tensor_arg("scatter_add", input)
     _tensor_arg("scatter_add", index, "index")
     _tensor_arg("scatter_add", src, "src")
     args = (input._h, _int_arg("scatter_add", dim, "dim"), index._h, src._h)
-    if inplace:
-        return _run_into(lib.nb_scatter_add, args, input)
+    if dst is not None:
+        return _run_into(lib.nb_scatter_add, args, dst, "scatter_add")
     return _call(lib.nbpy_scatter_add, *args, _NULL)
 
 
-def scatter_add(input: Tensor, dim, index: Tensor, src: Tensor) -> Tensor:
+def scatter_add(input: Tensor, dim, index: Tensor, src: Tensor, *, out=None) -> Tensor:
     """A copy of input with input[index[i][j]][j] += src[i][j] (dim 0)."""
-    return _scatter_add(input, dim, index, src, False)
+    return _scatter_add(input, dim, index, src, out)
+
+
+def _scatter_reduce(fname: str, input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, include_self: bool,
+                    dst=None) -> Tensor:
+    _tensor_arg(fname, input)
+    _tensor_arg(fname, index, "index")
+    _tensor_arg(fname, src, "src")
+    code = _REDUCTIONS.get(reduce) if isinstance(reduce, str) else None
+    if code is None:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    args = (input._h, _int_arg(fname, dim, "dim"), index._h, src._h, code, int(bool(include_self)))
+    if dst is not None:
+        return _run_into(lib.nb_scatter_reduce, args, dst, fname)
+    return _call(lib.nbpy_scatter_reduce, *args, _NULL)
+
+
+def scatter_reduce(input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True,
+                   out=None) -> Tensor:
+    """A copy of input with each src[i][j] reduced into input[index[i][j]][j] (dim 0) by reduce: 'sum',
+    'prod', 'mean', 'amax' or 'amin'; include_self=False leaves input's own values out of the places
+    that receive some."""
+    return _scatter_reduce("scatter_reduce", input, dim, index, src, reduce, include_self, out)
 
 
 def index_select(input: Tensor, dim, index: Tensor, *, out=None) -> Tensor:
@@ -342,24 +413,24 @@ def index_select(input: Tensor, dim, index: Tensor, *, out=None) -> Tensor:
     _tensor_arg("index_select", input)
     _tensor_arg("index_select", index, "index")
     r = _call(lib.nbpy_index_select, input._h, _int_arg("index_select", dim, "dim"), index._h)
-    return r if out is None else out.copy_(r)
+    return r if out is None else _write_out(out, r, "index_select", _SAME_SCALAR)
 
 
-def _index_add(input: Tensor, dim, index: Tensor, source: Tensor, alpha, inplace: bool) -> Tensor:
+def _index_add(input: Tensor, dim, index: Tensor, source: Tensor, alpha, dst=None) -> Tensor:
     _tensor_arg("index_add", input)
     _tensor_arg("index_add", index, "index")
     _tensor_arg("index_add", source, "source")
     if not input.is_floating_point() and isinstance(alpha, float) and not alpha.is_integer():
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     args = (input._h, _int_arg("index_add", dim, "dim"), index._h, source._h, float(alpha))
-    if inplace:
-        return _run_into(lib.nb_index_add, args, input)
+    if dst is not None:
+        return _run_into(lib.nb_index_add, args, dst, "index_add")
     return _call(lib.nbpy_index_add, *args, _NULL)
 
 
-def index_add(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+def index_add(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1, out=None) -> Tensor:
     """A copy of input with input.select(dim, index[i]) += alpha * source.select(dim, i)."""
-    return _index_add(input, dim, index, source, alpha, False)
+    return _index_add(input, dim, index, source, alpha, out)
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
@@ -411,7 +482,7 @@ def masked_select(input: Tensor, mask: Tensor, *, out=None) -> Tensor:
     _tensor_arg("masked_select", input)
     _tensor_arg("masked_select", mask, "mask")
     r = _call(lib.nbpy_masked_select, input._h, mask._h)
-    return r if out is None else out.copy_(r)
+    return r if out is None else _write_out(out, r, "masked_select", _SAME_SCALAR)
 
 
 def nonzero(input: Tensor, *, out=None, as_tuple: bool = False):
@@ -422,7 +493,8 @@ def nonzero(input: Tensor, *, out=None, as_tuple: bool = False):
         if input.ndim == 0:
             return (_zeros_int64(r.shape[0]),)  # PyTorch treats a 0-dim input as 1-D here
         return tuple(r.select(1, i) for i in range(input.ndim))
-    return r if out is None else out.copy_(r)
+    return r if out is None else _write_out(
+        out, r, "nonzero", "{fname}: Expected out tensor to have scalar type Long but got scalar type{out}")
 
 
 def _zeros_int64(n: int) -> Tensor:
@@ -454,11 +526,7 @@ def sort(input: Tensor, dim=-1, descending: bool = False, stable: bool = False, 
     if status:
         raise error(status)
     result = sort_result(_wrap(pair[0]), _wrap(pair[1]))
-    if out is not None:
-        out[0].copy_(result.values)
-        out[1].copy_(result.indices)
-        return sort_result(*out)
-    return result
+    return result if out is None else _write_pair(out, result, "sort", sort_result)
 
 
 def argsort(input: Tensor, dim=-1, descending: bool = False, stable: bool = False) -> Tensor:
@@ -480,29 +548,8 @@ def topk(input: Tensor, k, dim=-1, largest: bool = True, sorted: bool = True, *,
                          int(bool(sorted)), pair, pair + 1)
     if status:
         raise error(status)
-    return topk_result(_wrap(pair[0]), _wrap(pair[1]))
-
-
-def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
-           dim=None):
-    """The sorted distinct values of the flattened input, with the inverse mapping and counts on request."""
-    _tensor_arg("unique", input)
-    if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not supported yet: only the flattened form (dim=None)")
-    outs = ffi.new("nb_tensor*[3]")
-    status = lib.nb_unique(input._h, int(bool(sorted)), outs, outs + 1 if return_inverse else _NULL,
-                           outs + 2 if return_counts else _NULL)
-    if status:
-        raise error(status)
-    values = _wrap(outs[0])
-    if not (return_inverse or return_counts):
-        return values
-    result = [values]
-    if return_inverse:
-        result.append(_wrap(outs[1]))
-    if return_counts:
-        result.append(_wrap(outs[2]))
-    return tuple(result)
+    result = topk_result(_wrap(pair[0]), _wrap(pair[1]))
+    return result if out is None else _write_pair(out, result, "topk", topk_result)
 
 
 # ---- Tensor methods ----
@@ -522,14 +569,18 @@ def _methods() -> None:
     T.movedim = T.moveaxis = lambda self, source, destination: movedim(self, source, destination)
     T.gather = lambda self, dim, index: gather(self, dim, index)
     T.scatter = lambda self, dim, index, src=None, *, value=None, reduce=None: _scatter(
-        "scatter", self, dim, index, src, value, False, reduce)
+        "scatter", self, dim, index, src, value, None, reduce)
     T.scatter_ = lambda self, dim, index, src=None, *, value=None, reduce=None: _scatter(
-        "scatter_", self, dim, index, src, value, True, reduce)
-    T.scatter_add = lambda self, dim, index, src: _scatter_add(self, dim, index, src, False)
-    T.scatter_add_ = lambda self, dim, index, src: _scatter_add(self, dim, index, src, True)
+        "scatter_", self, dim, index, src, value, self, reduce)
+    T.scatter_add = lambda self, dim, index, src: _scatter_add(self, dim, index, src)
+    T.scatter_add_ = lambda self, dim, index, src: _scatter_add(self, dim, index, src, self)
+    T.scatter_reduce = lambda self, dim, index, src, reduce, *, include_self=True: _scatter_reduce(
+        "scatter_reduce", self, dim, index, src, reduce, include_self)
+    T.scatter_reduce_ = lambda self, dim, index, src, reduce, *, include_self=True: _scatter_reduce(
+        "scatter_reduce_", self, dim, index, src, reduce, include_self, self)
     T.index_select = lambda self, dim, index: index_select(self, dim, index)
-    T.index_add = lambda self, dim, index, source, *, alpha=1: _index_add(self, dim, index, source, alpha, False)
-    T.index_add_ = lambda self, dim, index, source, *, alpha=1: _index_add(self, dim, index, source, alpha, True)
+    T.index_add = lambda self, dim, index, source, *, alpha=1: _index_add(self, dim, index, source, alpha)
+    T.index_add_ = lambda self, dim, index, source, *, alpha=1: _index_add(self, dim, index, source, alpha, self)
     T.index_put = lambda self, indices, values, accumulate=False: _index_put(self, indices, values, accumulate, False)
     T.index_put_ = lambda self, indices, values, accumulate=False: _index_put(self, indices, values, accumulate, True)
     T.take_along_dim = lambda self, indices, dim=None: take_along_dim(self, indices, dim)
@@ -543,14 +594,12 @@ def _methods() -> None:
     T.argsort = lambda self, dim=-1, descending=False, stable=False: argsort(self, dim, descending, stable)
     T.msort = msort
     T.topk = lambda self, k, dim=-1, largest=True, sorted=True: topk(self, k, dim, largest, sorted)
-    T.unique = lambda self, sorted=True, return_inverse=False, return_counts=False, dim=None: unique(
-        self, sorted, return_inverse, return_counts, dim)
 
 
 _methods()
 
 __all__ = ["cat", "concat", "concatenate", "stack", "split",
            "tensor_split", "chunk", "unbind", "flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "movedim",
-           "moveaxis", "meshgrid", "gather", "scatter", "scatter_add", "index_select", "index_add", "index_put",
+           "moveaxis", "meshgrid", "gather", "scatter", "scatter_add", "scatter_reduce", "index_select", "index_add", "index_put",
            "take_along_dim", "masked_fill", "masked_select", "nonzero", "argwhere", "count_nonzero", "sort",
-           "argsort", "msort", "topk", "unique"]
+           "argsort", "msort", "topk"]

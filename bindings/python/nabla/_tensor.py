@@ -38,6 +38,40 @@ def _call(fn, *args) -> "Tensor":
     return _checked(fn(*args))
 
 
+def _out(out, fname: str):
+    """The C handle of an out= tensor. Its cached shape is dropped: the op resizes an
+    out tensor of another shape (PyTorch's resize_output)."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    out._shape = None
+    return out._h
+
+
+_CAST = "{fname}: result type {result} can't be cast to the desired output type {out}"
+
+
+def _write_out(out, result: "Tensor", fname: str, same_dtype: str | None = None) -> "Tensor":
+    """out= for a result computed aside: out resized to its shape as PyTorch's resize_output
+    does (a warning when out had elements), then written. The result dtype must cast to
+    out's (no float into an integer, nothing into bool but bool); with same_dtype it must
+    be out's, and that message format (PyTorch's wording for the op: {out} and {result}
+    are ScalarType names, {out_cpp} and {result_cpp} C++ types) reports otherwise."""
+    h = _out(out, fname)
+    have, want = lib.nb_tensor_dtype(h), lib.nb_tensor_dtype(result._h)
+    if have != want:
+        names = dict(fname=fname, out=_dtype.TORCH_NAMES[have], result=_dtype.TORCH_NAMES[want],
+                     out_cpp=_dtype.CPP_NAMES[have], result_cpp=_dtype.CPP_NAMES[want])
+        if same_dtype is not None:
+            raise RuntimeError(same_dtype.format(**names))
+        if (lib.nb_dtype_is_floating(want) and not lib.nb_dtype_is_floating(have)) or have == lib.NB_BOOL:
+            raise RuntimeError(_CAST.format(**names))
+    shape = result.shape
+    status = lib.nb_tensor_resize_output(h, shape, len(shape))
+    if status:
+        raise error(status)
+    return out.copy_(result)
+
+
 def _dim_arg(dim, name: str = "dim") -> int:
     try:
         return operator.index(dim)
@@ -469,6 +503,19 @@ class Tensor:
         if status:
             raise error(status)
         return self
+
+    def resize_(self, *sizes, memory_format=None) -> "Tensor":
+        """Gives self the shape (contiguous strides at the same offset), growing its storage
+        when needed; the elements are whatever the storage held there."""
+        shape = size_args(sizes, "resize_")
+        self._shape = None
+        status = lib.nb_tensor_resize_(self._h, shape, len(shape))
+        if status:
+            raise error(status)
+        return self
+
+    def resize_as_(self, other: "Tensor", memory_format=None) -> "Tensor":
+        return self.resize_(other.shape)
 
     def fill_(self, value) -> "Tensor":
         if isinstance(value, Tensor) and value.ndim != 0:

@@ -7,15 +7,18 @@ import numbers
 from . import _dtype
 from ._binary import _operand, _wrap, maximum, minimum
 from ._lib import error, ffi, lib
-from ._tensor import Tensor
+from ._tensor import Tensor, _out, _write_out
 
 _NULL = ffi.NULL
 _INF = float("inf")
 
 
-def _call_into(raw, args: tuple, out: Tensor | None):
+_SAME = "{fname}: Found dtype {out} but expected {result}"  # PyTorch's unary_op rule for out=
+
+
+def _call_into(raw, args: tuple, out: Tensor | None, fname: str):
     """Runs a raw ABI op writing into `out` (no new reference), returning out."""
-    status = raw(*args, out._h, _NULL)
+    status = raw(*args, _out(out, fname), _NULL)
     if status:
         raise error(status)
     return out
@@ -30,13 +33,13 @@ def _define(name: str, aliases: tuple = (), dunder: str | None = None, params: t
             raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
         if out is None:
             return _wrap(twin(input._h, *args, _NULL))
-        return _call_into(raw, (input._h, *args), out)
+        return _call_into(raw, (input._h, *args), out, name)
 
     def method(self, *args):
         return _wrap(twin(self._h, *args, _NULL))
 
     def method_(self, *args):
-        return _call_into(raw, (self._h, *args), self)
+        return _call_into(raw, (self._h, *args), self, name + "_")
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"{name}(input) -> Tensor, elementwise."
@@ -70,7 +73,7 @@ def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A00
         return _round_half_even(input, out=out)
     scale = 10.0 ** decimals
     result = _round_half_even(input * scale) / scale
-    return result if out is None else out.copy_(result)
+    return result if out is None else _write_out(out, result, "round", _SAME)
 
 
 Tensor.round = lambda self, decimals=0: round(self, decimals=decimals)
@@ -88,7 +91,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
     args = (float(nan), big if posinf is None else float(posinf), -big if neginf is None else float(neginf))
     if out is None:
         return _wrap(lib.nbpy_nan_to_num(input._h, *args, _NULL))
-    return _call_into(lib.nb_nan_to_num, (input._h, *args), out)
+    return _call_into(lib.nb_nan_to_num, (input._h, *args), out, "nan_to_num")
 
 
 Tensor.nan_to_num = lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf)
@@ -105,16 +108,19 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
             result = maximum(result, min)
         if max is not None:
             result = minimum(result, max)
-        return result if out is None else out.copy_(result)
+        return result if out is None else _write_out(out, result, "clamp")
     for bound in (min, max):
         if bound is not None and not isinstance(bound, numbers.Real):
             raise TypeError(f"clamp(): bounds must be numbers or tensors, got {type(bound).__name__}")
     if not input.is_floating_point() and any(isinstance(b, float) for b in (min, max)):
+        if out is input:  # clamp_: the float result cannot go back into the integer tensor
+            raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                               f"{_dtype.CPP_NAMES[input.dtype.code]}")
         input = input.to(_dtype.get_default_dtype())  # a float bound promotes an integer tensor
     args = (input._h, -_INF if min is None else float(min), _INF if max is None else float(max))
     if out is None:
         return _wrap(lib.nbpy_clamp(*args, _NULL))
-    return _call_into(lib.nb_clamp, args, out)
+    return _call_into(lib.nb_clamp, args, out, "clamp")
 
 
 clip = clamp
@@ -130,7 +136,7 @@ def where(condition: Tensor, input, other, *, out=None) -> Tensor:
     b, kb = _operand(other, "where")
     if out is None:
         return _wrap(lib.nbpy_where(condition._h, a, b, _NULL))
-    return _call_into(lib.nb_where, (condition._h, a, b), out)
+    return _call_into(lib.nb_where, (condition._h, a, b), out, "where")
 
 
 Tensor.where = lambda self, condition, other: where(condition, self, other)

@@ -6,17 +6,17 @@
  * with formulas of their own, so the gradients are differentiable again.
  * Attributes: ia[0] = dim where the op has one. Arguments of BW_OP are
  * computed beforehand, so that a failed step's message is the one reported. */
-#include "../autograd.h"
+#include "index.h"
 
 #include <string.h>
 
 /* A 0-dim zero of t's dtype (index_put wants the values in the target's dtype). */
-static nb_tensor* bw_zero_of(nb_bw* b, const nb_tensor* t) {
+nb_tensor* bw_zero_of(nb_bw* b, const nb_tensor* t) {
     return BW_OP(b, nb_scalar(0.0, 0, t->dtype, &bw_r_));
 }
 
 /* g (shaped like index) padded with zeros to `shape` (src may be larger than index). */
-static nb_tensor* bw_pad_to(nb_bw* b, nb_tensor* g, const nb_tensor_meta* m) {
+nb_tensor* bw_pad_to(nb_bw* b, nb_tensor* g, const nb_tensor_meta* m) {
     for (int32_t d = 0; g != NULL && d < g->ndim && d < m->ndim; d++) {
         if (g->shape[d] == m->shape[d]) continue;
         nb_tensor_meta big;
@@ -28,7 +28,7 @@ static nb_tensor* bw_pad_to(nb_bw* b, nb_tensor* g, const nb_tensor_meta* m) {
     return g;
 }
 
-static nb_tensor* bw_gather(nb_bw* b, const nb_tensor* t, int64_t dim, const nb_tensor* index) {
+nb_tensor* bw_gather(nb_bw* b, const nb_tensor* t, int64_t dim, const nb_tensor* index) {
     return BW_OP(b, nb_gather(t, dim, index, &bw_r_));
 }
 

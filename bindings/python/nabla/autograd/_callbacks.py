@@ -10,16 +10,10 @@ from __future__ import annotations
 import threading
 
 from .._lib import error, ffi, lib
+from .._lib import pending as _pending
 
 _alive: dict = {}  # handle address -> cffi handle
 _lock = threading.Lock()
-
-
-class _Pending(threading.local):
-    exc: BaseException | None = None
-
-
-_pending = _Pending()
 
 
 def new_payload(obj):

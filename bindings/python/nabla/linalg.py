@@ -1,0 +1,231 @@
+"""nabla.linalg: PyTorch's torch.linalg over the LAPACK ops of libnabla (inv, solve,
+det, slogdet, cholesky, qr, eigh, svd: float32 / float64, batched over leading
+dims) and the norms composed from them. Failures on the input's values raise
+LinAlgError (a RuntimeError), as PyTorch's do."""
+from __future__ import annotations
+
+import collections
+import math
+import numbers
+import operator
+
+from . import _dtype
+from ._lib import LinAlgError, error, ffi, lib
+from ._linalg import matmul
+from ._tensor import Tensor, _write_out, _wrap
+from .autograd.grad_mode import is_grad_enabled
+
+__all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd",
+           "svdvals", "vector_norm", "matrix_norm", "norm", "matmul"]
+
+_NULL = ffi.NULL
+_SAME = "{fname}: Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
+
+SlogdetResult = collections.namedtuple("linalg_slogdet", ["sign", "logabsdet"])
+QRResult = collections.namedtuple("linalg_qr", ["Q", "R"])
+EighResult = collections.namedtuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
+SVDResult = collections.namedtuple("linalg_svd", ["U", "S", "Vh"])
+
+
+def _tensor(x, fname: str, name: str = "A") -> Tensor:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fname}(): argument '{name}' must be Tensor, not {type(x).__name__}")
+    return x
+
+
+def _call(fn, *args, n: int = 1):
+    """fn(*args, out_1, ..., out_n) -> the n new tensors."""
+    outs = ffi.new("nb_tensor*[]", n)
+    status = fn(*args, *[outs + i for i in range(n)])
+    if status:
+        raise error(status)
+    return tuple(_wrap(outs[i]) for i in range(n))
+
+
+def _out1(result: Tensor, out, fname: str) -> Tensor:
+    return result if out is None else _write_out(out, result, fname, _SAME)
+
+
+def _outs(result: tuple, out, fname: str, kind):
+    if out is None:
+        return result
+    if not (isinstance(out, (tuple, list)) and len(out) == len(result)):
+        raise TypeError(f"{fname}(): argument 'out' must be a tuple of {len(result)} Tensors")
+    return kind(*(_write_out(o, r, fname, _SAME) for o, r in zip(out, result)))
+
+
+# ---- decompositions and solvers ----
+
+def inv(A: Tensor, *, out=None) -> Tensor:
+    """The inverse of each square matrix of A [..., n, n]."""
+    return _out1(_call(lib.nb_linalg_inv, _tensor(A, "inv")._h)[0], out, "linalg.inv")
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
+    """X with A X = B (left) or X A = B; B is a batch of matrices or of vectors (PyTorch's rule)."""
+    _tensor(A, "solve"), _tensor(B, "solve", "B")
+    return _out1(_call(lib.nb_linalg_solve, A._h, B._h, int(bool(left)))[0], out, "linalg.solve")
+
+
+def det(A: Tensor, *, out=None) -> Tensor:
+    return _out1(_call(lib.nb_linalg_det, _tensor(A, "det")._h)[0], out, "linalg.det")
+
+
+def slogdet(A: Tensor, *, out=None):
+    """(sign, log|det|) of each square matrix: -1, 0 or 1 and -inf for a singular one."""
+    return _outs(SlogdetResult(*_call(lib.nb_linalg_slogdet, _tensor(A, "slogdet")._h, n=2)), out,
+                 "linalg.slogdet", SlogdetResult)
+
+
+def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
+    """L with A = L L^T (upper: U with A = U^T U) for symmetric positive-definite A (its lower triangle is read)."""
+    return _out1(_call(lib.nb_linalg_cholesky, _tensor(A, "cholesky")._h, int(bool(upper)))[0], out,
+                 "linalg.cholesky")
+
+
+_QR_MODES = {"reduced": lib.NB_QR_REDUCED, "complete": lib.NB_QR_COMPLETE, "r": lib.NB_QR_R}
+
+
+def qr(A: Tensor, mode: str = "reduced", *, out=None):
+    """(Q, R) with A = Q R: mode 'reduced', 'complete', or 'r' (R only; Q empty). No gradient yet."""
+    _tensor(A, "qr")
+    code = _QR_MODES.get(mode) if isinstance(mode, str) else None
+    if code is None:
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                           "or 'complete'")
+    if A.requires_grad and is_grad_enabled():
+        raise NotImplementedError("linalg.qr: the derivative of QR is not implemented in nabla")
+    return _outs(QRResult(*_call(lib.nb_linalg_qr, A._h, code, n=2)), out, "linalg.qr", QRResult)
+
+
+def _uplo(UPLO) -> int:
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return int(UPLO == "U")
+
+
+def eigh(A: Tensor, UPLO: str = "L", *, out=None):
+    """(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix (its UPLO triangle is read)."""
+    r = _call(lib.nb_linalg_eigh, _tensor(A, "eigh")._h, _uplo(UPLO), n=2)
+    return _outs(EighResult(*r), out, "linalg.eigh", EighResult)
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
+    w = _wrap(_one(lambda v: lib.nb_linalg_eigh(_tensor(A, "eigvalsh")._h, _uplo(UPLO), v, _NULL)))
+    return _out1(w, out, "linalg.eigvalsh")
+
+
+def _one(call):
+    """call(out_slot) -> the handle it wrote."""
+    slot = ffi.new("nb_tensor*[1]")
+    status = call(slot)
+    if status:
+        raise error(status)
+    return slot[0]
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
+    """(U, S, Vh) with A = U diag(S) Vh; S descending. full_matrices: square U and Vh."""
+    r = _call(lib.nb_linalg_svd, _tensor(A, "svd")._h, int(bool(full_matrices)), n=3)
+    return _outs(SVDResult(*r), out, "linalg.svd", SVDResult)
+
+
+def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
+    s = _wrap(_one(lambda v: lib.nb_linalg_svd(_tensor(A, "svdvals")._h, 0, _NULL, v, _NULL)))
+    return _out1(s, out, "linalg.svdvals")
+
+
+# ---- norms ----
+
+def _float_input(x: Tensor, fname: str) -> None:
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got "
+                           f"{_dtype.TORCH_NAMES[x.dtype.code]}")
+
+
+def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """The ord-norm of x over dim (None: every element): ord a number, inf or -inf (0 counts nonzeros)."""
+    from ._reduce import norm as _norm
+    _float_input(_tensor(x, "vector_norm", "x"), "linalg.vector_norm")
+    if isinstance(ord, bool) or not isinstance(ord, numbers.Real):
+        raise TypeError(f"linalg.vector_norm(): argument 'ord' must be a number, not {type(ord).__name__}")
+    return _out1(_norm(x, float(ord), dim, keepdim, dtype=dtype), out, "linalg.vector_norm")
+
+
+def _two_dims(A: Tensor, dim, fname: str) -> tuple:
+    if A.ndim < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    if not (isinstance(dim, (tuple, list)) and len(dim) == 2):
+        raise RuntimeError(f"{fname}: dim must be a 2-tuple. Got {dim}")
+    d = tuple(A._wrap_dim(operator.index(x)) for x in dim)
+    if d[0] == d[1]:
+        raise RuntimeError(f"{fname}: dims must be different. Got ({dim[0]}, {dim[1]})")
+    return d
+
+
+def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """The matrix norm of the matrices in dims dim of A: ord 'fro', 'nuc', 2, -2 (largest / smallest
+    singular value), 1, -1 (max / min column sum of |A|), inf, -inf (max / min row sum)."""
+    fname = "linalg.matrix_norm"
+    _float_input(_tensor(A, "matrix_norm"), fname)
+    d0, d1 = _two_dims(A, dim, fname)
+    if dtype is not None:
+        A = A.to(dtype)
+    if ord == "fro":
+        r = vector_norm(A, 2, (d0, d1), keepdim)
+    elif ord == "nuc" or ord in (2, -2):
+        s = svdvals(A.movedim((d0, d1), (-2, -1)))
+        r = s.sum(-1) if ord == "nuc" else s.amax(-1) if ord == 2 else s.amin(-1)
+        if keepdim:
+            for d in sorted((d0, d1)):
+                r = r.unsqueeze(d)
+    elif ord in (1, -1, math.inf, -math.inf):
+        rows, cols = (d0, d1) if ord in (1, -1) else (d1, d0)  # 1: sums over rows (per column)
+        r = A.abs().sum(rows, keepdim=True)
+        r = r.amax(cols, keepdim=True) if ord > 0 else r.amin(cols, keepdim=True)
+        if not keepdim:
+            r = r.squeeze((d0, d1))
+    else:
+        raise RuntimeError(f"{fname}: Order {ord} not supported.")
+    return _out1(r, out, fname)
+
+
+def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None) -> Tensor:
+    """A vector norm (dim an int, or ord None, or A 1-D) or a matrix norm (dim a 2-tuple, ord a string, or A
+    2-D with ord given), as torch.linalg.norm decides."""
+    fname = "linalg.norm"
+    _tensor(A, "norm")
+    if isinstance(dim, int) or (isinstance(dim, (tuple, list)) and len(dim) == 1):
+        return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+    if dim is not None:
+        return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+    if ord is None:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype, out=out)
+    if A.ndim == 2:
+        return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)
+    if A.ndim == 1 and not isinstance(ord, str):
+        return vector_norm(A, ord, None, keepdim, dtype=dtype, out=out)
+    raise RuntimeError(f"{fname}: If dim is not specified but ord is, the input must be 1D or 2D. Got {A.ndim}D.")
+
+
+# ---- PyTorch's top-level names and Tensor methods ----
+
+def inverse(input: Tensor, *, out=None) -> Tensor:
+    return inv(input, out=out)
+
+
+def logdet(input: Tensor) -> Tensor:
+    """log det: nan for a negative determinant, -inf for a singular matrix."""
+    sign, logabs = slogdet(input)
+    return logabs + sign.log()  # log(-1) = nan, log(0) = -inf, log(1) = 0
+
+
+def _top_level() -> None:
+    Tensor.det = lambda self: det(self)
+    Tensor.logdet = lambda self: logdet(self)
+    Tensor.slogdet = lambda self: slogdet(self)
+    Tensor.inverse = lambda self: inv(self)
+    Tensor.cholesky = lambda self, upper=False: cholesky(self, upper=upper)
+
+
+_top_level()
