@@ -4,7 +4,7 @@ scale_grad_by_freq divides each row's gradient by how often the row occurs in
 the batch. Re-exported by functional.py."""
 from __future__ import annotations
 
-from .. import _shape
+from .._unique import unique as _unique
 from .._dtype import float64, int32, int64
 from .._unary import where
 from .._lib import ffi, lib
@@ -37,7 +37,7 @@ def _renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -
     if input.numel() == 0:
         return
     with no_grad():
-        idx = _shape.unique(input.reshape(-1).long())  # sorted: the ends are the extremes
+        idx = _unique(input.reshape(-1).long())  # sorted: the ends are the extremes
         lo, hi = int(idx[0].item()), int(idx[-1].item())
         for bad in (lo, hi):
             if not 0 <= bad < weight.shape[0]:
@@ -80,7 +80,7 @@ class _Scaled(Function):
 
 def _inverse_frequency(input: Tensor, dtype) -> Tensor:
     """1 / (occurrences of each index in input), shaped input.shape + [1]."""
-    _, inverse, counts = _shape.unique(input.reshape(-1), return_inverse=True, return_counts=True)
+    _, inverse, counts = _unique(input.reshape(-1), return_inverse=True, return_counts=True)
     return (1.0 / counts.to(dtype))[inverse].reshape(*input.shape, 1)
 
 
