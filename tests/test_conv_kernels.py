@@ -139,3 +139,25 @@ def test_unknown_capability_name_is_ignored():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stderr
     assert float(result.stdout) == 2 * (4 * 4 + 4 * 6 * 3 + 9 * 9)  # corners 4 taps, edges 6, interior 9
+
+
+@pytest.mark.parametrize("level", ["avx512", "default"])
+def test_weight_gradient_is_identical_from_run_to_run(level):
+    """Per-thread partial sums are merged in a fixed order and every thread sums the same images on every call
+    (static scheduling), so two threads give the same bits each time."""
+    code = ("import numpy as np, nabla, nabla.nn.functional as F\n"
+            "nabla.set_num_threads(2)\n"
+            "rng = np.random.default_rng(5)\n"
+            "x = nabla.tensor(rng.standard_normal((7, 8, 15, 15)).astype(np.float32))\n"
+            "w0 = rng.standard_normal((16, 8, 3, 3)).astype(np.float32)\n"
+            "gy = nabla.tensor(rng.standard_normal((7, 16, 7, 7)).astype(np.float32))\n"
+            "seen = set()\n"
+            "for _ in range(12):\n"
+            "    w = nabla.tensor(w0, requires_grad=True)\n"
+            "    F.conv2d(x, w, stride=2).backward(gy)\n"
+            "    seen.add(w.grad.numpy().tobytes())\n"
+            "print(len(seen))\n")
+    env = dict(os.environ, NABLA_CPU_CAPABILITY=level)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "1"

@@ -216,7 +216,8 @@ CONV_KERNELS(double, f64, scipy_cblas_dgemm)
 #pragma GCC diagnostic pop
 
 /* Weight gradient: dW_g[Og x Kg] = sum over images and tiles of go_g[Og x tt] cols[Kg x tt]^T. Each thread
- * accumulates into its own dW (acc + tid * O * Kg), summed into dw at the end. */
+ * accumulates into its own dW (acc + tid * O * Kg), summed into dw at the end; static scheduling gives every
+ * thread the same tasks on every call, so the sums do not change from run to run. */
 #define CONV_WGRAD(T, SUF, GEMM)                                                                                 \
     static void conv_wgrad_##SUF(const conv_geom* g, const T* x, const T* go, T* dw, T* scratch,                 \
                                  int64_t per_thread, int64_t tile, int nthreads) {                               \
@@ -224,7 +225,7 @@ CONV_KERNELS(double, f64, scipy_cblas_dgemm)
         const int64_t Kg = Cg * g->kh * g->kw, WN = g->O * Kg, ntiles = (HW + tile - 1) / tile;                  \
         const int64_t ntasks = g->N * G * ntiles;                                                                \
         for (int64_t i = 0; i < nthreads * WN; i++) scratch[(i / WN) * per_thread + i % WN] = 0;                 \
-        _Pragma("omp parallel for schedule(dynamic) num_threads(nthreads) if(nthreads > 1)")                     \
+        _Pragma("omp parallel for schedule(static)  num_threads(nthreads) if(nthreads > 1)")                     \
         for (int64_t task = 0; task < ntasks; task++) {                                                          \
             const int64_t n = task / (G * ntiles), gi = task / ntiles % G, t0 = task % ntiles * tile;            \
             const int64_t tt = HW - t0 < tile ? HW - t0 : tile;                                                  \

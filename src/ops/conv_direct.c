@@ -194,7 +194,8 @@ nb_status conv_direct_wgrad(const char* op, const conv_geom* g, const float* x, 
     int32_t* off = (int32_t*)(scratch + nthreads * per_thread);
     tap_offsets(g, &l, off, Kpad);
     for (int t = 0; t < nthreads; t++) memset(scratch + t * per_thread, 0, sizeof(float) * (size_t)acc_len);
-#pragma omp parallel for schedule(dynamic) num_threads(nthreads) if (nthreads > 1)
+    /* static: each thread sums the same images on every call, so the result does not change from run to run */
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
     for (int64_t task = 0; task < ntasks; task++) {
         const int64_t n = task / G, gi = task % G;
         float* acc = scratch + (int64_t)CD_THREAD() * per_thread;
