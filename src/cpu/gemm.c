@@ -19,7 +19,9 @@
  * accumulates in int64 (float/double for floats); integer results wrap modulo
  * 2^bits as PyTorch's do. */
 #include "gemm.h"
+#include "capability.h"
 #include "kernels.h"
+#include "sgemm.h"
 
 #include <cblas.h>
 
@@ -170,6 +172,44 @@ static void blas_block(const nb_gemm_problem* p, const blas_plan* bp, int64_t ba
                           (const double*)b, bp->ldb, beta, (double*)c, bp->ldc);
 }
 
+/* ---- nabla's own float32 GEMM (sgemm_avx512.c) ---- */
+
+#if defined(NB_HAVE_SGEMM_AVX512)
+/* Where it was measured to beat OpenBLAS: big products whose columns give every
+ * thread at least eight 48-column panels (its threads split the columns). */
+static bool own_sgemm_fits(const nb_gemm_problem* p, int threads) {
+    return p->dtype == NB_F32 && nb_cpu_capability() >= NB_CPU_AVX512 && p->M >= 64 && p->K >= 128 &&
+           p->N >= 384 * (int64_t)threads && (double)p->M * (double)p->N * (double)p->K >= 16777216.0;
+}
+
+/* Every batch in turn, each on all the threads; false (nothing written) when
+ * the packing buffers could not be had. */
+static bool own_sgemm_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbatch, int threads) {
+    for (int64_t b = 0; b < nbatch; b++) {
+        fill_block(p, b, 0, p->M, 0, p->N);
+        const float* a = (const float*)p->a.data + batch_offset(p, &p->a, b);
+        const float* bm = (const float*)p->b.data + batch_offset(p, &p->b, b);
+        nb_sgemm_args g = {
+            .M = p->M, .N = p->N, .K = p->K, .alpha = (float)p->alpha,
+            .beta = p->accumulate ? (float)p->beta : 0.0f,
+            .a = a, .a_rs = p->a.rs, .a_cs = p->a.cs, .b = bm, .b_rs = p->b.rs, .b_cs = p->b.cs,
+            .c = (float*)p->c.data + batch_offset(p, &p->c, b), .ldc = p->c.rs,
+        };
+        if (bp->swap) { /* C is column-major: C^T = B^T A^T */
+            g.M = p->N, g.N = p->M;
+            g.a = bm, g.a_rs = p->b.cs, g.a_cs = p->b.rs;
+            g.b = a, g.b_rs = p->a.cs, g.b_cs = p->a.rs;
+            g.ldc = p->c.cs;
+        }
+        if (!nb_sgemm_avx512(&g, threads)) {
+            if (b == 0) return false;
+            for (; b < nbatch; b++) blas_block(p, bp, b, 0, p->M, 0, p->N);
+        }
+    }
+    return true;
+}
+#endif
+
 static int64_t gcd(int64_t a, int64_t b) {
     while (b != 0) {
         const int64_t t = a % b;
@@ -204,6 +244,9 @@ static void tile_grid(int64_t M, int64_t N, int64_t pieces, int64_t* mstep, int6
 static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbatch) {
     const double mnk = (double)p->M * (double)p->N * (double)p->K;
     const int threads = max_threads();
+#if defined(NB_HAVE_SGEMM_AVX512)
+    if (own_sgemm_fits(p, threads) && own_sgemm_run(p, bp, nbatch, threads)) return;
+#endif
     int64_t pieces = 1;
     if (threads > 1 && mnk * (double)nbatch >= PARALLEL_MIN_WORK) {
         pieces = threads / gcd(nbatch, threads);
