@@ -62,8 +62,7 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, out=None) 
     max(atol, rtol * largest) count as zero (hermitian: from eigh, for symmetric A)."""
     from .linalg import eigh, svd
     if not isinstance(A, Tensor) or A.ndim < 2 or not _is_float(A):
-        what = f"{_dtype.TORCH_NAMES[A.dtype.code]}{{{list(A.shape)}}}".replace(" ", "") \
-            if isinstance(A, Tensor) else type(A).__name__
+        what = f"{_dtype.TORCH_NAMES[A.dtype.code]}{{{list(A.shape)}}}" if isinstance(A, Tensor) else type(A).__name__
         raise RuntimeError(f"linalg.pinv({what}): expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types")
     nb = _nb()
@@ -120,7 +119,7 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None) -> LstsqResult:
     if not _is_float(A):
         raise RuntimeError("torch.linalg.lstsq: Expected a floating point tensor as input. Got "
                            f"{_dtype.TORCH_NAMES[A.dtype.code]}")
-    vector = B.ndim == A.ndim - 1
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])  # solve's rule
     Bm = B.unsqueeze(-1) if vector else B
     if Bm.shape[-2] != A.shape[-2]:
         raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size(-{1 if vector else 2})")
