@@ -787,7 +787,7 @@ NB_API nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tens
 /* The Cholesky factor L (A = L L^T; upper 1: U with A = U^T U) of each symmetric positive-definite matrix of A, read from its lower triangle (upper 1: the upper one); the other triangle of the result is zero. A matrix that is not positive-definite fails with NB_ERR_LINALG naming the leading minor. */
 NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out);
 
-/* A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). */
+/* A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). Differentiable in modes reduced and complete (the latter when m <= n), as in PyTorch. */
 NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R);
 
 /* Eigenvalues (ascending, [..., n]) and, when eigenvectors is non-NULL, orthonormal eigenvectors (the columns of [..., n, n]) of each symmetric matrix of A, read from its lower triangle (upper 1: the upper one). No convergence fails with NB_ERR_LINALG. */
@@ -795,6 +795,18 @@ NB_API nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** e
 
 /* A [..., m, n] = U diag(S) Vh (divide and conquer): S [..., k] descending with k = min(m, n), U [..., m, k] and Vh [..., k, n] (full_matrices: [..., m, m] and [..., n, n]); U and Vh both NULL: singular values only. An empty matrix has identity U / Vh, as in PyTorch. */
 NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh);
+
+/* nb_linalg_inv without failing on the values: info (int32, A's batch shape) is 0, or for a singular matrix the position of the zero diagonal element of U, whose inverse then holds the infinities and NaNs of solving A X = I from its LU factors (as PyTorch's inv_ex). */
+NB_API nb_status nb_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_tensor** info);
+
+/* nb_linalg_solve without failing on the values: info (int32, the broadcast batch shape) is 0, or for a singular A the position of the zero diagonal element of U (the result then holds infinities and NaNs). */
+NB_API nb_status nb_linalg_solve_ex(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** result, nb_tensor** info);
+
+/* nb_linalg_cholesky without failing on the values: info (int32, A's batch shape) is 0, or the order of the leading minor that is not positive-definite (the factor then holds LAPACK's partial work). */
+NB_API nb_status nb_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_tensor** L, nb_tensor** info);
+
+/* X with A X = B (left 1) or X A = B (left 0), reading only the upper (upper 1) or lower triangle of A [..., n, n] (unitriangular 1: ones assumed on its diagonal); B is [..., n, k] (left) or [..., k, n], batch dims broadcast. A zero on the diagonal gives infinities and NaNs, not an error (BLAS trsm, as PyTorch). */
+NB_API nb_status nb_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out);
 
 /* ---- ops: nn ---- */
 /* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */

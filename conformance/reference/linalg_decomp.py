@@ -2,7 +2,8 @@
 sign conventions of singular and eigen vectors: inverses, solutions, determinants,
 Cholesky factors, eigen and singular values, and QR of upper triangular inputs
 (Householder leaves those untouched: Q = I, R = A). Gradients of the ops that read
-one triangle are checked against the symmetric part, as PyTorch's tests do."""
+one triangle are checked against the symmetric part, as PyTorch's tests do; QR's
+against NumPy's QR (the same Householder signs) of well-conditioned inputs."""
 from __future__ import annotations
 
 import numpy as np
@@ -65,6 +66,11 @@ def cases() -> Family:
                 [T("A"), I32(mode), OUT("Q"), OUT("R")],
                 lambda A: {"Q": np.eye(4)[:, :4 if mode else 3], "R": A[:4 if mode else 3]}),
                 tol="accumulate")  # (LAPACK's Q holds -0.0 where the identity has 0.0)
+        _ex_cases(fam, dt, g)
+    for shape in ((4, 3), (3, 5)):
+        fam.gradient("linalg_qr", "f64", f"reduced-{shape[0]}x{shape[1]}", lambda r, shape=shape: (
+            [("A", "f64", r.uniform(-1, 1, shape) + 2 * np.eye(*shape))], [T("A"), I32(0), OUT("Q"), OUT("R")],
+            lambda A: dict(zip(("Q", "R"), np.linalg.qr(A)))), wrt=("A",))
     fam.error("linalg_inv", "f64", "singular", lambda r: (
         [("A", "f64", np.array([[1.0, 2.0], [2.0, 4.0]]))], [T("A"), OUT("out")], None), "NB_ERR_LINALG")
     fam.error("linalg_solve", "f64", "singular", lambda r: (
@@ -83,6 +89,52 @@ def cases() -> Family:
     fam.error("linalg_qr", "f64", "mode", lambda r: (
         [("A", "f64", np.ones((2, 2)))], [T("A"), I32(9), OUT("Q"), OUT("R")], None), "NB_ERR_INVALID_ARGUMENT")
     return fam
+
+
+def _tri_solve(A, B, upper, left, unit):
+    t = np.triu(A) if upper else np.tril(A)
+    if unit:
+        t = t - np.diag(np.diag(t)) + np.eye(len(t))
+    return np.linalg.solve(t, B) if left else np.linalg.solve(t.T, B.T).T
+
+
+def _ex_cases(fam: Family, dt: str, g: tuple) -> None:
+    """inv_ex, solve_ex, cholesky_ex (info 0, and a failing matrix's info) and solve_triangular."""
+    info = {"info": "i32"}
+    fam.forward("linalg_inv_ex", dt, "batched", lambda r: (
+        [("A", dt, _square(r, (2, 3, 3)))], [T("A"), OUT("inverse"), OUT("info")],
+        lambda A: {"inverse": np.linalg.inv(A), "info": np.zeros(2, np.int32)}), tol="accumulate", out_dt=info,
+        grad=g, grad_outputs=("inverse",))
+    fam.forward("linalg_solve_ex", dt, "left1", lambda r: (
+        [("A", dt, _square(r, (2, 3, 3))), ("B", dt, r.uniform(-1, 1, (2, 3, 2)))],
+        [T("A"), T("B"), I32(1), OUT("result"), OUT("info")],
+        lambda A, B: {"result": np.linalg.solve(A, B), "info": np.zeros(2, np.int32)}), tol="accumulate",
+        out_dt=info, grad=("A", "B") if g else (), grad_outputs=("result",))
+    fam.forward("linalg_cholesky_ex", dt, "upper0", lambda r: (
+        [("A", dt, _spd(r, (2, 3, 3)))], [T("A"), I32(0), OUT("L"), OUT("info")],
+        lambda A: {"L": _chol(_sym(A), 0), "info": np.zeros(2, np.int32)}), tol="accumulate", out_dt=info,
+        grad=g, grad_outputs=("L",))
+    fam.forward("linalg_cholesky_ex", dt, "not-positive-definite", lambda r: (
+        [("A", dt, np.stack([np.eye(2), np.diag([1.0, -1.0])]))], [T("A"), I32(0), OUT("L"), OUT("info")],
+        lambda A: {"L": A, "info": np.array([0, 2], np.int32)}), tol="accumulate", out_dt=info)
+    for upper, left, unit in ((1, 1, 0), (0, 0, 1)):
+        fam.forward("linalg_solve_triangular", dt, f"upper{upper}-left{left}-unit{unit}",
+                    lambda r, upper=upper, left=left, unit=unit: (
+                        [("A", dt, _square(r, (3, 3))), ("B", dt, r.uniform(-1, 1, (3, 2) if left else (2, 3)))],
+                        [T("A"), T("B"), I32(upper), I32(left), I32(unit), OUT("out")],
+                        lambda A, B: {"out": _tri_solve(A, B, upper, left, unit)}),
+                    tol="accumulate", grad=("A", "B") if g else ())
+    if dt == "f64":
+        fam.error("linalg_inv_ex", dt, "not-square", lambda r: (
+            [("A", dt, np.ones((2, 3)))], [T("A"), OUT("inverse"), OUT("info")], None), "NB_ERR_SHAPE")
+        fam.error("linalg_solve_ex", dt, "dtype", lambda r: (
+            [("A", dt, np.eye(2)), ("B", "f32", np.ones(2))], [T("A"), T("B"), I32(1), OUT("result"), OUT("info")],
+            None), "NB_ERR_DTYPE")
+        fam.error("linalg_cholesky_ex", dt, "vector", lambda r: (
+            [("A", dt, np.ones(3))], [T("A"), I32(0), OUT("L"), OUT("info")], None), "NB_ERR_SHAPE")
+        fam.error("linalg_solve_triangular", dt, "vector-B", lambda r: (
+            [("A", dt, np.eye(3)), ("B", dt, np.ones(3))], [T("A"), T("B"), I32(1), I32(1), I32(0), OUT("out")],
+            None), "NB_ERR_SHAPE")
 
 
 def _chol(a, upper):

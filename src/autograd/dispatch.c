@@ -473,6 +473,8 @@ NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor
 }
 
 NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_qr(A, mode, Q, R);
     return nbi_linalg_qr(A, mode, Q, R);
 }
 
@@ -486,6 +488,30 @@ NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_ten
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
         return nb_agf_linalg_svd(A, full_matrices, U, S, Vh);
     return nbi_linalg_svd(A, full_matrices, U, S, Vh);
+}
+
+NB_API nb_status nb_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_tensor** info) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_inv_ex(A, inverse, info);
+    return nbi_linalg_inv_ex(A, inverse, info);
+}
+
+NB_API nb_status nb_linalg_solve_ex(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** result, nb_tensor** info) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A) || nb_ag_requires(B))))
+        return nb_agf_linalg_solve_ex(A, B, left, result, info);
+    return nbi_linalg_solve_ex(A, B, left, result, info);
+}
+
+NB_API nb_status nb_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_tensor** L, nb_tensor** info) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A))))
+        return nb_agf_linalg_cholesky_ex(A, upper, L, info);
+    return nbi_linalg_cholesky_ex(A, upper, L, info);
+}
+
+NB_API nb_status nb_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out) {
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(A) || nb_ag_requires(B))))
+        return nb_agf_linalg_solve_triangular(A, B, upper, left, unitriangular, out);
+    return nbi_linalg_solve_triangular(A, B, upper, left, unitriangular, out);
 }
 
 NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {

@@ -1,4 +1,4 @@
-/* lapack.h: the LAPACK routines nabla calls, from the scipy-openblas32 library
+/* lapack.h: the LAPACK routines (and BLAS's trsm) nabla calls, from the scipy-openblas32 library
  * (symbols prefixed scipy_, 32-bit integers, Fortran calling convention: every
  * argument by address, the lengths of character arguments appended). Matrices
  * are column-major. */
@@ -31,7 +31,11 @@ typedef int nb_lapack_int;
     void scipy_##P##gesdd_(const char* jobz, const nb_lapack_int* m, const nb_lapack_int* n, T* a,        \
                            const nb_lapack_int* lda, T* s, T* u, const nb_lapack_int* ldu, T* vt,         \
                            const nb_lapack_int* ldvt, T* work, const nb_lapack_int* lwork,                \
-                           nb_lapack_int* iwork, nb_lapack_int* info, size_t jobz_len);
+                           nb_lapack_int* iwork, nb_lapack_int* info, size_t jobz_len);            \
+    void scipy_##P##trsm_(const char* side, const char* uplo, const char* transa, const char* diag,      \
+                          const nb_lapack_int* m, const nb_lapack_int* n, const T* alpha, const T* a,     \
+                          const nb_lapack_int* lda, T* b, const nb_lapack_int* ldb, size_t side_len,      \
+                          size_t uplo_len, size_t transa_len, size_t diag_len);
 
 NB_LAPACK_DECLARE(s, float)
 NB_LAPACK_DECLARE(d, double)

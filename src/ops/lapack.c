@@ -1,6 +1,6 @@
-/* lapack.c: linear algebra through LAPACK (scipy-openblas32): inv, solve, det,
- * slogdet, cholesky, qr, eigh and svd of float32 / float64 matrices, batched over
- * every leading dim. Each matrix is copied into a column-major buffer, factored in
+/* lapack.c: linear algebra through LAPACK (scipy-openblas32): inv, solve, cholesky
+ * (and their _ex forms), solve_triangular, det, slogdet, qr, eigh and svd of float32 /
+ * float64 matrices, batched over every leading dim. Each matrix is copied into a column-major buffer, factored in
  * place (lapack_kernels.h) and copied out; failures name the batch element and
  * LAPACK's position, in PyTorch's words, with NB_ERR_LINALG (LinAlgError). */
 #include "../core/internal.h"
@@ -129,46 +129,74 @@ static nb_status open_square(const char* op, const nb_tensor* a, batch* b, nb_te
     return st;
 }
 
-/* ---- inv ---- */
+/* The info of the _ex ops: int32, one per matrix of the batch. */
+static nb_status new_info(const char* op, const batch* b, nb_tensor** info) {
+    nb_status st = nb_tensor_new(op, b->bshape, b->bndim, NB_I32, NB_CPU, 0, info);
+    if (st == NB_OK) memset(nb_tensor_data(*info), 0, sizeof(int32_t) * (size_t)b->count);
+    return st;
+}
 
-nb_status nbi_linalg_inv(const nb_tensor* a, nb_tensor** out) {
-    static const char* op = "linalg.inv";
+/* ---- inv, inv_ex ---- */
+
+/* The inverse of each matrix. With info (inv_ex) a singular matrix is no error: its
+ * position goes to info, and A X = I is solved from the LU factors anyway, as PyTorch's
+ * inv_ex does (infinities and NaNs). */
+static nb_status inverse(const char* op, const nb_tensor* a, nb_tensor** out, nb_tensor** info) {
     NB_CHECK_OUT(op, out);
     batch b;
-    nb_tensor* r;
-    void* buf;
+    nb_tensor *r, *it = NULL;
+    void *buf, *eye = NULL;
     nb_lapack_int* ipiv;
     nb_status st = open_square(op, a, &b, &r, &buf, &ipiv);
     if (st != NB_OK) return st;
     const int64_t n = b.n;
+    if (info != NULL && (st = new_info(op, &b, &it)) == NB_OK && (eye = malloc((size_t)(n * n + 1) * (size_t)b.es)) == NULL)
+        st = no_memory(op);
     for (int64_t i = 0; st == NB_OK && i < b.count; i++) {
+        char* dst = (char*)nb_tensor_data(r) + i * n * n * b.es;
         transpose(b.data + i * n * n * b.es, buf, n, n, b.es);  /* A itself, so the pivots are PyTorch's */
-        const int info = KERNEL(b.dtype, inv, (nb_lapack_int)n, buf, ipiv);
-        if (info < 0) st = no_memory(op);
-        else if (info > 0)
+        if (info != NULL) {
+            memset(eye, 0, (size_t)(n * n * b.es));
+            const double one = 1.0;
+            for (int64_t j = 0; j < n; j++) nb_cpu_convert_fn(NB_F64, b.dtype)((char*)eye + (j * n + j) * b.es, 1, &one, 1, 1);
+            ((int32_t*)nb_tensor_data(it))[i] = KERNEL(b.dtype, solve, (nb_lapack_int)n, (nb_lapack_int)n, buf, ipiv, eye, true);
+            transpose(eye, dst, n, n, b.es);
+            continue;
+        }
+        const int code = KERNEL(b.dtype, inv, (nb_lapack_int)n, buf, ipiv);
+        if (code < 0) st = no_memory(op);
+        else if (code > 0)
             st = nb_error(NB_ERR_LINALG, "%s: %sThe diagonal element %d is zero, the inversion could not be completed "
-                          "because the input matrix is singular.", op, element(b.batched, i), info);
-        else transpose(buf, (char*)nb_tensor_data(r) + i * n * n * b.es, n, n, b.es);
+                          "because the input matrix is singular.", op, element(b.batched, i), code);
+        else transpose(buf, dst, n, n, b.es);
     }
-    free(buf), free(ipiv);
+    free(buf), free(ipiv), free(eye);
     nb_tensor_release(b.t);
-    if (st != NB_OK) return nb_tensor_release(r), st;
+    if (st != NB_OK) return nb_tensor_release(r), nb_tensor_release(it), st;
     *out = r;
+    if (info != NULL) *info = it;
     return NB_OK;
 }
 
-/* ---- solve ---- */
+nb_status nbi_linalg_inv(const nb_tensor* a, nb_tensor** out) { return inverse("linalg.inv", a, out, NULL); }
+
+nb_status nbi_linalg_inv_ex(const nb_tensor* a, nb_tensor** inverse_, nb_tensor** info) {
+    NB_CHECK_OUT("linalg.inv_ex", info);
+    return inverse("linalg.inv", a, inverse_, info);  /* PyTorch names inv in the checks */
+}
+
+/* ---- solve, solve_ex, solve_triangular ---- */
 
 bool nb_solve_rhs_is_vector(const nb_tensor* a, const nb_tensor* b) {
     if (b->ndim == 1) return true;
     return b->ndim == a->ndim - 1 && memcmp(b->shape, a->shape, sizeof(int64_t) * (size_t)b->ndim) == 0;
 }
 
-nb_status nbi_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** out) {
-    static const char* op = "linalg.solve";
-    NB_CHECK_OUT(op, out);
-    nb_status st = check_input(op, a, "A", true);
-    if (st != NB_OK) return st;
+/* The checks of B against A [..., n, n] for A X = B (left) or X A = B, B a batch of
+ * matrices or (bm 1) vectors: the batch dims broadcast, giving the shapes A and B
+ * expand to (nd batch dims) and the k columns (left) or rows of each B. */
+static nb_status check_rhs(const char* op, const nb_tensor* a, const nb_tensor* bt, bool left, int32_t bm,
+                           int64_t* ashape, int64_t* bshape, int32_t* nd_out, int64_t* k_out) {
     NB_CHECK_TENSOR(op, bt);
     if (bt->storage->device_type != NB_CPU)
         return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: only CPU tensors are supported", op);
@@ -176,18 +204,15 @@ nb_status nbi_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left
         return nb_error(NB_ERR_DTYPE, "%s: Expected A and B to have the same dtype, but found A of type %s and B of "
                         "type %s instead", op, nb_dtype_torch_name(a->dtype), nb_dtype_torch_name(bt->dtype));
     const int64_t n = a->shape[a->ndim - 1];
-    const bool vector = nb_solve_rhs_is_vector(a, bt);
-    if (!vector && bt->ndim < 2)
+    if (bm == 2 && bt->ndim < 2)
         return nb_error(NB_ERR_SHAPE, "%s: The input tensor B must have at least 2 dimensions.", op);
-    const int64_t rows = vector ? bt->shape[bt->ndim - 1] : bt->shape[bt->ndim - (left ? 2 : 1)];
-    const int64_t k = vector ? 1 : bt->shape[bt->ndim - (left ? 1 : 2)];
+    const int64_t rows = bm == 1 ? bt->shape[bt->ndim - 1] : bt->shape[bt->ndim - (left ? 2 : 1)];
+    const int64_t k = bm == 1 ? 1 : bt->shape[bt->ndim - (left ? 1 : 2)];
     if (rows != n)
         return nb_error(NB_ERR_SHAPE, "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)",
                         op, left ? "AX = B" : "XA = B", (long long)n, (long long)n,
                         (long long)(left ? rows : k), (long long)(left ? k : rows));
-    /* the batch dims of A and B broadcast together */
-    const int32_t bm = vector ? 1 : 2, na = a->ndim - 2, nb = bt->ndim - bm, nd = na > nb ? na : nb;
-    int64_t ashape[NB_MAX_DIMS], bshape[NB_MAX_DIMS];
+    const int32_t na = a->ndim - 2, nb = bt->ndim - bm, nd = na > nb ? na : nb;
     for (int32_t d = 0; d < nd; d++) {
         const int64_t sa = d >= nd - na ? a->shape[d - (nd - na)] : 1, sb = d >= nd - nb ? bt->shape[d - (nd - nb)] : 1;
         if (sa != sb && sa != 1 && sb != 1)
@@ -197,22 +222,46 @@ nb_status nbi_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left
     }
     ashape[nd] = n, ashape[nd + 1] = n;
     memcpy(bshape + nd, bt->shape + bt->ndim - bm, sizeof(int64_t) * (size_t)bm);
+    *nd_out = nd, *k_out = k;
+    return NB_OK;
+}
+
+/* A and B expanded to their broadcast shapes, as contiguous batches. */
+static nb_status open_pair(const nb_tensor* a, const nb_tensor* bt, const int64_t* ashape, const int64_t* bshape,
+                           int32_t nd, int32_t bm, batch* A, nb_tensor** B) {
     nb_tensor *ae = NULL, *be = NULL;
-    batch A, B;
+    nb_status st;
     if ((st = nb_tensor_expand(a, ashape, nd + 2, &ae)) == NB_OK && (st = nb_tensor_expand(bt, bshape, nd + bm, &be)) == NB_OK &&
-        (st = open_batch(ae, &A)) == NB_OK) {
-        st = nb_tensor_contiguous(be, &B.t);
-        if (st != NB_OK) nb_tensor_release(A.t);
+        (st = open_batch(ae, A)) == NB_OK) {
+        st = nb_tensor_contiguous(be, B);
+        if (st != NB_OK) nb_tensor_release(A->t);
     }
     nb_tensor_release(ae), nb_tensor_release(be);
+    return st;
+}
+
+static nb_status solve(const char* op, const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** out,
+                       nb_tensor** info) {
+    NB_CHECK_OUT(op, out);
+    nb_status st = check_input(op, a, "A", true);
     if (st != NB_OK) return st;
-    nb_tensor* r = NULL;
+    NB_CHECK_TENSOR(op, bt);
+    const int64_t n = a->shape[a->ndim - 1];
+    const int32_t bm = nb_solve_rhs_is_vector(a, bt) ? 1 : 2;
+    int64_t ashape[NB_MAX_DIMS], bshape[NB_MAX_DIMS], k;
+    int32_t nd;
+    batch A;
+    nb_tensor *Bt = NULL, *r = NULL, *it = NULL;
+    if ((st = check_rhs(op, a, bt, left, bm, ashape, bshape, &nd, &k)) != NB_OK ||
+        (st = open_pair(a, bt, ashape, bshape, nd, bm, &A, &Bt)) != NB_OK)
+        return st;
     void *abuf = NULL, *bbuf = NULL;
     nb_lapack_int* ipiv = NULL;
     st = nb_tensor_new(op, bshape, nd + bm, a->dtype, NB_CPU, 0, &r);
+    if (st == NB_OK && info != NULL) st = new_info(op, &A, &it);
     if (st == NB_OK) st = scratch(op, &A, n * n, n, &abuf, &ipiv);
     if (st == NB_OK && (bbuf = malloc((size_t)(n * k > 0 ? n * k : 1) * (size_t)A.es)) == NULL) st = no_memory(op);
-    const char* bdata = st == NB_OK ? nb_tensor_data(B.t) : NULL;
+    const char* bdata = st == NB_OK ? nb_tensor_data(Bt) : NULL;
     for (int64_t i = 0; st == NB_OK && i < A.count; i++) {
         const char* am = A.data + i * n * n * A.es;
         const char* bmat = bdata + i * n * k * A.es;
@@ -220,16 +269,57 @@ nb_status nbi_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left
         /* AX = B: A and B go column-major; XA = B is A^T X^T = B^T, which the row-major data already are */
         if (left) transpose(am, abuf, n, n, A.es), transpose(bmat, bbuf, n, k, A.es);
         else memcpy(abuf, am, (size_t)(n * n * A.es)), memcpy(bbuf, bmat, (size_t)(n * k * A.es));
-        const int info = KERNEL(A.dtype, solve, (nb_lapack_int)n, (nb_lapack_int)k, abuf, ipiv, bbuf);
-        if (info < 0) st = no_memory(op);
-        else if (info > 0)
+        const int code = KERNEL(A.dtype, solve, (nb_lapack_int)n, (nb_lapack_int)k, abuf, ipiv, bbuf, info != NULL);
+        if (code < 0) st = no_memory(op);
+        else if (code > 0 && info == NULL)
             st = nb_error(NB_ERR_LINALG, "%s: %sThe solver failed because the input matrix is singular.", op,
                           element(nd > 0, i));
         else if (left) transpose(bbuf, xm, k, n, A.es);
         else memcpy(xm, bbuf, (size_t)(n * k * A.es));
+        if (info != NULL && code > 0) ((int32_t*)nb_tensor_data(it))[i] = code;
     }
     free(abuf), free(bbuf), free(ipiv);
-    nb_tensor_release(A.t), nb_tensor_release(B.t);
+    nb_tensor_release(A.t), nb_tensor_release(Bt);
+    if (st != NB_OK) return nb_tensor_release(r), nb_tensor_release(it), st;
+    *out = r;
+    if (info != NULL) *info = it;
+    return NB_OK;
+}
+
+nb_status nbi_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** out) {
+    return solve("linalg.solve", a, bt, left, out, NULL);
+}
+
+nb_status nbi_linalg_solve_ex(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** result,
+                              nb_tensor** info) {
+    NB_CHECK_OUT("linalg.solve_ex", info);
+    return solve("linalg.solve", a, bt, left, result, info);
+}
+
+nb_status nbi_linalg_solve_triangular(const nb_tensor* a, const nb_tensor* bt, int32_t upper, int32_t left,
+                                      int32_t unitriangular, nb_tensor** out) {
+    static const char* op = "linalg.solve_triangular";
+    NB_CHECK_OUT(op, out);
+    nb_status st = check_input(op, a, "A", true);
+    if (st != NB_OK) return st;
+    int64_t ashape[NB_MAX_DIMS], bshape[NB_MAX_DIMS], k;
+    int32_t nd;
+    batch A;
+    nb_tensor *Bt = NULL, *r = NULL;
+    if ((st = check_rhs(op, a, bt, left, 2, ashape, bshape, &nd, &k)) != NB_OK ||
+        (st = open_pair(a, bt, ashape, bshape, nd, 2, &A, &Bt)) != NB_OK)
+        return st;
+    const int64_t n = A.n;
+    if ((st = nb_tensor_new(op, bshape, nd + 2, a->dtype, NB_CPU, 0, &r)) == NB_OK)
+        memcpy(nb_tensor_data(r), nb_tensor_data(Bt), (size_t)(r->numel * A.es));
+    /* Row-major data is the transpose in column-major: A X = B is X^T A^T = B^T with A^T's
+     * triangle the other one, and X A = B is A^T X^T = B^T; trsm then runs in place on X^T. */
+    const char side = left ? 'R' : 'L', uplo = upper ? 'L' : 'U';
+    const int64_t rows = left ? k : n, cols = left ? n : k;
+    for (int64_t i = 0; st == NB_OK && i < A.count; i++)
+        KERNEL(A.dtype, trsolve, side, uplo, unitriangular != 0, (nb_lapack_int)rows, (nb_lapack_int)cols,
+               (const void*)(A.data + i * n * n * A.es), (void*)((char*)nb_tensor_data(r) + i * n * k * A.es));
+    nb_tensor_release(A.t), nb_tensor_release(Bt);
     if (st != NB_OK) return nb_tensor_release(r), st;
     *out = r;
     return NB_OK;
@@ -277,33 +367,46 @@ nb_status nbi_linalg_slogdet(const nb_tensor* a, nb_tensor** sign, nb_tensor** l
     return determinant("linalg.slogdet", a, NULL, sign, logabsdet);
 }
 
-/* ---- cholesky ---- */
+/* ---- cholesky, cholesky_ex ---- */
 
-nb_status nbi_linalg_cholesky(const nb_tensor* a, int32_t upper, nb_tensor** out) {
-    static const char* op = "linalg.cholesky";
+/* With info (cholesky_ex) a matrix that is not positive-definite is no error: the order
+ * of its failing minor goes to info and the factor holds LAPACK's partial work. */
+static nb_status cholesky(const char* op, const nb_tensor* a, int32_t upper, nb_tensor** out, nb_tensor** info) {
     NB_CHECK_OUT(op, out);
     batch b;
-    nb_tensor* r;
+    nb_tensor *r, *it = NULL;
     void* buf;
     nb_lapack_int* ipiv;
     nb_status st = open_square(op, a, &b, &r, &buf, &ipiv);
     if (st != NB_OK) return st;
+    if (info != NULL) st = new_info(op, &b, &it);
     const int64_t n = b.n;
     for (int64_t i = 0; st == NB_OK && i < b.count; i++) {
         /* the row-major data is A^T in column-major: its upper factor is the transpose of the lower one we want */
         memcpy(buf, b.data + i * n * n * b.es, (size_t)(n * n * b.es));
-        const int info = KERNEL(b.dtype, cholesky, (nb_lapack_int)n, buf, !upper);
-        if (info > 0)
+        const int code = KERNEL(b.dtype, cholesky, (nb_lapack_int)n, buf, !upper);
+        if (code > 0 && info == NULL)
             st = nb_error(NB_ERR_LINALG, "%s: %sThe factorization could not be completed because the input is not "
                           "positive-definite (the leading minor of order %d is not positive-definite).", op,
-                          element(b.batched, i), info);
+                          element(b.batched, i), code);
         else memcpy((char*)nb_tensor_data(r) + i * n * n * b.es, buf, (size_t)(n * n * b.es));
+        if (info != NULL) ((int32_t*)nb_tensor_data(it))[i] = code;
     }
     free(buf), free(ipiv);
     nb_tensor_release(b.t);
-    if (st != NB_OK) return nb_tensor_release(r), st;
+    if (st != NB_OK) return nb_tensor_release(r), nb_tensor_release(it), st;
     *out = r;
+    if (info != NULL) *info = it;
     return NB_OK;
+}
+
+nb_status nbi_linalg_cholesky(const nb_tensor* a, int32_t upper, nb_tensor** out) {
+    return cholesky("linalg.cholesky", a, upper, out, NULL);
+}
+
+nb_status nbi_linalg_cholesky_ex(const nb_tensor* a, int32_t upper, nb_tensor** L, nb_tensor** info) {
+    NB_CHECK_OUT("linalg.cholesky_ex", info);
+    return cholesky("linalg.cholesky", a, upper, L, info);
 }
 
 /* ---- qr ---- */

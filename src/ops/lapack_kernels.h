@@ -33,12 +33,23 @@ static int LK(inv)(nb_lapack_int n, T* a, nb_lapack_int* ipiv) {
     return info;
 }
 
-/* b (n x nrhs) = a^-1 b; a is left factored. */
-static int LK(solve)(nb_lapack_int n, nb_lapack_int nrhs, T* a, nb_lapack_int* ipiv, T* b) {
-    nb_lapack_int info = LK(lu)(n, a, ipiv);
-    if (info != 0 || n == 0 || nrhs == 0) return info;
-    LAPACK(getrs_)("N", &n, &nrhs, a, &n, ipiv, b, &n, &info, 1);
+/* b (n x nrhs) = a^-1 b; a is left factored. always: a singular a is solved too (the
+ * infinities and NaNs of PyTorch's _ex functions), its info still returned. */
+static int LK(solve)(nb_lapack_int n, nb_lapack_int nrhs, T* a, nb_lapack_int* ipiv, T* b, bool always) {
+    nb_lapack_int info = LK(lu)(n, a, ipiv), info2 = 0;
+    if ((info != 0 && !always) || n == 0 || nrhs == 0) return info;
+    LAPACK(getrs_)("N", &n, &nrhs, a, &n, ipiv, b, &n, &info2, 1);
     return info;
+}
+
+/* b (m x n, leading dim m) = op^-1 b (side 'L') or b op^-1 (side 'R'), op the triangle
+ * uplo of a (unit: ones on its diagonal). No check for zeros on the diagonal (BLAS). */
+static void LK(trsolve)(char side, char uplo, bool unit, nb_lapack_int m, nb_lapack_int n, const T* a, T* b) {
+    if (m == 0 || n == 0) return;
+    const T one = 1;
+    const nb_lapack_int lda = side == 'L' ? m : n;
+    const char s[2] = {side, 0}, u[2] = {uplo, 0};
+    LAPACK(trsm_)(s, u, "N", unit ? "U" : "N", &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
 }
 
 /* det and log|det| with its sign, from the LU factors (a singular matrix: 0, 0, -inf). */

@@ -517,12 +517,20 @@ export interface Functions {
   nb_linalg_slogdet(A: nb_tensor | null, sign: BigUint64Array | null, logabsdet: BigUint64Array | null): number;
   /** The Cholesky factor L (A = L L^T; upper 1: U with A = U^T U) of each symmetric positive-definite matrix of A, read from its lower triangle (upper 1: the upper one); the other triangle of the result is zero. A matrix that is not positive-definite fails with NB_ERR_LINALG naming the leading minor. */
   nb_linalg_cholesky(A: nb_tensor | null, upper: number, out: BigUint64Array | null): number;
-  /** A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). */
+  /** A [..., m, n] = Q R (Householder, LAPACK's signs) with Q orthonormal and R upper triangular; mode NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R (Q then empty). Differentiable in modes reduced and complete (the latter when m <= n), as in PyTorch. */
   nb_linalg_qr(A: nb_tensor | null, mode: number, Q: BigUint64Array | null, R: BigUint64Array | null): number;
   /** Eigenvalues (ascending, [..., n]) and, when eigenvectors is non-NULL, orthonormal eigenvectors (the columns of [..., n, n]) of each symmetric matrix of A, read from its lower triangle (upper 1: the upper one). No convergence fails with NB_ERR_LINALG. */
   nb_linalg_eigh(A: nb_tensor | null, upper: number, eigenvalues: BigUint64Array | null, eigenvectors: BigUint64Array | null): number;
   /** A [..., m, n] = U diag(S) Vh (divide and conquer): S [..., k] descending with k = min(m, n), U [..., m, k] and Vh [..., k, n] (full_matrices: [..., m, m] and [..., n, n]); U and Vh both NULL: singular values only. An empty matrix has identity U / Vh, as in PyTorch. */
   nb_linalg_svd(A: nb_tensor | null, full_matrices: number, U: BigUint64Array | null, S: BigUint64Array | null, Vh: BigUint64Array | null): number;
+  /** nb_linalg_inv without failing on the values: info (int32, A's batch shape) is 0, or for a singular matrix the position of the zero diagonal element of U, whose inverse then holds the infinities and NaNs of solving A X = I from its LU factors (as PyTorch's inv_ex). */
+  nb_linalg_inv_ex(A: nb_tensor | null, inverse: BigUint64Array | null, info: BigUint64Array | null): number;
+  /** nb_linalg_solve without failing on the values: info (int32, the broadcast batch shape) is 0, or for a singular A the position of the zero diagonal element of U (the result then holds infinities and NaNs). */
+  nb_linalg_solve_ex(A: nb_tensor | null, B: nb_tensor | null, left: number, result: BigUint64Array | null, info: BigUint64Array | null): number;
+  /** nb_linalg_cholesky without failing on the values: info (int32, A's batch shape) is 0, or the order of the leading minor that is not positive-definite (the factor then holds LAPACK's partial work). */
+  nb_linalg_cholesky_ex(A: nb_tensor | null, upper: number, L: BigUint64Array | null, info: BigUint64Array | null): number;
+  /** X with A X = B (left 1) or X A = B (left 0), reading only the upper (upper 1) or lower triangle of A [..., n, n] (unitriangular 1: ones assumed on its diagonal); B is [..., n, k] (left) or [..., k, n], batch dims broadcast. A zero on the diagonal gives infinities and NaNs, not an error (BLAS trsm, as PyTorch). */
+  nb_linalg_solve_triangular(A: nb_tensor | null, B: nb_tensor | null, upper: number, left: number, unitriangular: number, out: BigUint64Array | null): number;
   /** 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
   nb_conv1d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: number | bigint, padding_left: number | bigint, padding_right: number | bigint, dilation: number | bigint, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */

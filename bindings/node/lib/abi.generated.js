@@ -218,9 +218,13 @@ const FUNCTIONS = Object.freeze({
   nb_linalg_det: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
   nb_linalg_slogdet: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "sign"], ["nb_tensor**", "logabsdet"]], "ops: linalg_decomp", true],
   nb_linalg_cholesky: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "upper"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
-  nb_linalg_qr: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "mode"], ["nb_tensor**", "Q"], ["nb_tensor**", "R"]], "ops: linalg_decomp", false],
+  nb_linalg_qr: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "mode"], ["nb_tensor**", "Q"], ["nb_tensor**", "R"]], "ops: linalg_decomp", true],
   nb_linalg_eigh: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "upper"], ["nb_tensor**", "eigenvalues"], ["nb_tensor**", "eigenvectors"]], "ops: linalg_decomp", true],
   nb_linalg_svd: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "full_matrices"], ["nb_tensor**", "U"], ["nb_tensor**", "S"], ["nb_tensor**", "Vh"]], "ops: linalg_decomp", true],
+  nb_linalg_inv_ex: ["nb_status", [["const nb_tensor*", "A"], ["nb_tensor**", "inverse"], ["nb_tensor**", "info"]], "ops: linalg_decomp", true],
+  nb_linalg_solve_ex: ["nb_status", [["const nb_tensor*", "A"], ["const nb_tensor*", "B"], ["int32_t", "left"], ["nb_tensor**", "result"], ["nb_tensor**", "info"]], "ops: linalg_decomp", true],
+  nb_linalg_cholesky_ex: ["nb_status", [["const nb_tensor*", "A"], ["int32_t", "upper"], ["nb_tensor**", "L"], ["nb_tensor**", "info"]], "ops: linalg_decomp", true],
+  nb_linalg_solve_triangular: ["nb_status", [["const nb_tensor*", "A"], ["const nb_tensor*", "B"], ["int32_t", "upper"], ["int32_t", "left"], ["int32_t", "unitriangular"], ["nb_tensor**", "out"]], "ops: linalg_decomp", true],
   nb_conv1d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["int64_t", "stride"], ["int64_t", "padding_left"], ["int64_t", "padding_right"], ["int64_t", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_conv2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
   nb_conv_transpose2d: ["nb_status", [["const nb_tensor*", "input"], ["const nb_tensor*", "weight"], ["const nb_tensor*", "bias"], ["const int64_t*", "stride"], ["const int64_t*", "padding"], ["const int64_t*", "output_padding"], ["const int64_t*", "dilation"], ["int64_t", "groups"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: nn", true],
@@ -587,6 +591,10 @@ function declare(koffi, lib) {
   fn.nb_linalg_qr = bind('nb_linalg_qr', 'nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R)');
   fn.nb_linalg_eigh = bind('nb_linalg_eigh', 'nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors)');
   fn.nb_linalg_svd = bind('nb_linalg_svd', 'nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh)');
+  fn.nb_linalg_inv_ex = bind('nb_linalg_inv_ex', 'nb_status nb_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_tensor** info)');
+  fn.nb_linalg_solve_ex = bind('nb_linalg_solve_ex', 'nb_status nb_linalg_solve_ex(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** result, nb_tensor** info)');
+  fn.nb_linalg_cholesky_ex = bind('nb_linalg_cholesky_ex', 'nb_status nb_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_tensor** L, nb_tensor** info)');
+  fn.nb_linalg_solve_triangular = bind('nb_linalg_solve_triangular', 'nb_status nb_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out)');
   fn.nb_conv1d = bind('nb_conv1d', 'nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
   fn.nb_conv2d = bind('nb_conv2d', 'nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');
   fn.nb_conv_transpose2d = bind('nb_conv_transpose2d', 'nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out)');

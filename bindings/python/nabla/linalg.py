@@ -1,6 +1,8 @@
 """nabla.linalg: PyTorch's torch.linalg over the LAPACK ops of libnabla (inv, solve,
-det, slogdet, cholesky, qr, eigh, svd: float32 / float64, batched over leading
-dims) and the norms composed from them. Failures on the input's values raise
+det, slogdet, cholesky, the _ex forms of inv / solve / cholesky, solve_triangular, qr,
+eigh, svd: float32 / float64, batched over leading dims), the norms composed from them,
+and the functions composed from those (_linalg_composite: pinv, matrix_rank, lstsq,
+matrix_power, multi_dot, cross, vecdot, diagonal). Failures on the input's values raise
 LinAlgError (a RuntimeError), as PyTorch's do."""
 from __future__ import annotations
 
@@ -13,10 +15,10 @@ from . import _dtype
 from ._lib import LinAlgError, error, ffi, lib
 from ._linalg import matmul
 from ._tensor import Tensor, _write_out, _wrap
-from .autograd.grad_mode import is_grad_enabled
 
-__all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd",
-           "svdvals", "vector_norm", "matrix_norm", "norm", "matmul"]
+__all__ = ["LinAlgError", "inv", "inv_ex", "solve", "solve_ex", "solve_triangular", "det", "slogdet", "cholesky",
+           "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm", "matrix_norm", "norm", "matmul",
+           "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot", "cross", "vecdot", "diagonal"]
 
 _NULL = ffi.NULL
 _SAME = "{fname}: Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
@@ -25,6 +27,9 @@ SlogdetResult = collections.namedtuple("linalg_slogdet", ["sign", "logabsdet"])
 QRResult = collections.namedtuple("linalg_qr", ["Q", "R"])
 EighResult = collections.namedtuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
 SVDResult = collections.namedtuple("linalg_svd", ["U", "S", "Vh"])
+InvExResult = collections.namedtuple("linalg_inv_ex", ["inverse", "info"])
+SolveExResult = collections.namedtuple("linalg_solve_ex", ["result", "info"])
+CholeskyExResult = collections.namedtuple("linalg_cholesky_ex", ["L", "info"])
 
 
 def _tensor(x, fname: str, name: str = "A") -> Tensor:
@@ -67,6 +72,45 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
     return _out1(_call(lib.nb_linalg_solve, A._h, B._h, int(bool(left)))[0], out, "linalg.solve")
 
 
+def _check_info(info: Tensor, fname: str, message: str) -> None:
+    """check_errors=True of the _ex functions: LinAlgError for the first nonzero info, as PyTorch words it
+    (message formatted with the info value)."""
+    codes = info.numpy().reshape(-1)
+    bad = codes.nonzero()[0]
+    if bad.size:
+        where = f"(Batch element {bad[0]}): " if info.ndim > 0 else ""
+        raise LinAlgError(f"{fname}: {where}{message.format(int(codes[bad[0]]))}")
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False, out=None):
+    """(inverse, info): inv without raising for a singular matrix; info (int32, one per matrix) is 0 or the
+    position of the zero diagonal element of U, whose inverse then holds infinities / NaNs."""
+    r = InvExResult(*_call(lib.nb_linalg_inv_ex, _tensor(A, "inv_ex")._h, n=2))
+    if check_errors:
+        _check_info(r.info, "linalg.inv_ex", "The diagonal element {} is zero, the inversion could not be completed "
+                    "because the input matrix is singular.")
+    return _outs(r, out, "linalg.inv_ex", InvExResult)
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False, out=None):
+    """(result, info): solve without raising for a singular A (info > 0 there, the result infinities / NaNs)."""
+    _tensor(A, "solve_ex"), _tensor(B, "solve_ex", "B")
+    r = SolveExResult(*_call(lib.nb_linalg_solve_ex, A._h, B._h, int(bool(left)), n=2))
+    if check_errors:
+        _check_info(r.info, "torch.linalg.solve_ex", "The solver failed because the input matrix is singular.")
+    return _outs(r, out, "linalg.solve_ex", SolveExResult)
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False,
+                     out=None) -> Tensor:
+    """X with A X = B (left) or X A = B, reading only A's upper (upper=True) or lower triangle (unitriangular:
+    ones assumed on its diagonal); B [..., n, k] or [..., k, n], batch dims broadcast. No singularity check."""
+    _tensor(A, "solve_triangular"), _tensor(B, "solve_triangular", "B")
+    r = _call(lib.nb_linalg_solve_triangular, A._h, B._h, int(bool(upper)), int(bool(left)),
+              int(bool(unitriangular)))[0]
+    return _out1(r, out, "linalg.solve_triangular")
+
+
 def det(A: Tensor, *, out=None) -> Tensor:
     return _out1(_call(lib.nb_linalg_det, _tensor(A, "det")._h)[0], out, "linalg.det")
 
@@ -83,18 +127,27 @@ def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
                  "linalg.cholesky")
 
 
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False, out=None):
+    """(L, info): cholesky without raising; info (int32, one per matrix) is 0 or the order of the leading minor
+    that is not positive-definite (L then holds LAPACK's partial factorization)."""
+    r = CholeskyExResult(*_call(lib.nb_linalg_cholesky_ex, _tensor(A, "cholesky_ex")._h, int(bool(upper)), n=2))
+    if check_errors:
+        _check_info(r.info, "linalg.cholesky_ex", "The factorization could not be completed because the input is not "
+                    "positive-definite (the leading minor of order {} is not positive-definite).")
+    return _outs(r, out, "linalg.cholesky_ex", CholeskyExResult)
+
+
 _QR_MODES = {"reduced": lib.NB_QR_REDUCED, "complete": lib.NB_QR_COMPLETE, "r": lib.NB_QR_R}
 
 
 def qr(A: Tensor, mode: str = "reduced", *, out=None):
-    """(Q, R) with A = Q R: mode 'reduced', 'complete', or 'r' (R only; Q empty). No gradient yet."""
+    """(Q, R) with A = Q R: mode 'reduced', 'complete', or 'r' (R only; Q empty). Differentiable as in PyTorch:
+    reduced, and complete when m <= n (backward raises PyTorch's error otherwise)."""
     _tensor(A, "qr")
     code = _QR_MODES.get(mode) if isinstance(mode, str) else None
     if code is None:
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
                            "or 'complete'")
-    if A.requires_grad and is_grad_enabled():
-        raise NotImplementedError("linalg.qr: the derivative of QR is not implemented in nabla")
     return _outs(QRResult(*_call(lib.nb_linalg_qr, A._h, code, n=2)), out, "linalg.qr", QRResult)
 
 
@@ -218,6 +271,9 @@ def logdet(input: Tensor) -> Tensor:
     """log det: nan for a negative determinant, -inf for a singular matrix."""
     sign, logabs = slogdet(input)
     return logabs + sign.log()  # log(-1) = nan, log(0) = -inf, log(1) = 0
+
+
+from ._linalg_composite import cross, diagonal, lstsq, matrix_power, matrix_rank, multi_dot, pinv, vecdot  # noqa: E402
 
 
 def _top_level() -> None:

@@ -1,10 +1,13 @@
 /* linalg_decomp.c: formulas of the LAPACK ops (src/ops/lapack.c), PyTorch's for
  * real matrices, written with public ops so that they are recorded again under
  * create_graph:
- *   inv      gA = -X^T g X^T                       (X = A^-1)
+ *   inv      gA = -X^T g X^T                       (X = A^-1; inv_ex too)
  *   det      gA = g det A^-T;  slogdet: gA = g_logabsdet A^-T
- *   solve    gB = solve(A^T, gX);  gA = -gB X^T    (left; X A = B mirrored)
+ *   solve    gB = solve(A^T, gX);  gA = -gB X^T    (left; X A = B mirrored; solve_ex too)
+ *   solve_triangular  the same with A^T's triangle, gA masked to A's triangle
  *   cholesky gA = sym(L^-T Phi(L^T gL) L^-1), Phi: the lower triangle, diagonal halved
+ *   qr       gA = (gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T  (m >= n; m < n: on A's first m
+ *               columns with gQ + Y gV^T, and gY = Q gV for the rest, R = [U | V], A = [X | Y])
  *   eigh     gA = V (diag(gL) + skew(V^T gV) / E) V^T,  E_ij = L_j - L_i
  *   svd      gA = U [(skew(U^T gU) / E) S + S (skew(V^T gV) / E) + diag(gS)] Vh
  *               + (I - U U^T) gU S^-1 Vh + U S^-1 gVh (I - V Vh),  E_ij = S_j^2 - S_i^2
@@ -48,14 +51,24 @@ static nb_status inv_bw(nb_bw* b) {
     return b->st;
 }
 
-nb_status nb_agf_linalg_inv(const nb_tensor* a, nb_tensor** out) {
+/* inv and inv_ex (info: its second output, an integer one the node does not reach). */
+static nb_status inv_record(const char* op, const nb_tensor* a, nb_tensor** out, nb_tensor** info) {
     nb_ag_rec r;
-    nb_status st = nb_ag_begin(&r, "linalg.inv", "LinalgInvExBackward0", inv_bw, NULL, 1, &a, 1);
+    nb_status st = nb_ag_begin(&r, op, "LinalgInvExBackward0", inv_bw, NULL, 1, &a, info ? 2 : 1);
     if (st != NB_OK) return st;
-    nb_tensor* y = NULL;
-    st = nbi_linalg_inv(a, &y);
+    nb_tensor *y = NULL, *i = NULL;
+    st = info ? nbi_linalg_inv_ex(a, &y, &i) : nbi_linalg_inv(a, &y);
     if (st == NB_OK) st = nb_ag_save_output(&r, 0, y, 0);
-    return nb_ag_finish1(&r, st, y, out);
+    nb_tensor* results[2] = {y, i};
+    nb_tensor** outs[2] = {out, info};
+    return nb_ag_finish(&r, st, results, outs, info ? 2 : 1);
+}
+
+nb_status nb_agf_linalg_inv(const nb_tensor* a, nb_tensor** out) { return inv_record("linalg.inv", a, out, NULL); }
+
+nb_status nb_agf_linalg_inv_ex(const nb_tensor* a, nb_tensor** inverse, nb_tensor** info) {
+    NB_CHECK_OUT("linalg.inv_ex", info);
+    return inv_record("linalg.inv", a, inverse, info);
 }
 
 /* ---- det, slogdet: saved 0 = A, 1 = det (det only) ---- */
@@ -113,16 +126,58 @@ static nb_status solve_bw(nb_bw* b) {
     return b->st;
 }
 
-nb_status nb_agf_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** out) {
+static nb_status solve_record(const char* op, const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** out,
+                              nb_tensor** info) {
     nb_ag_rec r;
     const nb_tensor* in[2] = {a, bt};
-    nb_status st = nb_ag_begin(&r, "linalg.solve", "LinalgSolveExBackward0", solve_bw, NULL, 2, in, 1);
+    nb_status st = nb_ag_begin(&r, op, "LinalgSolveExBackward0", solve_bw, NULL, 2, in, info ? 2 : 1);
     if (st != NB_OK) return st;
     r.node->ia[0] = left != 0;
     r.node->ia[1] = nb_solve_rhs_is_vector(a, bt);
     st = nb_ag_save_input(&r, 0, a);
+    nb_tensor *y = NULL, *i = NULL;
+    if (st == NB_OK) st = info ? nbi_linalg_solve_ex(a, bt, left, &y, &i) : nbi_linalg_solve(a, bt, left, &y);
+    if (st == NB_OK) st = nb_ag_save_output(&r, 1, y, 0);
+    nb_tensor* results[2] = {y, i};
+    nb_tensor** outs[2] = {out, info};
+    return nb_ag_finish(&r, st, results, outs, info ? 2 : 1);
+}
+
+nb_status nb_agf_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** out) {
+    return solve_record("linalg.solve", a, bt, left, out, NULL);
+}
+
+nb_status nb_agf_linalg_solve_ex(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** result,
+                                 nb_tensor** info) {
+    NB_CHECK_OUT("linalg.solve_ex", info);
+    return solve_record("linalg.solve", a, bt, left, result, info);
+}
+
+/* ---- solve_triangular: inputs 0 = A, 1 = B; ia = upper, left, unitriangular; saved 0 = A, 1 = X ---- */
+
+static nb_status solve_triangular_bw(nb_bw* b) {
+    const int32_t upper = (int32_t)b->node->ia[0], left = (int32_t)b->node->ia[1], unit = (int32_t)b->node->ia[2];
+    nb_tensor *a = bw_saved(b, 0), *x = bw_saved(b, 1);
+    nb_tensor* gb = BW_OP(b, nb_linalg_solve_triangular(bw_mt(b, a), b->go[0], !upper, left, unit, &bw_r_));
+    if (bw_needs(b, 1)) bw_set(b, 1, gb);
+    if (bw_needs(b, 0)) {  /* only A's triangle was read (without its diagonal when unit) */
+        nb_tensor* ga = bw_neg(b, left ? bw_mm(b, gb, bw_mt(b, x)) : bw_mm(b, bw_mt(b, x), gb));
+        bw_set(b, 0, upper ? BW_OP(b, nb_triu(ga, unit, NULL, &bw_r_)) : BW_OP(b, nb_tril(ga, -unit, NULL, &bw_r_)));
+    }
+    return b->st;
+}
+
+nb_status nb_agf_linalg_solve_triangular(const nb_tensor* a, const nb_tensor* bt, int32_t upper, int32_t left,
+                                         int32_t unitriangular, nb_tensor** out) {
+    nb_ag_rec r;
+    const nb_tensor* in[2] = {a, bt};
+    nb_status st = nb_ag_begin(&r, "linalg.solve_triangular", "LinalgSolveTriangularBackward0", solve_triangular_bw,
+                               NULL, 2, in, 1);
+    if (st != NB_OK) return st;
+    r.node->ia[0] = upper != 0, r.node->ia[1] = left != 0, r.node->ia[2] = unitriangular != 0;
+    st = nb_ag_save_input(&r, 0, a);
     nb_tensor* y = NULL;
-    if (st == NB_OK) st = nbi_linalg_solve(a, bt, left, &y);
+    if (st == NB_OK) st = nbi_linalg_solve_triangular(a, bt, upper, left, unitriangular, &y);
     if (st == NB_OK) st = nb_ag_save_output(&r, 1, y, 0);
     return nb_ag_finish1(&r, st, y, out);
 }
@@ -143,15 +198,79 @@ static nb_status cholesky_bw(nb_bw* b) {
     return b->st;
 }
 
-nb_status nb_agf_linalg_cholesky(const nb_tensor* a, int32_t upper, nb_tensor** out) {
+static nb_status cholesky_record(const char* op, const nb_tensor* a, int32_t upper, nb_tensor** out,
+                                 nb_tensor** info) {
     nb_ag_rec r;
-    nb_status st = nb_ag_begin(&r, "linalg.cholesky", "LinalgCholeskyExBackward0", cholesky_bw, NULL, 1, &a, 1);
+    nb_status st = nb_ag_begin(&r, op, "LinalgCholeskyExBackward0", cholesky_bw, NULL, 1, &a, info ? 2 : 1);
     if (st != NB_OK) return st;
     r.node->ia[0] = upper != 0;
-    nb_tensor* y = NULL;
-    st = nbi_linalg_cholesky(a, upper, &y);
+    nb_tensor *y = NULL, *i = NULL;
+    st = info ? nbi_linalg_cholesky_ex(a, upper, &y, &i) : nbi_linalg_cholesky(a, upper, &y);
     if (st == NB_OK) st = nb_ag_save_output(&r, 0, y, 0);
-    return nb_ag_finish1(&r, st, y, out);
+    nb_tensor* results[2] = {y, i};
+    nb_tensor** outs[2] = {out, info};
+    return nb_ag_finish(&r, st, results, outs, info ? 2 : 1);
+}
+
+nb_status nb_agf_linalg_cholesky(const nb_tensor* a, int32_t upper, nb_tensor** out) {
+    return cholesky_record("linalg.cholesky", a, upper, out, NULL);
+}
+
+nb_status nb_agf_linalg_cholesky_ex(const nb_tensor* a, int32_t upper, nb_tensor** L, nb_tensor** info) {
+    NB_CHECK_OUT("linalg.cholesky_ex", info);
+    return cholesky_record("linalg.cholesky", a, upper, L, info);
+}
+
+/* ---- qr: outputs 0 = Q, 1 = R; ia[0] = mode; saved 0 = Q, 1 = R ---- */
+
+/* gX of X = Q R with R square: (gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T,
+ * copyltu(M) = tril(M) + tril(M, -1)^T (M's lower triangle made symmetric). */
+static nb_tensor* qr_square_bw(nb_bw* b, const nb_tensor* q, const nb_tensor* r, const nb_tensor* gq,
+                               const nb_tensor* gr) {
+    nb_tensor* m = bw_sub(b, bw_mm(b, r, bw_mt(b, gr)), bw_mm(b, bw_mt(b, gq), q));
+    nb_tensor* sym = bw_add(b, BW_OP(b, nb_tril(m, 0, NULL, &bw_r_)), bw_mt(b, BW_OP(b, nb_tril(m, -1, NULL, &bw_r_))));
+    nb_tensor* x = bw_add(b, gq, bw_mm(b, q, sym));
+    return BW_OP(b, nb_linalg_solve_triangular(bw_mt(b, r), x, 0, 0, 0, &bw_r_));  /* x R^-T */
+}
+
+static nb_status qr_bw(nb_bw* b) {
+    if (b->node->ia[0] == NB_QR_R)
+        return b->st = nb_error(NB_ERR_AUTOGRAD, "The derivative of linalg.qr depends on Q, which is not computed when "
+                                "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
+                                "through linalg.qr.");
+    nb_tensor *q = bw_saved(b, 0), *r = bw_saved(b, 1), *gq = b->go[0], *gr = b->go[1];
+    if (b->st != NB_OK) return b->st;
+    const int64_t m = q->shape[q->ndim - 2], n = r->shape[r->ndim - 1];
+    if (b->node->ia[0] == NB_QR_COMPLETE && m > n)
+        return b->st = nb_error(NB_ERR_AUTOGRAD, "The QR decomposition is not differentiable when mode='complete' and "
+                                "nrows > ncols.");
+    if (m >= n) {
+        bw_set(b, 0, qr_square_bw(b, q, r, gq, gr));
+        return b->st;
+    }
+    /* A = [X | Y] with X = Q U square and Y = Q V: Y's part of R feeds Q's gradient */
+    nb_tensor* u = BW_OP(b, nb_tensor_narrow(r, -1, 0, m, &bw_r_));
+    nb_tensor* v = BW_OP(b, nb_tensor_narrow(r, -1, m, n - m, &bw_r_));
+    nb_tensor* gu = BW_OP(b, nb_tensor_narrow(gr, -1, 0, m, &bw_r_));
+    nb_tensor* gv = BW_OP(b, nb_tensor_narrow(gr, -1, m, n - m, &bw_r_));
+    nb_tensor* gq2 = bw_add(b, gq, bw_mm(b, bw_mm(b, q, v), bw_mt(b, gv)));
+    const nb_tensor* parts[2] = {qr_square_bw(b, q, u, gq2, gu), bw_mm(b, q, gv)};
+    if (b->st == NB_OK) bw_set(b, 0, BW_OP(b, nb_cat(parts, 2, -1, NULL, &bw_r_)));
+    return b->st;
+}
+
+nb_status nb_agf_linalg_qr(const nb_tensor* a, int32_t mode, nb_tensor** q, nb_tensor** r) {
+    nb_ag_rec rec;
+    nb_status st = nb_ag_begin(&rec, "linalg.qr", "LinalgQrBackward0", qr_bw, NULL, 1, &a, 2);
+    if (st != NB_OK) return st;
+    rec.node->ia[0] = mode;
+    nb_tensor *qt = NULL, *rt = NULL;
+    st = nbi_linalg_qr(a, mode, &qt, &rt);
+    if (st == NB_OK) st = nb_ag_save_output(&rec, 0, qt, 0);
+    if (st == NB_OK) st = nb_ag_save_output(&rec, 1, rt, 1);
+    nb_tensor* results[2] = {qt, rt};
+    nb_tensor** outs[2] = {q, r};
+    return nb_ag_finish(&rec, st, results, outs, 2);
 }
 
 /* ---- eigh: saved 0 = eigenvalues, 1 = eigenvectors (always computed when recording) ---- */
