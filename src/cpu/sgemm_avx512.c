@@ -79,21 +79,11 @@ static inline __mmask16 lanes(int64_t cols, int v) {
     return (__mmask16)(n >= 16 ? 0xFFFF : n <= 0 ? 0 : (1u << n) - 1);
 }
 
-/* One micro-panel of B: columns [0, cols) of the block at b, depth kc, into
- * bp[k * w + j], w = 16 * ceil(cols / 16) <= NR; columns past `cols` are zero. */
-static void pack_b(const float* b, int64_t rs, int64_t cs, int64_t cols, int64_t kc, float* restrict bp) {
+/* One micro-panel of a B whose columns are not contiguous: columns [0, cols)
+ * at b, depth kc, into bp[k * w + j], w = 16 * ceil(cols / 16) <= NR; columns
+ * past `cols` are zero. A column-major B goes through 8 x 8 transposes. */
+static void pack_b_strided(const float* b, int64_t rs, int64_t cs, int64_t cols, int64_t kc, float* restrict bp) {
     const int64_t w = (cols + 15) / 16 * 16;
-    if (cs == 1) {
-        const __mmask16 m0 = lanes(cols, 0), m1 = lanes(cols, 1), m2 = lanes(cols, 2);
-        for (int64_t k = 0; k < kc; k++) {
-            const float* s = b + k * rs;
-            float* d = bp + k * w;
-            _mm512_store_ps(d, _mm512_maskz_loadu_ps(m0, s));
-            if (w > 16) _mm512_store_ps(d + 16, _mm512_maskz_loadu_ps(m1, s + 16));
-            if (w > 32) _mm512_store_ps(d + 32, _mm512_maskz_loadu_ps(m2, s + 32));
-        }
-        return;
-    }
     int64_t k = 0;
     if (cols == w && rs == 1)
         for (; k + 8 <= kc; k += 8)
@@ -107,7 +97,8 @@ static void pack_b(const float* b, int64_t rs, int64_t cs, int64_t cols, int64_t
  * copied row by row across the whole block, so the reads run along memory. */
 static void pack_b_block(const float* b, int64_t rs, int64_t cs, int64_t cols, int64_t kc, float* restrict bp) {
     if (cs != 1) {
-        for (int64_t jr = 0; jr < cols; jr += NR) pack_b(b + jr * cs, rs, cs, min64(NR, cols - jr), kc, bp + jr * kc);
+        for (int64_t jr = 0; jr < cols; jr += NR)
+            pack_b_strided(b + jr * cs, rs, cs, min64(NR, cols - jr), kc, bp + jr * kc);
         return;
     }
     for (int64_t k = 0; k < kc; k++) {
@@ -120,7 +111,8 @@ static void pack_b_block(const float* b, int64_t rs, int64_t cs, int64_t cols, i
                 _mm512_store_ps(d + 16, _mm512_loadu_ps(s + jr + 16));
                 _mm512_store_ps(d + 32, _mm512_loadu_ps(s + jr + 32));
             } else {
-                for (int v = 0; v < w / 16; v++) _mm512_store_ps(d + 16 * v, _mm512_maskz_loadu_ps(lanes(n, v), s + jr + 16 * v));
+                for (int v = 0; v < w / 16; v++)
+                    _mm512_store_ps(d + 16 * v, _mm512_maskz_loadu_ps(lanes(n, v), s + jr + 16 * v));
             }
         }
     }
