@@ -10,7 +10,10 @@ The manifest is the single source of truth: the header, the cffi declarations
 and the docs table cannot disagree because they are all printed from it.
 
 A function entry: group, name, returns, params ([type, name] pairs) and doc;
-an op entry adds "differentiable".
+an op entry adds "differentiable". An elementwise op with backend kernels adds
+"ew_kernels" (the kernel names it launches, e.g. div's three rounding modes) and
+"ew_bool" when they write bool; they become the NB_BK_* codes of
+src/core/ew_codes.h, binary kernels first.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ HEADER = ROOT / "include" / "nabla.h"
 DOCS = ROOT / "docs" / "abi.md"
 DISPATCH_C = ROOT / "src" / "autograd" / "dispatch.c"
 DISPATCH_H = ROOT / "src" / "autograd" / "dispatch.h"
+EW_CODES = ROOT / "src" / "core" / "ew_codes.h"
 NODE_JS = ROOT / "bindings" / "node" / "lib" / "abi.generated.js"
 NODE_DTS = ROOT / "bindings" / "node" / "lib" / "abi.generated.d.ts"
 
@@ -316,10 +320,71 @@ def dispatch_source(m: dict) -> str:
     return "\n".join(lines)
 
 
+# ---- elementwise kernel codes ----
+#
+# Each op's "ew_kernels" names the kernels it launches on a backend; a name
+# shared by two ops (div's floor mode and floor_divide) is one code. Binary
+# kernels (ops with two tensor inputs) take the codes below NB_BK_NUM_BINARY,
+# so adding a binary op renumbers the unary codes only through this file, which
+# the core, the CPU descriptors and the CUDA kernel tables all include.
+
+
+def ew_kernels(m: dict) -> tuple[list[str], list[str], set[str]]:
+    """(binary kernel names, unary kernel names, names that write bool), in manifest order."""
+    groups: dict[int, list[str]] = {1: [], 2: []}
+    boolean: set[str] = set()
+    for fn in m["ops"]:
+        names = fn.get("ew_kernels")
+        if not names:
+            continue
+        nin = sum(1 for ctype, _ in fn["params"] if ctype == _TENSOR_IN[0])
+        if nin not in groups:
+            raise ValueError(f"{fn['name']}: ew_kernels need one or two tensor inputs, not {nin}")
+        for k in names:
+            if k in groups[3 - nin]:
+                raise ValueError(f"{fn['name']}: kernel {k!r} is both unary and binary")
+            if k not in groups[nin]:
+                groups[nin].append(k)
+            if fn.get("ew_bool"):
+                boolean.add(k)
+    return groups[2], groups[1], boolean
+
+
+def ew_codes_header(m: dict) -> str:
+    binary, unary, boolean = ew_kernels(m)
+    code = lambda k: "NB_BK_" + k.upper()  # noqa: E731
+    lines = ["/* ew_codes.h: the elementwise kernel codes (nb_bk_ew.op, nb_ew_op.code). GENERATED from the",
+             ' * "ew_kernels" of abi/ops/{binary,unary}.json by abi/gen.py; do not edit. Binary kernels come first,',
+             " * then unary ones. C and C++ (the CUDA plugin includes it through backend.h). */",
+             "#ifndef NABLA_EW_CODES_H_", "#define NABLA_EW_CODES_H_", "",
+             "enum {", "    NB_BK_NONE = -1, /* an op without backend kernels */"]
+    lines += [f"    {code(k)} = {i}," for i, k in enumerate(binary)]
+    lines.append(f"    NB_BK_NUM_BINARY = {len(binary)},")
+    lines += [f"    {code(k)} = {len(binary) + i}," for i, k in enumerate(unary)]
+    lines += [f"    NB_BK_NUM_OPS = {len(binary) + len(unary)}", "};", "",
+              "/* X(NAME) for every binary / unary kernel, in code order: kernel tables are built from",
+              " * these and static_assert their length against NB_BK_NUM_BINARY / NB_BK_NUM_OPS. */"]
+    for macro, names in (("NB_BK_BINARY", binary), ("NB_BK_UNARY", unary)):
+        lines.append(f"#define {macro}(X) \\")
+        for i in range(0, len(names), 8):
+            chunk = " ".join(f"X({k.upper()})" for k in names[i:i + 8])
+            lines.append(f"    {chunk}" + (" \\" if i + 8 < len(names) else ""))
+    lines += ["", "/* Whether a kernel writes bool (comparisons, logical ops, predicates). */",
+              "#define NB_BK_IS_BOOL(op) \\"]
+    bool_codes = [code(k) for k in binary + unary if k in boolean]
+    for i in range(0, len(bool_codes), 4):
+        chunk = " || ".join(f"(op) == {c}" for c in bool_codes[i:i + 4])
+        first = i == 0
+        last = i + 4 >= len(bool_codes)
+        lines.append(("    (" if first else "     || ") + chunk + (")" if last else " \\"))
+    lines += ["", "#endif /* NABLA_EW_CODES_H_ */", ""]
+    return "\n".join(lines)
+
+
 def _outputs(m: dict) -> dict[Path, str]:
     core, families = _load_parts()
     out = {MANIFEST: manifest_text(core), HEADER: header(m), DOCS: docs(m),
-           DISPATCH_H: dispatch_header(m), DISPATCH_C: dispatch_source(m)}
+           DISPATCH_H: dispatch_header(m), DISPATCH_C: dispatch_source(m), EW_CODES: ew_codes_header(m)}
     out.update({path: family_text(family) for path, family in families.items()})
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import gen_node  # the Node.js binding's koffi declarations and TypeScript types

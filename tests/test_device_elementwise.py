@@ -95,6 +95,19 @@ def test_binary_matches_torch(device, name, dtype):
     check(r, tfn(ta, tb), dtype)
 
 
+# div's rounding modes are kernels of their own (NB_BK_DIV_TRUNC, NB_BK_DIV_FLOOR). float32 and
+# float64 only: for float16 / bfloat16 PyTorch rounds the quotient to the half type before
+# truncating it, while nabla (CPU and CUDA alike) truncates the float32 quotient.
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+def test_div_rounding_modes_match_torch(device, mode, dtype):
+    a, ta = make((4, 1, 33), -3, 3, 2, dtype, device)
+    b, tb = make((5, 33), 0.5, 2, 3, dtype, device)
+    r = nabla.div(a, b, rounding_mode=mode)
+    assert r.device.type == device
+    check(r, torch.div(ta, tb, rounding_mode=mode), dtype)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 def test_strided_scalar_out_and_inplace(device, dtype):
     base, tbase = make((33, 6), -2, 2, 4, dtype, device)

@@ -12,23 +12,9 @@ extern "C" {
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
 #define NB_PLUGIN_ABI 3
 
-/* Elementwise kernels (nb_backend.elementwise), one code per op. Binary ops
- * first, then unary ops; NB_BK_EQ..NB_BK_LOGICAL_XOR and NB_BK_ISNAN..
- * NB_BK_LOGICAL_NOT write bool. */
-enum {
-    NB_BK_ADD, NB_BK_SUB, NB_BK_MUL, NB_BK_DIV, NB_BK_DIV_TRUNC, NB_BK_DIV_FLOOR, NB_BK_REMAINDER, NB_BK_FMOD,
-    NB_BK_POW, NB_BK_MAXIMUM, NB_BK_MINIMUM, NB_BK_ATAN2,
-    NB_BK_EQ, NB_BK_NE, NB_BK_LT, NB_BK_LE, NB_BK_GT, NB_BK_GE, NB_BK_LOGICAL_AND, NB_BK_LOGICAL_OR,
-    NB_BK_LOGICAL_XOR,
-    NB_BK_NUM_BINARY,
-    NB_BK_EXP = NB_BK_NUM_BINARY, NB_BK_EXP2, NB_BK_EXPM1, NB_BK_LOG, NB_BK_LOG2, NB_BK_LOG10, NB_BK_LOG1P,
-    NB_BK_SQRT, NB_BK_RSQRT, NB_BK_SIN, NB_BK_COS, NB_BK_TAN, NB_BK_ASIN, NB_BK_ACOS, NB_BK_ATAN, NB_BK_SINH,
-    NB_BK_COSH, NB_BK_TANH, NB_BK_SIGMOID, NB_BK_ERF, NB_BK_ERFC, NB_BK_RECIPROCAL, NB_BK_SILU, NB_BK_GELU,
-    NB_BK_GELU_TANH, NB_BK_SOFTPLUS, NB_BK_ELU, NB_BK_LEAKY_RELU, NB_BK_NEG, NB_BK_ABS, NB_BK_SIGN, NB_BK_RELU,
-    NB_BK_SQUARE, NB_BK_FLOOR, NB_BK_CEIL, NB_BK_ROUND, NB_BK_TRUNC, NB_BK_NAN_TO_NUM, NB_BK_CLAMP,
-    NB_BK_ISNAN, NB_BK_ISINF, NB_BK_ISFINITE, NB_BK_LOGICAL_NOT,
-    NB_BK_NUM_OPS
-};
+/* Elementwise kernels (nb_backend.elementwise): one code per kernel, NB_BK_* from
+ * the manifest (abi/gen.py writes ew_codes.h), binary kernels below NB_BK_NUM_BINARY. */
+#include "ew_codes.h"
 
 /* One elementwise launch: out[i] = op(in[0][i], in[1][i]) over shape[ndim].
  * Inputs have dtype `dtype` (NB_F32, NB_F64, NB_F16 or NB_BF16; half types

@@ -16,6 +16,7 @@ enum { NB_EW_OUT_CAST = 0, NB_EW_OUT_SAME, NB_EW_OUT_SAME_AS_INPUT, NB_EW_OUT_WH
 
 typedef struct nb_ew_op {
     const char* name;
+    int32_t code;                    /* NB_BK_* (ew_codes.h): the backends' kernel; NB_BK_NONE: CPU only */
     int32_t nin;                     /* inputs: 1, 2 or 3 */
     int32_t result;                  /* NB_EW_SAME: the compute dtype; NB_EW_BOOL: bool */
     bool ints_to_float;              /* integer/bool inputs compute in the default float dtype */

@@ -1,6 +1,6 @@
 /* elementwise_device.c: elementwise ops on a CUDA device. nb_ew_run has done
  * everything device independent (validation, promotion, broadcasting, the dst
- * checks); this file maps the op to the backend's kernel code, lays out the
+ * checks); this file takes the op's kernel code (NB_BK_*), lays out the
  * operands (element strides, broadcast as stride 0; CPU scalars by value) and
  * queues one launch on the current stream, with no host synchronisation on the
  * fast path (operands already in the compute dtype, a writable target of the
@@ -10,38 +10,6 @@
 #include "../cpu/kernels.h"
 
 #include <string.h>
-
-typedef struct {
-    const char* name;
-    int32_t code;
-} op_code;
-
-/* "div" without rounding is the only div that promotes integers to float. */
-static const op_code codes[] = {
-    {"add", NB_BK_ADD}, {"sub", NB_BK_SUB}, {"mul", NB_BK_MUL}, {"floor_divide", NB_BK_DIV_FLOOR},
-    {"remainder", NB_BK_REMAINDER}, {"fmod", NB_BK_FMOD}, {"pow", NB_BK_POW}, {"maximum", NB_BK_MAXIMUM},
-    {"minimum", NB_BK_MINIMUM}, {"atan2", NB_BK_ATAN2}, {"eq", NB_BK_EQ}, {"ne", NB_BK_NE}, {"lt", NB_BK_LT},
-    {"le", NB_BK_LE}, {"gt", NB_BK_GT}, {"ge", NB_BK_GE}, {"logical_and", NB_BK_LOGICAL_AND},
-    {"logical_or", NB_BK_LOGICAL_OR}, {"logical_xor", NB_BK_LOGICAL_XOR},
-    {"exp", NB_BK_EXP}, {"exp2", NB_BK_EXP2}, {"expm1", NB_BK_EXPM1}, {"log", NB_BK_LOG}, {"log2", NB_BK_LOG2},
-    {"log10", NB_BK_LOG10}, {"log1p", NB_BK_LOG1P}, {"sqrt", NB_BK_SQRT}, {"rsqrt", NB_BK_RSQRT},
-    {"sin", NB_BK_SIN}, {"cos", NB_BK_COS}, {"tan", NB_BK_TAN}, {"asin", NB_BK_ASIN}, {"acos", NB_BK_ACOS},
-    {"atan", NB_BK_ATAN}, {"sinh", NB_BK_SINH}, {"cosh", NB_BK_COSH}, {"tanh", NB_BK_TANH},
-    {"sigmoid", NB_BK_SIGMOID}, {"erf", NB_BK_ERF}, {"erfc", NB_BK_ERFC}, {"reciprocal", NB_BK_RECIPROCAL},
-    {"silu", NB_BK_SILU}, {"gelu", NB_BK_GELU}, {"gelu_tanh", NB_BK_GELU_TANH}, {"softplus", NB_BK_SOFTPLUS},
-    {"elu", NB_BK_ELU}, {"leaky_relu", NB_BK_LEAKY_RELU}, {"neg", NB_BK_NEG}, {"abs", NB_BK_ABS},
-    {"sign", NB_BK_SIGN}, {"relu", NB_BK_RELU}, {"square", NB_BK_SQUARE}, {"floor", NB_BK_FLOOR},
-    {"ceil", NB_BK_CEIL}, {"round", NB_BK_ROUND}, {"trunc", NB_BK_TRUNC}, {"nan_to_num", NB_BK_NAN_TO_NUM},
-    {"clamp", NB_BK_CLAMP}, {"isnan", NB_BK_ISNAN}, {"isinf", NB_BK_ISINF}, {"isfinite", NB_BK_ISFINITE},
-    {"logical_not", NB_BK_LOGICAL_NOT},
-};
-
-static int32_t code_of(const nb_ew_op* op) {
-    if (strcmp(op->name, "div") == 0) return op->ints_to_float ? NB_BK_DIV : -1;
-    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-        if (strcmp(op->name, codes[i].name) == 0) return codes[i].code;
-    return -1;
-}
 
 /* A CPU 0-dim operand (a Python number or a CPU scalar tensor) goes by value. */
 static bool is_host_scalar(const nb_tensor* t) { return t->ndim == 0 && t->storage->device_type == NB_CPU; }
@@ -59,7 +27,7 @@ nb_status nb_ew_run_device(const nb_ew_op* op, const nb_tensor* const* inputs, n
     const char* name = op->name;
     const int32_t n = op->nin;
     const nb_backend* plugin = nb_cuda_plugin();
-    const int32_t code = code_of(op);
+    const int32_t code = op->code;  /* NB_BK_*, set from the manifest */
     if (code < 0 || n > 2 || plugin == NULL || plugin->elementwise == NULL)
         return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on cuda yet", name);
     if (compute != NB_F32 && compute != NB_F64 && compute != NB_F16 && compute != NB_BF16)

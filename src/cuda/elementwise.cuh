@@ -38,9 +38,7 @@ template <> __device__ __forceinline__ __nv_bfloat16 from_c<__nv_bfloat16>(float
 template <> __device__ __forceinline__ uint8_t from_c<uint8_t>(float x) { return x != 0; }
 template <> __device__ __forceinline__ uint8_t from_c<uint8_t>(double x) { return x != 0; }
 
-constexpr bool is_bool_op(int op) {
-    return (op >= NB_BK_EQ && op <= NB_BK_LOGICAL_XOR) || (op >= NB_BK_ISNAN && op <= NB_BK_LOGICAL_NOT);
-}
+constexpr bool is_bool_op(int op) { return NB_BK_IS_BOOL(op); }
 
 // Python's floor division and modulo (as the CPU kernels and NumPy).
 template <typename C> __device__ __forceinline__ C floordiv(C a, C b) {
@@ -247,7 +245,10 @@ cudaError_t ew_launch(const EwPlan& pl, cudaStream_t stream) {
     }
 }
 
-// Per-family dispatch (ew_binary.cu, ew_unary.cu), split so the two compile in parallel.
+using EwLaunchFn = cudaError_t (*)(const EwPlan&, cudaStream_t);
+
+// Per-family dispatch (ew_binary.cu, ew_unary.cu), split so the two compile in parallel:
+// tables indexed by the code (unary: code - NB_BK_NUM_BINARY), built from ew_codes.h.
 cudaError_t ew_binary(const EwPlan& pl, cudaStream_t stream);
 cudaError_t ew_unary(const EwPlan& pl, cudaStream_t stream);
 

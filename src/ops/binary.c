@@ -172,37 +172,38 @@ FLOATS(DEF_SAME, relubw, NONE, y <= 0 ? 0 : x) /* x: the gradient, y: relu's res
 
 /* ---- descriptors ---- */
 
-#define OP(VAR, NAME, RESULT, TO_FLOAT, ...) \
-    static const nb_ew_op VAR = {NAME, 2, RESULT, TO_FLOAT, false, NB_EW_OUT_CAST, {__VA_ARGS__}};
+#define OP(VAR, NAME, CODE, RESULT, TO_FLOAT, ...)                                                  \
+    _Static_assert((CODE) < NB_BK_NUM_BINARY, NAME ": not a binary kernel code");                      \
+    static const nb_ew_op VAR = {NAME, CODE, 2, RESULT, TO_FLOAT, false, NB_EW_OUT_CAST, {__VA_ARGS__}};
 
-OP(op_add, "add", NB_EW_SAME, false, ALL(ENTRY, add))
-OP(op_sub, "sub", NB_EW_SAME, false, FLOATS(ENTRY, sub) INTS(ENTRY, sub))
-OP(op_mul, "mul", NB_EW_SAME, false, ALL(ENTRY, mul))
-OP(op_div, "div", NB_EW_SAME, true, FLOATS(ENTRY, div))
-OP(op_div_trunc, "div", NB_EW_SAME, false, FLOATS(ENTRY, divtrunc) INTS(ENTRY, divtrunc))
-OP(op_div_floor, "div", NB_EW_SAME, false, FLOATS(ENTRY, divfloor) INTS(ENTRY, divfloor))
-OP(op_floor_divide, "floor_divide", NB_EW_SAME, false, FLOATS(ENTRY, divfloor) INTS(ENTRY, divfloor))
-OP(op_remainder, "remainder", NB_EW_SAME, false, FLOATS(ENTRY, remainder) INTS(ENTRY, remainder))
-OP(op_fmod, "fmod", NB_EW_SAME, false, FLOATS(ENTRY, fmod) INTS(ENTRY, fmod))
-OP(op_pow, "pow", NB_EW_SAME, false, FLOATS(ENTRY, pow) INTS(ENTRY, pow))
-OP(op_maximum, "maximum", NB_EW_SAME, false, ALL(ENTRY, maximum))
-OP(op_minimum, "minimum", NB_EW_SAME, false, ALL(ENTRY, minimum))
-OP(op_atan2, "atan2", NB_EW_SAME, true, FLOATS(ENTRY, atan2))
-OP(op_eq, "eq", NB_EW_BOOL, false, ALL(ENTRY, eq))
-OP(op_ne, "ne", NB_EW_BOOL, false, ALL(ENTRY, ne))
-OP(op_lt, "lt", NB_EW_BOOL, false, ALL(ENTRY, lt))
-OP(op_le, "le", NB_EW_BOOL, false, ALL(ENTRY, le))
-OP(op_gt, "gt", NB_EW_BOOL, false, ALL(ENTRY, gt))
-OP(op_ge, "ge", NB_EW_BOOL, false, ALL(ENTRY, ge))
-OP(op_logical_and, "logical_and", NB_EW_BOOL, false, ALL(ENTRY, land))
-OP(op_logical_or, "logical_or", NB_EW_BOOL, false, ALL(ENTRY, lor))
-OP(op_logical_xor, "logical_xor", NB_EW_BOOL, false, ALL(ENTRY, lxor))
-OP(op_bitwise_and, "bitwise_and", NB_EW_SAME, false, INTS(ENTRY, band) BOOLS(ENTRY, band))
-OP(op_bitwise_or, "bitwise_or", NB_EW_SAME, false, INTS(ENTRY, bor) BOOLS(ENTRY, bor))
-OP(op_bitwise_xor, "bitwise_xor", NB_EW_SAME, false, INTS(ENTRY, bxor) BOOLS(ENTRY, bxor))
-OP(op_shl, "bitwise_left_shift", NB_EW_SAME, false, INTS(ENTRY, shl))
-OP(op_shr, "bitwise_right_shift", NB_EW_SAME, false, INTS(ENTRY, shr))
-OP(op_relu_backward, "relu_backward", NB_EW_SAME, false, FLOATS(ENTRY, relubw))
+OP(op_add, "add", NB_BK_ADD, NB_EW_SAME, false, ALL(ENTRY, add))
+OP(op_sub, "sub", NB_BK_SUB, NB_EW_SAME, false, FLOATS(ENTRY, sub) INTS(ENTRY, sub))
+OP(op_mul, "mul", NB_BK_MUL, NB_EW_SAME, false, ALL(ENTRY, mul))
+OP(op_div, "div", NB_BK_DIV, NB_EW_SAME, true, FLOATS(ENTRY, div))
+OP(op_div_trunc, "div", NB_BK_DIV_TRUNC, NB_EW_SAME, false, FLOATS(ENTRY, divtrunc) INTS(ENTRY, divtrunc))
+OP(op_div_floor, "div", NB_BK_DIV_FLOOR, NB_EW_SAME, false, FLOATS(ENTRY, divfloor) INTS(ENTRY, divfloor))
+OP(op_floor_divide, "floor_divide", NB_BK_DIV_FLOOR, NB_EW_SAME, false, FLOATS(ENTRY, divfloor) INTS(ENTRY, divfloor))
+OP(op_remainder, "remainder", NB_BK_REMAINDER, NB_EW_SAME, false, FLOATS(ENTRY, remainder) INTS(ENTRY, remainder))
+OP(op_fmod, "fmod", NB_BK_FMOD, NB_EW_SAME, false, FLOATS(ENTRY, fmod) INTS(ENTRY, fmod))
+OP(op_pow, "pow", NB_BK_POW, NB_EW_SAME, false, FLOATS(ENTRY, pow) INTS(ENTRY, pow))
+OP(op_maximum, "maximum", NB_BK_MAXIMUM, NB_EW_SAME, false, ALL(ENTRY, maximum))
+OP(op_minimum, "minimum", NB_BK_MINIMUM, NB_EW_SAME, false, ALL(ENTRY, minimum))
+OP(op_atan2, "atan2", NB_BK_ATAN2, NB_EW_SAME, true, FLOATS(ENTRY, atan2))
+OP(op_eq, "eq", NB_BK_EQ, NB_EW_BOOL, false, ALL(ENTRY, eq))
+OP(op_ne, "ne", NB_BK_NE, NB_EW_BOOL, false, ALL(ENTRY, ne))
+OP(op_lt, "lt", NB_BK_LT, NB_EW_BOOL, false, ALL(ENTRY, lt))
+OP(op_le, "le", NB_BK_LE, NB_EW_BOOL, false, ALL(ENTRY, le))
+OP(op_gt, "gt", NB_BK_GT, NB_EW_BOOL, false, ALL(ENTRY, gt))
+OP(op_ge, "ge", NB_BK_GE, NB_EW_BOOL, false, ALL(ENTRY, ge))
+OP(op_logical_and, "logical_and", NB_BK_LOGICAL_AND, NB_EW_BOOL, false, ALL(ENTRY, land))
+OP(op_logical_or, "logical_or", NB_BK_LOGICAL_OR, NB_EW_BOOL, false, ALL(ENTRY, lor))
+OP(op_logical_xor, "logical_xor", NB_BK_LOGICAL_XOR, NB_EW_BOOL, false, ALL(ENTRY, lxor))
+OP(op_bitwise_and, "bitwise_and", NB_BK_NONE, NB_EW_SAME, false, INTS(ENTRY, band) BOOLS(ENTRY, band))
+OP(op_bitwise_or, "bitwise_or", NB_BK_NONE, NB_EW_SAME, false, INTS(ENTRY, bor) BOOLS(ENTRY, bor))
+OP(op_bitwise_xor, "bitwise_xor", NB_BK_NONE, NB_EW_SAME, false, INTS(ENTRY, bxor) BOOLS(ENTRY, bxor))
+OP(op_shl, "bitwise_left_shift", NB_BK_NONE, NB_EW_SAME, false, INTS(ENTRY, shl))
+OP(op_shr, "bitwise_right_shift", NB_BK_NONE, NB_EW_SAME, false, INTS(ENTRY, shr))
+OP(op_relu_backward, "relu_backward", NB_BK_NONE, NB_EW_SAME, false, FLOATS(ENTRY, relubw))
 
 /* ---- the ABI ---- */
 

@@ -101,37 +101,43 @@ ALL(WHERE_LOOP, where)
 
 /* ---- descriptors ---- */
 
-#define OPR(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, RULE, ...) \
-    static const nb_ew_op VAR = {NAME, NIN, RESULT, TO_FLOAT, COND, RULE, {__VA_ARGS__}};
-#define OP(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, ...) OPR(VAR, NAME, NIN, RESULT, TO_FLOAT, COND, NB_EW_OUT_CAST, __VA_ARGS__)
+#define OPR(VAR, NAME, CODE, NIN, RESULT, TO_FLOAT, COND, RULE, ...)                                    \
+    _Static_assert((CODE) == NB_BK_NONE || ((CODE) >= NB_BK_NUM_BINARY && (CODE) < NB_BK_NUM_OPS),         \
+                   NAME ": not a unary kernel code");                                                    \
+    static const nb_ew_op VAR = {NAME, CODE, NIN, RESULT, TO_FLOAT, COND, RULE, {__VA_ARGS__}};
+#define OP(VAR, NAME, CODE, NIN, RESULT, TO_FLOAT, COND, ...) \
+    OPR(VAR, NAME, CODE, NIN, RESULT, TO_FLOAT, COND, NB_EW_OUT_CAST, __VA_ARGS__)
 /* PyTorch's unary_op ops: an out= tensor has the result's dtype exactly */
-#define SAME(VAR, NAME, TO_FLOAT, ...) OPR(VAR, NAME, 1, NB_EW_SAME, TO_FLOAT, false, NB_EW_OUT_SAME, __VA_ARGS__)
-#define UNARY_FLOAT(OPNAME) OP(op_##OPNAME, #OPNAME, 1, NB_EW_SAME, true, false, FLOATS(FENTRY, OPNAME))
-#define UNARY_FLOAT_SAME(OPNAME) SAME(op_##OPNAME, #OPNAME, true, FLOATS(FENTRY, OPNAME))
+#define SAME(VAR, NAME, CODE, TO_FLOAT, ...) \
+    OPR(VAR, NAME, CODE, 1, NB_EW_SAME, TO_FLOAT, false, NB_EW_OUT_SAME, __VA_ARGS__)
+#define UNARY_FLOAT(OPNAME, CODE) OP(op_##OPNAME, #OPNAME, NB_BK_##CODE, 1, NB_EW_SAME, true, false, FLOATS(FENTRY, OPNAME))
+#define UNARY_FLOAT_SAME(OPNAME, CODE) SAME(op_##OPNAME, #OPNAME, NB_BK_##CODE, true, FLOATS(FENTRY, OPNAME))
 
-UNARY_FLOAT(exp) UNARY_FLOAT(exp2) UNARY_FLOAT(expm1) UNARY_FLOAT(log) UNARY_FLOAT(log2) UNARY_FLOAT(log10)
-UNARY_FLOAT(log1p) UNARY_FLOAT(sqrt) UNARY_FLOAT(rsqrt) UNARY_FLOAT(sin) UNARY_FLOAT(cos) UNARY_FLOAT(tan)
-UNARY_FLOAT(asin) UNARY_FLOAT(acos) UNARY_FLOAT(atan) UNARY_FLOAT(sinh) UNARY_FLOAT(cosh) UNARY_FLOAT(tanh)
-UNARY_FLOAT(sigmoid) UNARY_FLOAT(erf) UNARY_FLOAT(erfc) UNARY_FLOAT(reciprocal) UNARY_FLOAT_SAME(silu)
-UNARY_FLOAT_SAME(gelu) UNARY_FLOAT_SAME(gelu_tanh) UNARY_FLOAT_SAME(softplus) UNARY_FLOAT_SAME(elu)
-SAME(op_leaky_relu, "leaky_relu", false, FLOATS(FENTRY, leaky_relu))
-SAME(op_neg, "neg", false, FLOATS(FENTRY, neg) INTS(ENTRY, neg))
-SAME(op_abs, "abs", false, FLOATS(FENTRY, abs) INTS(ENTRY, abs) BOOLS(ENTRY, abs))
-SAME(op_sign, "sign", false, FLOATS(FENTRY, sign) INTS(ENTRY, sign) BOOLS(ENTRY, sign))
-SAME(op_relu, "relu", false, FLOATS(FENTRY, relu) INTS(ENTRY, relu))
-OP(op_square, "square", 1, NB_EW_SAME, false, false, FLOATS(FENTRY, square) INTS(ENTRY, square))
-SAME(op_floor, "floor", false, FLOATS(FENTRY, floor) INTS(ENTRY, floor))
-SAME(op_ceil, "ceil", false, FLOATS(FENTRY, ceil) INTS(ENTRY, ceil))
-SAME(op_round, "round", false, FLOATS(FENTRY, round) INTS(ENTRY, round))
-SAME(op_trunc, "trunc", false, FLOATS(FENTRY, trunc) INTS(ENTRY, trunc))
-SAME(op_bitwise_not, "bitwise_not", false, INTS(ENTRY, bitwise_not) BOOLS(ENTRY, bitwise_not))
-OPR(op_nan_to_num, "nan_to_num", 1, NB_EW_SAME, false, false, NB_EW_OUT_SAME_AS_INPUT, FLOATS(FENTRY, nan_to_num) INTS(ENTRY, nan_to_num) BOOLS(ENTRY, nan_to_num))
-SAME(op_clamp, "clamp", false, FLOATS(FENTRY, clamp) INTS(ENTRY, clamp))
-OP(op_logical_not, "logical_not", 1, NB_EW_BOOL, false, false, ALL(ENTRY, logical_not))
-OP(op_isnan, "isnan", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isnan))
-OP(op_isinf, "isinf", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isinf))
-OP(op_isfinite, "isfinite", 1, NB_EW_BOOL, false, false, ALL(ENTRY, isfinite))
-OPR(op_where, "where", 3, NB_EW_SAME, false, true, NB_EW_OUT_WHERE, ALL(ENTRY, where))
+UNARY_FLOAT(exp, EXP) UNARY_FLOAT(exp2, EXP2) UNARY_FLOAT(expm1, EXPM1) UNARY_FLOAT(log, LOG)
+UNARY_FLOAT(log2, LOG2) UNARY_FLOAT(log10, LOG10) UNARY_FLOAT(log1p, LOG1P) UNARY_FLOAT(sqrt, SQRT)
+UNARY_FLOAT(rsqrt, RSQRT) UNARY_FLOAT(sin, SIN) UNARY_FLOAT(cos, COS) UNARY_FLOAT(tan, TAN) UNARY_FLOAT(asin, ASIN)
+UNARY_FLOAT(acos, ACOS) UNARY_FLOAT(atan, ATAN) UNARY_FLOAT(sinh, SINH) UNARY_FLOAT(cosh, COSH)
+UNARY_FLOAT(tanh, TANH) UNARY_FLOAT(sigmoid, SIGMOID) UNARY_FLOAT(erf, ERF) UNARY_FLOAT(erfc, ERFC)
+UNARY_FLOAT(reciprocal, RECIPROCAL) UNARY_FLOAT_SAME(silu, SILU) UNARY_FLOAT_SAME(gelu, GELU)
+UNARY_FLOAT_SAME(gelu_tanh, GELU_TANH) UNARY_FLOAT_SAME(softplus, SOFTPLUS) UNARY_FLOAT_SAME(elu, ELU)
+SAME(op_leaky_relu, "leaky_relu", NB_BK_LEAKY_RELU, false, FLOATS(FENTRY, leaky_relu))
+SAME(op_neg, "neg", NB_BK_NEG, false, FLOATS(FENTRY, neg) INTS(ENTRY, neg))
+SAME(op_abs, "abs", NB_BK_ABS, false, FLOATS(FENTRY, abs) INTS(ENTRY, abs) BOOLS(ENTRY, abs))
+SAME(op_sign, "sign", NB_BK_SIGN, false, FLOATS(FENTRY, sign) INTS(ENTRY, sign) BOOLS(ENTRY, sign))
+SAME(op_relu, "relu", NB_BK_RELU, false, FLOATS(FENTRY, relu) INTS(ENTRY, relu))
+OP(op_square, "square", NB_BK_SQUARE, 1, NB_EW_SAME, false, false, FLOATS(FENTRY, square) INTS(ENTRY, square))
+SAME(op_floor, "floor", NB_BK_FLOOR, false, FLOATS(FENTRY, floor) INTS(ENTRY, floor))
+SAME(op_ceil, "ceil", NB_BK_CEIL, false, FLOATS(FENTRY, ceil) INTS(ENTRY, ceil))
+SAME(op_round, "round", NB_BK_ROUND, false, FLOATS(FENTRY, round) INTS(ENTRY, round))
+SAME(op_trunc, "trunc", NB_BK_TRUNC, false, FLOATS(FENTRY, trunc) INTS(ENTRY, trunc))
+SAME(op_bitwise_not, "bitwise_not", NB_BK_NONE, false, INTS(ENTRY, bitwise_not) BOOLS(ENTRY, bitwise_not))
+OPR(op_nan_to_num, "nan_to_num", NB_BK_NAN_TO_NUM, 1, NB_EW_SAME, false, false, NB_EW_OUT_SAME_AS_INPUT, FLOATS(FENTRY, nan_to_num) INTS(ENTRY, nan_to_num) BOOLS(ENTRY, nan_to_num))
+SAME(op_clamp, "clamp", NB_BK_CLAMP, false, FLOATS(FENTRY, clamp) INTS(ENTRY, clamp))
+OP(op_logical_not, "logical_not", NB_BK_LOGICAL_NOT, 1, NB_EW_BOOL, false, false, ALL(ENTRY, logical_not))
+OP(op_isnan, "isnan", NB_BK_ISNAN, 1, NB_EW_BOOL, false, false, ALL(ENTRY, isnan))
+OP(op_isinf, "isinf", NB_BK_ISINF, 1, NB_EW_BOOL, false, false, ALL(ENTRY, isinf))
+OP(op_isfinite, "isfinite", NB_BK_ISFINITE, 1, NB_EW_BOOL, false, false, ALL(ENTRY, isfinite))
+OPR(op_where, "where", NB_BK_NONE, 3, NB_EW_SAME, false, true, NB_EW_OUT_WHERE, ALL(ENTRY, where))
 
 /* ---- the ABI ---- */
 
