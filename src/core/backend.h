@@ -10,7 +10,10 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 3
+#define NB_PLUGIN_ABI 4
+
+/* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
+#define NB_BK_NUM_DTYPES 10
 
 /* Elementwise kernels (nb_backend.elementwise): one code per kernel, NB_BK_* from
  * the manifest (abi/gen.py writes ew_codes.h), binary kernels below NB_BK_NUM_BINARY. */
@@ -34,6 +37,74 @@ typedef struct nb_bk_ew {
      * clamp min, nan_to_num nan), beta (softplus threshold, clamp max, posinf), gamma (neginf) */
     double alpha, beta, gamma;
 } nb_bk_ew;
+
+/* Kernel families. An op validates, promotes, broadcasts and sizes its outputs
+ * once (src/ops, src/core), then hands a plan to its device's backend slot for
+ * its family; nb_backend_slot (device.c) finds the slot or fails with
+ * NB_ERR_NOT_IMPLEMENTED naming the op, the device and the family. */
+enum {
+    NB_FAMILY_COPY, NB_FAMILY_ELEMENTWISE, NB_FAMILY_REDUCE, NB_FAMILY_LINES, NB_FAMILY_GEMM, NB_FAMILY_CONV,
+    NB_FAMILY_POOL, NB_FAMILY_NORM, NB_FAMILY_INDEX, NB_FAMILY_SORT, NB_FAMILY_RNG, NB_FAMILY_OPTIM,
+    NB_FAMILY_LOSS, NB_NUM_FAMILIES
+};
+
+/* One strided copy on one device: dst[i] = convert(src[i]) over shape[ndim],
+ * any pair of the ten dtypes (the conversions of src/cpu/convert.c). Pointers
+ * include the tensors' offsets; strides count elements; a src stride of 0
+ * broadcasts. dst has no internal overlap and does not overlap src. */
+typedef struct nb_bk_copy {
+    int32_t dst_dtype, src_dtype, ndim;
+    int64_t shape[NB_MAX_DIMS];
+    void* dst;
+    int64_t dst_strides[NB_MAX_DIMS];
+    const void* src;
+    int64_t src_strides[NB_MAX_DIMS];
+} nb_bk_copy;
+
+/* Reductions (nb_bk_reduce.op). MAX / MIN write the value (out[0], may be NULL)
+ * and the int64 index of its first occurrence in the reduced range, dims in
+ * logical order (out[1]): max_dim, min_dim, argmax, argmin. */
+enum {
+    NB_RK_SUM, NB_RK_MEAN, NB_RK_PROD, NB_RK_AMAX, NB_RK_AMIN, NB_RK_ALL, NB_RK_ANY, NB_RK_MAX, NB_RK_MIN,
+    NB_RK_VAR, NB_RK_STD, NB_RK_NORM, NB_RK_LOGSUMEXP, NB_RK_NUM
+};
+
+/* One reduction over the dims in `mask` of an input of shape[ndim]. The input
+ * has dtype in_dtype; acc_dtype is the dtype the op computes in (NB_F32,
+ * NB_F64, an integer or bool): in_dtype equals it, except that float16 and
+ * bfloat16 inputs of a float32 reduction may be read as they are (device
+ * kernels do; the CPU's are given float32). Outputs have out_dtype[o] (any
+ * dtype; the index output int64) and strides given per input dim (entries of
+ * reduced dims unused); out[o] NULL: not wanted. Every output element is
+ * written, also over an empty reduced range (the op's identity: 0 for sum,
+ * NaN for mean ...). Float results are rounded once into their dtype. */
+typedef struct nb_bk_reduce {
+    const char* name;      /* the op, for messages */
+    int32_t op;            /* NB_RK_* */
+    int32_t in_dtype, acc_dtype, ndim, nout;
+    uint32_t mask;
+    int64_t shape[NB_MAX_DIMS];
+    const void* in;
+    int64_t in_strides[NB_MAX_DIMS];
+    void* out[2];
+    int32_t out_dtype[2];
+    int64_t out_strides[2][NB_MAX_DIMS];
+    double p;              /* NORM: the order (0, 1, 2, inf, -inf or any other) */
+    double correction;     /* VAR, STD: divide by max(0, n - correction) */
+} nb_bk_reduce;
+
+/* Plans of families whose kernels are not behind a slot yet (declared so the
+ * slots below have their final types; each is defined with its first kernel). */
+struct nb_bk_lines;   /* softmax, log_softmax, cumsum, cumprod, logcumsumexp and their backward */
+struct nb_bk_gemm;    /* mm, bmm, addmm, baddbmm, matmul's cases */
+struct nb_bk_conv;    /* conv forward and gradients */
+struct nb_bk_pool;    /* max / avg pooling and their backward */
+struct nb_bk_norm;    /* layer, batch and group norm and their backward */
+struct nb_bk_index;   /* gather, scatter, index_select, index_add, masked ops, embedding, nonzero */
+struct nb_bk_sort;    /* sort, argsort, topk, unique */
+struct nb_bk_rng;     /* the Philox generators' distributions */
+struct nb_bk_optim;   /* fused optimizer steps */
+struct nb_bk_loss;    /* the losses and their backward */
 
 /* A device backend. The CPU table fills only the first block; the CUDA plugin
  * fills everything. Streams and events are the backend's native handles (NULL is
@@ -77,6 +148,23 @@ typedef struct nb_backend {
     nb_status (*fill)(int32_t device_index, void* dst, const void* pattern, int32_t pattern_size, int64_t count,
                       void* stream);
     nb_status (*elementwise)(int32_t device_index, const nb_bk_ew* args, void* stream);
+
+    /* ---- kernel families (NULL: none on this backend; see nb_backend_slot) ----
+     * Each is queued on stream (ignored by the CPU, which runs it before
+     * returning) and does no host synchronisation. The CPU table fills copy
+     * and reduce; its elementwise kernels are run by the elementwise engine. */
+    nb_status (*copy_strided)(int32_t device_index, const nb_bk_copy* plan, void* stream);
+    nb_status (*reduce)(int32_t device_index, const nb_bk_reduce* plan, void* stream);
+    nb_status (*lines)(int32_t device_index, const struct nb_bk_lines* plan, void* stream);
+    nb_status (*gemm)(int32_t device_index, const struct nb_bk_gemm* plan, void* stream);
+    nb_status (*conv)(int32_t device_index, const struct nb_bk_conv* plan, void* stream);
+    nb_status (*pool)(int32_t device_index, const struct nb_bk_pool* plan, void* stream);
+    nb_status (*norm)(int32_t device_index, const struct nb_bk_norm* plan, void* stream);
+    nb_status (*index)(int32_t device_index, const struct nb_bk_index* plan, void* stream);
+    nb_status (*sort)(int32_t device_index, const struct nb_bk_sort* plan, void* stream);
+    nb_status (*rng)(int32_t device_index, const struct nb_bk_rng* plan, void* stream);
+    nb_status (*optim)(int32_t device_index, const struct nb_bk_optim* plan, void* stream);
+    nb_status (*loss)(int32_t device_index, const struct nb_bk_loss* plan, void* stream);
 } nb_backend;
 
 /* Exported by a plugin as "nb_plugin_init". Fills *backend and *device_count; on

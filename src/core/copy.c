@@ -1,8 +1,9 @@
 /* copy.c: copy_ (broadcast + dtype conversion + device transfer), to, item,
- * copy_to_host. Device memory is staged through host buffers until the CUDA
- * backend has its own strided kernels. */
+ * copy_to_host. Strided and converting copies run on the tensors' device (the
+ * backend's copy slot); a transfer between host and device moves dense bytes
+ * and leaves the layout and the conversion to the device. */
 #include "internal.h"
-#include "../alloc/cpu_allocator.h"
+#include "runtime.h"
 #include "../cpu/kernels.h"
 
 #include <string.h>
@@ -34,21 +35,6 @@ static int64_t span_elements(const int64_t* shape, const int64_t* strides, int32
     return last + 1;
 }
 
-/* Host copy of a device tensor's addressed span; *host points at its first element. */
-static nb_status stage_in(const char* op, const nb_tensor* t, int64_t span, void** host) {
-    int64_t nbytes = span * nb_dtype_sizes[t->dtype];
-    void* buf = nb_cpu_alloc((size_t)nbytes);
-    if (buf == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of host memory staging %lld bytes", op, (long long)nbytes);
-    const nb_backend* b = nb_backend_of(t->storage->device_type);
-    nb_status st = b->copy(buf, NB_CPU, 0, nb_tensor_data(t), t->storage->device_type, t->storage->device_index, nbytes);
-    if (st != NB_OK) {
-        nb_cpu_free(buf, (size_t)nbytes);
-        return nb_error(st, "%s: copy from %s failed: %s", op, b->name, b->last_error());
-    }
-    *host = buf;
-    return NB_OK;
-}
-
 static bool overlaps(const nb_tensor* a, const nb_tensor* b) {
     if (a->storage != b->storage || a->numel == 0 || b->numel == 0) return false;
     int64_t a_end = a->offset + span_elements(a->shape, a->strides, a->ndim);
@@ -56,6 +42,22 @@ static bool overlaps(const nb_tensor* a, const nb_tensor* b) {
     int64_t a_lo = a->offset * nb_dtype_sizes[a->dtype], a_hi = a_end * nb_dtype_sizes[a->dtype];
     int64_t b_lo = b->offset * nb_dtype_sizes[b->dtype], b_hi = b_end * nb_dtype_sizes[b->dtype];
     return a_lo < b_hi && b_lo < a_hi;
+}
+
+/* A copy within one device (not the CPU) through its backend's copy slot, queued on the current stream. */
+static nb_status device_copy(const char* op, nb_tensor* dst, const nb_tensor* src, const int64_t* src_strides) {
+    const int32_t dev = dst->storage->device_type, index = dst->storage->device_index;
+    const nb_backend* b;
+    nb_status st = nb_backend_slot(op, dev, NB_FAMILY_COPY, &b);
+    if (st != NB_OK) return st;
+    nb_bk_copy plan;
+    plan.dst_dtype = dst->dtype, plan.src_dtype = src->dtype, plan.ndim = dst->ndim;
+    plan.dst = nb_tensor_data(dst), plan.src = nb_tensor_data(src);
+    memcpy(plan.shape, dst->shape, sizeof(int64_t) * (size_t)dst->ndim);
+    memcpy(plan.dst_strides, dst->strides, sizeof(int64_t) * (size_t)dst->ndim);
+    memcpy(plan.src_strides, src_strides, sizeof(int64_t) * (size_t)dst->ndim);
+    st = b->copy_strided(index, &plan, nb_stream_current_of(dev, index)->native);
+    return st == NB_OK ? NB_OK : nb_error(st, "%s: %s copy failed: %s", op, b->name, b->last_error());
 }
 
 nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
@@ -78,45 +80,34 @@ nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
         return st;
     }
     const int32_t sdev = src->storage->device_type, ddev = dst->storage->device_type;
-    if (NB_LIKELY(sdev == NB_CPU && ddev == NB_CPU)) {
+    if (NB_LIKELY(sdev == NB_CPU && ddev == NB_CPU)) {  /* the CPU backend's copy slot, called directly */
         nb_cpu_copy(nb_tensor_data(dst), dst->strides, dst->dtype, nb_tensor_data(src), src_strides,
                     src->dtype, dst->shape, dst->ndim);
         return NB_OK;
     }
-    /* A device is involved: same-dtype dense copies go straight through the backend. */
-    const int64_t dsize = nb_dtype_sizes[dst->dtype];
-    bool src_dense = src->contiguous && src->numel == dst->numel;
-    if (src_dense && dst->contiguous && src->dtype == dst->dtype) {
+    if (sdev == ddev && src->storage->device_index == dst->storage->device_index)
+        return device_copy(op, dst, src, src_strides);
+    /* A transfer: same-dtype dense copies go straight through the backend. */
+    if (src->contiguous && src->numel == dst->numel && dst->contiguous && src->dtype == dst->dtype) {
         const nb_backend* b = nb_backend_of(sdev == NB_CPU ? ddev : sdev);
         st = b->copy(nb_tensor_data(dst), ddev, dst->storage->device_index, nb_tensor_data(src), sdev,
-                    src->storage->device_index, dst->numel * dsize);
+                    src->storage->device_index, dst->numel * nb_dtype_sizes[dst->dtype]);
         return st == NB_OK ? NB_OK : nb_error(st, "%s: %s copy failed: %s", op, b->name, b->last_error());
     }
-    /* General case: bring src's span to the host, convert on the host, send back. */
-    void* src_host = nb_tensor_data(src);
-    int64_t src_span = span_elements(dst->shape, src_strides, dst->ndim);
-    if (sdev != NB_CPU && (st = stage_in(op, src, src_span, &src_host)) != NB_OK) return st;
-    int64_t dst_span = span_elements(dst->shape, dst->strides, dst->ndim);
-    void* dst_host = nb_tensor_data(dst);
-    if (ddev != NB_CPU) {
-        if (dst->contiguous) {
-            dst_host = nb_cpu_alloc((size_t)(dst_span * dsize));
-            if (dst_host == NULL) st = nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of host memory staging", op);
-        } else {
-            st = stage_in(op, dst, dst_span, &dst_host);  /* keep the gaps' contents */
-        }
-    }
-    if (st == NB_OK) {
-        nb_cpu_copy(dst_host, dst->strides, dst->dtype, src_host, src_strides, src->dtype, dst->shape,
-                    dst->ndim);
-        if (ddev != NB_CPU) {
-            const nb_backend* b = nb_backend_of(ddev);
-            st = b->copy(nb_tensor_data(dst), ddev, dst->storage->device_index, dst_host, NB_CPU, 0, dst_span * dsize);
-            if (st != NB_OK) st = nb_error(st, "%s: copy to %s failed: %s", op, b->name, b->last_error());
-        }
-    }
-    if (ddev != NB_CPU && dst_host != NULL) nb_cpu_free(dst_host, (size_t)(dst_span * dsize));
-    if (sdev != NB_CPU) nb_cpu_free(src_host, (size_t)(src_span * nb_dtype_sizes[src->dtype]));
+    /* Otherwise the bytes travel dense in the source dtype (src's own shape, so a
+     * broadcast stays small) and the destination's device lays them out. */
+    nb_tensor* dense = NULL;
+    nb_tensor* moved = NULL;
+    st = src->contiguous ? (nb_tensor_retain((nb_tensor*)src), dense = (nb_tensor*)src, NB_OK)
+                         : nb_tensor_new(op, src->shape, src->ndim, src->dtype, sdev, src->storage->device_index,
+                                         &dense);
+    if (st == NB_OK && dense != src) st = nb_copy_into(op, dense, src);
+    if (st == NB_OK)
+        st = nb_tensor_new(op, src->shape, src->ndim, src->dtype, ddev, dst->storage->device_index, &moved);
+    if (st == NB_OK) st = nb_copy_into(op, moved, dense);  /* dense, same dtype: the transfer above */
+    if (st == NB_OK) st = nb_copy_into(op, dst, moved);    /* same device */
+    nb_tensor_release(moved);
+    nb_tensor_release(dense);
     return st;
 }
 

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "runtime.h"
 #include "../alloc/cpu_allocator.h"
+#include "../cpu/kernels.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -47,8 +48,67 @@ static nb_status cpu_memset(void* dst, int32_t device_index, int value, int64_t 
 
 static const char* cpu_last_error(void) { return "out of host memory"; }
 
+static nb_status cpu_copy_strided(int32_t device_index, const nb_bk_copy* p, void* stream) {
+    (void)device_index, (void)stream;
+    nb_cpu_copy(p->dst, p->dst_strides, p->dst_dtype, p->src, p->src_strides, p->src_dtype, p->shape, p->ndim);
+    return NB_OK;
+}
+
 const nb_backend nb_cpu_backend = {.name = "cpu", .alloc = cpu_alloc, .free = cpu_free, .copy = cpu_copy,
-                                   .memset = cpu_memset, .last_error = cpu_last_error};
+                                   .memset = cpu_memset, .last_error = cpu_last_error,
+                                   .copy_strided = cpu_copy_strided, .reduce = nb_cpu_reduce};
+
+/* ---- kernel slots ---- */
+
+static int32_t cuda_count(void);
+
+static const char* const family_names[NB_NUM_FAMILIES] = {
+    [NB_FAMILY_COPY] = "copy", [NB_FAMILY_ELEMENTWISE] = "elementwise", [NB_FAMILY_REDUCE] = "reduce",
+    [NB_FAMILY_LINES] = "lines", [NB_FAMILY_GEMM] = "gemm", [NB_FAMILY_CONV] = "conv", [NB_FAMILY_POOL] = "pool",
+    [NB_FAMILY_NORM] = "norm", [NB_FAMILY_INDEX] = "index", [NB_FAMILY_SORT] = "sort", [NB_FAMILY_RNG] = "rng",
+    [NB_FAMILY_OPTIM] = "optim", [NB_FAMILY_LOSS] = "loss",
+};
+
+static bool has_slot(const nb_backend* b, int32_t family) {
+    switch (family) {
+        case NB_FAMILY_COPY: return b->copy_strided != NULL;
+        case NB_FAMILY_ELEMENTWISE: return b->elementwise != NULL;
+        case NB_FAMILY_REDUCE: return b->reduce != NULL;
+        case NB_FAMILY_LINES: return b->lines != NULL;
+        case NB_FAMILY_GEMM: return b->gemm != NULL;
+        case NB_FAMILY_CONV: return b->conv != NULL;
+        case NB_FAMILY_POOL: return b->pool != NULL;
+        case NB_FAMILY_NORM: return b->norm != NULL;
+        case NB_FAMILY_INDEX: return b->index != NULL;
+        case NB_FAMILY_SORT: return b->sort != NULL;
+        case NB_FAMILY_RNG: return b->rng != NULL;
+        case NB_FAMILY_OPTIM: return b->optim != NULL;
+        case NB_FAMILY_LOSS: return b->loss != NULL;
+        default: return false;
+    }
+}
+
+nb_status nb_not_implemented_on(const char* op, int32_t device_type, int32_t family) {
+    const char* dev = nb_device_type_name(device_type);
+    const char* fam = family >= 0 && family < NB_NUM_FAMILIES ? family_names[family] : "unknown";
+    return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on %s (no %s kernel)", op, dev ? dev : "?", fam);
+}
+
+nb_status nb_backend_slot(const char* op, int32_t device_type, int32_t family, const nb_backend** out) {
+    const nb_backend* b = device_type == NB_CPU ? &nb_cpu_backend
+                        : device_type == NB_CUDA && cuda_count() > 0 ? &nb_cuda_storage_backend : NULL;
+    if (NB_UNLIKELY(b == NULL || !has_slot(b, family))) return nb_not_implemented_on(op, device_type, family);
+    *out = b;
+    return NB_OK;
+}
+
+nb_status nb_same_device(const char* op, const nb_tensor* a, const nb_tensor* b) {
+    const nb_storage *sa = a->storage, *sb = b->storage;
+    if (NB_LIKELY(sa->device_type == sb->device_type && sa->device_index == sb->device_index)) return NB_OK;
+    return nb_error(NB_ERR_DEVICE, "%s: expected all tensors to be on the same device, but found %s:%d and %s:%d",
+                    op, nb_device_type_name(sa->device_type), (int)sa->device_index,
+                    nb_device_type_name(sb->device_type), (int)sb->device_index);
+}
 
 /* ---- CUDA plugin ---- */
 

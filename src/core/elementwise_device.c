@@ -26,10 +26,11 @@ nb_status nb_ew_run_device(const nb_ew_op* op, const nb_tensor* const* inputs, n
                            int32_t device_index, nb_tensor** out) {
     const char* name = op->name;
     const int32_t n = op->nin;
-    const nb_backend* plugin = nb_cuda_plugin();
     const int32_t code = op->code;  /* NB_BK_*, set from the manifest */
-    if (code < 0 || n > 2 || plugin == NULL || plugin->elementwise == NULL)
-        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on cuda yet", name);
+    const nb_backend* plugin;
+    if (code < 0 || n > 2) return nb_not_implemented_on(name, NB_CUDA, NB_FAMILY_ELEMENTWISE);
+    nb_status st = nb_backend_slot(name, NB_CUDA, NB_FAMILY_ELEMENTWISE, &plugin);
+    if (st != NB_OK) return st;
     if (compute != NB_F32 && compute != NB_F64 && compute != NB_F16 && compute != NB_BF16)
         return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented for '%s' on cuda yet", name,
                         nb_dtype_str(compute));
@@ -42,8 +43,7 @@ nb_status nb_ew_run_device(const nb_ew_op* op, const nb_tensor* const* inputs, n
     if (ctx != NULL) args.alpha = ctx->alpha, args.beta = ctx->beta, args.gamma = ctx->gamma;
     else if (code == NB_BK_ADD || code == NB_BK_SUB) args.alpha = 1.0;
 
-    /* Operands: host scalars by value; device tensors of another dtype are cast first. */
-    nb_status st = NB_OK;
+    /* Operands: host scalars by value; device tensors of another dtype are cast first (on the device). */
     nb_tensor* casted[2] = {NULL, NULL};
     for (int32_t i = 0; i < n && st == NB_OK; i++) {
         const nb_tensor* t = inputs[i];

@@ -216,6 +216,13 @@ NB_INTERNAL extern const nb_backend nb_cpu_backend;
 NB_INTERNAL nb_status nb_device_resolve(const char* op, int32_t device_type, int32_t* device_index,
                                         const nb_backend** out);
 NB_INTERNAL const nb_backend* nb_backend_of(int32_t device_type);
+/* The backend of device_type when it has a kernel slot for family (NB_FAMILY_*);
+ * else NB_ERR_NOT_IMPLEMENTED "<op>: not implemented on <device> (no <family> kernel)",
+ * the one message every op gives for a missing kernel family. */
+NB_INTERNAL nb_status nb_backend_slot(const char* op, int32_t device_type, int32_t family, const nb_backend** out);
+NB_INTERNAL nb_status nb_not_implemented_on(const char* op, int32_t device_type, int32_t family);
+/* NB_ERR_DEVICE naming op and both devices unless a and b live on the same device. */
+NB_INTERNAL nb_status nb_same_device(const char* op, const nb_tensor* a, const nb_tensor* b);
 
 /* ---- copying (copy.c) ---- */
 

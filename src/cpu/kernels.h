@@ -19,4 +19,7 @@ NB_INTERNAL void nb_cpu_copy(void* dst, const int64_t* dst_strides, int32_t dst_
 NB_INTERNAL void nb_cpu_fill(void* dst, int32_t dtype, int64_t n, double fvalue, int64_t ivalue,
                              bool is_int);
 
+/* The CPU backend's reduce slot (src/ops/reduce_engine.c): the plan's input has acc_dtype. */
+NB_INTERNAL nb_status nb_cpu_reduce(int32_t device_index, const nb_bk_reduce* plan, void* stream);
+
 #endif /* NABLA_CPU_KERNELS_H_ */

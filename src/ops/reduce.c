@@ -226,17 +226,30 @@ static const nb_red_kernel* const any_k[NB_NUM_DTYPES] = {NB_RED_FLOATS(ENTRY, a
 /* float16 / bfloat16 are read as float32 (exactly). */
 static int32_t widened(int32_t dtype) { return dtype == NB_F16 || dtype == NB_BF16 ? NB_F32 : dtype; }
 
+const nb_red_kernel* nb_red_cpu_basic(int32_t op, int32_t dtype, nb_red_ctx* ctx) {
+    ctx->variant = op == NB_RK_MEAN ? V_MEAN : V_SUM;
+    switch (op) {
+        case NB_RK_SUM: case NB_RK_MEAN: return sum_k[dtype];
+        case NB_RK_PROD: return prod_k[dtype];
+        case NB_RK_AMAX: return amax_k[dtype];
+        case NB_RK_AMIN: return amin_k[dtype];
+        case NB_RK_ALL: return all_k[dtype];
+        case NB_RK_ANY: return any_k[dtype];
+        default: return NULL;
+    }
+}
+
 /* ---- the ABI ---- */
 
 /* sum, mean, prod: the result dtype is dtype, else out's dtype, else int64 for integers / bool. */
-static nb_status sum_like(const char* op, const nb_red_kernel* const* table, int32_t variant, const nb_tensor* t,
+static nb_status sum_like(const char* op, int32_t rk, const nb_tensor* t,
                           const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst,
                           nb_tensor** out) {
-    nb_status st = nb_red_check(op, t, dst, out);
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_REDUCE);
     if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
     uint32_t mask;
     if ((st = nb_red_dims(op, t, dims, ndims, &mask)) != NB_OK) return st;
-    if (variant == V_MEAN) {  /* PyTorch: a floating dtype or input; out= takes any dtype the input casts to */
+    if (rk == NB_RK_MEAN) {  /* PyTorch: a floating dtype or input; out= takes any dtype the input casts to */
         int32_t d = dtype >= 0 ? dtype : t->dtype;
         if (!nb_dtype_is_floating(d))
             return nb_error(NB_ERR_DTYPE, "mean(): could not infer output dtype. %s dtype must be either a floating "
@@ -253,30 +266,29 @@ static nb_status sum_like(const char* op, const nb_red_kernel* const* table, int
     else if (result == NB_BOOL) in = NB_BOOL;
     else in = nb_dtype_is_floating(t->dtype) ? result : t->dtype;
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
-                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .k = table[in],
-                     .ctx = {.variant = variant}};
+                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .op = rk};
     return nb_red_run(&c);
 }
 
 nb_status nbi_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
                         nb_tensor* dst, nb_tensor** out) {
-    return sum_like("sum", sum_k, V_SUM, t, dims, ndims, keepdim, dtype, dst, out);
+    return sum_like("sum", NB_RK_SUM, t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 nb_status nbi_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
                          nb_tensor* dst, nb_tensor** out) {
-    return sum_like("mean", sum_k, V_MEAN, t, dims, ndims, keepdim, dtype, dst, out);
+    return sum_like("mean", NB_RK_MEAN, t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 nb_status nbi_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype,
                          nb_tensor* dst, nb_tensor** out) {
-    return sum_like("prod", prod_k, V_SUM, t, dims, ndims, keepdim, dtype, dst, out);
+    return sum_like("prod", NB_RK_PROD, t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 /* amax, amin, all, any: no dtype argument; the result keeps the input dtype (all / any: bool, or uint8). */
-static nb_status same_type(const char* op, const nb_red_kernel* const* table, bool logical, const nb_tensor* t,
+static nb_status same_type(const char* op, int32_t rk, bool logical, const nb_tensor* t,
                            const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
-    nb_status st = nb_red_check(op, t, dst, out);
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_REDUCE);
     if (st != NB_OK) return st;
     uint32_t mask;
     if ((st = nb_red_dims(op, t, dims, ndims, &mask)) != NB_OK) return st;
@@ -294,26 +306,26 @@ static nb_status same_type(const char* op, const nb_red_kernel* const* table, bo
     }
     int32_t in = widened(t->dtype);
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
-                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .k = table[in]};
+                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .op = rk};
     return nb_red_run(&c);
 }
 
 nb_status nbi_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                          nb_tensor** out) {
-    return same_type("amax", amax_k, false, t, dims, ndims, keepdim, dst, out);
+    return same_type("amax", NB_RK_AMAX, false, t, dims, ndims, keepdim, dst, out);
 }
 
 nb_status nbi_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                          nb_tensor** out) {
-    return same_type("amin", amin_k, false, t, dims, ndims, keepdim, dst, out);
+    return same_type("amin", NB_RK_AMIN, false, t, dims, ndims, keepdim, dst, out);
 }
 
 nb_status nbi_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                         nb_tensor** out) {
-    return same_type("all", all_k, true, t, dims, ndims, keepdim, dst, out);
+    return same_type("all", NB_RK_ALL, true, t, dims, ndims, keepdim, dst, out);
 }
 
 nb_status nbi_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                         nb_tensor** out) {
-    return same_type("any", any_k, true, t, dims, ndims, keepdim, dst, out);
+    return same_type("any", NB_RK_ANY, true, t, dims, ndims, keepdim, dst, out);
 }

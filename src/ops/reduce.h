@@ -176,34 +176,45 @@ typedef struct nb_red_kernel {
     nb_red_finish_fn finish;
 } nb_red_kernel;
 
-/* One reduction call, filled in by an op's entry point. */
+/* One reduction call, filled in by an op's entry point; nb_red_run plans it for
+ * the input's device and hands it to that backend's reduce slot (NB_RK_*). */
 typedef struct nb_red_call {
     const char* name;
     const nb_tensor* t;
     uint32_t mask;         /* reduced dims of t */
     bool keepdim;
-    int32_t in_dtype;      /* the kernel's input dtype: t is cast to it first */
+    int32_t in_dtype;      /* the op's compute dtype (nb_bk_reduce.acc_dtype): t is cast to it first */
     int32_t nout;          /* 1 or 2 */
     int32_t out_dtype[2];
     nb_tensor* dst[2];     /* out= targets, or NULL */
     nb_tensor** out[2];    /* receive new references; NULL allowed with a dst */
-    const nb_red_kernel* k;
-    nb_red_ctx ctx;
+    int32_t op;            /* NB_RK_* */
+    double p;              /* norm order */
+    double correction;     /* var / std */
 } nb_red_call;
 
 /* dims[ndims] -> a mask of dims of t (ndims 0: every dim); range and duplicate errors. */
 NB_INTERNAL nb_status nb_red_dims(const char* op, const nb_tensor* t, const int64_t* dims, int32_t ndims,
                                   uint32_t* mask);
-/* Checks handles, out pointers and the device; first step of every entry point. */
-NB_INTERNAL nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_tensor** out);
+/* Checks handles, out pointers, that dst is on t's device (NB_ERR_DEVICE) and that
+ * t's backend has kernels of family (NB_FAMILY_REDUCE, or NB_FAMILY_LINES for the
+ * softmax and scan ops); first step of every entry point. */
+NB_INTERNAL nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_tensor** out,
+                                   int32_t family);
 /* Input elements per output for a mask. */
 NB_INTERNAL int64_t nb_red_count(const nb_tensor* t, uint32_t mask);
 /* Errors for ops without an identity over an empty reduction (PyTorch's wording). */
 NB_INTERNAL nb_status nb_red_check_nonempty(const char* op, const nb_tensor* t, uint32_t mask, bool all);
 /* The dtype code check: -1 (default) or a valid code. */
 NB_INTERNAL nb_status nb_red_check_dtype(const char* op, int32_t dtype);
-/* Runs the call: cast, outputs, kernel, out= copies. */
+/* Runs the call: cast, outputs on t's device, the backend's kernel, out= copies. */
 NB_INTERNAL nb_status nb_red_run(nb_red_call* c);
+
+/* The CPU kernels of a plan's op for its acc_dtype (NULL: none), and the ctx
+ * fields they read (variant), one getter per file of kernels. */
+NB_INTERNAL const nb_red_kernel* nb_red_cpu_basic(int32_t op, int32_t dtype, nb_red_ctx* ctx);  /* reduce.c */
+NB_INTERNAL const nb_red_kernel* nb_red_cpu_arg(int32_t op, int32_t dtype);                     /* reduce_arg.c */
+NB_INTERNAL const nb_red_kernel* nb_red_cpu_stats(int32_t op, int32_t dtype, nb_red_ctx* ctx);  /* reduce_stats.c */
 
 /* Stores a value into an element of any dtype (float16/bfloat16 rounded once). */
 NB_INTERNAL void nb_store_f64(char* p, int32_t dtype, double v);

@@ -139,9 +139,13 @@ NB_RED_INTS(IKERNELS)
 static const nb_red_kernel* const max_k[NB_NUM_DTYPES] = {NB_RED_FLOATS(ENTRY, max) NB_RED_INTS(ENTRY, max)};
 static const nb_red_kernel* const min_k[NB_NUM_DTYPES] = {NB_RED_FLOATS(ENTRY, min) NB_RED_INTS(ENTRY, min)};
 
+const nb_red_kernel* nb_red_cpu_arg(int32_t op, int32_t dtype) {
+    return op == NB_RK_MAX ? max_k[dtype] : op == NB_RK_MIN ? min_k[dtype] : NULL;
+}
+
 static int32_t widened(int32_t dtype) { return dtype == NB_F16 || dtype == NB_BF16 ? NB_F32 : dtype; }
 
-static nb_status with_indices(const char* op, const nb_red_kernel* const* table, const nb_tensor* t, int64_t dim,
+static nb_status with_indices(const char* op, int32_t rk, const nb_tensor* t, int64_t dim,
                               int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values,
                               nb_tensor** indices) {
     NB_CHECK_TENSOR(op, t);
@@ -153,7 +157,8 @@ static nb_status with_indices(const char* op, const nb_red_kernel* const* table,
     else NB_CHECK_WRITABLE(op, dst_indices);
     if (dst_values != NULL && dst_values == dst_indices)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: the values and indices outputs are the same tensor", op);
-    nb_status st = nb_red_check(op, t, dst_values ? dst_values : dst_indices, values ? values : indices);
+    nb_status st = nb_red_check(op, t, dst_values ? dst_values : dst_indices, values ? values : indices,
+                                NB_FAMILY_REDUCE);
     if (st != NB_OK) return st;
     uint32_t mask;
     if ((st = nb_red_dims(op, t, &dim, 1, &mask)) != NB_OK) return st;
@@ -161,23 +166,23 @@ static nb_status with_indices(const char* op, const nb_red_kernel* const* table,
     int32_t in = widened(t->dtype);
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 2,
                      .out_dtype = {t->dtype, NB_I64}, .dst = {dst_values, dst_indices}, .out = {values, indices},
-                     .k = table[in]};
+                     .op = rk};
     return nb_red_run(&c);
 }
 
 nb_status nbi_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values,
                             nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
-    return with_indices("max", max_k, t, dim, keepdim, dst_values, dst_indices, values, indices);
+    return with_indices("max", NB_RK_MAX, t, dim, keepdim, dst_values, dst_indices, values, indices);
 }
 
 nb_status nbi_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values,
                             nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices) {
-    return with_indices("min", min_k, t, dim, keepdim, dst_values, dst_indices, values, indices);
+    return with_indices("min", NB_RK_MIN, t, dim, keepdim, dst_values, dst_indices, values, indices);
 }
 
-static nb_status arg(const char* op, const nb_red_kernel* const* table, const nb_tensor* t, const int64_t* dim,
-                     int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
-    nb_status st = nb_red_check(op, t, dst, out);
+static nb_status arg(const char* op, int32_t rk, const nb_tensor* t, const int64_t* dim, int32_t keepdim,
+                     nb_tensor* dst, nb_tensor** out) {
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_REDUCE);
     if (st != NB_OK) return st;
     if (t->dtype == NB_BOOL) return nb_error(NB_ERR_DTYPE, "%s(): does not support bool input", op);
     uint32_t mask;
@@ -185,14 +190,14 @@ static nb_status arg(const char* op, const nb_red_kernel* const* table, const nb
     if ((st = nb_red_check_nonempty(op, t, mask, dim == NULL)) != NB_OK) return st;
     int32_t in = widened(t->dtype);
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 2,
-                     .out_dtype = {t->dtype, NB_I64}, .dst = {NULL, dst}, .out = {NULL, out}, .k = table[in]};
+                     .out_dtype = {t->dtype, NB_I64}, .dst = {NULL, dst}, .out = {NULL, out}, .op = rk};
     return nb_red_run(&c);
 }
 
 nb_status nbi_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
-    return arg("argmax", max_k, t, dim, keepdim, dst, out);
+    return arg("argmax", NB_RK_MAX, t, dim, keepdim, dst, out);
 }
 
 nb_status nbi_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
-    return arg("argmin", min_k, t, dim, keepdim, dst, out);
+    return arg("argmin", NB_RK_MIN, t, dim, keepdim, dst, out);
 }

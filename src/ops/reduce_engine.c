@@ -10,6 +10,8 @@
  * outer: vectorised across outputs). */
 #include "reduce.h"
 #include "../alloc/cpu_allocator.h"
+#include "../core/runtime.h"
+#include "../cpu/kernels.h"
 
 #include <math.h>
 
@@ -52,15 +54,19 @@ nb_status nb_red_dims(const char* op, const nb_tensor* t, const int64_t* dims, i
     return NB_OK;
 }
 
-nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_tensor** out) {
+nb_status nb_red_check(const char* op, const nb_tensor* t, nb_tensor* dst, nb_tensor** out, int32_t family) {
     NB_CHECK_TENSOR(op, t);
     if (dst == NULL) NB_CHECK_OUT(op, out);
     else if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
     else NB_CHECK_WRITABLE(op, dst);
-    if (t->storage->device_type != NB_CPU)
-        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on %s yet (only cpu kernels exist)", op,
-                        nb_device_type_name(t->storage->device_type));
-    return NB_OK;
+    const nb_storage* s = t->storage;
+    if (dst != NULL && (dst->storage->device_type != s->device_type || dst->storage->device_index != s->device_index))
+        return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s:%d", op,
+                        nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
+                        nb_device_type_name(s->device_type), (int)s->device_index);
+    if (NB_LIKELY(s->device_type == NB_CPU)) return NB_OK;  /* the CPU runs every family today */
+    const nb_backend* b;
+    return nb_backend_slot(op, s->device_type, family, &b);
 }
 
 nb_status nb_red_check_dtype(const char* op, int32_t dtype) {
@@ -246,27 +252,25 @@ static bool use_threads(int64_t work, int64_t items) {
 #endif
 }
 
-/* Runs k over x (already of the kernel's dtype) into outs (the result shape for mask/keepdim). */
-static nb_status red_exec(const char* op, const nb_red_kernel* k, const nb_tensor* x, uint32_t mask, bool keepdim,
-                          nb_tensor* const* outs, int32_t nout, const nb_red_ctx* ctx) {
+/* Runs k over the plan's input (of the kernel's dtype) into its outputs. */
+static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const nb_red_ctx* ctx) {
+    const char* op = pl->name;
+    const int32_t nout = pl->nout;
     dim_info kd[NB_MAX_DIMS], rd[NB_MAX_DIMS];
-    int32_t nk = 0, nr = 0, od = 0;
+    int32_t nk = 0, nr = 0;
     bool empty = false;
-    const int64_t xsz = nb_dtype_sizes[x->dtype];
-    for (int32_t d = 0; d < x->ndim; d++) {
-        bool red = (mask >> d) & 1u;
+    const int64_t xsz = nb_dtype_sizes[pl->in_dtype];
+    for (int32_t d = 0; d < pl->ndim; d++) {
+        bool red = (pl->mask >> d) & 1u;
         int64_t os[2] = {0, 0};
-        if (!red || keepdim) {
-            for (int32_t o = 0; o < nout; o++)
-                if (outs[o]) os[o] = outs[o]->strides[od] * nb_dtype_sizes[outs[o]->dtype];
-            od++;
-        }
-        if (x->shape[d] == 0) {
+        for (int32_t o = 0; o < nout && !red; o++)
+            if (pl->out[o]) os[o] = pl->out_strides[o][d] * nb_dtype_sizes[pl->out_dtype[o]];
+        if (pl->shape[d] == 0) {
             if (!red) return NB_OK;  /* no outputs */
             empty = true;
         }
-        if (x->shape[d] == 1) continue;
-        dim_info di = {x->shape[d], x->strides[d] * xsz, {os[0], os[1]}};
+        if (pl->shape[d] == 1) continue;
+        dim_info di = {pl->shape[d], pl->in_strides[d] * xsz, {os[0], os[1]}};
         if (red) rd[nr++] = di;
         else kd[nk++] = di;
     }
@@ -275,8 +279,8 @@ static nb_status red_exec(const char* op, const nb_red_kernel* k, const nb_tenso
 
     plan p;
     memset(&p, 0, sizeof p);
-    p.k = k, p.ctx = ctx, p.x = nb_tensor_data(x), p.nout = nout;
-    for (int32_t o = 0; o < nout; o++) p.out[o] = outs[o] ? nb_tensor_data(outs[o]) : NULL;
+    p.k = k, p.ctx = ctx, p.x = pl->in, p.nout = nout;
+    for (int32_t o = 0; o < nout; o++) p.out[o] = pl->out[o];
     p.jsize = 1;
     if (nk > 0) {
         p.jsize = kd[nk - 1].size, p.jxs = kd[nk - 1].xs;
@@ -302,7 +306,8 @@ static nb_status red_exec(const char* op, const nb_red_kernel* k, const nb_tenso
     int64_t kouter = 1;
     for (int32_t d = 0; d < p.nko; d++) kouter *= p.ko_size[d];
     p.ntasks = kouter * p.ntiles;
-    const int64_t work = x->numel;
+    int64_t work = 1;
+    for (int32_t d = 0; d < pl->ndim; d++) work *= pl->shape[d];
 
     /* Few tasks over a long reduced range: chunks of a fixed size (shape-only). */
     int64_t chunk = CHUNK_WORK / p.tile;
@@ -350,9 +355,39 @@ static bool writable_directly(const nb_tensor* dst, int32_t dtype, const nb_tens
     return true;
 }
 
+/* The CPU kernel of a plan and the ctx it reads. */
+static const nb_red_kernel* cpu_kernel(const nb_bk_reduce* pl, nb_red_ctx* ctx) {
+    switch (pl->op) {
+        case NB_RK_MAX: case NB_RK_MIN: return nb_red_cpu_arg(pl->op, pl->acc_dtype);
+        case NB_RK_VAR: case NB_RK_STD: case NB_RK_NORM: case NB_RK_LOGSUMEXP:
+            return nb_red_cpu_stats(pl->op, pl->acc_dtype, ctx);
+        default: return nb_red_cpu_basic(pl->op, pl->acc_dtype, ctx);
+    }
+}
+
+nb_status nb_cpu_reduce(int32_t device_index, const nb_bk_reduce* pl, void* stream) {
+    (void)device_index, (void)stream;
+    nb_red_ctx ctx = {.count = 1, .out_dtype = {pl->out_dtype[0], pl->nout > 1 ? pl->out_dtype[1] : -1},
+                      .p = pl->p, .correction = pl->correction};
+    for (int32_t d = 0; d < pl->ndim; d++)
+        if ((pl->mask >> d) & 1u) ctx.count *= pl->shape[d];
+    const nb_red_kernel* k = pl->op >= 0 && pl->op < NB_RK_NUM && nb_dtype_valid(pl->acc_dtype)
+                                 ? cpu_kernel(pl, &ctx) : NULL;
+    if (k == NULL || pl->in_dtype != pl->acc_dtype)
+        return nb_error(NB_ERR_INTERNAL, "%s: no cpu reduce kernel %d for %s input computing in %s", pl->name,
+                        (int)pl->op, nb_dtype_str(pl->in_dtype), nb_dtype_str(pl->acc_dtype));
+    return red_exec(pl, k, &ctx);
+}
+
+/* Device kernels read float16 / bfloat16 as they are for a float32 reduction (exact). */
+static bool read_natively(const nb_tensor* t, int32_t acc, int32_t device_type) {
+    return t->dtype == acc || (device_type != NB_CPU && acc == NB_F32 && (t->dtype == NB_F16 || t->dtype == NB_BF16));
+}
+
 nb_status nb_red_run(nb_red_call* c) {
     const char* op = c->name;
     const nb_tensor* t = c->t;
+    const int32_t dev = t->storage->device_type, di = t->storage->device_index;
     int64_t shape[NB_MAX_DIMS];
     int32_t nd = 0;
     for (int32_t d = 0; d < t->ndim; d++) {
@@ -363,9 +398,10 @@ nb_status nb_red_run(nb_red_call* c) {
     for (int32_t o = 0; o < c->nout; o++) {
         nb_tensor* dst = c->dst[o];
         if (dst == NULL) continue;
-        if (dst->storage->device_type != NB_CPU)
-            return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on cpu", op,
-                            nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index);
+        if (dst->storage->device_type != dev || dst->storage->device_index != di)
+            return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s:%d", op,
+                            nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
+                            nb_device_type_name(dev), (int)di);
         if (dst == t && !nb_same_shape(dst, shape, nd))
             return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
@@ -373,27 +409,48 @@ nb_status nb_red_run(nb_red_call* c) {
             return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
                             nb_dtype_cpp_name(c->out_dtype[o]), nb_dtype_cpp_name(dst->dtype));
     }
+    const nb_backend* b;
+    nb_status st = nb_backend_slot(op, dev, NB_FAMILY_REDUCE, &b);
+    if (st != NB_OK) return st;
     for (int32_t o = 0; o < c->nout; o++) {
-        nb_status st = c->dst[o] == NULL ? NB_OK : nb_resize_output(op, c->dst[o], shape, nd);
+        st = c->dst[o] == NULL ? NB_OK : nb_resize_output(op, c->dst[o], shape, nd);
         if (st != NB_OK) return st;
     }
-    c->ctx.count = nb_red_count(t, c->mask);
-    c->ctx.out_dtype[0] = c->out_dtype[0];
-    c->ctx.out_dtype[1] = c->nout > 1 ? c->out_dtype[1] : -1;
 
     nb_tensor* x = NULL;
     nb_tensor* target[2] = {NULL, NULL};
-    nb_status st = NB_OK;
-    if (t->dtype != c->in_dtype) st = nb_tensor_to(t, c->in_dtype, NB_CPU, 0, 0, &x);
+    if (!read_natively(t, c->in_dtype, dev)) st = nb_tensor_to(t, c->in_dtype, dev, di, 0, &x);
     else nb_tensor_retain(x = (nb_tensor*)t);
     for (int32_t o = 0; o < c->nout && st == NB_OK; o++) {
         nb_tensor* dst = c->dst[o];
         if (dst != NULL && writable_directly(dst, c->out_dtype[o], t, c->dst[1 - o]))
             nb_tensor_retain(target[o] = dst);
         else if (c->out[o] != NULL || dst != NULL)
-            st = nb_tensor_new(op, shape, nd, c->out_dtype[o], NB_CPU, 0, &target[o]);
+            st = nb_tensor_new(op, shape, nd, c->out_dtype[o], dev, di, &target[o]);
     }
-    if (st == NB_OK) st = red_exec(op, c->k, x, c->mask, c->keepdim, target, c->nout, &c->ctx);
+    if (st == NB_OK) {
+        nb_bk_reduce pl;
+        pl.name = op, pl.op = c->op, pl.in_dtype = x->dtype, pl.acc_dtype = c->in_dtype, pl.ndim = x->ndim;
+        pl.nout = c->nout, pl.mask = c->mask, pl.in = nb_tensor_data(x), pl.p = c->p, pl.correction = c->correction;
+        memcpy(pl.shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+        memcpy(pl.in_strides, x->strides, sizeof(int64_t) * (size_t)x->ndim);
+        for (int32_t o = 0; o < 2; o++) {
+            pl.out[o] = o < c->nout && target[o] ? nb_tensor_data(target[o]) : NULL;
+            pl.out_dtype[o] = o < c->nout ? c->out_dtype[o] : -1;
+            if (pl.out[o] == NULL) continue;
+            for (int32_t d = 0, od = 0; d < x->ndim; d++) {
+                const bool red = (c->mask >> d) & 1u;
+                pl.out_strides[o][d] = red ? 0 : target[o]->strides[od];
+                od += !red || c->keepdim;
+            }
+        }
+        if (dev == NB_CPU) {
+            st = b->reduce(di, &pl, NULL);
+        } else {
+            st = b->reduce(di, &pl, nb_stream_current_of(dev, di)->native);
+            if (st != NB_OK) st = nb_error(st, "%s: %s", op, b->last_error());
+        }
+    }
     for (int32_t o = 0; o < c->nout && st == NB_OK; o++)
         if (c->dst[o] != NULL && target[o] != c->dst[o]) st = nb_copy_into(op, c->dst[o], target[o]);
     nb_tensor_release(x);

@@ -285,11 +285,29 @@ static void lse_finish(const void* acc, int64_t m, char* const* out, const int64
 
 NB_RED_FLOATS(LSE_KERNEL)
 
+const nb_red_kernel* nb_red_cpu_stats(int32_t op, int32_t dtype, nb_red_ctx* ctx) {
+    if (dtype != NB_F32 && dtype != NB_F64) return NULL;
+    const bool f64 = dtype == NB_F64;
+    switch (op) {
+        case NB_RK_VAR: case NB_RK_STD:
+            ctx->variant = op == NB_RK_STD ? V_STD : V_VAR;
+            return f64 ? &var_f64 : &var_f32;
+        case NB_RK_NORM: {
+            const double p = ctx->p;
+            ctx->variant = p == 0 ? N_ZERO : p == 1 ? N_ONE : p == 2 ? N_TWO : p == INFINITY ? N_INF
+                         : p == -INFINITY ? N_NINF : N_P;
+            return norm_k[ctx->variant][f64];
+        }
+        case NB_RK_LOGSUMEXP: return f64 ? &lse_f64 : &lse_f32;
+        default: return NULL;
+    }
+}
+
 /* ---- the ABI ---- */
 
-static nb_status var_std(const char* op, int32_t variant, const nb_tensor* t, const int64_t* dims, int32_t ndims,
+static nb_status var_std(const char* op, int32_t rk, const nb_tensor* t, const int64_t* dims, int32_t ndims,
                          double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
-    nb_status st = nb_red_check(op, t, dst, out);
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_REDUCE);
     if (st != NB_OK) return st;
     if (!nb_dtype_is_floating(t->dtype))
         return nb_error(NB_ERR_DTYPE, "%s: std and var only support floating point and complex dtypes (got %s)", op,
@@ -304,25 +322,24 @@ static nb_status var_std(const char* op, int32_t variant, const nb_tensor* t, co
                         nb_dtype_torch_name(t->dtype), nb_dtype_torch_name(dst->dtype));
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
                      .out_dtype = {dst != NULL ? dst->dtype : t->dtype}, .dst = {dst}, .out = {out},
-                     .k = in == NB_F64 ? &var_f64 : &var_f32,
-                     .ctx = {.variant = variant, .correction = correction}};
+                     .op = rk, .correction = correction};
     return nb_red_run(&c);
 }
 
 nb_status nbi_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
                         nb_tensor* dst, nb_tensor** out) {
-    return var_std("var", V_VAR, t, dims, ndims, correction, keepdim, dst, out);
+    return var_std("var", NB_RK_VAR, t, dims, ndims, correction, keepdim, dst, out);
 }
 
 nb_status nbi_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
                         nb_tensor* dst, nb_tensor** out) {
-    return var_std("std", V_STD, t, dims, ndims, correction, keepdim, dst, out);
+    return var_std("std", NB_RK_STD, t, dims, ndims, correction, keepdim, dst, out);
 }
 
 nb_status nbi_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim,
                          int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "norm";
-    nb_status st = nb_red_check(op, t, dst, out);
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_REDUCE);
     if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
     if (!nb_dtype_is_floating(t->dtype))
         return nb_error(NB_ERR_DTYPE, "norm: expected a floating point tensor as input, got %s",
@@ -335,20 +352,17 @@ nb_status nbi_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t nd
     if (t->numel == 0 && nb_red_count(t, mask) == 0 && (p < 0 || p == INFINITY))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "norm: linalg.vector_norm cannot compute the %g norm on an empty "
                         "tensor because the operation does not have an identity", p);
-    int kind = p == 0 ? N_ZERO : p == 1 ? N_ONE : p == 2 ? N_TWO : p == INFINITY ? N_INF
-             : p == -INFINITY ? N_NINF : N_P;
     int32_t result = dtype >= 0 ? dtype : t->dtype;
     int32_t in = result == NB_F64 ? NB_F64 : NB_F32;
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
-                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .k = norm_k[kind][in == NB_F64],
-                     .ctx = {.variant = kind, .p = p}};
+                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .op = NB_RK_NORM, .p = p};
     return nb_red_run(&c);
 }
 
 nb_status nbi_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst,
                               nb_tensor** out) {
     static const char* op = "logsumexp";
-    nb_status st = nb_red_check(op, t, dst, out);
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_REDUCE);
     if (st != NB_OK) return st;
     uint32_t mask;
     if ((st = nb_red_dims(op, t, dims, ndims, &mask)) != NB_OK) return st;
@@ -359,6 +373,6 @@ nb_status nbi_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, 
     if (dst != NULL) result = dst->dtype;  /* any floating out= takes the result */
     int32_t in = result == NB_F64 ? NB_F64 : NB_F32;
     nb_red_call c = {.name = op, .t = t, .mask = mask, .keepdim = keepdim != 0, .in_dtype = in, .nout = 1,
-                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .k = in == NB_F64 ? &lse_f64 : &lse_f32};
+                     .out_dtype = {result}, .dst = {dst}, .out = {out}, .op = NB_RK_LOGSUMEXP};
     return nb_red_run(&c);
 }

@@ -82,7 +82,7 @@ static const scan_fn scan_k[NB_NUM_DTYPES] = {NB_RED_FLOATS(ENTRY) NB_RED_INTS(E
 
 static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst,
                       nb_tensor** out) {
-    nb_status st = nb_red_check(op, t, dst, out);
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_LINES);
     if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
     int32_t d;
     if ((st = nb_wrap_dim(op, dim, t->ndim, &d)) != NB_OK) return st;

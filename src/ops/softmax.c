@@ -143,7 +143,7 @@ static void run_item(const void* vp, int64_t item) {
 
 static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, int64_t dim, int32_t dtype,
                               nb_tensor* dst, nb_tensor** out) {
-    nb_status st = nb_red_check(op, t, dst, out);
+    nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_LINES);
     if (st != NB_OK || (st = nb_red_check_dtype(op, dtype)) != NB_OK) return st;
     int32_t d;
     if ((st = nb_wrap_dim(op, dim, t->ndim, &d)) != NB_OK) return st;

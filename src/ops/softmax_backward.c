@@ -110,7 +110,7 @@ static nb_status compute_copy(const nb_tensor* t, int32_t in, nb_tensor** out) {
 
 static nb_status backward_impl(const char* op, bool logsm, const nb_tensor* g, const nb_tensor* y, int64_t dim,
                                nb_tensor* dst, nb_tensor** out) {
-    nb_status st = nb_red_check(op, y, dst, out);
+    nb_status st = nb_red_check(op, y, dst, out, NB_FAMILY_LINES);
     if (st != NB_OK) return st;
     NB_CHECK_TENSOR(op, g);
     if (g->storage->device_type != y->storage->device_type || g->storage->device_index != y->storage->device_index)
