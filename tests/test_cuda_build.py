@@ -1,6 +1,7 @@
 """The CUDA plugin as built: where nvcc is present, libnabla_cuda.so carries
 device code (.nv_fatbin) and both elementwise kernels (contiguous and strided)
-for every op code of ew_codes.h in float32, float64, float16 and bfloat16;
+for every op code of ew_codes.h in float32, float64, float16 and bfloat16, the
+copy kernel for every dtype pair and the reduce kernels;
 and the plugin's host-side launch planning as a C++ unit test. Runs without a
 GPU: it reads the ELF file and launches nothing."""
 from __future__ import annotations
@@ -66,12 +67,24 @@ def test_plugin_has_every_elementwise_kernel():
 CXX = shutil.which("c++") or shutil.which("g++")
 
 
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
+def test_plugin_has_copy_and_reduce_kernels():
+    data = plugin_path().read_bytes()
+    # copy_kernel<dst, src> for all 100 dtype pairs; both reduce launch shapes
+    pairs = set(re.findall(rb"11copy_kernelILi(\d)ELi(\d)EE", data))
+    assert len(pairs) == 100, sorted(pairs)
+    for kernel in (rb"16reduce_per_block", rb"17reduce_per_thread"):
+        for op in (rb"SumOp", rb"ExtOp", rb"LogicOp", rb"ArgOp", rb"VarOp", rb"NormOp", rb"LseOp"):
+            assert re.search(kernel + rb"I\w*?" + op, data), (kernel, op)
+
+
 @pytest.mark.skipif(CXX is None, reason="no C++ compiler on PATH")
-def test_elementwise_launch_planning(tmp_path):
-    """The plugin's host-side planning (src/cuda/ew_plan.h), built and run without a GPU."""
-    exe = tmp_path / "test_ew_plan"
+@pytest.mark.parametrize("name", ["test_ew_plan", "test_copy_plan", "test_reduce_plan"])
+def test_launch_planning(tmp_path, name):
+    """The plugin's host-side planning (src/cuda/*_plan.h), built and run without a GPU."""
+    exe = tmp_path / name
     subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", f"-I{ROOT / 'include'}",
-                    f"-I{ROOT / 'src' / 'core'}", str(ROOT / "tests" / "cuda" / "test_ew_plan.cpp"), "-o", str(exe)],
+                    f"-I{ROOT / 'src' / 'core'}", str(ROOT / "tests" / "cuda" / f"{name}.cpp"), "-o", str(exe)],
                    check=True, capture_output=True, text=True)
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr

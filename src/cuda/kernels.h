@@ -1,4 +1,4 @@
-// kernels.h: the CUDA kernels the plugin exposes (fill, elementwise).
+// kernels.h: the CUDA kernels the plugin exposes (fill, elementwise, copy, reduce).
 #ifndef NABLA_CUDA_KERNELS_H_
 #define NABLA_CUDA_KERNELS_H_
 
@@ -11,5 +11,9 @@
 cudaError_t nb_cuda_fill(void* dst, const void* pattern, int32_t pattern_size, int64_t count, cudaStream_t stream);
 // One elementwise op (see nb_bk_ew in backend.h); queued on stream.
 cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, cudaStream_t stream);
+// One strided copy with conversion (see nb_bk_copy); queued on stream.
+cudaError_t nb_cuda_copy_strided(const nb_bk_copy* args, cudaStream_t stream);
+// One reduction (see nb_bk_reduce); queued on stream.
+cudaError_t nb_cuda_reduce(const nb_bk_reduce* args, cudaStream_t stream);
 
 #endif  // NABLA_CUDA_KERNELS_H_

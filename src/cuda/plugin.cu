@@ -198,6 +198,18 @@ nb_status elementwise(int32_t device, const nb_bk_ew* args, void* stream) {
     return NB_OK;
 }
 
+nb_status copy_strided(int32_t device, const nb_bk_copy* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_copy_strided(plan, as_stream(stream)));
+    return NB_OK;
+}
+
+nb_status reduce(int32_t device, const nb_bk_reduce* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_reduce(plan, as_stream(stream)));
+    return NB_OK;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
@@ -242,6 +254,8 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->host_free = host_free;
     backend->fill = fill;
     backend->elementwise = elementwise;
+    backend->copy_strided = copy_strided;
+    backend->reduce = reduce;
     *device_count = count;
     return NB_OK;
 }

@@ -1,0 +1,333 @@
+// reduce.cuh: the reduction kernels (see reduce_plan.h for the launch shapes).
+// An op is a struct over an accumulator: init, step (fold one element, with
+// its flat index in the reduced range), combine (fold a partial), shfl (move
+// a partial down a warp) and finish (write the outputs). Float16 / bfloat16
+// accumulate in float, float32 in float, float64 in double, integers in int64
+// (wrapping, as the CPU kernels). Every partial is combined in an order fixed
+// by the launch shape, so results are identical from run to run.
+#ifndef NABLA_CUDA_REDUCE_CUH_
+#define NABLA_CUDA_REDUCE_CUH_
+
+#include <cmath>
+#include <type_traits>
+
+#include "dtypes.cuh"
+#include "launch.h"
+#include "reduce_plan.h"
+
+namespace nbcuda {
+
+struct RedDims {
+    int32_t nk, nr;
+    int64_t kshape[NB_MAX_DIMS], kin[NB_MAX_DIMS], kout[2][NB_MAX_DIMS];
+    int64_t rshape[NB_MAX_DIMS], rin[NB_MAX_DIMS];
+};
+
+struct RedOut {
+    char* out[2];
+    int32_t dtype[2];
+    int64_t size[2];   // bytes per output element
+    int64_t count;     // elements per output
+    double p, correction;
+    int32_t op;
+};
+
+template <typename V> __device__ __forceinline__ V shfl_down(V v, int off) {
+    if constexpr (sizeof(V) < 4) return static_cast<V>(__shfl_down_sync(0xffffffffu, static_cast<int>(v), off));
+    else return __shfl_down_sync(0xffffffffu, v, off);
+}
+
+// The float type a float dtype accumulates in.
+template <int IC> using FloatAcc = typename std::conditional<IC == NB_F64, double, float>::type;
+
+template <int IC, typename A> __device__ __forceinline__ A load_as(typename Storage<IC>::type x) {
+    if constexpr (is_float_code(IC)) {
+        if constexpr (std::is_same<A, double>::value) return load_f64<IC>(x);
+        else return static_cast<A>(load_f32<IC>(x));
+    } else {
+        return static_cast<A>(x);
+    }
+}
+
+__device__ __forceinline__ int64_t wrap_add(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+__device__ __forceinline__ int64_t wrap_mul(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
+// sum, mean (floats: sum / count), prod
+template <int IC, bool Prod>
+struct SumOp {
+    using T = typename Storage<IC>::type;
+    static constexpr bool kFloat = is_float_code(IC);
+    using Acc = typename std::conditional<kFloat, FloatAcc<IC>, int64_t>::type;
+    __device__ static Acc init(const RedOut&) { return Prod ? Acc(1) : Acc(0); }
+    __device__ static Acc combine(Acc a, Acc b, const RedOut&) {
+        if constexpr (kFloat) return Prod ? a * b : a + b;
+        else return Prod ? wrap_mul(a, b) : wrap_add(a, b);
+    }
+    __device__ static Acc step(Acc a, T x, int64_t, const RedOut& r) { return combine(a, load_as<IC, Acc>(x), r); }
+    __device__ static Acc shfl(Acc a, int off) { return shfl_down(a, off); }
+    __device__ static void finish(Acc a, const RedOut& r, char* o0, char*) {
+        if constexpr (kFloat)
+            store_f64(o0, r.dtype[0], r.op == NB_RK_MEAN ? static_cast<double>(a) / static_cast<double>(r.count)
+                                                         : static_cast<double>(a));
+        else store_i64(o0, r.dtype[0], a);
+    }
+};
+
+// amax, amin: NaN propagates
+template <int IC, bool Max>
+struct ExtOp {
+    using T = typename Storage<IC>::type;
+    static constexpr bool kFloat = is_float_code(IC);
+    using Acc = typename std::conditional<kFloat, FloatAcc<IC>, T>::type;
+    __device__ static Acc init(const RedOut&) {
+        if constexpr (kFloat) return Max ? -Acc(INFINITY) : Acc(INFINITY);
+        else if constexpr (std::is_signed<T>::value)
+            return Max ? static_cast<T>(static_cast<uint64_t>(1) << (sizeof(T) * 8 - 1))
+                       : static_cast<T>((static_cast<uint64_t>(1) << (sizeof(T) * 8 - 1)) - 1);
+        else return Max ? T(0) : T(~T(0));
+    }
+    __device__ static Acc combine(Acc a, Acc b, const RedOut&) {
+        if constexpr (kFloat) return ((Max ? b > a : b < a) || b != b) ? b : a;
+        else return (Max ? b > a : b < a) ? b : a;
+    }
+    __device__ static Acc step(Acc a, T x, int64_t, const RedOut& r) { return combine(a, load_as<IC, Acc>(x), r); }
+    __device__ static Acc shfl(Acc a, int off) { return shfl_down(a, off); }
+    __device__ static void finish(Acc a, const RedOut& r, char* o0, char*) {
+        if constexpr (kFloat) store_f64(o0, r.dtype[0], static_cast<double>(a));
+        else store_i64(o0, r.dtype[0], static_cast<int64_t>(a));
+    }
+};
+
+// all, any
+template <int IC, bool All>
+struct LogicOp {
+    using T = typename Storage<IC>::type;
+    using Acc = uint8_t;
+    __device__ static Acc init(const RedOut&) { return All ? 1 : 0; }
+    __device__ static Acc combine(Acc a, Acc b, const RedOut&) { return All ? (a & b) : (a | b); }
+    __device__ static Acc step(Acc a, T x, int64_t, const RedOut& r) {
+        Acc nz;
+        if constexpr (is_float_code(IC)) nz = load_f32<IC>(x) != 0.0f;
+        else nz = x != 0;
+        return combine(a, nz, r);
+    }
+    __device__ static Acc shfl(Acc a, int off) { return shfl_down(a, off); }
+    __device__ static void finish(Acc a, const RedOut& r, char* o0, char*) { store_i64(o0, r.dtype[0], a); }
+};
+
+// max / min with the first index (argmax, argmin): a NaN beats every number, the first NaN wins
+template <int IC, bool Max>
+struct ArgOp {
+    using T = typename Storage<IC>::type;
+    static constexpr bool kFloat = is_float_code(IC);
+    using V = typename std::conditional<kFloat, FloatAcc<IC>, T>::type;
+    struct Acc { V v; int64_t i; };
+    __device__ static Acc init(const RedOut&) { return Acc{V(0), -1}; }
+    __device__ static Acc combine(Acc a, Acc b, const RedOut&) {
+        if (b.i < 0) return a;
+        if (a.i < 0) return b;
+        const bool an = a.v != a.v, bn = b.v != b.v;
+        if (an || bn) return (an && bn) ? (b.i < a.i ? b : a) : (bn ? b : a);
+        if (Max ? b.v > a.v : b.v < a.v) return b;
+        if (b.v == a.v && b.i < a.i) return b;
+        return a;
+    }
+    __device__ static Acc step(Acc a, T x, int64_t i, const RedOut& r) { return combine(a, Acc{load_as<IC, V>(x), i}, r); }
+    __device__ static Acc shfl(Acc a, int off) { return Acc{shfl_down(a.v, off), shfl_down(a.i, off)}; }
+    __device__ static void finish(Acc a, const RedOut& r, char* o0, char* o1) {
+        if (o0) {
+            if constexpr (kFloat) store_f64(o0, r.dtype[0], static_cast<double>(a.v));
+            else store_i64(o0, r.dtype[0], static_cast<int64_t>(a.v));
+        }
+        if (o1) *reinterpret_cast<int64_t*>(o1) = a.i < 0 ? 0 : a.i;
+    }
+};
+
+// var, std: Welford per thread, Chan's formula between partials
+template <int IC>
+struct VarOp {
+    using T = typename Storage<IC>::type;
+    using A = FloatAcc<IC>;
+    struct Acc { double n; A mean, m2; };
+    __device__ static Acc init(const RedOut&) { return Acc{0.0, A(0), A(0)}; }
+    __device__ static Acc combine(Acc a, Acc b, const RedOut&) {
+        if (b.n == 0) return a;
+        if (a.n == 0) return b;
+        const double tot = a.n + b.n;
+        const A delta = b.mean - a.mean;
+        a.mean += delta * static_cast<A>(b.n / tot);
+        a.m2 += b.m2 + delta * delta * static_cast<A>(a.n * b.n / tot);
+        a.n = tot;
+        return a;
+    }
+    __device__ static Acc step(Acc a, T x, int64_t, const RedOut&) {
+        const A e = load_as<IC, A>(x);
+        a.n += 1;
+        const A d = e - a.mean;
+        a.mean += d / static_cast<A>(a.n);
+        a.m2 += d * (e - a.mean);
+        return a;
+    }
+    __device__ static Acc shfl(Acc a, int off) {
+        return Acc{shfl_down(a.n, off), shfl_down(a.mean, off), shfl_down(a.m2, off)};
+    }
+    __device__ static void finish(Acc a, const RedOut& r, char* o0, char*) {
+        const double dof = a.n - r.correction;
+        const double v = static_cast<double>(a.m2) / (dof > 0 ? dof : 0.0);
+        store_f64(o0, r.dtype[0], r.op == NB_RK_STD ? sqrt(v) : v);
+    }
+};
+
+// vector norms: p = 0 (count of non-zeros), 1, 2, inf, -inf, any other p
+template <int IC>
+struct NormOp {
+    using T = typename Storage<IC>::type;
+    using Acc = FloatAcc<IC>;
+    __device__ static Acc init(const RedOut& r) { return r.p == -INFINITY ? Acc(INFINITY) : Acc(0); }
+    __device__ static Acc combine(Acc a, Acc b, const RedOut& r) {
+        if (r.p == INFINITY) return (b > a || b != b) ? b : a;
+        if (r.p == -INFINITY) return (b < a || b != b) ? b : a;
+        return a + b;
+    }
+    __device__ static Acc step(Acc a, T x, int64_t, const RedOut& r) {
+        const Acc e = fabs(load_as<IC, Acc>(x));
+        if (r.p == 0) return a + Acc(e != 0);
+        if (r.p == 1) return a + e;
+        if (r.p == 2) return a + e * e;
+        if (r.p == INFINITY || r.p == -INFINITY) return combine(a, e, r);
+        return a + static_cast<Acc>(pow(static_cast<double>(e), r.p));
+    }
+    __device__ static Acc shfl(Acc a, int off) { return shfl_down(a, off); }
+    __device__ static void finish(Acc a, const RedOut& r, char* o0, char*) {
+        const double v = static_cast<double>(a);
+        const bool general = r.p != 0 && r.p != 1 && r.p != 2 && r.p != INFINITY && r.p != -INFINITY;
+        store_f64(o0, r.dtype[0], r.p == 2 ? sqrt(v) : general ? pow(v, 1.0 / r.p) : v);
+    }
+};
+
+// logsumexp: (max, sum of exp(x - max)), folded as the CPU's lse_fold
+template <int IC>
+struct LseOp {
+    using T = typename Storage<IC>::type;
+    using A = FloatAcc<IC>;
+    struct Acc { A mx, s; };
+    __device__ static Acc init(const RedOut&) { return Acc{-A(INFINITY), A(0)}; }
+    __device__ static Acc combine(Acc a, Acc b, const RedOut&) {
+        if (b.mx != b.mx || a.mx != a.mx) return Acc{A(NAN), a.s};
+        if (b.mx == -A(INFINITY)) return a;
+        if (a.mx == -A(INFINITY)) return b;
+        if (b.mx == A(INFINITY) || a.mx == A(INFINITY)) return Acc{A(INFINITY), a.s};
+        if (b.mx > a.mx) return Acc{b.mx, a.s * exp(a.mx - b.mx) + b.s};
+        return Acc{a.mx, a.s + b.s * exp(b.mx - a.mx)};
+    }
+    __device__ static Acc step(Acc a, T x, int64_t, const RedOut& r) { return combine(a, Acc{load_as<IC, A>(x), A(1)}, r); }
+    __device__ static Acc shfl(Acc a, int off) { return Acc{shfl_down(a.mx, off), shfl_down(a.s, off)}; }
+    __device__ static void finish(Acc a, const RedOut& r, char* o0, char*) {
+        const double mx = static_cast<double>(a.mx);
+        store_f64(o0, r.dtype[0], isfinite(mx) ? mx + log(static_cast<double>(a.s)) : mx);
+    }
+};
+
+__device__ __forceinline__ void output_offsets(const RedDims& d, int64_t o, int64_t& in, int64_t& o0, int64_t& o1) {
+    in = o0 = o1 = 0;
+    for (int k = d.nk - 1; k >= 0; k--) {
+        const int64_t idx = o % d.kshape[k];
+        o /= d.kshape[k];
+        in += idx * d.kin[k];
+        o0 += idx * d.kout[0][k];
+        o1 += idx * d.kout[1][k];
+    }
+}
+
+__device__ __forceinline__ int64_t reduced_offset(const RedDims& d, int64_t r) {
+    if (d.nr == 1) return r * d.rin[0];
+    int64_t off = 0;
+    for (int k = d.nr - 1; k >= 0; k--) {
+        off += (r % d.rshape[k]) * d.rin[k];
+        r /= d.rshape[k];
+    }
+    return off;
+}
+
+template <class Op>
+__device__ __forceinline__ void finish_output(typename Op::Acc a, const RedOut& r, int64_t o0, int64_t o1) {
+    Op::finish(a, r, r.out[0] ? r.out[0] + o0 * r.size[0] : nullptr, r.out[1] ? r.out[1] + o1 * r.size[1] : nullptr);
+}
+
+// One block per output: strided fold per thread, then a warp-shuffle tree and one across warps.
+template <class Op>
+__global__ void reduce_per_block(const typename Op::T* __restrict__ in, RedDims d, RedOut r, int64_t outputs) {
+    using Acc = typename Op::Acc;
+    __shared__ Acc partial[kReduceThreads / 32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int64_t o = blockIdx.x; o < outputs; o += gridDim.x) {
+        int64_t ioff, o0, o1;
+        output_offsets(d, o, ioff, o0, o1);
+        const typename Op::T* x = in + ioff;
+        Acc a = Op::init(r);
+        for (int64_t i = threadIdx.x; i < r.count; i += blockDim.x) a = Op::step(a, x[reduced_offset(d, i)], i, r);
+        for (int off = 16; off > 0; off >>= 1) a = Op::combine(a, Op::shfl(a, off), r);
+        if (lane == 0) partial[warp] = a;
+        __syncthreads();
+        if (warp == 0) {
+            a = lane < static_cast<int>(blockDim.x >> 5) ? partial[lane] : Op::init(r);
+            for (int off = 16; off > 0; off >>= 1) a = Op::combine(a, Op::shfl(a, off), r);
+            if (lane == 0) finish_output<Op>(a, r, o0, o1);
+        }
+        __syncthreads();  // partial is reused by the block's next output
+    }
+}
+
+// One thread per output, folding its range in order.
+template <class Op>
+__global__ void reduce_per_thread(const typename Op::T* __restrict__ in, RedDims d, RedOut r, int64_t outputs) {
+    const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t o = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < outputs; o += step) {
+        int64_t ioff, o0, o1;
+        output_offsets(d, o, ioff, o0, o1);
+        const typename Op::T* x = in + ioff;
+        typename Op::Acc a = Op::init(r);
+        for (int64_t i = 0; i < r.count; i++) a = Op::step(a, x[reduced_offset(d, i)], i, r);
+        finish_output<Op>(a, r, o0, o1);
+    }
+}
+
+template <class Op>
+cudaError_t reduce_launch(const RedPlan& pl, cudaStream_t stream) {
+    RedDims d;
+    d.nk = pl.nk, d.nr = pl.nr;
+    for (int k = 0; k < pl.nk; k++) {
+        d.kshape[k] = pl.kshape[k], d.kin[k] = pl.kin[k];
+        d.kout[0][k] = pl.kout[0][k], d.kout[1][k] = pl.kout[1][k];
+    }
+    for (int k = 0; k < pl.nr; k++) d.rshape[k] = pl.rshape[k], d.rin[k] = pl.rin[k];
+    RedOut r;
+    for (int o = 0; o < 2; o++) {
+        r.out[o] = static_cast<char*>(pl.out[o]);
+        r.dtype[o] = pl.out_dtype[o];
+        r.size[o] = o == 1 ? 8 : 0;
+    }
+    static const int64_t kSizes[NB_BK_NUM_DTYPES] = {4, 8, 2, 2, 1, 2, 4, 8, 1, 1};
+    if (r.out[0]) r.size[0] = kSizes[pl.out_dtype[0]];
+    if (r.out[1]) r.size[1] = kSizes[pl.out_dtype[1]];
+    r.count = pl.count, r.p = pl.p, r.correction = pl.correction, r.op = pl.op;
+    const auto* in = static_cast<const typename Op::T*>(pl.in);
+    if (pl.per_block)
+        return launch(&reduce_per_block<Op>, grid_for(pl.outputs, 1), kReduceThreads, 0, stream, in, d, r,
+                      pl.outputs);
+    return launch(&reduce_per_thread<Op>, grid_for(pl.outputs, kReduceThreads), kReduceThreads, 0, stream, in, d,
+                  r, pl.outputs);
+}
+
+// Per-family dispatch (reduce.cu: sum, mean, prod, amax, amin, all, any;
+// reduce_stats.cu: max / min with indices, var, std, norm, logsumexp), split so the two compile in parallel.
+cudaError_t reduce_basic(const RedPlan& pl, cudaStream_t stream);
+cudaError_t reduce_stats(const RedPlan& pl, cudaStream_t stream);
+
+}  // namespace nbcuda
+
+#endif  // NABLA_CUDA_REDUCE_CUH_
