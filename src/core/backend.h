@@ -91,7 +91,21 @@ typedef struct nb_bk_reduce {
     int64_t out_strides[2][NB_MAX_DIMS];
     double p;              /* NORM: the order (0, 1, 2, inf, -inf or any other) */
     double correction;     /* VAR, STD: divide by max(0, n - correction) */
+    /* Device scratch for splitting long reductions over several blocks (NULL on
+     * the CPU): nb_bk_reduce_workspace_bytes(outputs, count) bytes, allocated by
+     * the core on the device and given back after the launch (stream-ordered). */
+    void* workspace;
+    int64_t workspace_bytes;
 } nb_bk_reduce;
+
+/* Long reductions with few outputs may be split into up to NB_BK_REDUCE_MAX_SPLIT
+ * partials of at most NB_BK_REDUCE_PARTIAL_BYTES each per output. */
+#define NB_BK_REDUCE_MAX_SPLIT 256
+#define NB_BK_REDUCE_PARTIAL_BYTES 32
+static inline int64_t nb_bk_reduce_workspace_bytes(int64_t outputs, int64_t count) {
+    return outputs >= 1 && outputs <= 64 && count >= 65536
+               ? outputs * NB_BK_REDUCE_MAX_SPLIT * NB_BK_REDUCE_PARTIAL_BYTES : 0;
+}
 
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */

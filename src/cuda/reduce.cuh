@@ -258,27 +258,68 @@ __device__ __forceinline__ void finish_output(typename Op::Acc a, const RedOut& 
     Op::finish(a, r, r.out[0] ? r.out[0] + o0 * r.size[0] : nullptr, r.out[1] ? r.out[1] + o1 * r.size[1] : nullptr);
 }
 
-// One block per output: strided fold per thread, then a warp-shuffle tree and one across warps.
+// Combines the block's partials: a warp-shuffle tree in each warp, then one over
+// the warps' results (blockDim.x == kReduceThreads). The result is in thread 0.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc block_combine(typename Op::Acc a, const RedOut& r,
+                                                          typename Op::Acc* partial) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int off = 16; off > 0; off >>= 1) a = Op::combine(a, Op::shfl(a, off), r);
+    if (lane == 0) partial[warp] = a;
+    __syncthreads();
+    if (warp == 0) {
+        a = lane < kReduceThreads / 32 ? partial[lane] : Op::init(r);
+        for (int off = 16; off > 0; off >>= 1) a = Op::combine(a, Op::shfl(a, off), r);
+    }
+    __syncthreads();  // partial is reused by the block's next output
+    return a;
+}
+
+// One block per output: strided fold per thread, then block_combine.
 template <class Op>
 __global__ void reduce_per_block(const typename Op::T* __restrict__ in, RedDims d, RedOut r, int64_t outputs) {
     using Acc = typename Op::Acc;
     __shared__ Acc partial[kReduceThreads / 32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (int64_t o = blockIdx.x; o < outputs; o += gridDim.x) {
         int64_t ioff, o0, o1;
         output_offsets(d, o, ioff, o0, o1);
         const typename Op::T* x = in + ioff;
         Acc a = Op::init(r);
         for (int64_t i = threadIdx.x; i < r.count; i += blockDim.x) a = Op::step(a, x[reduced_offset(d, i)], i, r);
-        for (int off = 16; off > 0; off >>= 1) a = Op::combine(a, Op::shfl(a, off), r);
-        if (lane == 0) partial[warp] = a;
-        __syncthreads();
-        if (warp == 0) {
-            a = lane < static_cast<int>(blockDim.x >> 5) ? partial[lane] : Op::init(r);
-            for (int off = 16; off > 0; off >>= 1) a = Op::combine(a, Op::shfl(a, off), r);
-            if (lane == 0) finish_output<Op>(a, r, o0, o1);
-        }
-        __syncthreads();  // partial is reused by the block's next output
+        a = block_combine<Op>(a, r, partial);
+        if (threadIdx.x == 0) finish_output<Op>(a, r, o0, o1);
+    }
+}
+
+// Split, first pass: block b folds chunk b % splits of output b / splits into ws[b].
+template <class Op>
+__global__ void reduce_split_partial(const typename Op::T* __restrict__ in, RedDims d, RedOut r, int64_t splits,
+                                     int64_t chunk, typename Op::Acc* __restrict__ ws) {
+    using Acc = typename Op::Acc;
+    __shared__ Acc partial[kReduceThreads / 32];
+    const int64_t b = blockIdx.x, o = b / splits, lo = (b % splits) * chunk;
+    const int64_t hi = lo + chunk < r.count ? lo + chunk : r.count;
+    int64_t ioff, o0, o1;
+    output_offsets(d, o, ioff, o0, o1);
+    const typename Op::T* x = in + ioff;
+    Acc a = Op::init(r);
+    for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) a = Op::step(a, x[reduced_offset(d, i)], i, r);
+    a = block_combine<Op>(a, r, partial);
+    if (threadIdx.x == 0) ws[b] = a;
+}
+
+// Split, second pass: block o combines its splits (<= kReduceThreads) partials in order and finishes.
+template <class Op>
+__global__ void reduce_split_finish(RedDims d, RedOut r, int64_t splits, const typename Op::Acc* __restrict__ ws) {
+    using Acc = typename Op::Acc;
+    __shared__ Acc partial[kReduceThreads / 32];
+    const int64_t o = blockIdx.x;
+    Acc a = threadIdx.x < splits ? ws[o * splits + threadIdx.x] : Op::init(r);
+    a = block_combine<Op>(a, r, partial);
+    if (threadIdx.x == 0) {
+        int64_t ioff, o0, o1;
+        output_offsets(d, o, ioff, o0, o1);
+        finish_output<Op>(a, r, o0, o1);
     }
 }
 
@@ -316,6 +357,16 @@ cudaError_t reduce_launch(const RedPlan& pl, cudaStream_t stream) {
     if (r.out[1]) r.size[1] = kSizes[pl.out_dtype[1]];
     r.count = pl.count, r.p = pl.p, r.correction = pl.correction, r.op = pl.op;
     const auto* in = static_cast<const typename Op::T*>(pl.in);
+    static_assert(sizeof(typename Op::Acc) <= NB_BK_REDUCE_PARTIAL_BYTES, "a partial fits the workspace");
+    static_assert(NB_BK_REDUCE_MAX_SPLIT <= kReduceThreads, "the second pass reads one partial per thread");
+    if (pl.workspace != nullptr) {
+        auto* ws = static_cast<typename Op::Acc*>(pl.workspace);
+        cudaError_t err = launch(&reduce_split_partial<Op>, static_cast<unsigned>(pl.outputs * pl.splits),
+                                 kReduceThreads, 0, stream, in, d, r, pl.splits, pl.chunk, ws);
+        if (err != cudaSuccess) return err;
+        return launch(&reduce_split_finish<Op>, static_cast<unsigned>(pl.outputs), kReduceThreads, 0, stream, d, r,
+                      pl.splits, static_cast<const typename Op::Acc*>(ws));
+    }
     if (pl.per_block)
         return launch(&reduce_per_block<Op>, grid_for(pl.outputs, 1), kReduceThreads, 0, stream, in, d, r,
                       pl.outputs);

@@ -8,7 +8,10 @@
 //     elements t, t + kReduceThreads, ... then a fixed warp-shuffle tree; when
 //     the reduced range is long or walks contiguous memory;
 //   - per thread: one thread per output folding its range in order; when there
-//     are many outputs, each reading a short or strided range (a column sum).
+//     are many outputs, each reading a short or strided range (a column sum);
+//   - split: few outputs over long ranges (with the core's workspace): each
+//     range cut into `splits` chunks of `chunk` elements, a block per chunk
+//     writing a partial, then a block per output combining its partials.
 // Host-only C++: the unit test (tests/cuda/test_reduce_plan.cpp) builds it without a GPU.
 #ifndef NABLA_CUDA_REDUCE_PLAN_H_
 #define NABLA_CUDA_REDUCE_PLAN_H_
@@ -34,7 +37,11 @@ struct RedPlan {
     int64_t rshape[NB_MAX_DIMS], rin[NB_MAX_DIMS];                        // outer to inner
     double p, correction;
     bool per_block;
+    void* workspace;  // split: partials (NB_BK_REDUCE_PARTIAL_BYTES each), else nullptr
+    int64_t splits, chunk;
 };
+
+constexpr int64_t kSplitChunk = 16384;  // elements per chunk at least, before the split count is capped
 
 // Fills pl from a; false for a request no kernel takes.
 inline bool reduce_plan(const nb_bk_reduce& a, RedPlan& pl) {
@@ -93,6 +100,16 @@ inline bool reduce_plan(const nb_bk_reduce& a, RedPlan& pl) {
     const int64_t kstride = pl.nk > 0 ? std::llabs(pl.kin[pl.nk - 1]) : 0;
     pl.per_block = pl.count >= 4096 || pl.outputs < 64 ||
                    (pl.count >= 32 && (rstride == 1 || (pl.nk > 0 && rstride < kstride)));
+    // Split when the core gave the workspace this shape asks for.
+    const int64_t need = nb_bk_reduce_workspace_bytes(pl.outputs, pl.count);
+    pl.workspace = nullptr, pl.splits = 1, pl.chunk = pl.count;
+    if (need > 0 && a.workspace != nullptr && a.workspace_bytes >= need) {
+        int64_t splits = (pl.count + kSplitChunk - 1) / kSplitChunk;
+        if (splits > NB_BK_REDUCE_MAX_SPLIT) splits = NB_BK_REDUCE_MAX_SPLIT;
+        pl.chunk = (pl.count + splits - 1) / splits;
+        pl.splits = (pl.count + pl.chunk - 1) / pl.chunk;
+        pl.workspace = a.workspace;
+    }
     return true;
 }
 

@@ -444,11 +444,21 @@ nb_status nb_red_run(nb_red_call* c) {
                 od += !red || c->keepdim;
             }
         }
+        pl.workspace = NULL, pl.workspace_bytes = 0;
         if (dev == NB_CPU) {
             st = b->reduce(di, &pl, NULL);
         } else {
-            st = b->reduce(di, &pl, nb_stream_current_of(dev, di)->native);
-            if (st != NB_OK) st = nb_error(st, "%s: %s", op, b->last_error());
+            int64_t outputs = 1, count = 1;
+            for (int32_t d = 0; d < x->ndim; d++) *(((c->mask >> d) & 1u) ? &count : &outputs) *= x->shape[d];
+            nb_tensor* ws = NULL;
+            int64_t bytes = nb_bk_reduce_workspace_bytes(outputs, count);
+            if (bytes > 0 && (st = nb_tensor_new(op, &bytes, 1, NB_U8, dev, di, &ws)) == NB_OK)
+                pl.workspace = nb_tensor_data(ws), pl.workspace_bytes = bytes;
+            if (st == NB_OK) {
+                st = b->reduce(di, &pl, nb_stream_current_of(dev, di)->native);
+                if (st != NB_OK) st = nb_error(st, "%s: %s", op, b->last_error());
+            }
+            nb_tensor_release(ws);  /* reused only by later work on this stream */
         }
     }
     for (int32_t o = 0; o < c->nout && st == NB_OK; o++)

@@ -106,6 +106,28 @@ static void zero_dim_empty_and_no_outputs() {
     CHECK(pl.outputs == 0 && pl.count == 3);
 }
 
+static void long_ranges_split_with_a_workspace() {
+    static char ws[64 * NB_BK_REDUCE_MAX_SPLIT * NB_BK_REDUCE_PARTIAL_BYTES];
+    const int64_t shape[2] = {2, 1000000}, st[2] = {1000000, 1}, ost[2] = {1, 0};
+    nb_bk_reduce a = request(NB_RK_SUM, 2, shape, st, 2u, ost);
+    nbcuda::RedPlan pl = plan(a);
+    CHECK(pl.workspace == nullptr && pl.splits == 1 && pl.per_block);  // no workspace: a block per output
+    a.workspace = ws, a.workspace_bytes = nb_bk_reduce_workspace_bytes(2, 1000000);
+    CHECK(a.workspace_bytes == 2 * NB_BK_REDUCE_MAX_SPLIT * NB_BK_REDUCE_PARTIAL_BYTES);
+    pl = plan(a);
+    CHECK(pl.workspace == ws && pl.splits == 62 && pl.chunk == 16130);  // ceil(1e6 / 16384) chunks
+    CHECK(pl.splits * pl.chunk >= pl.count && (pl.splits - 1) * pl.chunk < pl.count);
+    const int64_t huge[1] = {int64_t(1) << 33}, st1[1] = {1}, ost1[1] = {0};
+    a = request(NB_RK_SUM, 1, huge, st1, 1u, ost1);
+    a.workspace = ws, a.workspace_bytes = nb_bk_reduce_workspace_bytes(1, huge[0]);
+    pl = plan(a);
+    CHECK(pl.splits == NB_BK_REDUCE_MAX_SPLIT && pl.chunk == (int64_t(1) << 25));
+    // too small a workspace, or too many outputs, or a short range: no split
+    a.workspace_bytes = 8;
+    CHECK(plan(a).workspace == nullptr);
+    CHECK(nb_bk_reduce_workspace_bytes(65, 1000000) == 0 && nb_bk_reduce_workspace_bytes(1, 1000) == 0);
+}
+
 static void bad_requests_are_refused() {
     const int64_t shape[1] = {4}, st[1] = {1}, ost[1] = {0};
     bool ok = true;
@@ -130,6 +152,7 @@ int main() {
     index_ops_keep_logical_order();
     kept_dims_merge_when_outputs_are_dense();
     zero_dim_empty_and_no_outputs();
+    long_ranges_split_with_a_workspace();
     bad_requests_are_refused();
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
