@@ -366,6 +366,14 @@ TEST(test_share_memory_keeps_values_and_moves_every_view) {
                  NB_ERR_INVALID_ARGUMENT, "needs more than 80 bytes");
     CHECK_STATUS(nb_tensor_from_shared_fd(-1, 80, shape, strides, 1, 0, NB_I64, 0, &bad), NB_ERR_INVALID_ARGUMENT,
                  "bad file descriptor");
+    /* the geometry's end is checked with overflow checks for 1-byte dtypes too (INT64_MAX - 1 + 2 wrapped
+     * negative and passed), and even without elements the offset must lie inside nbytes */
+    CHECK_STATUS(nb_tensor_from_shared_fd(fd, 80, (int64_t[]){2}, strides, 1, INT64_MAX - 1, NB_U8, 0, &bad),
+                 NB_ERR_INVALID_ARGUMENT, "needs more than 80 bytes");
+    CHECK_STATUS(nb_tensor_from_shared_fd(fd, 80, (int64_t[]){0}, strides, 1, 81, NB_I8, 0, &bad),
+                 NB_ERR_INVALID_ARGUMENT, "needs more than 80 bytes");
+    CHECK_STATUS(nb_tensor_from_shared_fd(fd, 80, (int64_t[]){INT64_MAX, 0}, (int64_t[]){1, 1}, 2, 0, NB_I64, 0, &bad),
+                 NB_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed");
     CHECK(bad == (nb_tensor*)0x1);
     nb_tensor_release(other);
     nb_tensor_release(e);
