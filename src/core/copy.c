@@ -49,15 +49,6 @@ static nb_status stage_in(const char* op, const nb_tensor* t, int64_t span, void
     return NB_OK;
 }
 
-static bool overlaps(const nb_tensor* a, const nb_tensor* b) {
-    if (a->storage != b->storage || a->numel == 0 || b->numel == 0) return false;
-    int64_t a_end = a->offset + span_elements(a->shape, a->strides, a->ndim);
-    int64_t b_end = b->offset + span_elements(b->shape, b->strides, b->ndim);
-    int64_t a_lo = a->offset * nb_dtype_sizes[a->dtype], a_hi = a_end * nb_dtype_sizes[a->dtype];
-    int64_t b_lo = b->offset * nb_dtype_sizes[b->dtype], b_hi = b_end * nb_dtype_sizes[b->dtype];
-    return a_lo < b_hi && b_lo < a_hi;
-}
-
 nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
     int64_t src_strides[NB_MAX_DIMS];
     nb_status st = broadcast_strides(op, src, dst->shape, dst->ndim, src_strides);
@@ -68,7 +59,7 @@ nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
                             "%s: more than one element of the written-to tensor (shape %s, strides %s) "
                             "refers to a single memory location; clone() it first",
                             op, nb_shape_str(dst->shape, dst->ndim), nb_shape_str(dst->strides, dst->ndim));
-    if (overlaps(dst, src)) {  /* read everything before writing anything */
+    if (nb_tensors_overlap(dst, src)) {  /* read everything before writing anything */
         nb_tensor* tmp;
         if ((st = nb_tensor_new(op, src->shape, src->ndim, src->dtype, src->storage->device_type,
                                 src->storage->device_index, &tmp)) != NB_OK) return st;

@@ -374,7 +374,7 @@ nb_status nb_red_run(nb_red_call* c) {
                             nb_dtype_cpp_name(c->out_dtype[o]), nb_dtype_cpp_name(dst->dtype));
     }
     for (int32_t o = 0; o < c->nout; o++) {
-        nb_status st = c->dst[o] == NULL ? NB_OK : nb_resize_output(op, c->dst[o], shape, nd);
+        nb_status st = c->dst[o] == NULL ? NB_OK : nb_resize_output(op, c->dst[o], &c->t, 1, shape, nd);
         if (st != NB_OK) return st;
     }
     c->ctx.count = nb_red_count(t, c->mask);
