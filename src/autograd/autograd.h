@@ -188,7 +188,7 @@ struct nb_bw {
     nb_tensor* tmp[NB_AG_MAX_TMP];
     /* The first failure's message: a helper that failed yields NULL, and the op that
      * receives it writes "tensor is NULL" over the message, so the engine restores it. */
-    char msg[512];
+    char msg[1024];
 };
 
 /* Records failure st (with the current message) unless an earlier one was recorded; returns b->st. */
