@@ -79,7 +79,6 @@ CASES = [
     ("linear", lambda m, F, x, w: F.linear(x, w), True),
     ("conv2d", lambda m, F, x, w: F.conv2d(x.reshape(1, 1, 4, 6), w[:3, :3].reshape(1, 1, 3, 3)), True),
     ("max_pool2d", lambda m, F, x, w: F.max_pool2d(x.reshape(1, 1, 4, 6), 2), True),
-    # nabla's average pooling needs only shapes (PyTorch's node keeps its input): nothing to free.
     ("avg_pool2d", lambda m, F, x, w: F.avg_pool2d(x.reshape(1, 1, 4, 6), 2), False),
     ("layer_norm", lambda m, F, x, w: F.layer_norm(x, (6,), w[0], w[1]), True),
     ("batch_norm", lambda m, F, x, w: F.batch_norm(x, None, None, w[0], w[1], training=True), True),
@@ -89,9 +88,46 @@ CASES = [
     ("scaled_dot_product_attention", lambda m, F, x, w: F.scaled_dot_product_attention(x[None], w[None], w[None]),
      True),
     ("copy_slices", lambda m, F, x, w: _copy_slices(x, w), True),
+    ("dropout", lambda m, F, x, w: F.dropout(x, 0.5, training=True), True),
+    ("scatter_add", lambda m, F, x, w: x.scatter_add(1, m.tensor([[0, 1], [1, 2], [2, 3], [3, 4]]), w[:, :2]), True),
+    ("scatter_reduce_prod",
+     lambda m, F, x, w: x.scatter_reduce(1, m.tensor([[0, 1], [1, 2], [2, 3], [3, 4]]), w[:, :2], "prod"), True),
+    ("index_add", lambda m, F, x, w: x.index_add(0, m.tensor([0, 2]), w[:2]), True),
+    ("index_put", lambda m, F, x, w: x.index_put((m.tensor([0, 1]),), w[:2]), True),
+    ("masked_select", lambda m, F, x, w: x.masked_select(x > 0), True),
+    ("min", lambda m, F, x, w: x.min(), True),
+    ("bmm", lambda m, F, x, w: m.bmm(x.reshape(2, 2, 6), w.reshape(2, 6, 2)), True),
+    ("outer", lambda m, F, x, w: m.outer(x[0], w[0]), True),
+    ("cholesky", lambda m, F, x, w: m.linalg.cholesky(x[:, :4] @ x[:, :4].t() + 4 * m.eye(4)), True),
+    ("qr", lambda m, F, x, w: m.linalg.qr(x)[0], True),
+    ("svdvals", lambda m, F, x, w: m.linalg.svdvals(x), True),
+    ("eigvalsh", lambda m, F, x, w: m.linalg.eigvalsh(x[:, :4] + x[:, :4].t()), True),
+    ("solve", lambda m, F, x, w: m.linalg.solve(x[:, :4] + 4 * m.eye(4), w[:, :1]), True),
+    ("softplus", lambda m, F, x, w: F.softplus(x), True),
+    ("leaky_relu", lambda m, F, x, w: F.leaky_relu(x), True),
+    ("elu", lambda m, F, x, w: F.elu(x), True),
+    ("group_norm", lambda m, F, x, w: F.group_norm(x.reshape(2, 4, 3), 2), True),
+    ("nll_loss", lambda m, F, x, w: F.nll_loss(x, m.tensor([0, 1, 2, 5])), True),
+    ("bce_with_logits", lambda m, F, x, w: F.binary_cross_entropy_with_logits(x, w.sigmoid().detach()), True),
+    ("smooth_l1_loss", lambda m, F, x, w: F.smooth_l1_loss(x, w), True),
+    ("kl_div", lambda m, F, x, w: F.kl_div(x.log_softmax(1), w.softmax(1), reduction="batchmean"), True),
+    ("conv1d", lambda m, F, x, w: F.conv1d(x.reshape(1, 4, 6), w[:, :3].reshape(1, 4, 3)), True),
+    ("conv_transpose2d",
+     lambda m, F, x, w: F.conv_transpose2d(x.reshape(1, 1, 4, 6), w[:2, :2].reshape(1, 1, 2, 2)), True),
+    ("causal_attention", lambda m, F, x, w: F.scaled_dot_product_attention(
+        x[None, None], w[None, None], w[None, None], is_causal=True), True),
+    ("adaptive_avg_pool2d", lambda m, F, x, w: F.adaptive_avg_pool2d(x.reshape(1, 1, 4, 6), 2), False),
+    ("pad", lambda m, F, x, w: F.pad(x, (1, 1)), False),
+    ("repeat", lambda m, F, x, w: x.repeat(2, 1), False),
+    ("expand", lambda m, F, x, w: x[None].expand(3, 4, 6), False),
+    ("flip", lambda m, F, x, w: x.flip(0), False),
+    ("roll", lambda m, F, x, w: x.roll(1, 0), False),
+    ("tril", lambda m, F, x, w: x.tril(), False),
 ]
 IDS = [c[0] for c in CASES]
-TORCH_SAVES_MORE = {"avg_pool2d"}  # PyTorch refuses a second backward there; nabla has nothing to free
+# nabla's average pooling saves no tensor (its backward needs only shapes), PyTorch's keeps the input: PyTorch
+# refuses a second backward there, nabla has nothing to free and runs it.
+TORCH_SAVES_MORE = {"avg_pool2d", "adaptive_avg_pool2d"}
 
 
 def _inputs(m, dtype):
