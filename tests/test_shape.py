@@ -125,7 +125,7 @@ def test_cat_errors():
         nabla.cat([])
     with pytest.raises(TypeError, match="must be tuple of Tensors"):
         nabla.cat(x)
-    with pytest.raises(TypeError, match="element of type int"):
+    with pytest.raises(TypeError, match="expected Tensor as element 1 in argument 0, but got int"):
         nabla.cat([x, 1])
     with pytest.raises(RuntimeError, match=r"zero-dimensional tensor \(at position 1\) cannot be concatenated"):
         nabla.cat([x, nabla.tensor(1.)])

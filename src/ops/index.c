@@ -17,7 +17,9 @@
 #include "../cpu/kernels.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static nb_status check_index_dtype(const char* op, const nb_tensor* idx) {
     if (idx->dtype == NB_I64 || idx->dtype == NB_I32) return NB_OK;
@@ -380,6 +382,20 @@ nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index,
     return close_target(op, st, x, target, dst, out);
 }
 
+/* take_along_dim runs the public gather (so autograd records it); its errors name
+ * take_along_dim, not the gather underneath. */
+static nb_status gather_as(const char* op, const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+    nb_status st = nb_gather(x, dim, index, out);
+    static const char prefix[] = "gather: ";
+    const char* msg = nb_last_error_message();
+    if (st != NB_OK && strncmp(msg, prefix, sizeof prefix - 1) == 0) {
+        char rest[512];
+        snprintf(rest, sizeof rest, "%s", msg + sizeof prefix - 1);
+        nb_error(st, "%s: %s", op, rest);
+    }
+    return st;
+}
+
 nb_status nbi_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim,
                                    nb_tensor** out) {
     static const char* op = "take_along_dim";
@@ -394,7 +410,7 @@ nb_status nbi_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64
     if (!has_dim) {  /* along the flattened input */
         const int64_t flat = -1;
         if ((st = nb_tensor_reshape(x, &flat, 1, &a)) == NB_OK && (st = nb_tensor_reshape(indices, &flat, 1, &b)) == NB_OK)
-            st = nb_gather(a, 0, b, out);
+            st = gather_as(op, a, 0, b, out);
         nb_tensor_release(a);
         nb_tensor_release(b);
         return st;
@@ -417,7 +433,7 @@ nb_status nbi_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64
     }
     if ((st = nb_tensor_expand(x, xshape, x->ndim, &a)) == NB_OK &&
         (st = nb_tensor_expand(indices, ishape, x->ndim, &b)) == NB_OK)
-        st = nb_gather(a, d, b, out);
+        st = gather_as(op, a, d, b, out);
     nb_tensor_release(a);
     nb_tensor_release(b);
     return st;

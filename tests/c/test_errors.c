@@ -337,6 +337,24 @@ TEST(test_other_bad_arguments) {
     nb_tensor_release(t);
 }
 
+/* An op built on another reports errors under its own name (take_along_dim runs gather). */
+TEST(test_composite_ops_name_themselves) {
+    nb_tensor* t = nbt_iota(S23, 2, NB_F32);
+    const int64_t bad[2] = {7, 0}, col[2] = {2, 1}, flat[1] = {2};
+    nb_tensor *idx = NULL, *idx_flat = NULL;
+    CHECK_OK(nb_tensor_from_host(bad, col, 2, NB_I64, NB_CPU, 0, &idx));
+    CHECK_OK(nb_tensor_from_host(bad, flat, 1, NB_I64, NB_CPU, 0, &idx_flat));
+    FAILS(NB_ERR_INDEX, "take_along_dim: index 7 is out of bounds for dimension 1 with size 3", "",
+          nb_take_along_dim(t, idx, 1, 1, &out));
+    FAILS(NB_ERR_INDEX, "take_along_dim: index 7 is out of bounds for dimension 0 with size 6", "",
+          nb_take_along_dim(t, idx_flat, 0, 0, &out));
+    CHECK(strncmp(nb_last_error_message(), "take_along_dim: ", 16) == 0);
+    FAILS(NB_ERR_INDEX, "gather: index 7 is out of bounds", "", nb_gather(t, 1, idx, &out)); /* gather keeps its own */
+    nb_tensor_release(idx);
+    nb_tensor_release(idx_flat);
+    nb_tensor_release(t);
+}
+
 TEST(test_null_getters_return_sentinels) {
     nb_clear_error();
     CHECK_EQ_INT(nb_tensor_ndim(NULL), -1);
@@ -440,6 +458,7 @@ int main(int argc, char** argv) {
     RUN(test_null_handles);
     RUN(test_null_out_pointers);
     RUN(test_other_bad_arguments);
+    RUN(test_composite_ops_name_themselves);
     RUN(test_null_getters_return_sentinels);
     RUN(test_clear_error);
     RUN(test_released_handle);
