@@ -262,8 +262,10 @@ def test_take_along_dim_errors():
         x.take_along_dim(nabla.tensor([0]), 0)
     with pytest.raises(RuntimeError, match="dtype of indices should be Long but got int32"):
         x.take_along_dim(nabla.tensor([[0]], dtype=nabla.int32), 0)
-    with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 6"):
+    with pytest.raises(IndexError, match="^take_along_dim: index 7 is out of bounds for dimension 0 with size 6"):
         x.take_along_dim(nabla.tensor([7]))
+    with pytest.raises(IndexError, match="^take_along_dim: index -4 is out of bounds for dimension 1 with size 3"):
+        x.take_along_dim(nabla.tensor([[-4], [0]]), 1)
 
 
 # ---- masks ----

@@ -209,6 +209,68 @@ def test_unsupported_dtype_or_device_is_refused_and_the_capsule_keeps_ownership(
     del t
 
 
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _crafted_capsule(shape, strides=None, byte_offset=0, data=True, ndim=None, dtype=(2, 32, 1)):
+    """A hand-made "dltensor" capsule over 16 floats whose numbers a producer chose freely; returns the capsule,
+    the list its deleter appends to, and what must stay alive meanwhile."""
+    buf = (ctypes.c_float * 16)()
+    calls = []
+    deleter = _DELETER(lambda p: calls.append(p))
+    c_shape = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+    c_strides = (ctypes.c_int64 * len(strides))(*strides) if strides is not None else None
+    m = _DLManagedTensor()
+    m.dl_tensor = _DLTensor(ctypes.addressof(buf) if data else None, 1, 0, len(shape) if ndim is None else ndim,
+                            _DLDataType(*dtype), c_shape, c_strides, byte_offset)
+    m.deleter = ctypes.cast(deleter, ctypes.c_void_p)
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new(ctypes.addressof(m), b"dltensor", None), calls, (buf, c_shape, c_strides, m, deleter)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(shape=(2, 2), strides=(3, 2**63 - 1)), "reach past 2^63 - 1 bytes"),
+    (dict(shape=(2, 2), strides=(2**62, 1)), "reach past 2^63 - 1 bytes"),
+    (dict(shape=(4,), byte_offset=2**64 - 4), "wraps the data pointer"),
+    (dict(shape=(-4,)), "negative dimension -4"),
+    (dict(shape=(2**63 - 1, 0, 6)), "Storage size calculation overflowed"),
+    (dict(shape=(2**62, 4)), "overflows int64"),
+    (dict(shape=(4,), data=False), "data is NULL"),
+    (dict(shape=(4,), ndim=-1), "-1 dims"),
+    (dict(shape=(4,), ndim=17), "17 dims"),
+    (dict(shape=(4,), dtype=(2, 12, 1)), "12 bits"),
+    (dict(shape=(4,), dtype=(0, 32, 0)), "0 lanes"),
+    (dict(shape=(4,), dtype=(200, 32, 1)), "code 200"),
+], ids=["strides_overflow", "bytes_overflow", "byte_offset_wraps", "negative_shape", "huge_beside_zero",
+        "numel_overflow", "null_data", "negative_ndim", "too_many_dims", "bits", "lanes", "code"])
+def test_untrusted_structs_are_refused_and_the_capsule_keeps_ownership(kwargs, message):
+    """strides {3, INT64_MAX} and a byte_offset that wraps the pointer to before the buffer were accepted
+    (reads out of bounds). Each bad number is refused with a message; the capsule is not consumed and its
+    deleter is not called (it stays the producer's)."""
+    capsule, calls, keep = _crafted_capsule(**kwargs)
+    with pytest.raises(RuntimeError) as info:
+        nabla.from_dlpack(capsule)
+    assert message in str(info.value) and str(info.value).startswith("from_dlpack: ")
+    assert capsule_name(capsule) == "dltensor" and calls == []
+
+
+def test_valid_crafted_structs_still_import_and_release_once():
+    capsule, calls, keep = _crafted_capsule(shape=(0, 3), strides=(2**63 - 1, 2**63 - 1), data=False)
+    t = nabla.from_dlpack(capsule)  # no element: NULL data and any strides address nothing
+    assert t.shape == (0, 3) and t.storage_offset() == 0 and capsule_name(capsule) == "used_dltensor"
+    del t
+    gc.collect()
+    assert len(calls) == 1
+    capsule, calls, keep = _crafted_capsule(shape=(2, 4), strides=(8, 2), byte_offset=4)  # ends at the last float
+    keep[0][15] = 7.0
+    t = nabla.from_dlpack(capsule)
+    assert t[1, 3].item() == 7.0 and t.data_ptr() == ctypes.addressof(keep[0]) + 4
+    del t
+    gc.collect()
+    assert len(calls) == 1
+
+
 def test_unsupported_torch_dtype_is_refused():
     torch = pytest.importorskip("torch")
     with pytest.raises(RuntimeError, match="unsupported DLPack dtype"):

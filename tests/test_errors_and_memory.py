@@ -240,3 +240,60 @@ def test_num_threads_round_trip():
         nabla.set_num_threads(before)
     with pytest.raises(RuntimeError, match="positive"):
         nabla.set_num_threads(0)
+
+
+# ---- the storage-size rule: a 0 in the shape does not excuse a huge dim ----
+
+HUGE_BESIDE_ZERO = [(2**63 - 1, 6, 0, 6), (4, 2**63 - 1, 0), (0, 2**62, 4)]
+
+
+@pytest.mark.parametrize("shape", HUGE_BESIDE_ZERO)
+def test_huge_dims_beside_a_zero_fail_at_creation_like_pytorch(shape):
+    """These shapes were created (numel 0); reducing the 0 away then segfaulted (mean) or reported numel -4
+    and storage_nbytes -16 (sum, keepdim). PyTorch refuses them when the tensor is made."""
+    torch = pytest.importorskip("torch")
+    for L in (torch, nabla):
+        with pytest.raises(RuntimeError, match="calculation overflowed"):
+            L.empty(*shape, dtype=L.float64)
+    with pytest.raises(RuntimeError, match=re.escape(f"empty: Storage size calculation overflowed with sizes="
+                                                      f"[{', '.join(map(str, shape))}]")):
+        nabla.empty(*shape)
+
+
+@pytest.mark.parametrize("make", [
+    lambda s: nabla.zeros(s),
+    lambda s: nabla.ones(s, dtype=nabla.int8),
+    lambda s: nabla.full(s, 2.0),
+    lambda s: nabla.empty(0).view(s),
+    lambda s: nabla.empty(0).reshape(s),
+    lambda s: nabla.empty(0).resize_(s),
+    lambda s: nabla.zeros(1).expand(s),
+    lambda s: nabla.as_strided(nabla.zeros(1), s, (0,) * len(s)),
+], ids=["zeros", "ones", "full", "view", "reshape", "resize_", "expand", "as_strided"])
+def test_every_path_that_makes_a_shape_applies_the_rule(make):
+    for shape in ((4, 2**63 - 1, 0), (0, 2**62, 4)):
+        with pytest.raises(RuntimeError, match="Storage size calculation overflowed"):
+            make(shape)
+
+
+def test_the_item_size_counts_and_legal_empty_shapes_reduce_cleanly():
+    with pytest.raises(RuntimeError, match="Storage size calculation overflowed"):
+        nabla.empty(2**61, 0, dtype=nabla.float64)  # 2^61 items fit int64, their 2^64 bytes do not
+    assert nabla.empty(2**61, 0, dtype=nabla.int8).numel() == 0
+    e = nabla.empty(2**60, 0)  # 2^62 bytes if it had elements
+    for call in (lambda: e.sum(1), lambda: e.sum(1, keepdim=True), lambda: e.mean(1)):
+        with pytest.raises(nabla.OutOfMemoryError, match="out of memory allocating 4611686018427387904 bytes"):
+            call()
+    torch = pytest.importorskip("torch")
+    for L in (torch, nabla):
+        r = L.empty(3, 0, 5).sum(1, keepdim=True)
+        assert tuple(r.shape) == (3, 1, 5) and r.numel() == 15 and r.tolist() == [[[0.0] * 5]] * 3
+
+
+def test_an_index_into_a_size_zero_dim_is_out_of_range_like_pytorch():
+    torch = pytest.importorskip("torch")
+    for L in (torch, nabla):
+        x = L.empty(2, 0, 3)
+        for call in (lambda: x[:, 0], lambda: x[:, L.tensor([0])], lambda: x.select(1, 0)):
+            with pytest.raises(IndexError, match="out of (bounds|range)"):
+                call()

@@ -262,3 +262,112 @@ def test_resize_():
             L.ones(2, requires_grad=True).resize_(3)
         with pytest.raises(RuntimeError):
             L.ones(2).resize_(-1)
+
+
+OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+           "memory location")
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, a, b: L.cat([a, b], out=a),
+    lambda L, a, b: L.cat([b, a], 1, out=a),
+    lambda L, a, b: L.stack([a, b], out=a),
+    lambda L, a, b: L.cat([a, b], out=a.view(6)),
+], ids=["cat_first", "cat_second", "stack", "cat_view_of_out"])
+def test_cat_refuses_an_out_that_overlaps_an_input_like_pytorch(call):
+    """cat([a, b], out=a) resized a before it read a's shape: a heap overflow or a hang. PyTorch refuses it
+    (after resizing a, so its stack then trips over a's new shape; nabla refuses first and leaves a as it was)."""
+    for L in (torch, nabla):
+        a, b = L.arange(6.0).reshape(2, 3), L.ones(2, 3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as info:
+                call(L, a, b)
+        assert OVERLAP in str(info.value) or (L is torch and "stack expects each tensor" in str(info.value))
+        if L is nabla:
+            assert OVERLAP in str(info.value)
+            assert a.shape == (2, 3) and a.tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_cat_refuses_overlap_even_when_out_fits_like_pytorch():
+    for L in (torch, nabla):
+        flat = L.zeros(12)
+        half = flat[3:9]
+        for call in (lambda: L.cat([half, half], out=flat), lambda: L.cat([half], out=flat[:6])):
+            with pytest.raises(RuntimeError, match=OVERLAP):
+                call()
+        assert L.cat([flat[:3], flat[3:6]], out=flat[6:]).tolist() == [0.0] * 6  # disjoint memory is fine
+
+
+# out= ops whose out tensor (a view of the input's memory, of another shape) would have to be resized
+OVERLAPPING = {
+    "add": lambda L, a, o: L.add(a, 1.0, out=o),
+    "exp": lambda L, a, o: L.exp(a, out=o),
+    "sum": lambda L, a, o: L.sum(a, 1, out=o),
+    "amax": lambda L, a, o: L.amax(a, 1, out=o),
+    "var": lambda L, a, o: L.var(a, 1, out=o),
+    "softmax": lambda L, a, o: L.softmax(a, 1, out=o),
+    "cumsum": lambda L, a, o: L.cumsum(a, 1, out=o),
+    "tril": lambda L, a, o: L.tril(a, out=o),
+    "mm": lambda L, a, o: L.mm(a, a.t(), out=o),
+    "matmul": lambda L, a, o: L.matmul(a, a.t(), out=o),
+    "scatter": lambda L, a, o: L.scatter(a, 1, L.tensor([[2], [0]]), 7.0, out=o),
+    "index_add": lambda L, a, o: L.index_add(a, 1, L.tensor([0, 2]), L.ones(2, 2), out=o),
+}
+
+
+@pytest.mark.parametrize("name", list(OVERLAPPING))
+def test_out_that_must_grow_while_it_overlaps_an_input_is_refused(name):
+    """Resizing an out tensor that is or overlaps an input changes the input under the op (or moves the memory
+    it reads): every family refuses it before the warning, the resize or any write. PyTorch refuses the
+    TensorIterator ops (add, exp) the same way and computes the others; nabla refuses them all."""
+    a = nabla.arange(6.0).reshape(2, 3)
+    out = a.view(6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no resize warning either: refused first
+        with pytest.raises(RuntimeError, match=OVERLAP) as info:
+            OVERLAPPING[name](nabla, a, out)
+    assert str(info.value).startswith(name)
+    assert out.shape == (6,) and a.tolist() == [[0, 1, 2], [3, 4, 5]]
+    # the same call with an out tensor of its own works and matches PyTorch
+    want = OVERLAPPING[name](torch, torch.arange(6.0).reshape(2, 3), torch.empty(0))
+    got = OVERLAPPING[name](nabla, a, nabla.empty(0))
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_scatter_into_its_own_index_tensor_is_refused():
+    """The indices were checked at their old shape: writing through the resized index tensor went out of bounds."""
+    x, idx, src = nabla.zeros(5, dtype=nabla.int64), nabla.zeros(2, dtype=nabla.int64), nabla.ones(2, dtype=nabla.int64)
+    with pytest.raises(RuntimeError, match=OVERLAP):
+        nabla.scatter(x, 0, idx, src, out=idx)
+    with pytest.raises(RuntimeError, match=OVERLAP):
+        nabla.index_add(x, 0, idx, src, out=idx)
+    assert idx.tolist() == [0, 0] and x.tolist() == [0] * 5
+
+
+def test_out_sharing_the_storage_but_not_the_memory_is_resized_like_pytorch():
+    for L in (torch, nabla):
+        flat = L.zeros(12)
+        head, tail = flat[:3], flat[6:8]
+        head.copy_(L.arange(3.0))
+        with pytest.warns(UserWarning, match=RESIZED):
+            L.add(head, head, out=tail)
+        assert tail.shape == (3,) and tail.storage_offset() == 6 and tail.tolist() == [0.0, 2.0, 4.0]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "bool", "float64"])
+def test_out_resize_of_an_empty_view_at_the_storage_end_like_pytorch(dtype):
+    """An empty as_strided view may start at the end of its storage; growing it (out=) checks the extent with
+    overflow-checked arithmetic for 1-byte dtypes too (an offset near 2^63 used to slip through and segfault)."""
+    results = []
+    for L in (torch, nabla):
+        base = L.zeros(4, dtype=getattr(L, dtype))
+        view = L.as_strided(base, (0,), (1,), 4)
+        x = L.tensor([1, 0, 1]).to(getattr(L, dtype))
+        L.maximum(x, x, out=view)
+        assert view.storage_offset() == 4 and view.shape == (3,)
+        results.append(view.tolist())
+    assert results[0] == results[1]
+    base = nabla.zeros(4, dtype=getattr(nabla, dtype))
+    with pytest.raises(RuntimeError, match="storage offset 9223372036854775805 is out of bounds for a storage of 4"):
+        nabla.as_strided(base, (0,), (1,), 2**63 - 3)  # PyTorch takes any offset without elements

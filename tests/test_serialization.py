@@ -153,3 +153,59 @@ def test_truncated_or_corrupt_files_raise_clear_errors(tmp_path):
         with pytest.raises(RuntimeError, match="is not a valid safetensors file") as e:
             nabla.load(path)
         assert why in str(e.value), (why, str(e.value))
+
+
+def _file_with(header: dict, data: bytes) -> bytes:
+    text = json.dumps(header).encode()
+    return struct.pack("<Q", len(text)) + text + data
+
+
+@pytest.mark.parametrize("entry, why", [
+    ({"dtype": "F64", "shape": [2**63 - 1, 6, 0, 6], "data_offsets": [0, 0]}, "Storage size calculation overflowed"),
+    ({"dtype": "F32", "shape": [4, 2**63 - 1, 0], "data_offsets": [0, 0]}, "Storage size calculation overflowed"),
+    ({"dtype": "I8", "shape": [2**63, 0], "data_offsets": [0, 0]}, "Storage size calculation overflowed"),
+    ({"dtype": "F32", "shape": [2**64 + 3], "data_offsets": [0, 16]}, "Storage size calculation overflowed"),
+    ({"dtype": "F32", "shape": [1.5], "data_offsets": [0, 4]}, "expected a list of integers"),
+    ({"dtype": "F32", "shape": [True], "data_offsets": [0, 4]}, "expected a list of integers"),
+    ({"dtype": "F32", "shape": 4, "data_offsets": [0, 16]}, "expected a list of integers"),
+    ({"dtype": "F32", "shape": [1] * 17, "data_offsets": [0, 4]}, "17 dims"),
+    ({"dtype": "F32", "shape": [1], "data_offsets": [0, 4, 8]}, "expected [begin, end] integers"),
+    ({"dtype": "F32", "shape": [1], "data_offsets": ["0", "4"]}, "expected [begin, end] integers"),
+    ({"dtype": "F32", "shape": [1], "data_offsets": [-4, 0]}, "do not hold its 4 bytes"),
+    ({"dtype": "F32", "shape": [1], "data_offsets": [2**64, 2**64 + 4]}, "ends at byte 18446744073709551620"),
+], ids=["huge_beside_zero", "huge_middle", "dim_2_63", "dim_2_64", "float_dim", "bool_dim", "shape_not_list",
+        "too_many_dims", "three_offsets", "string_offsets", "negative_offset", "offset_past_2_64"])
+def test_crafted_headers_fail_naming_the_file_and_the_tensor(tmp_path, entry, why):
+    """A checkpoint is untrusted input: a shape with a 0 and a huge dim used to make a tensor that crashed later,
+    a dim >= 2^63 raised a bare 'OverflowError: int too big to convert'. The safetensors package refuses these
+    files too."""
+    path = tmp_path / "crafted.safetensors"
+    path.write_bytes(_file_with({"evil": entry}, bytes(16)))
+    with pytest.raises(RuntimeError, match="is not a valid safetensors file") as e:
+        nabla.load(path)
+    assert why in str(e.value) and "'evil'" in str(e.value) and "crafted.safetensors" in str(e.value), str(e.value)
+    safetensors_numpy = pytest.importorskip("safetensors.numpy")
+    with pytest.raises(Exception):  # noqa: B017 - its own SafetensorError (or a JSON/type error)
+        safetensors_numpy.load_file(str(path))
+
+
+def test_overlapping_data_offsets_are_refused(tmp_path):
+    path = tmp_path / "overlap.safetensors"
+    header = {"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+              "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}
+    path.write_bytes(_file_with(header, bytes(16)))
+    with pytest.raises(RuntimeError, match=r"tensors 'a' and 'b' overlap: data_offsets \[0, 8\] and \[4, 12\]"):
+        nabla.load(path)
+    # empty tensors occupy no bytes: they may share an offset with anything
+    header = {"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+              "e": {"dtype": "F32", "shape": [0, 3], "data_offsets": [4, 4]}}
+    path.write_bytes(_file_with(header, bytes(8)))
+    loaded = nabla.load(path)
+    assert loaded["a"].tolist() == [0.0, 0.0] and loaded["e"].shape == (0, 3)
+
+
+def test_bad_metadata_is_a_clear_error(tmp_path):
+    path = tmp_path / "meta.safetensors"
+    path.write_bytes(_file_with({"__metadata__": ["not", "a", "dict"]}, b""))
+    with pytest.raises(RuntimeError, match="__metadata__ is"):
+        nabla.load(path)

@@ -348,3 +348,52 @@ def test_unflatten_method_and_function_match_torch():
             t.unflatten(*args)
         with pytest.raises(exc):
             torch.tensor(a).unflatten(*args)
+
+
+# ---- views of empty tensors keep sane metadata ----
+
+def _sane(t, capacity: int) -> None:
+    assert 0 <= t.storage_offset() <= capacity, (t.storage_offset(), capacity)
+    assert all(s >= 0 for s in t.stride()), t.stride()
+    assert t.numel() >= 0
+
+
+@pytest.mark.parametrize("view", [
+    lambda e: e.narrow(1, 2, 0), lambda e: e[:, 1:2], lambda e: e[:, ::3], lambda e: e.select(1, 1),
+    lambda e: e.unsqueeze(1), lambda e: e.view(0), lambda e: e.reshape(2, 0), lambda e: e.flatten(),
+    lambda e: e.t(), lambda e: e[:, 1:].unsqueeze(2)[:, :, 0],
+], ids=["narrow", "slice", "step", "select", "unsqueeze", "view", "reshape", "flatten", "t", "chain"])
+def test_views_of_an_empty_tensor_with_huge_strides_stay_inside_the_storage(view):
+    """An empty tensor may have any strides (as_strided takes them without elements); offsets and strides of its
+    views used to overflow into negative strides and offsets near INT64_MIN."""
+    base = nabla.zeros(4, dtype=nabla.int8)
+    e = nabla.as_strided(base, (0, 2), (1, 2**63 - 1), 4)
+    _sane(e, 4)
+    v = view(e)
+    _sane(v, 4)
+    nabla.add(nabla.ones(3, dtype=nabla.int8), 1, out=v)  # out= grows the storage from a sane offset
+    assert v.shape == (3,) and v.tolist() == [2, 2, 2] and base.tolist() == [0, 0, 0, 0]
+    assert v.storage_offset() <= 4 and storage_base(v) == storage_base(base)
+
+
+@pytest.mark.parametrize("view", [
+    lambda z: z.narrow(1, 4, 0), lambda z: z[3:3:2], lambda z: z[:, 4:], lambda z: z[1:1, 2:], lambda z: z[2:2].t(),
+    lambda z: z.narrow(0, 3, 0).view(0, 2, 2), lambda z: z[:0].unsqueeze(0),
+], ids=["narrow_end", "slice_end", "cols_end", "both", "t", "view", "unsqueeze"])
+def test_ordinary_empty_views_keep_pytorchs_offsets_and_strides(view):
+    torch = pytest.importorskip("torch")
+    n, t = view(nabla.zeros(3, 4)), view(torch.zeros(3, 4))
+    assert (n.shape, n.stride(), n.storage_offset()) == (tuple(t.shape), t.stride(), t.storage_offset())
+    _sane(n, 12)
+
+
+def test_an_empty_view_past_its_storage_keeps_its_base_offset():
+    """PyTorch's select(0, 2) of a [3, 0] tensor has offset 2 in a storage of 0 elements; nabla keeps the base's
+    offset (any offset addresses nothing), so offsets stay within [0, storage elements]."""
+    z = nabla.zeros(3, 0)
+    v = z.select(0, 2)
+    assert v.shape == (0,) and v.storage_offset() == 0
+    _sane(z[2:], 0)
+    with pytest.raises(RuntimeError, match="storage offset 13 is out of bounds for a storage of 12 elements"):
+        nabla.zeros(12).as_strided((0,), (1,), 13)
+    assert nabla.zeros(12).as_strided((0, 3), (1, 1), 12).storage_offset() == 12  # the end itself is fine

@@ -264,6 +264,33 @@ def test_worker_killed_by_a_signal_is_a_clear_error_not_a_hang(leaves_nothing_be
     assert time.monotonic() - t0 < 10
 
 
+class Numbers(Dataset):
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, i):
+        return i
+
+
+def test_worker_killed_from_outside_is_always_reported_as_killed(leaves_nothing_behind):
+    """SIGKILL to a worker whose result already waits in its channel: the next task sent
+    to it meets a broken pipe, which must surface as the worker's death, every time."""
+    t0 = time.monotonic()
+    for k in range(20):
+        it = iter(DataLoader(Numbers(), batch_size=1, num_workers=2, prefetch_factor=2))
+        assert next(it) == 0
+        victim = it._workers[k % 2]
+        if k % 2:
+            time.sleep(0.01)  # the workers fill their channels before the kill
+        os.kill(victim.pid, signal.SIGKILL)
+        with pytest.raises(RuntimeError, match=rf"^DataLoader worker \(pid {victim.pid}\) is killed by signal: "
+                                               r"Killed\.$"):
+            for _ in it:
+                pass
+        del it
+    assert time.monotonic() - t0 < 10
+
+
 class Slow(Dataset):
     def __len__(self) -> int:
         return 4

@@ -59,10 +59,17 @@ typedef struct nb_tensor_meta {
     int64_t shape[NB_MAX_DIMS];
 } nb_tensor_meta;
 
+/* A saved tensor never holds the autograd state of the tensor it came from: a
+ * node holding t would keep t's grad_fn alive, and once an in-place op makes this
+ * node part of t's history (x.copy_(x * w)), neither could ever be freed. So it is
+ * the data (an alias sharing storage and version counter, without history) plus,
+ * for inputs, the history they had when saved, which create_graph reattaches. */
 typedef struct nb_saved {
-    nb_tensor* t;            /* inputs: the tensor; outputs: an alias without history */
+    nb_tensor* t;            /* an alias without history; a leaf that requires grad: the leaf itself */
     int64_t version;
-    int32_t output_nr;       /* -1 for inputs */
+    int32_t output_nr;       /* outputs: which one (this node is their history); -1 for inputs */
+    nb_node* grad_fn;        /* inputs: their grad_fn when saved (strong; NULL for none) */
+    int32_t grad_fn_nr;      /* ... and which of its outputs they were */
 } nb_saved;
 
 struct nb_node {
@@ -76,11 +83,13 @@ struct nb_node {
     nb_tensor_meta* out_meta;/* [n_outputs] */
     nb_saved saved[NB_AG_MAX_SAVED];
     int32_t n_saved;
-    bool released;           /* saved tensors dropped by a backward without retain_graph */
+    bool released;           /* had saved tensors, dropped by a backward without retain_graph:
+                              * running it again fails (nb_ag_freed_error) */
     int64_t ia[NB_AG_NUM_IATTR];
     double fa[4];
     nb_hook* hooks;          /* hooks on this node's outputs (tensor hooks, retain_grad) */
     nb_tensor* leaf;         /* AccumulateGrad: the leaf (strong) */
+    nb_node* inner;          /* CopySlices: the in-place op's node (strong); its saved tensors go with ours */
     void* extra;             /* formula-owned data, freed with extra_free */
     void (*extra_free)(void*);
     nb_node* pending_next;   /* release worklist */
@@ -114,6 +123,8 @@ NB_INTERNAL void nb_hooks_free(nb_hook* h);
 NB_INTERNAL nb_node* nb_node_new(const char* name, nb_backward_fn fn, int32_t n_inputs, int32_t n_outputs);
 /* nb_node_release (public) is iterative: dropping the end of a long chain does not recurse. */
 NB_INTERNAL void nb_node_release_saved(nb_node* n);
+/* PyTorch's error for running a node whose saved tensors were freed (status NB_ERR_AUTOGRAD). */
+NB_INTERNAL nb_status nb_ag_freed_error(void);
 /* The edge a gradient for t flows along: its grad_fn, or its leaf's AccumulateGrad. */
 NB_INTERNAL nb_status nb_ag_gradient_edge(nb_tensor* t, nb_edge* out);
 NB_INTERNAL void nb_tensor_meta_of(const nb_tensor* t, nb_tensor_meta* m);
@@ -175,7 +186,13 @@ struct nb_bw {
     nb_status st;            /* first failure; helpers return NULL once it is set */
     int32_t ntmp;
     nb_tensor* tmp[NB_AG_MAX_TMP];
+    /* The first failure's message: a helper that failed yields NULL, and the op that
+     * receives it writes "tensor is NULL" over the message, so the engine restores it. */
+    char msg[1024];
 };
+
+/* Records failure st (with the current message) unless an earlier one was recorded; returns b->st. */
+NB_INTERNAL nb_status bw_fail(nb_bw* b, nb_status st);
 
 static inline bool bw_needs(const nb_bw* b, int32_t i) { return b->node->next[i].node != NULL; }
 /* Saved tensor `slot`, checked against its saved version (borrowed until the formula returns). */

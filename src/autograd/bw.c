@@ -15,10 +15,18 @@ static const char* legacy_type_name(int32_t dtype) {
     }
 }
 
+nb_status bw_fail(nb_bw* b, nb_status st) {
+    if (b->st == NB_OK && st != NB_OK) {
+        b->st = st;
+        snprintf(b->msg, sizeof b->msg, "%s", nb_last_error_message());
+    }
+    return b->st;
+}
+
 nb_tensor* bw_keep(nb_bw* b, nb_status st, nb_tensor* t) {
     if (st != NB_OK || b->ntmp >= NB_AG_MAX_TMP) {
         if (st == NB_OK) st = nb_error(NB_ERR_INTERNAL, "%s: backward formula uses too many temporaries", b->node->name);
-        if (b->st == NB_OK) b->st = st;
+        bw_fail(b, st);
         nb_tensor_release(t);
         return NULL;
     }
@@ -37,12 +45,8 @@ nb_tensor* bw_saved(nb_bw* b, int32_t slot) {
     if (b->st != NB_OK) return NULL;
     nb_node* n = b->node;
     nb_saved* s = &n->saved[slot];
-    if (n->released || s->t == NULL) {
-        b->st = nb_error(NB_ERR_AUTOGRAD, "Trying to backward through the graph a second time (or directly access "
-                         "saved tensors after they have already been freed). Saved intermediate values of the graph "
-                         "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you "
-                         "need to backward through the graph a second time or if you need to access saved tensors "
-                         "after calling backward.");
+    if (n->released || s->t == NULL) { /* the engine refuses released nodes first; a slot never filled lands here */
+        bw_fail(b, nb_ag_freed_error());
         return NULL;
     }
     int64_t now = atomic_load_explicit(&s->t->storage->version, memory_order_relaxed);
@@ -50,26 +54,28 @@ nb_tensor* bw_saved(nb_bw* b, int32_t slot) {
         char which[160] = "";
         if (s->output_nr >= 0)
             snprintf(which, sizeof which, ", which is output %d of %s,", (int)s->output_nr, n->name);
-        else if (s->t->ag != NULL && s->t->ag->grad_fn != NULL)
-            snprintf(which, sizeof which, ", which is output %d of %s,", (int)s->t->ag->output_nr,
-                     s->t->ag->grad_fn->name);
-        b->st = nb_error(NB_ERR_AUTOGRAD, "one of the variables needed for gradient computation has been modified "
-                         "by an inplace operation: [nabla.%s %s]%s is at version %lld; expected version %lld "
-                         "instead. Hint: the backward of %s needs it unchanged; avoid the in-place operation or "
-                         "clone() the tensor first.", legacy_type_name(s->t->dtype),
-                         nb_shape_str(s->t->shape, s->t->ndim), which, (long long)now, (long long)s->version,
-                         n->name);
+        else if (s->grad_fn != NULL)
+            snprintf(which, sizeof which, ", which was output %d of %s when saved,", (int)s->grad_fn_nr,
+                     s->grad_fn->name);
+        bw_fail(b, nb_error(NB_ERR_AUTOGRAD, "one of the variables needed for gradient computation has been "
+                            "modified by an inplace operation: [nabla.%s %s]%s is at version %lld; expected version "
+                            "%lld instead. Hint: the backward of %s needs it unchanged; avoid the in-place operation "
+                            "or clone() the tensor first.", legacy_type_name(s->t->dtype),
+                            nb_shape_str(s->t->shape, s->t->ndim), which, (long long)now, (long long)s->version,
+                            n->name));
         return NULL;
     }
-    if (s->output_nr < 0 || nb_ag_disabled) return s->t;
-    /* create_graph: the saved output must carry this node's history. */
+    nb_node* fn = s->output_nr >= 0 ? n : s->grad_fn;
+    if (fn == NULL || nb_ag_disabled) return s->t;
+    /* create_graph: the saved tensor must carry its history (an output's is this node). */
     nb_tensor* alias = NULL;
     nb_status st = nb_tensor_detach(s->t, &alias);
     if (st == NB_OK && nb_ag_meta_get(alias) == NULL) st = nb_error(NB_ERR_OUT_OF_MEMORY, "backward: out of memory");
     if (st == NB_OK) {
-        nb_node_retain(n);
-        alias->ag->grad_fn = n;
-        alias->ag->output_nr = s->output_nr;
+        alias->wrapped_number = s->t->wrapped_number;
+        nb_node_retain(fn);
+        alias->ag->grad_fn = fn;
+        alias->ag->output_nr = s->output_nr >= 0 ? s->output_nr : s->grad_fn_nr;
     }
     return bw_keep(b, st, alias);
 }

@@ -25,11 +25,9 @@ static void store_geometry(nb_node* n, const nb_tensor* view) {
     n->ia[2 + 2 * nd] = view->offset - base->offset;
 }
 
-static void release_node(void* n) { nb_node_release(n); }
-
 static nb_status copy_slices_bw(nb_bw* b) {
     nb_node* c = b->node;
-    nb_node* f = c->extra;
+    nb_node* f = c->inner;
     int32_t k = (int32_t)c->fa[0];
     const int64_t* g = c->ia + 1; /* nd, shape, strides, offset */
     int32_t nd = (int32_t)g[0];
@@ -43,6 +41,7 @@ static nb_status copy_slices_bw(nb_bw* b) {
     nb_bw fb = {.node = f, .go = &fgo, .gi = fgi, .st = NB_OK, .ntmp = 0};
     nb_status st = f->backward(&fb);
     if (st == NB_OK) st = fb.st;
+    else if (st == fb.st && fb.msg[0] != '\0') nb_error(st, "%s", fb.msg);
     for (int32_t i = 0; i < fb.ntmp; i++) nb_tensor_release(fb.tmp[i]);
     /* The view's old values: their gradient goes back into the region (zero when none). */
     nb_tensor* old = NULL;
@@ -59,7 +58,7 @@ static nb_status copy_slices_bw(nb_bw* b) {
     }
     for (int32_t i = 0; i < f->n_inputs; i++) nb_tensor_release(fgi[i]);
     free(fgi);
-    if (st != NB_OK) return b->st = st;
+    if (st != NB_OK) return bw_fail(b, st);
     if (bw_needs(b, 0)) bw_set(b, 0, result);
     return b->st;
 }
@@ -96,8 +95,7 @@ nb_status nb_ag_copy_slices(nb_node* f, int32_t dst_input, nb_tensor* dst) {
         c->in_meta[j++] = f->in_meta[i];
     }
     nb_node_retain(f);
-    c->extra = f;
-    c->extra_free = release_node;
+    c->inner = f;
     c->fa[0] = dst_input;
     store_geometry(c, dst);
     if (st == NB_OK) st = nb_ag_attach(c, base, 0);

@@ -344,10 +344,12 @@ static nb_status run_node(pass* P, task* t) {
             if (st == NB_OK && n->hooks != NULL) st = run_hooks(n->hooks, k, &t->buf[k], true);
         }
         if (st == NB_OK && n->n_inputs > 0 && (gi = calloc((size_t)n->n_inputs, sizeof *gi)) == NULL) st = oom();
+        if (st == NB_OK && n->released) st = nb_ag_freed_error(); /* every node type, before its formula runs */
         if (st == NB_OK) {
             nb_bw b = {.node = n, .go = t->buf, .go_zero = zero, .gi = gi, .st = NB_OK, .ntmp = 0};
             st = n->backward(&b);
             if (st == NB_OK) st = b.st;
+            else if (st == b.st && b.msg[0] != '\0') nb_error(st, "%s", b.msg); /* the first failure's message */
             for (int32_t i = 0; i < b.ntmp; i++) nb_tensor_release(b.tmp[i]);
         }
         if (!P->retain_graph) nb_node_release_saved(n);

@@ -35,11 +35,26 @@ static _Thread_local bool draining;
 static pthread_mutex_t leaf_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void nb_node_release_saved(nb_node* n) {
+    bool had = false;
     for (int32_t i = 0; i < n->n_saved; i++) {
+        had |= n->saved[i].t != NULL;
         nb_tensor_release(n->saved[i].t);
         n->saved[i].t = NULL;
+        nb_node_release(n->saved[i].grad_fn);
+        n->saved[i].grad_fn = NULL;
     }
-    n->released = true;
+    if (n->inner != NULL) {
+        nb_node_release_saved(n->inner);
+        had |= n->inner->released;
+    }
+    n->released |= had; /* a node that saved nothing may run again, as in PyTorch */
+}
+
+nb_status nb_ag_freed_error(void) {
+    return nb_error(NB_ERR_AUTOGRAD, "Trying to backward through the graph a second time (or directly access saved "
+                    "tensors after they have already been freed). Saved intermediate values of the graph are freed "
+                    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+                    "through the graph a second time or if you need to access saved tensors after calling backward.");
 }
 
 static void destroy(nb_node* n) {
@@ -50,6 +65,7 @@ static void destroy(nb_node* n) {
         nb_tensor_release(n->leaf);
     }
     nb_node_release_saved(n);
+    nb_node_release(n->inner);
     nb_hooks_free(n->hooks);
     if (n->extra_free != NULL) n->extra_free(n->extra);
     for (int32_t i = 0; i < n->n_inputs; i++) nb_node_release(n->next[i].node);

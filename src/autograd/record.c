@@ -70,33 +70,49 @@ nb_status nb_ag_begin(nb_ag_rec* r, const char* op, const char* node_name, nb_ba
 
 bool nb_ag_needs(const nb_ag_rec* r, int32_t input) { return r->node->next[input].node != NULL; }
 
-static void save(nb_node* n, int32_t slot, nb_tensor* t, int32_t output_nr) {
-    n->saved[slot].t = t;
-    n->saved[slot].version = atomic_load_explicit(&t->storage->version, memory_order_relaxed);
-    n->saved[slot].output_nr = output_nr;
+static void save(nb_node* n, int32_t slot, nb_tensor* t, int32_t output_nr, nb_edge fn) {
+    nb_saved* s = &n->saved[slot];
+    s->t = t;
+    s->version = atomic_load_explicit(&t->storage->version, memory_order_relaxed);
+    s->output_nr = output_nr;
+    s->grad_fn = fn.node;
+    s->grad_fn_nr = fn.input_nr;
     if (slot >= n->n_saved) n->n_saved = slot + 1;
+}
+
+/* The data of t without its history (see nb_saved). */
+static nb_status data_alias(const nb_tensor* t, nb_tensor** out) {
+    nb_status st = nb_tensor_detach(t, out);
+    if (st == NB_OK) (*out)->wrapped_number = t->wrapped_number; /* promotes the same way in backward */
+    return st;
 }
 
 nb_status nb_ag_save_input(nb_ag_rec* r, int32_t slot, const nb_tensor* t) {
     if (t == NULL) return NB_OK;
     nb_tensor* keep = (nb_tensor*)t;
+    nb_edge fn = {NULL, 0};
+    nb_status st = NB_OK;
     if (r->dst != NULL && r->dst->storage == t->storage) {
         /* The op is about to overwrite it: keep the value as it was. */
-        nb_status st = nbi_tensor_clone(t, &keep);
-        if (st != NB_OK) return st;
+        st = nbi_tensor_clone(t, &keep);
+    } else if (t->ag != NULL && t->ag->requires_grad && t->ag->grad_fn == NULL) {
+        nb_tensor_retain(keep); /* a leaf that requires grad never takes a history in place: no cycle */
     } else {
-        nb_tensor_retain(keep);
+        if (t->ag != NULL && t->ag->grad_fn != NULL) st = nb_ag_gradient_edge(keep, &fn);
+        if (st == NB_OK) st = data_alias(t, &keep);
+        if (st != NB_OK) nb_node_release(fn.node);
     }
-    save(r->node, slot, keep, -1);
+    if (st != NB_OK) return st;
+    save(r->node, slot, keep, -1, fn);
     return NB_OK;
 }
 
 nb_status nb_ag_save_output(nb_ag_rec* r, int32_t slot, const nb_tensor* t, int32_t output_nr) {
-    /* An alias without history: the output itself would point back to this node. */
+    /* The output's history is this node: bw_saved reattaches it under create_graph. */
     nb_tensor* alias;
-    nb_status st = nb_tensor_detach(t, &alias);
+    nb_status st = data_alias(t, &alias);
     if (st != NB_OK) return st;
-    save(r->node, slot, alias, output_nr);
+    save(r->node, slot, alias, output_nr, (nb_edge){NULL, 0});
     return NB_OK;
 }
 

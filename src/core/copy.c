@@ -25,25 +25,6 @@ mismatch:
                     op, nb_shape_str(src->shape, src->ndim), nb_shape_str(dst_shape, dst_ndim));
 }
 
-/* Elements from the first to one past the last addressed element (strides >= 0). */
-static int64_t span_elements(const int64_t* shape, const int64_t* strides, int32_t ndim) {
-    int64_t last = 0;
-    for (int32_t i = 0; i < ndim; i++) {
-        if (shape[i] == 0) return 0;
-        last += (shape[i] - 1) * strides[i];
-    }
-    return last + 1;
-}
-
-static bool overlaps(const nb_tensor* a, const nb_tensor* b) {
-    if (a->storage != b->storage || a->numel == 0 || b->numel == 0) return false;
-    int64_t a_end = a->offset + span_elements(a->shape, a->strides, a->ndim);
-    int64_t b_end = b->offset + span_elements(b->shape, b->strides, b->ndim);
-    int64_t a_lo = a->offset * nb_dtype_sizes[a->dtype], a_hi = a_end * nb_dtype_sizes[a->dtype];
-    int64_t b_lo = b->offset * nb_dtype_sizes[b->dtype], b_hi = b_end * nb_dtype_sizes[b->dtype];
-    return a_lo < b_hi && b_lo < a_hi;
-}
-
 /* A copy within one device (not the CPU) through its backend's copy slot, queued on the current stream. */
 static nb_status device_copy(const char* op, nb_tensor* dst, const nb_tensor* src, const int64_t* src_strides) {
     const int32_t dev = dst->storage->device_type, index = dst->storage->device_index;
@@ -70,7 +51,7 @@ nb_status nb_copy_into(const char* op, nb_tensor* dst, const nb_tensor* src) {
                             "%s: more than one element of the written-to tensor (shape %s, strides %s) "
                             "refers to a single memory location; clone() it first",
                             op, nb_shape_str(dst->shape, dst->ndim), nb_shape_str(dst->strides, dst->ndim));
-    if (overlaps(dst, src)) {  /* read everything before writing anything */
+    if (nb_tensors_overlap(dst, src)) {  /* read everything before writing anything */
         nb_tensor* tmp;
         if ((st = nb_tensor_new(op, src->shape, src->ndim, src->dtype, src->storage->device_type,
                                 src->storage->device_index, &tmp)) != NB_OK) return st;

@@ -296,8 +296,8 @@ static nb_status pinned_empty(const char* op, const int64_t* shape, int32_t ndim
     if (count == 0)
         return nb_error(NB_ERR_DEVICE, "%s: pinned memory needs CUDA, which is not available: %s", op,
                         nb_device_unavailable_reason(NB_CUDA));
-    int64_t numel = 1;
-    for (int32_t i = 0; i < ndim; i++) numel *= shape[i];
+    int64_t numel;
+    if ((st = nb_check_extent(op, shape, ndim, dtype, &numel)) != NB_OK) return st;  /* dtype may be wider than t's */
     const int64_t nbytes = numel * nb_dtype_sizes[dtype];
     nb_ca* a = pinned_allocator();
     void* data = NULL;

@@ -186,7 +186,12 @@ static nb_status import_dltensor(const char* op, const DLTensor* d, bool readonl
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %d dims; nabla supports 0 to %d", op, (int)d->ndim, NB_MAX_DIMS);
     if (d->ndim > 0 && d->shape == NULL)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: shape is NULL for %d dims", op, (int)d->ndim);
-    char* data = (char*)d->data + d->byte_offset;
+    /* The producer's numbers are untrusted: the offset must not wrap the pointer around (to before
+     * the buffer); nb_wrap_external checks the shape, the strides' reach and the end the same way. */
+    if (d->byte_offset > UINTPTR_MAX - (uintptr_t)d->data)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu wraps the data pointer %p around the address space",
+                        op, (unsigned long long)d->byte_offset, d->data);
+    char* data = (char*)((uintptr_t)d->data + (uintptr_t)d->byte_offset);
     if ((uintptr_t)data % (uintptr_t)nb_dtype_sizes[dtype] != 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: data at %p is not aligned to its %d-byte elements", op,
                         (void*)data, (int)nb_dtype_sizes[dtype]);

@@ -118,7 +118,7 @@ static nb_status check_out(const nb_ew_op* op, const nb_tensor* const* inputs, n
             return nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", name,
                             nb_dtype_str(result), nb_dtype_str(dst->dtype));
     }
-    return nb_resize_output(name, dst, shape, ndim);
+    return nb_resize_output(name, dst, inputs, op->nin, shape, ndim);
 }
 
 nb_status nb_ew_run(const nb_ew_op* op, const nb_tensor* const* inputs, nb_tensor* dst, nb_ew_ctx* ctx,

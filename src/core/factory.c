@@ -241,28 +241,34 @@ nb_status nb_wrap_external(const char* op, void* data, const int64_t* shape, con
                            int32_t dtype, int32_t device_type, int32_t device_index, nb_deleter_fn deleter,
                            void* payload, nb_tensor** out) {
     NB_CHECK_OUT(op, out);
-    int64_t numel;
-    nb_status st = nb_check_shape(op, shape, ndim, &numel);
-    if (st != NB_OK) return st;
     if (!nb_dtype_valid(dtype)) return nb_error(NB_ERR_DTYPE, "%s: unknown dtype code %d", op, (int)dtype);
+    int64_t numel;
+    nb_status st = nb_check_extent(op, shape, ndim, dtype, &numel);
+    if (st != NB_OK) return st;
     const nb_backend* backend;
     if ((st = nb_device_resolve(op, device_type, &device_index, &backend)) != NB_OK) return st;
     if (data == NULL && numel > 0) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: data is NULL", op);
     int64_t st_buf[NB_MAX_DIMS];
-    if (strides == NULL) {
+    bool negative = false;
+    for (int32_t i = 0; strides != NULL && i < ndim; i++) negative |= strides[i] < 0;
+    if (negative && numel > 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: negative strides are not supported, got %s", op,
+                        nb_shape_str(strides, ndim));
+    if (strides == NULL || negative) {  /* an empty tensor's strides address nothing: contiguous ones will do */
         nb_contiguous_strides(shape, ndim, st_buf);
         strides = st_buf;
     }
-    int64_t span = numel > 0 ? 1 : 0;
-    for (int32_t i = 0; i < ndim && numel > 0; i++) {
-        if (strides[i] < 0)
-            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: negative strides are not supported, got %s", op,
-                            nb_shape_str(strides, ndim));
-        span += (shape[i] - 1) * strides[i];
-    }
+    /* The memory the geometry reaches, as as_strided checks it: bytes that fit int64 and an end that
+     * does not wrap around the address space. */
+    int64_t span, nbytes;
+    if (!nb_extent_end(shape, strides, ndim, 0, &span) || __builtin_mul_overflow(span, nb_dtype_sizes[dtype], &nbytes))
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: sizes %s with strides %s reach past 2^63 - 1 bytes", op,
+                        nb_shape_str(shape, ndim), nb_shape_str(strides, ndim));
+    if ((uint64_t)nbytes > UINTPTR_MAX - (uintptr_t)data)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %lld bytes from %p wrap around the address space", op,
+                        (long long)nbytes, data);
     nb_storage* s;
-    if ((st = nb_storage_wrap(op, data, span * nb_dtype_sizes[dtype], device_type, device_index, deleter,
-                              payload, &s)) != NB_OK) return st;
+    if ((st = nb_storage_wrap(op, data, nbytes, device_type, device_index, deleter, payload, &s)) != NB_OK) return st;
     st = nb_tensor_make(op, s, dtype, shape, strides, ndim, 0, out);
     if (st != NB_OK) {
         s->deleter = NULL;  /* on failure the caller keeps ownership */

@@ -143,17 +143,34 @@ NB_INTERNAL void nb_tensor_bump_version(nb_tensor* t);
  * reference (none when dst is given and out is NULL). */
 /* dst takes a result of this shape, dtype and device (PyTorch's messages): the dtype and
  * device must be the result's; a dst of another shape is resized (nb_resize_output) unless
- * it is `input` itself (an in-place op, which must fit). */
-NB_INTERNAL nb_status nb_check_dst(const char* op, nb_tensor* dst, const nb_tensor* input, const int64_t* shape,
-                                   int32_t ndim, int32_t dtype, int32_t device_type);
+ * it is one of the op's inputs[n] (an in-place op, which must fit) or overlaps one. */
+NB_INTERNAL nb_status nb_check_dst(const char* op, nb_tensor* dst, const nb_tensor* const* inputs, int32_t n,
+                                   const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type);
 NB_INTERNAL nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out);
+/* ---- memory overlap (overlap.c) ---- */
+
+/* PyTorch's MemOverlapStatus. */
+typedef enum { NB_OVERLAP_NO, NB_OVERLAP_FULL, NB_OVERLAP_PARTIAL, NB_OVERLAP_TOO_HARD } nb_overlap;
+/* True when a and b have elements and their byte ranges in one storage intersect. */
+NB_INTERNAL bool nb_tensors_overlap(const nb_tensor* a, const nb_tensor* b);
+/* PyTorch's get_overlap_status: FULL for the same tensor or the same dense memory with the same
+ * strides, NO when either is empty or the memory is disjoint, TOO_HARD when a layout is not dense. */
+NB_INTERNAL nb_overlap nb_overlap_status(const nb_tensor* a, const nb_tensor* b);
+/* PyTorch's assert_no_overlap: fails (with its message) on a FULL or PARTIAL overlap. */
+NB_INTERNAL nb_status nb_check_no_overlap(const char* op, const nb_tensor* written, const nb_tensor* input);
+/* PyTorch's message for a written-to tensor that shares memory with an input. */
+NB_INTERNAL nb_status nb_overlap_error(const char* op);
+
 /* ---- out= (resize.c) ---- */
 
 /* PyTorch's resize_output for the tensor an out= op writes: nothing when it already has
  * `shape`; otherwise a warning when it had elements (nb_warn; it may fail the op), then
  * nb_resize. Callers check the dtype and device first, and refuse a dst that is one of the
- * op's inputs (an in-place op must fit). */
-NB_INTERNAL nb_status nb_resize_output(const char* op, nb_tensor* dst, const int64_t* shape, int32_t ndim);
+ * op's inputs (an in-place op must fit). inputs[n] are the tensors the op reads (NULL entries
+ * skipped): a dst that must change shape while it shares memory with one of them is refused,
+ * since resizing would change that input under the op (or move the memory it reads). */
+NB_INTERNAL nb_status nb_resize_output(const char* op, nb_tensor* dst, const nb_tensor* const* inputs, int32_t n,
+                                       const int64_t* shape, int32_t ndim);
 /* PyTorch's resize_: new contiguous geometry at the same offset, the storage grown if needed
  * (its bytes kept); a tensor that already has `shape` keeps its strides. */
 NB_INTERNAL nb_status nb_resize(const char* op, nb_tensor* t, const int64_t* shape, int32_t ndim);
@@ -181,10 +198,19 @@ NB_INTERNAL nb_status nb_readonly_error(const char* op, const char* arg);
 
 /* ---- shape math (shape.c) ---- */
 
-/* Validates a user shape (NULL only if ndim == 0, ndim in range, sizes >= 0,
- * element count fits int64); writes the element count. */
+/* Validates a shape for a tensor of dtype (NULL only if ndim == 0, ndim in range, sizes >= 0, and
+ * the product of the nonzero sizes times the item size fits int64, whatever numel is); writes the
+ * element count. Every tensor nabla makes passes it (nb_tensor_make, nb_tensor_new, nb_resize). */
+NB_INTERNAL nb_status nb_check_extent(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype,
+                                      int64_t* numel);
+/* nb_check_extent before the dtype is known (one-byte items). */
 NB_INTERNAL nb_status nb_check_shape(const char* op, const int64_t* shape, int32_t ndim,
                                      int64_t* numel);
+/* One past the highest element that (shape, strides) reaches from element `offset`, computed with
+ * overflow checks; *end = offset when the shape has no element. False on overflow or a negative
+ * stride or offset. (as_strided, resize, DLPack and external memory check their bounds with it.) */
+NB_INTERNAL bool nb_extent_end(const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t offset,
+                               int64_t* end);
 NB_INTERNAL void nb_contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides);
 NB_INTERNAL bool nb_is_contiguous(const int64_t* shape, const int64_t* strides, int32_t ndim);
 /* True when the strides are a permutation of a contiguous layout (non-overlapping, no gaps). */

@@ -1,29 +1,61 @@
 /* shape.c: shape validation, stride math and dim wrapping, shared by every op. */
 #include "internal.h"
 
-nb_status nb_check_shape(const char* op, const int64_t* shape, int32_t ndim, int64_t* numel) {
+/* The one storage-size rule, PyTorch's computeStorageNbytesContiguous made order-independent: the
+ * product of the nonzero sizes, times the item size, must fit int64. A 0 in the shape does not
+ * excuse a huge dim: [2^63 - 1, 6, 0, 6] is refused, so that reducing the 0 away, keepdim, the
+ * contiguous strides of the shape and numel * itemsize never overflow for any tensor. */
+nb_status nb_check_extent(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype, int64_t* numel) {
     if (ndim < 0 || ndim > NB_MAX_DIMS)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: ndim must be in [0, %d], got %d", op,
                         NB_MAX_DIMS, (int)ndim);
     if (shape == NULL && ndim > 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: shape is NULL with ndim %d", op, (int)ndim);
-    int64_t n = 1;
-    bool overflow = false;
+    const int64_t itemsize = dtype < 0 ? 1 : nb_dtype_sizes[dtype];
+    int64_t nonzero = 1, bytes;
+    bool overflow = false, empty = false;
     for (int32_t i = 0; i < ndim; i++) {
         if (shape[i] < 0)
             return nb_error(NB_ERR_INVALID_ARGUMENT,
                             "%s: trying to create tensor with negative dimension %lld: %s", op,
                             (long long)shape[i], nb_shape_str(shape, ndim));
-        overflow |= __builtin_mul_overflow(n, shape[i], &n);
+        if (shape[i] == 0) empty = true;
+        else overflow |= __builtin_mul_overflow(nonzero, shape[i], &nonzero);
     }
-    /* A zero anywhere makes the count 0 even if a partial product overflowed. */
-    for (int32_t i = 0; i < ndim; i++)
-        if (shape[i] == 0) { *numel = 0; return NB_OK; }
-    if (overflow)
+    if (overflow && !empty)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: the element count of shape %s overflows int64",
                         op, nb_shape_str(shape, ndim));
-    *numel = n;
+    overflow |= __builtin_mul_overflow(nonzero, itemsize, &bytes);
+    if (overflow && empty)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Storage size calculation overflowed with sizes=%s", op,
+                        nb_shape_str(shape, ndim));
+    if (overflow)
+        return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: %s of %s needs more than 2^63 bytes", op,
+                        nb_shape_str(shape, ndim), nb_dtype_str(dtype));
+    *numel = empty ? 0 : nonzero;
     return NB_OK;
+}
+
+nb_status nb_check_shape(const char* op, const int64_t* shape, int32_t ndim, int64_t* numel) {
+    return nb_check_extent(op, shape, ndim, -1, numel);
+}
+
+bool nb_extent_end(const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t offset, int64_t* end) {
+    if (offset < 0) return false;
+    for (int32_t i = 0; i < ndim; i++)
+        if (shape[i] == 0) {  /* reaches nothing, whatever the strides */
+            *end = offset;
+            return true;
+        }
+    int64_t last = offset, reach;
+    bool overflow = false;
+    for (int32_t i = 0; i < ndim; i++) {
+        overflow |= strides[i] < 0;
+        overflow |= __builtin_mul_overflow(shape[i] - 1, strides[i], &reach);
+        overflow |= __builtin_add_overflow(last, reach, &last);
+    }
+    overflow |= __builtin_add_overflow(last, 1, end);
+    return !overflow;
 }
 
 void nb_contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) {
@@ -134,6 +166,9 @@ nb_status nb_infer_shape(const char* op, const int64_t* shape, int32_t ndim, int
         return NB_OK;
     }
     if (infer < 0 && !overflow && known == numel) return NB_OK;
+    int64_t n;
+    nb_status st = infer < 0 ? nb_check_shape(op, shape, ndim, &n) : NB_OK;  /* a size that can exist at all */
+    if (st != NB_OK) return st;
     return nb_error(NB_ERR_SHAPE, "%s: shape '%s' is invalid for input of size %lld", op,
                     nb_shape_str(shape, ndim), (long long)numel);
 }

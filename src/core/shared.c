@@ -151,13 +151,11 @@ static nb_status shared_tensor(const char* op, shm_region* r, int64_t nbytes, in
 NB_API nb_status nb_empty_shared(const int64_t* shape, int32_t ndim, int32_t dtype, nb_tensor** out) {
     static const char* op = "empty_shared";
     NB_CHECK_OUT(op, out);
-    int64_t numel, nbytes;
-    nb_status st = nb_check_shape(op, shape, ndim, &numel);
-    if (st != NB_OK) return st;
     if (!nb_dtype_valid(dtype)) return nb_error(NB_ERR_DTYPE, "%s: unknown dtype code %d", op, (int)dtype);
-    if (__builtin_mul_overflow(numel, nb_dtype_sizes[dtype], &nbytes))
-        return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: %s of %s needs more than 2^63 bytes", op, nb_shape_str(shape, ndim),
-                        nb_dtype_str(dtype));
+    int64_t numel;
+    nb_status st = nb_check_extent(op, shape, ndim, dtype, &numel);  /* numel * itemsize fits int64 */
+    if (st != NB_OK) return st;
+    const int64_t nbytes = numel * nb_dtype_sizes[dtype];
     shm_region* r;
     if ((st = shm_new(op, nbytes, &r)) != NB_OK) return st;
     int64_t strides[NB_MAX_DIMS];
@@ -170,22 +168,23 @@ NB_API nb_status nb_tensor_from_shared_fd(int32_t fd, int64_t nbytes, const int6
                                           nb_tensor** out) {
     static const char* op = "from_shared_fd";
     NB_CHECK_OUT(op, out);
-    int64_t numel;
-    nb_status st = nb_check_shape(op, shape, ndim, &numel);
-    if (st != NB_OK) return st;
     if (!nb_dtype_valid(dtype)) return nb_error(NB_ERR_DTYPE, "%s: unknown dtype code %d", op, (int)dtype);
+    int64_t numel;
+    nb_status st = nb_check_extent(op, shape, ndim, dtype, &numel);
+    if (st != NB_OK) return st;
     if (ndim > 0 && strides == NULL) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: strides is NULL", op);
     if (nbytes < 0 || storage_offset < 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: nbytes (%lld) and storage_offset (%lld) must be >= 0", op,
                         (long long)nbytes, (long long)storage_offset);
-    int64_t last = storage_offset;  /* the furthest element, which must lie inside nbytes */
-    for (int32_t i = 0; i < ndim && numel > 0; i++) {
+    for (int32_t i = 0; i < ndim && numel > 0; i++)
         if (strides[i] < 0)
             return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: negative strides are not supported, got %s", op,
                             nb_shape_str(strides, ndim));
-        last += (shape[i] - 1) * strides[i];
-    }
-    if (numel > 0 && (last + 1) * nb_dtype_sizes[dtype] > nbytes)
+    /* as as_strided: the end of what the geometry reaches (its offset, without elements) lies inside nbytes,
+     * computed with overflow checks for every item size */
+    int64_t end, end_bytes;
+    if (!nb_extent_end(shape, strides, ndim, storage_offset, &end) ||
+        __builtin_mul_overflow(end, nb_dtype_sizes[dtype], &end_bytes) || end_bytes > nbytes)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: shape %s with strides %s at offset %lld needs more than %lld bytes",
                         op, nb_shape_str(shape, ndim), nb_shape_str(strides, ndim), (long long)storage_offset,
                         (long long)nbytes);

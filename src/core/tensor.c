@@ -121,9 +121,10 @@ nb_status nb_storage_grow(const char* op, nb_storage* s, int64_t nbytes) {
 
 /* ---- tensors ---- */
 
-/* A tensor over storage; `steal` hands the caller's storage reference to the tensor. */
+/* A tensor over storage; `steal` hands the caller's storage reference to the tensor. The shape
+ * has passed nb_check_extent, which gave numel. */
 static nb_status tensor_make(const char* op, nb_storage* storage, bool steal, int32_t dtype, const int64_t* shape,
-                             const int64_t* strides, int32_t ndim, int64_t offset, nb_tensor** out) {
+                             const int64_t* strides, int32_t ndim, int64_t offset, int64_t numel, nb_tensor** out) {
     nb_tensor* t = nb_cpu_alloc(sizeof *t);
     if (t == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a tensor object", op);
     t->magic = NB_TENSOR_MAGIC;
@@ -133,11 +134,9 @@ static nb_status tensor_make(const char* op, nb_storage* storage, bool steal, in
     t->storage = storage;
     t->offset = offset;
     t->ndim = ndim;
-    int64_t numel = 1;
     for (int32_t i = 0; i < ndim; i++) {
         t->shape[i] = shape[i];
         t->strides[i] = strides[i];
-        numel *= shape[i];
     }
     t->numel = numel;
     t->contiguous = nb_is_contiguous(shape, strides, ndim);
@@ -151,23 +150,22 @@ static nb_status tensor_make(const char* op, nb_storage* storage, bool steal, in
 
 nb_status nb_tensor_make(const char* op, nb_storage* storage, int32_t dtype, const int64_t* shape,
                          const int64_t* strides, int32_t ndim, int64_t offset, nb_tensor** out) {
-    return tensor_make(op, storage, false, dtype, shape, strides, ndim, offset, out);
+    int64_t numel;
+    nb_status st = nb_check_extent(op, shape, ndim, dtype, &numel);
+    if (st != NB_OK) return st;
+    return tensor_make(op, storage, false, dtype, shape, strides, ndim, offset, numel, out);
 }
 
 nb_status nb_tensor_new(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype,
                         int32_t device_type, int32_t device_index, nb_tensor** out) {
-    int64_t numel = 1;
-    for (int32_t i = 0; i < ndim; i++) numel *= shape[i];
-    int64_t nbytes;
-    if (__builtin_mul_overflow(numel, nb_dtype_sizes[dtype], &nbytes))
-        return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: %s of %s needs more than 2^63 bytes", op,
-                        nb_shape_str(shape, ndim), nb_dtype_str(dtype));
-    nb_storage* s;
-    nb_status st = nb_storage_new(op, nbytes, device_type, device_index, &s);
+    int64_t numel;
+    nb_status st = nb_check_extent(op, shape, ndim, dtype, &numel);
     if (st != NB_OK) return st;
+    nb_storage* s;
+    if ((st = nb_storage_new(op, numel * nb_dtype_sizes[dtype], device_type, device_index, &s)) != NB_OK) return st;
     int64_t strides[NB_MAX_DIMS];
     nb_contiguous_strides(shape, ndim, strides);
-    st = tensor_make(op, s, true, dtype, shape, strides, ndim, 0, out);
+    st = tensor_make(op, s, true, dtype, shape, strides, ndim, 0, numel, out);
     if (st != NB_OK) nb_storage_release(s);
     return st;
 }
@@ -176,30 +174,32 @@ nb_status nb_tensor_new_like(const char* op, const nb_tensor* t, int32_t dtype, 
                              int32_t device_index, nb_tensor** out) {
     if (t->contiguous || t->numel == 0)
         return nb_tensor_new(op, t->shape, t->ndim, dtype, device_type, device_index, out);
-    int64_t strides[NB_MAX_DIMS];
+    int64_t strides[NB_MAX_DIMS], numel;
     nb_strides_like(t->shape, t->strides, t->ndim, strides);
-    nb_storage* s;
-    nb_status st = nb_storage_new(op, t->numel * nb_dtype_sizes[dtype], device_type, device_index, &s);
+    nb_status st = nb_check_extent(op, t->shape, t->ndim, dtype, &numel);  /* dtype may be wider than t's */
     if (st != NB_OK) return st;
-    st = tensor_make(op, s, true, dtype, t->shape, strides, t->ndim, 0, out);
+    nb_storage* s;
+    if ((st = nb_storage_new(op, numel * nb_dtype_sizes[dtype], device_type, device_index, &s)) != NB_OK) return st;
+    st = tensor_make(op, s, true, dtype, t->shape, strides, t->ndim, 0, numel, out);
     if (st != NB_OK) nb_storage_release(s);
     return st;
 }
 
-nb_status nb_check_dst(const char* op, nb_tensor* dst, const nb_tensor* input, const int64_t* shape, int32_t ndim,
-                       int32_t dtype, int32_t device_type) {
+nb_status nb_check_dst(const char* op, nb_tensor* dst, const nb_tensor* const* inputs, int32_t n, const int64_t* shape,
+                       int32_t ndim, int32_t dtype, int32_t device_type) {
     NB_CHECK_WRITABLE(op, dst);
     if (dst->storage->device_type != device_type)
         return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s", op,
                         nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                         nb_device_type_name(device_type));
-    if (dst == input && !nb_same_shape(dst, shape, ndim))
-        return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
-                        nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
+    for (int32_t i = 0; i < n; i++)
+        if (dst == inputs[i] && !nb_same_shape(dst, shape, ndim))
+            return nb_error(NB_ERR_SHAPE, "%s: the out tensor has shape %s but the result has shape %s", op,
+                            nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, ndim));
     if (dst->dtype != dtype)
         return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
                         nb_dtype_cpp_name(dtype), nb_dtype_cpp_name(dst->dtype));
-    return nb_resize_output(op, dst, shape, ndim);
+    return nb_resize_output(op, dst, inputs, n, shape, ndim);
 }
 
 nb_status nb_op_finish(nb_status st, nb_tensor* dst, nb_tensor* target, nb_tensor** out) {

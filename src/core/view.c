@@ -17,6 +17,29 @@ static nb_status make_view(const char* op, const nb_tensor* t, const int64_t* sh
     return st;
 }
 
+/* The elements t's storage holds. */
+static int64_t storage_elements(const nb_tensor* t) {
+    return t->storage->nbytes / nb_dtype_sizes[t->dtype];
+}
+
+/* t's offset moved by index * stride elements. A view with elements always lands inside t's
+ * storage; one without may not (the index may be an empty dim's size, an empty tensor's strides
+ * may be huge) and then keeps t's offset, so every offset stays within [0, storage elements]. */
+static int64_t moved_offset(const nb_tensor* t, int64_t index, int64_t stride) {
+    int64_t delta, offset;
+    if (__builtin_mul_overflow(index, stride, &delta) || __builtin_add_overflow(t->offset, delta, &offset) ||
+        offset < 0 || offset > storage_elements(t))
+        return t->offset;
+    return offset;
+}
+
+/* PyTorch's a * b for a view's stride; it can only overflow for a dim of at most one element of
+ * an empty tensor, whose stride addresses nothing: then `fallback` keeps it non-negative. */
+static int64_t scaled_stride(int64_t a, int64_t b, int64_t fallback) {
+    int64_t s;
+    return __builtin_mul_overflow(a, b, &s) ? fallback : s;
+}
+
 nb_status nbi_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
     static const char* op = "view";
     VIEW_PROLOGUE(op, t, out);
@@ -165,9 +188,8 @@ static nb_status restrict_dim(const char* op, const nb_tensor* t, int32_t d, int
     memcpy(shape, t->shape, sizeof(int64_t) * (size_t)t->ndim);
     memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
     shape[d] = length;
-    strides[d] = t->strides[d] * step;
-    int64_t offset = t->offset + start * t->strides[d];
-    return make_view(op, t, shape, strides, t->ndim, offset, out);
+    strides[d] = scaled_stride(t->strides[d], step, t->strides[d]);
+    return make_view(op, t, shape, strides, t->ndim, moved_offset(t, start, t->strides[d]), out);
 }
 
 nb_status nbi_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start, int64_t length,
@@ -228,7 +250,7 @@ nb_status nbi_tensor_select(const nb_tensor* t, int64_t dim, int64_t index, nb_t
         shape[n] = t->shape[i];
         strides[n++] = t->strides[i];
     }
-    return make_view(op, t, shape, strides, n, t->offset + index * t->strides[d], out);
+    return make_view(op, t, shape, strides, n, moved_offset(t, index, t->strides[d]), out);
 }
 
 nb_status nbi_tensor_expand(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
@@ -320,7 +342,7 @@ nb_status nbi_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor** out)
     for (int32_t i = 0, j = 0; i <= t->ndim; i++) {
         if (i == d) {
             shape[i] = 1;
-            strides[i] = d < t->ndim ? t->shape[d] * t->strides[d] : 1;
+            strides[i] = d < t->ndim ? scaled_stride(t->shape[d], t->strides[d], t->strides[d]) : 1;
             continue;
         }
         shape[i] = t->shape[j];
@@ -340,22 +362,27 @@ nb_status nbi_tensor_as_strided(const nb_tensor* t, const int64_t* shape, const 
     if (storage_offset < 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: storage offset must be non-negative, got %lld", op,
                         (long long)storage_offset);
-    int64_t last = storage_offset;  /* highest element index addressed */
-    bool overflow = false;
-    for (int32_t i = 0; i < ndim; i++) {
+    for (int32_t i = 0; i < ndim; i++)
         if (strides[i] < 0)
             return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: negative strides are not supported, got %s", op,
                             nb_shape_str(strides, ndim));
-        int64_t reach;
-        overflow |= __builtin_mul_overflow(shape[i] > 0 ? shape[i] - 1 : 0, strides[i], &reach);
-        overflow |= __builtin_add_overflow(last, reach, &last);
-    }
-    const int64_t capacity = t->storage->nbytes / nb_dtype_sizes[t->dtype];
-    if (numel > 0 && (overflow || last >= capacity))
+    /* Even without elements the offset must lie within the storage, so that a later resize (out=) or
+     * view of it starts from a sane place; the extent is computed with overflow checks for every dtype. */
+    const int64_t capacity = storage_elements(t);
+    int64_t end = 0;
+    const bool overflow = !nb_extent_end(shape, strides, ndim, storage_offset, &end);
+    if (numel == 0 && end > capacity)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: storage offset %lld is out of bounds for a storage of %lld elements",
+                        op, (long long)storage_offset, (long long)capacity);
+    if (overflow)
+        return nb_error(NB_ERR_INVALID_ARGUMENT,
+                        "%s: sizes %s, strides %s and storage offset %lld reach past element 2^63 - 1, out of bounds "
+                        "for a storage of %lld elements", op, nb_shape_str(shape, ndim), nb_shape_str(strides, ndim),
+                        (long long)storage_offset, (long long)capacity);
+    if (end > capacity)
         return nb_error(NB_ERR_INVALID_ARGUMENT,
                         "%s: sizes %s, strides %s and storage offset %lld reach element %lld, out of bounds "
-                        "for a storage of %lld elements", op, nb_shape_str(shape, ndim),
-                        nb_shape_str(strides, ndim), (long long)storage_offset, (long long)last,
-                        (long long)capacity);
+                        "for a storage of %lld elements", op, nb_shape_str(shape, ndim), nb_shape_str(strides, ndim),
+                        (long long)storage_offset, (long long)(end - 1), (long long)capacity);
     return make_view(op, t, shape, strides, ndim, storage_offset, out);
 }

@@ -17,7 +17,9 @@
 #include "../cpu/kernels.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static nb_status check_index_dtype(const char* op, const nb_tensor* idx) {
     if (idx->dtype == NB_I64 || idx->dtype == NB_I32) return NB_OK;
@@ -47,8 +49,10 @@ static nb_status unalias(const char* op, const nb_tensor** t, nb_tensor** owned,
 }
 
 /* The tensor an in-place capable op writes: dst (x itself in place; out= otherwise, of x's
- * dtype and resized to x's shape, as PyTorch does), or a fresh copy of x. */
-static nb_status open_target(const char* op, const nb_tensor* x, nb_tensor* dst, nb_tensor** target) {
+ * dtype and resized to x's shape, as PyTorch does, unless it overlaps one of the inputs[n] the
+ * op reads), or a fresh copy of x. */
+static nb_status open_target(const char* op, const nb_tensor* x, const nb_tensor* const* inputs, int32_t n,
+                             nb_tensor* dst, nb_tensor** target) {
     if (dst == NULL) return nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, target);
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
     NB_CHECK_WRITABLE(op, dst);
@@ -57,7 +61,7 @@ static nb_status open_target(const char* op, const nb_tensor* x, nb_tensor* dst,
                         nb_dtype_cpp_name(x->dtype), nb_dtype_cpp_name(dst->dtype));
     nb_status st = nb_require_cpu(op, dst);
     if (st == NB_OK) st = nb_check_writable(op, dst);
-    if (st == NB_OK && dst != x) st = nb_resize_output(op, dst, x->shape, x->ndim);
+    if (st == NB_OK && dst != x) st = nb_resize_output(op, dst, inputs, n, x->shape, x->ndim);
     if (st == NB_OK) *target = dst;
     return st;
 }
@@ -204,7 +208,8 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
     const int64_t size = x->ndim ? x->shape[d] : 1;
     if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
-    if ((st = open_target(op, x, dst, &target)) != NB_OK) return st;
+    const nb_tensor* inputs[3] = {x, index, other};
+    if ((st = open_target(op, x, inputs, 3, dst, &target)) != NB_OK) return st;
     if ((st = unalias(op, &src, &src_copy, target)) == NB_OK && (st = unalias(op, &index, &index_copy, target)) == NB_OK &&
         target != x)
         st = nb_copy_into(op, target, x);
@@ -353,7 +358,8 @@ nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index,
     const int64_t size = x->ndim ? x->shape[d] : 1;
     if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
-    if ((st = open_target(op, x, dst, &target)) != NB_OK) return st;
+    const nb_tensor* inputs[3] = {x, index, source};
+    if ((st = open_target(op, x, inputs, 3, dst, &target)) != NB_OK) return st;
     if ((st = unalias(op, &source, &src_copy, target)) == NB_OK &&
         (st = unalias(op, &index, &index_copy, target)) == NB_OK && target != x)
         st = nb_copy_into(op, target, x);
@@ -376,6 +382,20 @@ nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index,
     return close_target(op, st, x, target, dst, out);
 }
 
+/* take_along_dim runs the public gather (so autograd records it); its errors name
+ * take_along_dim, not the gather underneath. */
+static nb_status gather_as(const char* op, const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out) {
+    nb_status st = nb_gather(x, dim, index, out);
+    static const char prefix[] = "gather: ";
+    const char* msg = nb_last_error_message();
+    if (st != NB_OK && strncmp(msg, prefix, sizeof prefix - 1) == 0) {
+        char rest[512];
+        snprintf(rest, sizeof rest, "%s", msg + sizeof prefix - 1);
+        nb_error(st, "%s: %s", op, rest);
+    }
+    return st;
+}
+
 nb_status nbi_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64_t dim, int32_t has_dim,
                                    nb_tensor** out) {
     static const char* op = "take_along_dim";
@@ -390,7 +410,7 @@ nb_status nbi_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64
     if (!has_dim) {  /* along the flattened input */
         const int64_t flat = -1;
         if ((st = nb_tensor_reshape(x, &flat, 1, &a)) == NB_OK && (st = nb_tensor_reshape(indices, &flat, 1, &b)) == NB_OK)
-            st = nb_gather(a, 0, b, out);
+            st = gather_as(op, a, 0, b, out);
         nb_tensor_release(a);
         nb_tensor_release(b);
         return st;
@@ -413,7 +433,7 @@ nb_status nbi_take_along_dim(const nb_tensor* x, const nb_tensor* indices, int64
     }
     if ((st = nb_tensor_expand(x, xshape, x->ndim, &a)) == NB_OK &&
         (st = nb_tensor_expand(indices, ishape, x->ndim, &b)) == NB_OK)
-        st = nb_gather(a, d, b, out);
+        st = gather_as(op, a, d, b, out);
     nb_tensor_release(a);
     nb_tensor_release(b);
     return st;
@@ -448,8 +468,9 @@ nb_status nbi_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_te
         if (dst == x && !nb_same_shape(dst, shape, nd))
             return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
+        const nb_tensor* inputs[3] = {x, mask, value};
         if ((st = nb_require_cpu(op, dst)) || (st = nb_check_writable(op, dst)) ||
-            (dst != x && (st = nb_resize_output(op, dst, shape, nd))))
+            (dst != x && (st = nb_resize_output(op, dst, inputs, 3, shape, nd))))
             return st;
     } else if ((st = nb_tensor_new(op, shape, nd, x->dtype, NB_CPU, 0, &target)) != NB_OK) {
         return st;
@@ -751,7 +772,9 @@ nb_status nbi_index_put(const nb_tensor* x, const nb_tensor* const* indices, int
     if (st == NB_OK && !fits)
         st = nb_error(NB_ERR_SHAPE, "%s: shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
                       "result of shape %s", op, nb_shape_str(values->shape, values->ndim), nb_shape_str(p.shape, p.ndim));
-    if (st == NB_OK) st = open_target(op, x, dst, &target);
+    const nb_tensor* inputs[2 + NB_MAX_DIMS] = {x, values};  /* and the index tensors, read after the resize */
+    for (int32_t j = 0; j < p.k; j++) inputs[2 + j] = p.idx[j];
+    if (st == NB_OK) st = open_target(op, x, inputs, 2 + p.k, dst, &target);
     if (st != NB_OK) {
         plan_free(&p);
         return st;

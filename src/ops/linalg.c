@@ -274,7 +274,8 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
         if (dst->dtype != dtype)
             return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
                             nb_dtype_cpp_name(dtype), nb_dtype_cpp_name(dst->dtype));
-        if ((st = nb_resize_output(op, dst, s->oshape, s->ondim)) != NB_OK) return st;
+        const nb_tensor* inputs[3] = {s->a, s->b, s->input};
+        if ((st = nb_resize_output(op, dst, inputs, 3, s->oshape, s->ondim)) != NB_OK) return st;
     }
     nb_tensor* target = dst;
     if (target == NULL && (st = nb_tensor_new(op, s->oshape, s->ondim, dtype, NB_CPU, 0, &target)) != NB_OK)

@@ -111,7 +111,7 @@ nb_status nn_deliver(const char* op, nb_tensor* result, int32_t dtype, nb_tensor
         return NB_OK;
     }
     st = nb_can_cast(dtype, dst->dtype)
-             ? nb_resize_output(op, dst, result->shape, result->ndim)
+             ? nb_resize_output(op, dst, NULL, 0, result->shape, result->ndim)  /* the inputs are read already */
              : nb_error(NB_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s", op,
                         nb_dtype_str(dtype), nb_dtype_str(dst->dtype));
     if (st != NB_OK) {

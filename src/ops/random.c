@@ -507,7 +507,7 @@ nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator*
             return nb_error(NB_ERR_DEVICE, "%s: the output is on %s:%d but the input is on %s:%d", op,
                             nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                             nb_device_type_name(x->storage->device_type), (int)x->storage->device_index);
-        if ((st = nb_resize_output(op, dst, x->shape, x->ndim)) != NB_OK) return st;  /* x itself always fits */
+        if ((st = nb_resize_output(op, dst, &x, 1, x->shape, x->ndim)) != NB_OK) return st;  /* x itself always fits */
     }
     nb_tensor* target = dst;
     if (!train) { /* the identity: x itself, or a copy into dst */

@@ -3,6 +3,7 @@
  * reserving from a generator, the OpenMP range driver, and the result plumbing
  * (new tensor or dst). */
 #include "random.h"
+#include "../alloc/cpu_allocator.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,18 +14,20 @@
 #endif
 
 #define GENERATOR_MAGIC 0x726e6721u /* "rng!" */
-#define GENERATOR_DEAD 0xdeadbeefu
 #define DEFAULT_SEED UINT64_C(67280421310721) /* PyTorch's default_rng_seed_val */
 
+/* seed comes first: the allocator's free-list link overwrites a released block's
+ * first word, and magic must survive it to tell "released" from "corrupt". */
 struct nb_generator {
+    uint64_t seed;
     uint32_t magic;
     int32_t is_default;
-    pthread_mutex_t lock;
-    uint64_t seed;
     uint64_t offset; /* in Philox blocks */
+    pthread_mutex_t lock;
 };
 
-static nb_generator default_generator = {GENERATOR_MAGIC, 1, PTHREAD_MUTEX_INITIALIZER, DEFAULT_SEED, 0};
+static nb_generator default_generator = {.seed = DEFAULT_SEED, .magic = GENERATOR_MAGIC, .is_default = 1,
+                                         .offset = 0, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- generators ---- */
 
@@ -33,9 +36,10 @@ nb_status nb_rng_resolve(const char* op, nb_generator* gen, nb_generator** out) 
         *out = &default_generator;
         return NB_OK;
     }
+    if (gen->magic == NB_TENSOR_DEAD) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: generator was released", op);
     if (gen->magic != GENERATOR_MAGIC)
-        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: generator %p is not a live nb_generator (released or corrupt)",
-                        op, (void*)gen);
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: generator %p is not a live nb_generator (corrupt handle)", op,
+                        (void*)gen);
     *out = gen;
     return NB_OK;
 }
@@ -50,12 +54,14 @@ nb_philox nb_rng_reserve(nb_generator* gen, uint64_t blocks) {
 
 NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out) {
     NB_CHECK_OUT("generator_create", out);
-    nb_generator* g = malloc(sizeof *g);
+    /* From nabla's allocator, like tensors and streams: a released generator stays in
+     * its cache with the magic word cleared, so a stale handle is recognised. */
+    nb_generator* g = nb_cpu_alloc(sizeof *g);
     if (g == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "generator_create: out of memory");
     g->magic = GENERATOR_MAGIC;
     g->is_default = 0;
     if (pthread_mutex_init(&g->lock, NULL) != 0) {
-        free(g);
+        nb_cpu_free(g, sizeof *g);
         return nb_error(NB_ERR_INTERNAL, "generator_create: pthread_mutex_init failed");
     }
     g->seed = seed;
@@ -66,9 +72,9 @@ NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out) {
 
 NB_API void nb_generator_release(nb_generator* gen) {
     if (gen == NULL || gen->magic != GENERATOR_MAGIC || gen->is_default) return;
-    gen->magic = GENERATOR_DEAD;
+    gen->magic = NB_TENSOR_DEAD;
     pthread_mutex_destroy(&gen->lock);
-    free(gen);
+    nb_cpu_free(gen, sizeof *gen);
 }
 
 NB_API nb_generator* nb_default_generator(void) { return &default_generator; }

@@ -413,7 +413,7 @@ nb_status nb_red_run(nb_red_call* c) {
     nb_status st = nb_backend_slot(op, dev, NB_FAMILY_REDUCE, &b);
     if (st != NB_OK) return st;
     for (int32_t o = 0; o < c->nout; o++) {
-        st = c->dst[o] == NULL ? NB_OK : nb_resize_output(op, c->dst[o], shape, nd);
+        st = c->dst[o] == NULL ? NB_OK : nb_resize_output(op, c->dst[o], &c->t, 1, shape, nd);
         if (st != NB_OK) return st;
     }
 

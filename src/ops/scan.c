@@ -93,7 +93,7 @@ static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim
     int32_t in;
     if (nb_dtype_is_floating(result)) in = result == NB_F64 ? NB_F64 : NB_F32;
     else in = nb_dtype_is_floating(t->dtype) ? result : t->dtype;
-    if (dst != NULL && (st = nb_check_dst(op, dst, t, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
+    if (dst != NULL && (st = nb_check_dst(op, dst, &t, 1, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
     nb_tensor *cast = NULL, *x = NULL, *target = NULL;
     if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);
     if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, &x);

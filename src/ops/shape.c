@@ -48,9 +48,11 @@ static nb_status copy_views(const char* op, nb_tensor* dst, const nb_tensor* src
 
 /* The output of an op with an optional destination: dst itself, or a new tensor. The result
  * dtype must cast to dst's (cat) or be it (same_dtype: tril/triu); a dst other than `input`
- * (an in-place op, which must fit) is resized to the result's shape. */
-static nb_status check_dst(const char* op, nb_tensor* dst, const nb_tensor* input, const int64_t* shape, int32_t ndim,
-                           int32_t dtype, bool same_dtype, const nb_tensor* like) {
+ * (an in-place op, which must fit) is resized to the result's shape, unless it overlaps one of
+ * the inputs[n] the op reads (nb_resize_output). */
+static nb_status check_dst(const char* op, nb_tensor* dst, const nb_tensor* input, const nb_tensor* const* inputs,
+                           int32_t n, const int64_t* shape, int32_t ndim, int32_t dtype, bool same_dtype,
+                           const nb_tensor* like) {
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
     NB_CHECK_WRITABLE(op, dst);
     if (dst == input && !nb_same_shape(dst, shape, ndim))
@@ -68,7 +70,7 @@ static nb_status check_dst(const char* op, nb_tensor* dst, const nb_tensor* inpu
                         nb_device_type_name(dst->storage->device_type), (int)dst->storage->device_index,
                         nb_device_type_name(like->storage->device_type), (int)like->storage->device_index);
     nb_status st = nb_check_writable(op, dst);
-    return st != NB_OK ? st : nb_resize_output(op, dst, shape, ndim);
+    return st != NB_OK ? st : nb_resize_output(op, dst, inputs, n, shape, ndim);
 }
 
 /* Hands the result out: a new tensor, or a new reference to dst (out may then be NULL). */
@@ -145,8 +147,11 @@ static nb_status cat_impl(const char* op, const nb_tensor* const* ts, int32_t n,
         if (st != NB_OK) return st;
     }
     nb_status st;
-    if (dst != NULL && (st = check_dst(op, dst, NULL, shape, ndim, dtype, false, ts[0])) != NB_OK) return st;
-    bool aliased = false;  /* dst shares memory with an input: build the result aside first */
+    if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+    for (int32_t i = 0; dst != NULL && ref >= 0 && i < n; i++)  /* PyTorch's assert_no_overlap */
+        if ((st = nb_check_no_overlap(op, dst, ts[i])) != NB_OK) return st;
+    if (dst != NULL && (st = check_dst(op, dst, NULL, ts, n, shape, ndim, dtype, false, ts[0])) != NB_OK) return st;
+    bool aliased = false;  /* dst shares a storage with an input (layouts too hard to compare): build the result aside */
     for (int32_t i = 0; dst != NULL && i < n; i++) aliased |= ts[i]->storage == dst->storage;
     nb_tensor* target = dst;
     if (dst == NULL || aliased) {
@@ -375,7 +380,7 @@ static nb_status tri(const char* op, const nb_tensor* x, int64_t k, bool lower, 
     if (x->ndim < 2)
         return nb_error(NB_ERR_SHAPE, "%s: input tensor must have at least 2 dimensions (got shape %s)", op,
                         nb_shape_str(x->shape, x->ndim));
-    if (dst != NULL && (st = check_dst(op, dst, x, x->shape, x->ndim, x->dtype, true, x)) != NB_OK) return st;
+    if (dst != NULL && (st = check_dst(op, dst, x, &x, 1, x->shape, x->ndim, x->dtype, true, x)) != NB_OK) return st;
     nb_tensor* r = dst;
     if (r == NULL && (st = nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
     if (r != x && (st = dst ? nb_copy_into(op, r, x) : copy_views(op, r, x)) != NB_OK) {

@@ -151,7 +151,7 @@ static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, in
     if (!nb_dtype_is_floating(result))
         return nb_error(NB_ERR_DTYPE, "%s: not implemented for '%s' (pass a floating point dtype)", op,
                         nb_dtype_str(result));
-    if (dst != NULL && (st = nb_check_dst(op, dst, t, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
+    if (dst != NULL && (st = nb_check_dst(op, dst, &t, 1, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
     const int32_t in = result == NB_F64 ? NB_F64 : NB_F32;
     nb_tensor *cast = NULL, *x = NULL, *computed = NULL, *target = NULL;
     if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);

@@ -125,7 +125,8 @@ static nb_status backward_impl(const char* op, bool logsm, const nb_tensor* g, c
                         nb_dtype_str(g->dtype), nb_dtype_str(y->dtype));
     int32_t d;
     if ((st = nb_wrap_dim(op, dim, y->ndim, &d)) != NB_OK) return st;
-    if (dst != NULL && (st = nb_check_dst(op, dst, y, y->shape, y->ndim, y->dtype, NB_CPU)) != NB_OK) return st;
+    const nb_tensor* inputs[2] = {g, y};
+    if (dst != NULL && (st = nb_check_dst(op, dst, inputs, 2, y->shape, y->ndim, y->dtype, NB_CPU)) != NB_OK) return st;
     const int32_t in = y->dtype == NB_F64 ? NB_F64 : NB_F32;
     nb_tensor *gc = NULL, *yc = NULL, *computed = NULL, *target = NULL;
     st = compute_copy(g, in, &gc);

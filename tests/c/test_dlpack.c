@@ -228,6 +228,77 @@ TEST(test_import_refuses_bad_structs_and_leaves_ownership_with_the_caller) {
     CHECK_EQ_INT(atomic_load(&p.deleted), 0);
 }
 
+/* The producer's numbers are untrusted: strides that reach past int64, a byte_offset that wraps
+ * the pointer to before the buffer, negative or overflowing shapes, NULL data, bad ndim and dtypes
+ * are each refused with a status and a message, the deleter is not called and *out is untouched.
+ * (strides {3, INT64_MAX} and byte_offset UINT64_MAX - 3 used to be accepted.) */
+TEST(test_import_checks_the_extent_and_offsets_of_untrusted_structs) {
+    float data[16] = {0};
+    nb_tensor* t = (nb_tensor*)0x1;
+    producer p;
+    const int64_t s22[2] = {2, 2}, s4[1] = {4};
+#define REFUSED(status, substr)                                                         \
+    do {                                                                                \
+        CHECK_STATUS(nb_tensor_from_dlpack_versioned(&p.m, &t), status, substr);        \
+        CHECK(t == (nb_tensor*)0x1);                                                    \
+        CHECK_EQ_INT(atomic_load(&p.deleted), 0);                                       \
+    } while (0)
+    producer_init(&p, data, F32, 2, s22, (int64_t[]){3, INT64_MAX}, 0);
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "reach past 2^63 - 1 bytes");
+    producer_init(&p, data, F32, 2, s22, (int64_t[]){INT64_MAX / 2, 1}, 0);  /* fits int64; the bytes do not */
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "reach past 2^63 - 1 bytes");
+    producer_init(&p, data, F32, 1, s4, NULL, 0);
+    p.m.dl_tensor.byte_offset = UINT64_MAX - 3;
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "wraps the data pointer");
+    producer_init(&p, (void*)(UINTPTR_MAX - 15), F32, 1, s4, (int64_t[]){2}, 0);  /* 28 bytes past the top */
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "wrap around the address space");
+    producer_init(&p, data, F32, 1, (int64_t[]){-4}, NULL, 0);
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "negative dimension -4");
+    producer_init(&p, data, F32, 3, (int64_t[]){INT64_MAX, 0, 6}, NULL, 0);
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed");
+    producer_init(&p, data, F32, 2, (int64_t[]){INT64_C(1) << 62, 4}, NULL, 0);
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "overflows int64");
+    producer_init(&p, NULL, F32, 1, s4, NULL, 0);
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "data is NULL");
+    producer_init(&p, data, F32, 1, s4, NULL, 0);
+    p.m.dl_tensor.ndim = -1;
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "-1 dims");
+    producer_init(&p, data, F32, 1, s4, NULL, 0);
+    p.m.dl_tensor.shape = NULL;
+    REFUSED(NB_ERR_INVALID_ARGUMENT, "shape is NULL");
+    producer_init(&p, data, (DLDataType){kDLFloat, 12, 1}, 1, s4, NULL, 0);
+    REFUSED(NB_ERR_DTYPE, "12 bits");
+    producer_init(&p, data, (DLDataType){kDLInt, 32, 0}, 1, s4, NULL, 0);
+    REFUSED(NB_ERR_DTYPE, "0 lanes");
+    producer_init(&p, data, (DLDataType){200, 32, 1}, 1, s4, NULL, 0);
+    REFUSED(NB_ERR_DTYPE, "code 200");
+#undef REFUSED
+    /* the legacy struct goes through the same checks */
+    DLManagedTensor legacy = {0};
+    legacy.dl_tensor.data = data;
+    legacy.dl_tensor.device.device_type = kDLCPU;
+    legacy.dl_tensor.ndim = 2;
+    legacy.dl_tensor.dtype = F32;
+    legacy.dl_tensor.shape = (int64_t*)s22;
+    legacy.dl_tensor.strides = (int64_t[]){3, INT64_MAX};
+    CHECK_STATUS(nb_tensor_from_dlpack(&legacy, &t), NB_ERR_INVALID_ARGUMENT, "reach past 2^63 - 1 bytes");
+    CHECK(t == (nb_tensor*)0x1);
+    /* what is valid still imports: an empty tensor over NULL data, huge strides that address nothing,
+     * a strided view that ends exactly at the buffer's end */
+    producer_init(&p, NULL, F32, 2, (int64_t[]){0, 3}, (int64_t[]){INT64_MAX, INT64_MAX}, 0);
+    CHECK_OK(nb_tensor_from_dlpack_versioned(&p.m, &t));
+    CHECK_EQ_INT(nb_tensor_numel(t), 0);
+    CHECK_EQ_INT(nb_tensor_storage_offset(t), 0);
+    nb_tensor_release(t);
+    CHECK_EQ_INT(atomic_load(&p.deleted), 1);
+    producer_init(&p, data, F32, 2, (int64_t[]){2, 4}, (int64_t[]){8, 2}, 0);
+    p.m.dl_tensor.byte_offset = sizeof(float);  /* elements 1 .. 15 of 16 */
+    CHECK_OK(nb_tensor_from_dlpack_versioned(&p.m, &t));
+    CHECK_EQ_INT(nb_tensor_storage_nbytes(t), 15 * (int64_t)sizeof(float));
+    nb_tensor_release(t);
+    CHECK_EQ_INT(atomic_load(&p.deleted), 1);
+}
+
 /* ---- read-only ---- */
 
 TEST(test_read_only_import_refuses_writes_and_exports_the_flag) {
@@ -295,6 +366,14 @@ TEST(test_share_memory_keeps_values_and_moves_every_view) {
                  NB_ERR_INVALID_ARGUMENT, "needs more than 80 bytes");
     CHECK_STATUS(nb_tensor_from_shared_fd(-1, 80, shape, strides, 1, 0, NB_I64, 0, &bad), NB_ERR_INVALID_ARGUMENT,
                  "bad file descriptor");
+    /* the geometry's end is checked with overflow checks for 1-byte dtypes too (INT64_MAX - 1 + 2 wrapped
+     * negative and passed), and even without elements the offset must lie inside nbytes */
+    CHECK_STATUS(nb_tensor_from_shared_fd(fd, 80, (int64_t[]){2}, strides, 1, INT64_MAX - 1, NB_U8, 0, &bad),
+                 NB_ERR_INVALID_ARGUMENT, "needs more than 80 bytes");
+    CHECK_STATUS(nb_tensor_from_shared_fd(fd, 80, (int64_t[]){0}, strides, 1, 81, NB_I8, 0, &bad),
+                 NB_ERR_INVALID_ARGUMENT, "needs more than 80 bytes");
+    CHECK_STATUS(nb_tensor_from_shared_fd(fd, 80, (int64_t[]){INT64_MAX, 0}, (int64_t[]){1, 1}, 2, 0, NB_I64, 0, &bad),
+                 NB_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed");
     CHECK(bad == (nb_tensor*)0x1);
     nb_tensor_release(other);
     nb_tensor_release(e);
@@ -331,6 +410,7 @@ int main(int argc, char** argv) {
     RUN(test_import_takes_ownership_and_deleter_runs_on_the_releasing_thread);
     RUN(test_import_honours_byte_offset_and_strides);
     RUN(test_import_refuses_bad_structs_and_leaves_ownership_with_the_caller);
+    RUN(test_import_checks_the_extent_and_offsets_of_untrusted_structs);
     RUN(test_read_only_import_refuses_writes_and_exports_the_flag);
     RUN(test_share_memory_keeps_values_and_moves_every_view);
     RUN(test_shared_tensor_write_in_a_forked_child_is_seen_by_the_parent);

@@ -105,6 +105,66 @@ TEST(test_element_count_overflow) {
     nb_tensor_release(one);
 }
 
+/* PyTorch's storage-size rule, made order-independent: the product of the nonzero sizes, times the
+ * item size, must fit int64 whatever numel is. A shape like [2^63 - 1, 6, 0, 6] used to be created;
+ * reducing its 0 away then segfaulted (mean) or reported numel -4 (sum, keepdim). Every path that
+ * makes a shape is held to it: factories, resize, views, as_strided, external memory. */
+TEST(test_a_zero_does_not_excuse_a_huge_dim) {
+    const int64_t s1[4] = {INT64_MAX, 6, 0, 6}, s2[3] = {4, INT64_MAX, 0}, s3[3] = {0, INT64_C(1) << 62, 4};
+    const int64_t s4[2] = {INT64_C(1) << 61, 0};  /* 2^61 items fit int64; 2^61 float64 bytes do not */
+    const char* why = "Storage size calculation overflowed";
+    FAILS(NB_ERR_INVALID_ARGUMENT, "empty", why, nb_empty(s1, 4, NB_F64, NB_CPU, 0, &out));
+    CHECK_MSG("[9223372036854775807, 6, 0, 6]");
+    FAILS(NB_ERR_INVALID_ARGUMENT, "zeros", why, nb_zeros(s2, 3, NB_F32, NB_CPU, 0, &out));
+    FAILS(NB_ERR_INVALID_ARGUMENT, "full", why, nb_full(s3, 3, 1.0, NB_I8, NB_CPU, 0, &out));
+    FAILS(NB_ERR_INVALID_ARGUMENT, "empty", why, nb_empty(s4, 2, NB_F64, NB_CPU, 0, &out));
+    nb_tensor *e = NULL, *one = NULL, *r = NULL;
+    CHECK_OK(nb_empty(s4, 2, NB_I8, NB_CPU, 0, &e));  /* 2^61 one-byte items: allowed */
+    CHECK_EQ_INT(nb_tensor_numel(e), 0);
+    FAILS(NB_ERR_INVALID_ARGUMENT, "resize_", why, nb_tensor_resize_(e, s2, 3));
+    CHECK_SHAPE(e, INT64_C(1) << 61, 0);
+    const int64_t s0[1] = {0}, s1x[1] = {1};
+    nb_tensor* empty = NULL;
+    CHECK_OK(nb_empty(s0, 1, NB_F32, NB_CPU, 0, &empty));
+    FAILS(NB_ERR_INVALID_ARGUMENT, "view", why, nb_tensor_view(empty, s2, 3, &out));
+    FAILS(NB_ERR_INVALID_ARGUMENT, "reshape", why, nb_tensor_reshape(empty, s2, 3, &out));
+    FAILS(NB_ERR_INVALID_ARGUMENT, "as_strided", why, nb_tensor_as_strided(empty, s2, (const int64_t[]){0, 0, 0}, 3, 0, &out));
+    CHECK_OK(nb_zeros(s1x, 1, NB_F32, NB_CPU, 0, &one));
+    FAILS(NB_ERR_INVALID_ARGUMENT, "expand", why, nb_tensor_expand(one, (const int64_t[]){0, INT64_C(1) << 62}, 2, &out));
+    float data[1];
+    FAILS(NB_ERR_INVALID_ARGUMENT, "from_external", why,
+          nb_tensor_from_external(data, s2, NULL, 3, NB_F32, NB_CPU, 0, NULL, NULL, &out));
+    /* reducing away the 0 of a legal shape fails cleanly when the result is too big, and never
+     * reports a negative size */
+    const int64_t d1 = 1;
+    nb_tensor* e32 = NULL;
+    CHECK_OK(nb_empty((const int64_t[]){INT64_C(1) << 60, 0}, 2, NB_F32, NB_CPU, 0, &e32));
+    CHECK_STATUS(nb_sum(e32, &d1, 1, 0, -1, NULL, &r), NB_ERR_OUT_OF_MEMORY, "sum");  /* 2^62 bytes: no machine */
+    CHECK(r == NULL);
+    CHECK_STATUS(nb_sum(e32, &d1, 1, 1, -1, NULL, &r), NB_ERR_OUT_OF_MEMORY, "sum");  /* keepdim: [2^60, 1] */
+    CHECK(r == NULL);
+    nb_tensor_release(e32);
+    nb_tensor* small = NULL;
+    CHECK_OK(nb_empty((const int64_t[]){3, 0, 5}, 3, NB_F32, NB_CPU, 0, &small));
+    CHECK_OK(nb_sum(small, &d1, 1, 1, -1, NULL, &r));
+    CHECK_SHAPE(r, 3, 1, 5);
+    CHECK_EQ_INT(nb_tensor_numel(r), 15);
+    CHECK_EQ_INT(nb_tensor_storage_nbytes(r), 60);
+    nb_tensor_release(r);
+    /* an index into a size-0 dim is out of range */
+    nb_tensor* idx = NULL;
+    CHECK_OK(nb_zeros(s1x, 1, NB_I64, NB_CPU, 0, &idx));
+    const nb_tensor* indices[2] = {NULL, idx};
+    FAILS(NB_ERR_INDEX, "index", "index 0 is out of bounds for dimension 1 with size 0",
+          nb_index(small, indices, 2, &out));
+    FAILS(NB_ERR_INDEX, "select", "out of bounds", nb_tensor_select(small, 1, 0, &out));
+    nb_tensor_release(idx);
+    nb_tensor_release(small);
+    nb_tensor_release(one);
+    nb_tensor_release(empty);
+    nb_tensor_release(e);
+}
+
 TEST(test_ndim_out_of_range) {
     int64_t ones17[17];
     for (int i = 0; i < 17; i++) ones17[i] = 1;
@@ -277,6 +337,24 @@ TEST(test_other_bad_arguments) {
     nb_tensor_release(t);
 }
 
+/* An op built on another reports errors under its own name (take_along_dim runs gather). */
+TEST(test_composite_ops_name_themselves) {
+    nb_tensor* t = nbt_iota(S23, 2, NB_F32);
+    const int64_t bad[2] = {7, 0}, col[2] = {2, 1}, flat[1] = {2};
+    nb_tensor *idx = NULL, *idx_flat = NULL;
+    CHECK_OK(nb_tensor_from_host(bad, col, 2, NB_I64, NB_CPU, 0, &idx));
+    CHECK_OK(nb_tensor_from_host(bad, flat, 1, NB_I64, NB_CPU, 0, &idx_flat));
+    FAILS(NB_ERR_INDEX, "take_along_dim: index 7 is out of bounds for dimension 1 with size 3", "",
+          nb_take_along_dim(t, idx, 1, 1, &out));
+    FAILS(NB_ERR_INDEX, "take_along_dim: index 7 is out of bounds for dimension 0 with size 6", "",
+          nb_take_along_dim(t, idx_flat, 0, 0, &out));
+    CHECK(strncmp(nb_last_error_message(), "take_along_dim: ", 16) == 0);
+    FAILS(NB_ERR_INDEX, "gather: index 7 is out of bounds", "", nb_gather(t, 1, idx, &out)); /* gather keeps its own */
+    nb_tensor_release(idx);
+    nb_tensor_release(idx_flat);
+    nb_tensor_release(t);
+}
+
 TEST(test_null_getters_return_sentinels) {
     nb_clear_error();
     CHECK_EQ_INT(nb_tensor_ndim(NULL), -1);
@@ -371,6 +449,7 @@ int main(int argc, char** argv) {
     RUN(test_element_count_mismatch);
     RUN(test_out_of_range_dims_and_indices);
     RUN(test_element_count_overflow);
+    RUN(test_a_zero_does_not_excuse_a_huge_dim);
     RUN(test_ndim_out_of_range);
     RUN(test_unknown_dtype_codes);
     RUN(test_unknown_devices);
@@ -379,6 +458,7 @@ int main(int argc, char** argv) {
     RUN(test_null_handles);
     RUN(test_null_out_pointers);
     RUN(test_other_bad_arguments);
+    RUN(test_composite_ops_name_themselves);
     RUN(test_null_getters_return_sentinels);
     RUN(test_clear_error);
     RUN(test_released_handle);

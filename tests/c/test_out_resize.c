@@ -154,6 +154,111 @@ TEST(test_resize_refuses) {
     nb_tensor_release(ext);
 }
 
+/* An out= tensor that must grow while it is (or overlaps) one of the op's inputs is refused with
+ * PyTorch's message, before anything is resized or written: resizing it first changed the input
+ * under the op (cat read the grown shape: heap overflow or a hang; scatter read indices it had not
+ * checked). cat refuses any overlap, as PyTorch's cat does. */
+TEST(test_out_overlapping_an_input_is_refused_before_resizing) {
+    reset_warnings();
+    static const char* msg = "some elements of the input tensor and the written-to tensor refer to a single memory location";
+    nb_tensor *a = nbt_iota(S23, 2, NB_F32), *b = nbt_iota(S23, 2, NB_F32), *r = (nb_tensor*)0x1;
+    const double a_values[6] = {0, 1, 2, 3, 4, 5};
+    const nb_tensor* ab[2] = {a, b};
+    const nb_tensor* ba[2] = {b, a};
+    CHECK_STATUS(nb_cat(ab, 2, 0, a, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_MSG("cat: unsupported operation");
+    CHECK_STATUS(nb_cat(ba, 2, 1, a, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_STATUS(nb_stack(ab, 2, 0, a, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    /* cat refuses an out tensor that overlaps an input even when no resize is needed (PyTorch) */
+    nb_tensor *flat = NULL, *half = NULL, *row = NULL;
+    const int64_t s12[1] = {12}, s6[1] = {6};
+    CHECK_OK(nb_zeros(s12, 1, NB_F32, NB_CPU, 0, &flat));
+    CHECK_OK(nb_tensor_narrow(flat, 0, 3, 6, &half));  /* elements 3..8 */
+    CHECK_OK(nb_tensor_narrow(flat, 0, 0, 6, &row));   /* elements 0..5: overlaps half */
+    const nb_tensor* half_twice[2] = {half, half};
+    CHECK_STATUS(nb_cat(half_twice, 2, 0, flat, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    const nb_tensor* one_half[1] = {half};
+    CHECK_STATUS(nb_cat(one_half, 1, 0, row, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_SHAPE(a, 2, 3);
+    CHECK_VALUES(a, a_values, 6);
+    CHECK_SHAPE(flat, 12);
+    CHECK_SHAPE(row, 6);
+    /* every family: an overlapping out of another shape is refused and left as it was */
+    nb_tensor* v = NULL;
+    CHECK_OK(nb_tensor_view(a, s6, 1, &v));  /* a's memory, another shape */
+    CHECK_STATUS(nb_add(a, b, 1.0, v, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_MSG("add:");
+    CHECK_STATUS(nb_exp(a, v, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    const int64_t d1 = 1;
+    CHECK_STATUS(nb_sum(a, &d1, 1, 0, -1, v, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_STATUS(nb_softmax(a, 1, -1, v, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_STATUS(nb_cumsum(a, 1, -1, v, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_STATUS(nb_tril(a, 0, v, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    nb_tensor* bt = NULL;
+    CHECK_OK(nb_tensor_transpose(b, 0, 1, &bt));  /* [3, 2]: a @ bt is [2, 2] */
+    CHECK_STATUS(nb_mm(a, bt, v, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_SHAPE(v, 6);
+    CHECK_VALUES(a, a_values, 6);
+    CHECK_EQ_INT(warnings_seen, 0);  /* refused before the resize warning */
+    /* scatter into its own index tensor: the indices were checked at their old shape */
+    const int64_t s5[1] = {5}, s2[1] = {2};
+    nb_tensor *x = NULL, *idx = NULL, *src = NULL;
+    CHECK_OK(nb_zeros(s5, 1, NB_I64, NB_CPU, 0, &x));
+    CHECK_OK(nb_zeros(s2, 1, NB_I64, NB_CPU, 0, &idx));
+    CHECK_OK(nb_ones(s2, 1, NB_I64, NB_CPU, 0, &src));
+    CHECK_STATUS(nb_scatter(x, 0, idx, src, idx, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_STATUS(nb_index_add(x, 0, idx, src, 1.0, idx, &r), NB_ERR_INVALID_ARGUMENT, msg);
+    CHECK_SHAPE(idx, 2);
+    CHECK(r == (nb_tensor*)0x1);
+    /* an out tensor that shares the storage but not the memory is still resized, as before */
+    nb_tensor *tail = NULL, *head = NULL;
+    CHECK_OK(nb_tensor_narrow(flat, 0, 6, 2, &tail));  /* elements 6, 7: after the 3 of head */
+    CHECK_OK(nb_tensor_narrow(flat, 0, 0, 3, &head));
+    nb_tensor* iota3 = nbt_iota(S3, 1, NB_F32);
+    CHECK_OK(nb_tensor_copy_(head, iota3));
+    nb_tensor_release(iota3);
+    CHECK_OK(nb_add(head, head, 1.0, tail, NULL));
+    CHECK_SHAPE(tail, 3);
+    CHECK_EQ_INT(nb_tensor_storage_offset(tail), 6);
+    const double doubled[3] = {0, 2, 4};
+    CHECK_VALUES(tail, doubled, 3);
+    CHECK_EQ_INT(warnings_seen, 1);
+    nb_tensor_release(head);
+    nb_tensor_release(tail);
+    nb_tensor_release(src);
+    nb_tensor_release(idx);
+    nb_tensor_release(x);
+    nb_tensor_release(bt);
+    nb_tensor_release(v);
+    nb_tensor_release(row);
+    nb_tensor_release(half);
+    nb_tensor_release(flat);
+    nb_tensor_release(b);
+    nb_tensor_release(a);
+}
+
+/* A zero-element view may sit at the end of its storage; resizing it grows the storage from that
+ * offset with overflow-checked arithmetic for every dtype (1-byte ones overflowed unnoticed). */
+TEST(test_resize_of_an_empty_view_checks_its_extent) {
+    const int32_t dtypes[4] = {NB_I8, NB_U8, NB_BOOL, NB_F64};
+    for (int k = 0; k < 4; k++) {
+        nb_tensor *base = NULL, *v = NULL;
+        const int64_t s4[1] = {4}, zero[1] = {0}, one[1] = {1}, huge[1] = {INT64_MAX};
+        CHECK_OK(nb_zeros(s4, 1, dtypes[k], NB_CPU, 0, &base));
+        CHECK_STATUS(nb_tensor_as_strided(base, zero, one, 1, INT64_MAX - 2, &v), NB_ERR_INVALID_ARGUMENT,
+                     "storage offset 9223372036854775805 is out of bounds for a storage of 4 elements");
+        CHECK(v == NULL);
+        CHECK_OK(nb_tensor_as_strided(base, zero, one, 1, 4, &v));  /* one past the end: allowed */
+        CHECK_OK(nb_tensor_resize_(v, S3, 1));
+        CHECK_EQ_INT(nb_tensor_storage_offset(v), 4);
+        CHECK(nb_tensor_storage_nbytes(base) >= 7 * nb_dtype_size(dtypes[k]));
+        CHECK_STATUS(nb_tensor_resize_(v, huge, 1), NB_ERR_OUT_OF_MEMORY, "needs more than 2^63 bytes");
+        CHECK_SHAPE(v, 3);
+        nb_tensor_release(v);
+        nb_tensor_release(base);
+    }
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     nb_set_warning_handler(record_warning, NULL);
@@ -164,6 +269,8 @@ int main(int argc, char** argv) {
     RUN(test_a_warning_turned_into_an_error_fails_the_op);
     RUN(test_resize_grows_storage_under_views);
     RUN(test_resize_refuses);
+    RUN(test_out_overlapping_an_input_is_refused_before_resizing);
+    RUN(test_resize_of_an_empty_view_checks_its_extent);
     CHECK_EQ_INT(nbt_stats().live_tensors, before.live_tensors);
     nb_set_warning_handler(NULL, NULL);
     return NBT_END();

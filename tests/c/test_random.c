@@ -331,6 +331,29 @@ TEST(test_no_leaks) {
     CHECK_EQ_INT(after.live_storages, before.live_storages);
 }
 
+/* A released generator is recognised (it stays in nabla's allocator cache with its
+ * magic word cleared): every call fails cleanly instead of reading freed memory. */
+TEST(test_released_generator_is_refused) {
+    nb_generator* g = NULL;
+    CHECK_OK(nb_generator_create(5, &g));
+    nb_generator_release(g);
+    uint64_t seed = 0, offset = 0;
+    nb_tensor* out = NULL;
+    const int64_t s3[1] = {3};
+    CHECK_STATUS(nb_generator_manual_seed(g, 1), NB_ERR_INVALID_ARGUMENT, "generator_manual_seed: generator was released");
+    CHECK_STATUS(nb_generator_set_state(g, 1, 2), NB_ERR_INVALID_ARGUMENT, "generator_set_state: generator was released");
+    CHECK_STATUS(nb_generator_get_state(g, &seed, &offset), NB_ERR_INVALID_ARGUMENT,
+                 "generator_get_state: generator was released");
+    CHECK_STATUS(nb_generator_seed(g, &seed), NB_ERR_INVALID_ARGUMENT, "generator_seed: generator was released");
+    CHECK_STATUS(nb_rand(s3, 1, NB_F32, NB_CPU, 0, g, NULL, &out), NB_ERR_INVALID_ARGUMENT, "generator was released");
+    CHECK_STATUS(nb_randperm(4, NB_I64, NB_CPU, 0, g, NULL, &out), NB_ERR_INVALID_ARGUMENT, "generator was released");
+    CHECK(out == NULL && seed == 0 && offset == 0);
+    nb_generator_release(g); /* a second release is a no-op */
+    uint64_t fake_storage[8] = {0}; /* never a generator: told apart from a released one */
+    CHECK_STATUS(nb_generator_manual_seed((nb_generator*)(void*)fake_storage, 1), NB_ERR_INVALID_ARGUMENT,
+                 "not a live nb_generator");
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_philox_known_answers);
@@ -343,6 +366,7 @@ int main(int argc, char** argv) {
     RUN(test_dst_and_in_place);
     RUN(test_sampling_ops);
     RUN(test_errors);
+    RUN(test_released_generator_is_refused);
     RUN(test_threads_share_a_generator);
     RUN(test_no_leaks);
     return NBT_END();

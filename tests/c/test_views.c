@@ -404,6 +404,74 @@ TEST(test_write_through_view_bumps_shared_version) {
     nb_tensor_release(t);
 }
 
+/* Every view keeps sane metadata: offset within [0, storage elements], strides >= 0. */
+static void check_sane(const nb_tensor* v, int64_t capacity) {
+    CHECK(nb_tensor_storage_offset(v) >= 0 && nb_tensor_storage_offset(v) <= capacity);
+    for (int32_t i = 0; i < nb_tensor_ndim(v); i++) CHECK(nb_tensor_strides(v)[i] >= 0);
+    CHECK(nb_tensor_numel(v) >= 0);
+}
+
+/* Views of empty tensors: an index may be an empty dim's size and strides may be huge (as_strided
+ * takes any for a tensor without elements), so offset and stride arithmetic overflowed into
+ * negative strides and offsets near INT64_MIN. They are computed with overflow checks now; where
+ * PyTorch's value would leave the storage (or wrap), a view without elements keeps its base's. */
+TEST(test_views_of_empty_tensors_keep_sane_metadata) {
+    nb_tensor *base = NULL, *e = NULL, *v = NULL;
+    const int64_t s4[1] = {4}, s02[2] = {0, 2}, huge[2] = {1, INT64_MAX};
+    CHECK_OK(nb_zeros(s4, 1, NB_I8, NB_CPU, 0, &base));
+    CHECK_OK(nb_tensor_as_strided(base, s02, huge, 2, 4, &e));  /* no element: any strides, offset <= 4 */
+    check_sane(e, 4);
+    CHECK_STATUS(nb_tensor_as_strided(base, s02, huge, 2, 5, &v), NB_ERR_INVALID_ARGUMENT,
+                 "storage offset 5 is out of bounds for a storage of 4 elements");
+    CHECK_OK(nb_tensor_narrow(e, 1, 2, 0, &v));  /* offset 4 + 2 * INT64_MAX */
+    check_sane(v, 4);
+    nb_tensor_release(v);
+    CHECK_OK(nb_tensor_slice(e, 1, 1, 2, 1, &v));
+    check_sane(v, 4);
+    nb_tensor_release(v);
+    CHECK_OK(nb_tensor_slice(e, 1, 0, 2, 3, &v));  /* stride INT64_MAX * 3 */
+    check_sane(v, 4);
+    CHECK_SHAPE(v, 0, 1);
+    nb_tensor_release(v);
+    CHECK_OK(nb_tensor_select(e, 1, 1, &v));
+    check_sane(v, 4);
+    CHECK_SHAPE(v, 0);
+    nb_tensor_release(v);
+    CHECK_OK(nb_tensor_unsqueeze(e, 1, &v));  /* stride 2 * INT64_MAX */
+    check_sane(v, 4);
+    nb_tensor_release(v);
+    const int64_t flat[1] = {0};
+    CHECK_OK(nb_tensor_view(e, flat, 1, &v));
+    check_sane(v, 4);
+    CHECK_STRIDES(v, 1);
+    /* resizing such a view (what an out= op does) grows the storage from a sane offset */
+    CHECK_OK(nb_tensor_resize_(v, s4, 1));
+    CHECK_EQ_INT(nb_tensor_storage_offset(v), 4);
+    CHECK(nb_tensor_storage_nbytes(base) >= 8);
+    nb_tensor_release(v);
+    nb_tensor_release(e);
+    /* ordinary empty views keep PyTorch's values where they lie in the storage */
+    nb_tensor* z = NULL;
+    const int64_t s30[2] = {3, 0};
+    CHECK_OK(nb_zeros((const int64_t[]){3, 4}, 2, NB_F32, NB_CPU, 0, &z));
+    CHECK_OK(nb_tensor_narrow(z, 1, 4, 0, &v));  /* torch: offset 4, strides (4, 1) */
+    CHECK_EQ_INT(nb_tensor_storage_offset(v), 4);
+    CHECK_STRIDES(v, 4, 1);
+    nb_tensor_release(v);
+    CHECK_OK(nb_tensor_slice(z, 0, 3, 3, 2, &v));  /* torch: offset 12, strides (8, 1) */
+    CHECK_EQ_INT(nb_tensor_storage_offset(v), 12);
+    CHECK_STRIDES(v, 8, 1);
+    nb_tensor_release(v);
+    nb_tensor_release(z);
+    CHECK_OK(nb_zeros(s30, 2, NB_F32, NB_CPU, 0, &z));
+    CHECK_OK(nb_tensor_select(z, 0, 2, &v));  /* torch: offset 2, past a storage of 0 elements */
+    check_sane(v, 0);
+    CHECK_EQ_INT(nb_tensor_storage_offset(v), 0);
+    nb_tensor_release(v);
+    nb_tensor_release(z);
+    nb_tensor_release(base);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_view_and_inference);
@@ -421,5 +489,6 @@ int main(int argc, char** argv) {
     RUN(test_zero_dim_views);
     RUN(test_contiguous_and_clone);
     RUN(test_write_through_view_bumps_shared_version);
+    RUN(test_views_of_empty_tensors_keep_sane_metadata);
     return NBT_END();
 }

@@ -63,6 +63,7 @@ class _Pending(threading.local):
     """An exception raised in Python inside a C call (a hook, a warning turned into an
     error): it cannot cross C, so it waits here for the call to return."""
     exc: BaseException | None = None
+    retain_graph: bool = False  # the backward pass running on this thread keeps saved tensors
 
 
 pending = _Pending()

@@ -51,8 +51,7 @@ def _tensor_list(fname: str, tensors):
                         f"not {type(tensors).__name__}")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
-            raise TypeError(f"{fname}(): argument 'tensors' (position 1) must be tuple of Tensors, "
-                            f"but found element of type {type(t).__name__} at pos {i}")
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
     return ffi.new("nb_tensor*[]", [t._h for t in tensors]) if tensors else _NULL
 
 

@@ -28,6 +28,7 @@ _ST_NAMES = {"float64": "F64", "float32": "F32", "float16": "F16", "bfloat16": "
 _ST_DTYPES = {v: k for k, v in _ST_NAMES.items()}
 _STRUCTURE_KEY = "nabla.structure"
 _MAX_HEADER = 100 * 1024 * 1024  # the safetensors package's own limit
+_INT64_MAX = 2**63 - 1
 
 
 def _dtype_name(t: Tensor) -> str:
@@ -140,6 +141,42 @@ def _corrupt(name: str, why: str) -> RuntimeError:
     return RuntimeError(f"nabla.load: {name} is not a valid safetensors file: {why}")
 
 
+def _is_int(v) -> bool:
+    return type(v) is int  # JSON integers (not bools, not floats that int() would truncate)
+
+
+def _entry(name: str, key: str, info, size: int):
+    """(key, dtype, shape, begin, end) of one header entry, checked against the data section's size: the
+    file is untrusted, so every number is checked before nabla sees it."""
+    try:
+        dtype = _ST_DTYPES[info["dtype"]]
+        shape, offsets = info["shape"], info["data_offsets"]
+    except (KeyError, TypeError):
+        raise _corrupt(name, f"tensor '{key}' has an invalid entry {info!r}") from None
+    if not isinstance(shape, list) or not all(_is_int(s) for s in shape):
+        raise _corrupt(name, f"tensor '{key}' has shape {shape!r}; expected a list of integers")
+    if not isinstance(offsets, list) or len(offsets) != 2 or not all(_is_int(o) for o in offsets):
+        raise _corrupt(name, f"tensor '{key}' has data_offsets {offsets!r}; expected [begin, end] integers")
+    if any(s < 0 for s in shape):
+        raise _corrupt(name, f"tensor '{key}' has a negative size in shape {shape}")
+    if len(shape) > lib.NB_MAX_DIMS:
+        raise _corrupt(name, f"tensor '{key}' has {len(shape)} dims; nabla supports at most {lib.NB_MAX_DIMS}")
+    dt = getattr(_dtype, dtype if dtype != "bool" else "bool_")
+    extent = dt.itemsize  # PyTorch's storage size rule: a 0 in the shape does not excuse a huge dim
+    for s in shape:
+        extent *= max(s, 1)
+    if extent > _INT64_MAX:
+        raise _corrupt(name, f"tensor '{key}' of shape {shape} and dtype {dtype}: Storage size calculation overflowed")
+    numel = math.prod(shape)
+    begin, end = offsets
+    if not 0 <= begin <= end or end - begin != numel * dt.itemsize:
+        raise _corrupt(name, f"tensor '{key}' of shape {shape} and dtype {dtype} has data_offsets "
+                             f"[{begin}, {end}], which do not hold its {numel * dt.itemsize} bytes")
+    if end > size:
+        raise _corrupt(name, f"tensor '{key}' ends at byte {end} of a data section of {size} bytes (truncated?)")
+    return key, dt, shape, begin, end
+
+
 def _decode(data: bytes, name: str):
     if len(data) < 8:
         raise _corrupt(name, f"it has {len(data)} bytes, fewer than the 8-byte header length (truncated?)")
@@ -155,29 +192,17 @@ def _decode(data: bytes, name: str):
     if not isinstance(header, dict):
         raise _corrupt(name, "the header is not a JSON object")
     meta = header.pop("__metadata__", None) or {}
+    if not isinstance(meta, dict):
+        raise _corrupt(name, f"__metadata__ is {meta!r}, not a JSON object")
     start, size = 8 + n, len(data) - 8 - n
+    entries = [_entry(name, key, info, size) for key, info in header.items()]
+    spans = sorted((begin, end, key) for key, _, _, begin, end in entries if end > begin)
+    for (b0, e0, k0), (b1, e1, k1) in zip(spans, spans[1:]):
+        if b1 < e0:
+            raise _corrupt(name, f"tensors '{k0}' and '{k1}' overlap: data_offsets [{b0}, {e0}] and [{b1}, {e1}]")
     base = ffi.from_buffer(data)
     tensors = {}
-    end_max = 0
-    for key, info in header.items():
-        try:
-            dtype = _ST_DTYPES[info["dtype"]]
-            shape = [int(s) for s in info["shape"]]
-            begin, end = (int(o) for o in info["data_offsets"])
-        except (KeyError, TypeError, ValueError):
-            raise _corrupt(name, f"tensor '{key}' has an invalid entry {info!r}") from None
-        if any(s < 0 for s in shape):
-            raise _corrupt(name, f"tensor '{key}' has a negative size in shape {shape}")
-        dt = getattr(_dtype, dtype if dtype != "bool" else "bool_")
-        numel = 1
-        for s in shape:
-            numel *= s
-        if not 0 <= begin <= end or end - begin != numel * dt.itemsize:
-            raise _corrupt(name, f"tensor '{key}' of shape {shape} and dtype {dtype} has data_offsets "
-                                 f"[{begin}, {end}], which do not hold its {numel * dt.itemsize} bytes")
-        if end > size:
-            raise _corrupt(name, f"tensor '{key}' ends at byte {end} of a data section of {size} bytes (truncated?)")
-        end_max = max(end_max, end)
+    for key, dt, shape, begin, _ in entries:
         tensors[key] = _checked(lib.nbpy_tensor_from_host(base + start + begin, shape, len(shape), dt.code, lib.NB_CPU,
                                                           0))
     structure = meta.get(_STRUCTURE_KEY)

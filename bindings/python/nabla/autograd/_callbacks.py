@@ -7,6 +7,7 @@ and re-raised, traceback intact, when the C call that ran the callback returns.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 
 from .._lib import error, ffi, lib
@@ -28,6 +29,21 @@ def new_payload(obj):
 def nbpy_payload_release(payload):
     with _lock:
         _alive.pop(int(ffi.cast("uintptr_t", payload)), None)
+
+
+@contextlib.contextmanager
+def retaining(retain_graph):
+    """Marks the backward pass run inside as keeping saved tensors (custom Functions read it)."""
+    prev, _pending.retain_graph = _pending.retain_graph, bool(retain_graph)
+    try:
+        yield
+    finally:
+        _pending.retain_graph = prev
+
+
+def retains_graph() -> bool:
+    """Whether the backward pass running on this thread keeps saved tensors (False outside one)."""
+    return _pending.retain_graph
 
 
 def park(exc: BaseException) -> int:

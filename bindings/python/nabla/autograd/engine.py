@@ -48,8 +48,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
                     x.grad = g if x.grad is None else x.grad + g
         return
     outs = ffi.new("nb_tensor*[]", [t._h for t in tensors])
-    status = lib.nb_backward(outs, _grad_handles(grad_tensors, len(tensors)), len(tensors), bool(retain_graph),
-                             bool(create_graph))
+    with _callbacks.retaining(retain_graph):
+        status = lib.nb_backward(outs, _grad_handles(grad_tensors, len(tensors)), len(tensors), bool(retain_graph),
+                                 bool(create_graph))
     if status:
         _callbacks.raise_for(status)
 
@@ -71,8 +72,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     outs = ffi.new("nb_tensor*[]", [t._h for t in outputs])
     ins = ffi.new("nb_tensor*[]", [t._h for t in inputs])
     res = ffi.new("nb_tensor*[]", len(inputs))
-    status = lib.nb_autograd_grad(outs, _grad_handles(grad_outputs, len(outputs)), len(outputs), ins, len(inputs),
-                                  bool(retain_graph), bool(create_graph), bool(allow_unused), res)
+    with _callbacks.retaining(retain_graph):
+        status = lib.nb_autograd_grad(outs, _grad_handles(grad_outputs, len(outputs)), len(outputs), ins,
+                                      len(inputs), bool(retain_graph), bool(create_graph), bool(allow_unused), res)
     if status:
         _callbacks.raise_for(status)
     grads = tuple(_wrap(h) if h else None for h in res)

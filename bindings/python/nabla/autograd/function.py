@@ -35,8 +35,10 @@ class FunctionCtx:
     def saved_tensors(self) -> tuple:
         if self._saved is None:
             raise RuntimeError("Trying to backward through the graph a second time (or directly access saved "
-                               "tensors after they have already been freed). Specify retain_graph=True if you need "
-                               "to backward through the graph a second time.")
+                               "tensors after they have already been freed). Saved intermediate values of the graph "
+                               "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+                               "you need to backward through the graph a second time or if you need to access saved "
+                               "tensors after calling backward.")
         for i, (t, v) in enumerate(zip(self._saved, self._saved_versions)):
             if t is not None and t._version != v:
                 raise RuntimeError(
@@ -128,7 +130,11 @@ def nbpy_custom_backward(payload, n_grad_outputs, grad_outputs, n_grad_inputs, g
     try:
         record = ffi.from_handle(payload)
         grads = [_borrow(grad_outputs[i]) for i in range(n_grad_outputs)]
-        result = record.cls.backward(record.ctx, *grads)
+        try:
+            result = record.cls.backward(record.ctx, *grads)
+        finally:
+            if not _callbacks.retains_graph():  # as the engine frees the saved tensors of built-in nodes
+                record.ctx._saved = None
         if not isinstance(result, tuple):
             result = (result,)
         if len(result) != record.n_args:

@@ -150,6 +150,10 @@ def recv(conn, sock: socket.socket):
     fds: list = []
     if n:
         _, fds, _, _ = socket.recv_fds(sock, 1, n)
+        if len(fds) < n:  # the sender died between the pickle and its descriptors
+            for fd in fds:
+                os.close(fd)
+            raise EOFError(f"the channel closed after {len(fds)} of {n} descriptors")
     try:
         return _Unpickler(io.BytesIO(memoryview(data)[_HEADER.size:]), fds).load()
     finally:

@@ -260,8 +260,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._worker_cycle = itertools.cycle(range(self._num_workers))
         if not first_iter:  # persistent workers: a new epoch
             seed = loader._get_shared_seed()
-            for conn in self._conns:
-                conn.send(_worker._ResumeIteration(seed))
+            for w in range(self._num_workers):
+                self._send(w, _worker._ResumeIteration(seed))
             for w in range(self._num_workers):
                 while True:  # drop what the last epoch left in flight
                     tag, _ = self._get(w)
@@ -281,9 +281,22 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 break
         else:
             return
-        self._conns[worker].send((self._send_idx, index))
+        self._send(worker, (self._send_idx, index))
         self._task_worker[self._send_idx] = worker
         self._send_idx += 1
+
+    def _send(self, worker: int, msg) -> None:
+        """Sends a message to a worker; one that died since it last answered (its result
+        may still have been waiting in the channel) is reported as a worker failure."""
+        try:
+            self._conns[worker].send(msg)
+        except OSError:  # BrokenPipeError, ConnectionResetError: the worker is gone
+            self._worker_gone(worker)
+
+    def _worker_gone(self, worker: int) -> None:
+        """The channel to a worker broke: waits for its exit status and raises what ended it."""
+        self._workers[worker].join(_JOIN_TIMEOUT_S)
+        self._raise_worker_failure(force=True)
 
     def _get(self, worker: int):
         """The next message from a worker; raises if any worker died or the wait times out."""
@@ -293,9 +306,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             if conn.poll():
                 try:
                     return _worker.recv(conn, self._socks[worker])
-                except (EOFError, ConnectionError):  # the worker is gone: wait for its exit status
-                    self._workers[worker].join(_JOIN_TIMEOUT_S)
-                    self._raise_worker_failure(force=True)
+                except (EOFError, OSError):  # the worker is gone, maybe halfway through a message
+                    self._worker_gone(worker)
             waitables = [conn] + [p.sentinel for p, up in zip(self._workers, self._workers_status) if up]
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             ready = multiprocessing.connection.wait(waitables, remaining)
