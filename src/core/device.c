@@ -102,14 +102,6 @@ nb_status nb_backend_slot(const char* op, int32_t device_type, int32_t family, c
     return NB_OK;
 }
 
-nb_status nb_same_device(const char* op, const nb_tensor* a, const nb_tensor* b) {
-    const nb_storage *sa = a->storage, *sb = b->storage;
-    if (NB_LIKELY(sa->device_type == sb->device_type && sa->device_index == sb->device_index)) return NB_OK;
-    return nb_error(NB_ERR_DEVICE, "%s: expected all tensors to be on the same device, but found %s:%d and %s:%d",
-                    op, nb_device_type_name(sa->device_type), (int)sa->device_index,
-                    nb_device_type_name(sb->device_type), (int)sb->device_index);
-}
-
 /* ---- CUDA plugin ---- */
 
 static pthread_once_t cuda_once = PTHREAD_ONCE_INIT;

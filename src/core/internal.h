@@ -247,8 +247,6 @@ NB_INTERNAL const nb_backend* nb_backend_of(int32_t device_type);
  * the one message every op gives for a missing kernel family. */
 NB_INTERNAL nb_status nb_backend_slot(const char* op, int32_t device_type, int32_t family, const nb_backend** out);
 NB_INTERNAL nb_status nb_not_implemented_on(const char* op, int32_t device_type, int32_t family);
-/* NB_ERR_DEVICE naming op and both devices unless a and b live on the same device. */
-NB_INTERNAL nb_status nb_same_device(const char* op, const nb_tensor* a, const nb_tensor* b);
 
 /* ---- copying (copy.c) ---- */
 
