@@ -194,6 +194,8 @@ struct Block {
 };
 
 thread_local std::unique_ptr<Block> tl_block_owner;
+thread_local int running_device = 0;      // the device of the grid this OS thread runs blocks of
+thread_local bool misaligned_reported = false;  // one report per grid and OS thread
 thread_local Block* tl_block = nullptr;
 
 Block* this_block() {
@@ -427,6 +429,8 @@ struct Grid {
 void run_blocks(Grid& G) {
     Block* B = this_block();
     init_home(B);
+    running_device = G.device;
+    misaligned_reported = false;
     for (;;) {
         const int64_t i = G.next.fetch_add(1, std::memory_order_relaxed);
         if (i >= G.total || G.failed.load(std::memory_order_relaxed)) break;
@@ -661,16 +665,14 @@ struct TypeMismatchData {
     unsigned char log_alignment;
     unsigned char check_kind;
 };
-thread_local bool misaligned_reported;
-
 void misaligned(TypeMismatchData* d, uintptr_t ptr) {
-    if (misaligned_reported) return;  // one report per OS thread is enough to fail the test
-    misaligned_reported = true;
+    if (nbemu::misaligned_reported) return;
+    nbemu::misaligned_reported = true;
     char msg[512];
     std::snprintf(msg, sizeof msg, "%s:%u: misaligned access to %p for type %s, which requires %u-byte alignment",
                   d->loc.file, d->loc.line, reinterpret_cast<void*>(ptr), d->type->name, 1u << d->log_alignment);
     std::fprintf(stderr, "nabla CUDA emulator: %s\n", msg);
-    nbemu::fail_async(nbemu::current_device(), cudaErrorMisalignedAddress, msg);
+    nbemu::fail_async(nbemu::running_device, cudaErrorMisalignedAddress, msg);
 }
 }  // namespace
 
