@@ -320,7 +320,19 @@ static void test_misaligned_vector_load_fails_the_launch() {
     CHECK_FAILS(cudaDeviceSynchronize(), cudaErrorMisalignedAddress, "16-byte alignment");
 }
 
-int main() {
+// `test_emu --out-of-bounds` writes past a cudaMalloc'ed buffer on purpose: under
+// ASan it must die with a heap-buffer-overflow (what compute-sanitizer reports on a GPU).
+static int write_out_of_bounds() {
+    float* x;
+    if (cudaMalloc(&x, 16 * sizeof(float)) != cudaSuccess) return 2;
+    NB_LAUNCH(1, 32, 0, nullptr, add_one)(x, 17);
+    cudaDeviceSynchronize();
+    std::printf("wrote x[16] of a 16-element buffer\n");
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--out-of-bounds") == 0) return write_out_of_bounds();
     cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
         std::printf("SKIP: no CUDA device\n0 passed, 0 failed\n");

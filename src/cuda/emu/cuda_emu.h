@@ -31,9 +31,10 @@
 
 namespace nbemu {
 
+// Trivially constructible on purpose: a thread_local with a constructor is read
+// through a TLS wrapper call at every use.
 struct Builtins {
-    uint3 thread_idx, block_idx;
-    dim3 block_dim, grid_dim;
+    uint3 thread_idx, block_idx, block_dim, grid_dim;
 };
 // The running CUDA thread's indices; the block scheduler updates them at every switch.
 extern thread_local Builtins builtins;

@@ -332,8 +332,8 @@ void thread_done(Block* B, int t) {
     B->live--;
     const int w = t / 32;
     B->warp_live[w] &= ~(1u << (t % 32));
-    check_warp(B, w);
-    check_block(B);
+    if (B->warp_arrived[w]) check_warp(B, w);  // an exit may complete a barrier others wait at
+    if (B->block_waiting) check_block(B);
 }
 
 void run_loop(Block* B) {
@@ -378,8 +378,8 @@ bool run_block(Block* B, Thunk thunk, void* state, dim3 grid, dim3 block, size_t
         B->smem = smem ? std::malloc(smem) : nullptr;
         B->smem_size = smem;
     }
-    builtins.block_dim = block;
-    builtins.grid_dim = grid;
+    builtins.block_dim = uint3{block.x, block.y, block.z};
+    builtins.grid_dim = uint3{grid.x, grid.y, grid.z};
     builtins.block_idx.x = static_cast<unsigned>(index % grid.x);
     builtins.block_idx.y = static_cast<unsigned>((index / grid.x) % grid.y);
     builtins.block_idx.z = static_cast<unsigned>(index / (static_cast<int64_t>(grid.x) * grid.y));
