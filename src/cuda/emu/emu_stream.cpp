@@ -20,8 +20,14 @@ struct Stream {
     bool legacy = false;
     std::mutex mu;
     std::condition_variable cv;
-    std::deque<std::function<void()>> queue;
-    int64_t pending = 0;  // queued or running ops
+    // An op, or a mark that completes once every earlier op has (a mark after
+    // pending drops, so a stream query agrees with a completed event).
+    struct Item {
+        std::function<void()> op;
+        std::shared_ptr<Mark> mark;
+    };
+    std::deque<Item> queue;
+    int64_t pending = 0;  // queued or running items
     bool closing = false;
 };
 
@@ -39,18 +45,30 @@ Registry& reg() {
     return *r;
 }
 
+void complete(const std::shared_ptr<Mark>& m) {
+    std::lock_guard<std::mutex> lk(mark_mutex());
+    m->ms = now_ms();
+    m->done = true;
+    mark_cv().notify_all();
+}
+
 void worker(std::shared_ptr<Stream> s) {
     std::unique_lock<std::mutex> lk(s->mu);
     for (;;) {
         s->cv.wait(lk, [&] { return !s->queue.empty() || s->closing; });
         if (s->queue.empty()) return;  // closing and drained
-        std::function<void()> op = std::move(s->queue.front());
+        Stream::Item item = std::move(s->queue.front());
         s->queue.pop_front();
         lk.unlock();
-        op();
-        op = nullptr;  // release captured state before reporting completion
+        if (item.op) item.op();
+        item.op = nullptr;  // release captured state before reporting completion
         lk.lock();
         s->pending--;
+        if (item.mark) {
+            lk.unlock();
+            complete(item.mark);
+            lk.lock();
+        }
     }
 }
 
@@ -61,22 +79,17 @@ std::shared_ptr<Stream> make_stream(int device, unsigned flags, int priority, bo
     return s;
 }
 
-// Appends op with no implicit synchronisation.
-void push(Stream* s, std::function<void()> op) {
+// Appends an op or a mark with no implicit synchronisation.
+void push(Stream* s, std::function<void()> op, std::shared_ptr<Mark> mark = nullptr) {
     std::lock_guard<std::mutex> lk(s->mu);
-    s->queue.push_back(std::move(op));
+    s->queue.push_back(Stream::Item{std::move(op), std::move(mark)});
     s->pending++;
     s->cv.notify_one();
 }
 
 std::shared_ptr<Mark> push_mark(Stream* s) {
     auto m = std::make_shared<Mark>();
-    push(s, [m] {
-        std::lock_guard<std::mutex> lk(mark_mutex());
-        m->ms = now_ms();
-        m->done = true;
-        mark_cv().notify_all();
-    });
+    push(s, nullptr, m);
     return m;
 }
 
@@ -140,7 +153,8 @@ Stream* resolve(cudaStream_t h) {
 
 int stream_device(Stream* s) { return s->device; }
 
-void enqueue(Stream* s, std::function<void()> op) {
+// The legacy stream's implicit waits, before an item on s.
+static void implicit_waits(Stream* s) {
     // The legacy stream waits for every blocking stream of its device, and they for it.
     if (s->legacy) {
         for (auto& b : streams_of(s->device))
@@ -152,18 +166,16 @@ void enqueue(Stream* s, std::function<void()> op) {
         auto m = push_mark(legacy_stream(s->device));
         push(s, [m] { wait_mark(m); });
     }
+}
+
+void enqueue(Stream* s, std::function<void()> op) {
+    implicit_waits(s);
     push(s, std::move(op));
 }
 
 std::shared_ptr<Mark> record(Stream* s) {
-    auto m = std::make_shared<Mark>();
-    enqueue(s, [m] {
-        std::lock_guard<std::mutex> lk(mark_mutex());
-        m->ms = now_ms();
-        m->done = true;
-        mark_cv().notify_all();
-    });
-    return m;
+    implicit_waits(s);
+    return push_mark(s);
 }
 
 void synchronize_device(int device) {
