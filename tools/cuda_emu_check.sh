@@ -9,7 +9,9 @@
 #   3. the C tests that use CUDA (tests/test_c_programs.py; they compile against
 #      the installed nabla through `python -m nabla.config`, so run this after
 #      `pip install .`, as CI does);
-#   4. under AddressSanitizer: the plugin rebuilt with -Db_sanitize=address; the
+#   4. the emulator's own tests under ThreadSanitizer (only they: a Python with
+#      libtsan preloaded reports too much of Python's and torch's own threading);
+#   5. under AddressSanitizer: the plugin rebuilt with -Db_sanitize=address; the
 #      emulator's tests, a deliberate out-of-bounds kernel write (which must be
 #      caught), and the cuda elementwise (every op and dtype) and runtime suites
 #      in a Python with libasan preloaded. Only the plugin is instrumented: kernels and the memory
@@ -19,7 +21,7 @@
 #      have to be rebuilt with the preload in every compiler call.
 #
 # Usage: tools/cuda_emu_check.sh [--no-asan]      (PYTHON=... picks the interpreter)
-# Build directories: build-emu/ and build-emu-asan/ in the repository root,
+# Build directories: build-emu/, build-emu-tsan/ and build-emu-asan/ in the repository root,
 # reused when present. Takes ~5 minutes on 2 cores from scratch.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,6 +63,13 @@ step "pytest on the emulated cuda device"
 
 step "C tests on the emulated cuda device"
 "${PYTEST[@]}" "${C_TESTS[@]}"
+
+step "the emulator's own tests under ThreadSanitizer (streams, the block pool, fibers)"
+[ -f build-emu-tsan/build.ninja ] ||
+    meson setup build-emu-tsan -Demulate_cuda=true -Db_sanitize=thread -Db_lundef=false -Dbuildtype=plain \
+        -Dcpp_args=-O1 >/dev/null
+ninja -C build-emu-tsan src/cuda/test_emu
+NABLA_EMU_DEVICES=2 TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-emu-tsan/src/cuda/test_emu
 
 [ "$ASAN" = 1 ] || exit 0
 

@@ -116,7 +116,8 @@ T from_bits(unsigned long long b) {
 
 template <class T>
 T atomic_update(T* p, T (*f)(T, T), T v) {  // CAS loop for types without a native fetch-op
-    T old = *p, assumed;
+    T old, assumed;
+    __atomic_load(p, &old, __ATOMIC_SEQ_CST);
     do {
         assumed = old;
         T want = f(assumed, v);
