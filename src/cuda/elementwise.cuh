@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "ew_plan.h"
+#include "launch.cuh"
 
 namespace nbcuda {
 
@@ -216,9 +217,9 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
     const Attrs p{pl.alpha, pl.beta, pl.gamma};
     if (pl.contiguous) {
         constexpr int N = 16 / sizeof(T);
-        ew_contiguous<T, O, Op, Nin><<<ew_blocks(pl.vectorised ? pl.numel / N + 1 : pl.numel), kEwThreads, 0,
-                                       stream>>>(out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0],
-                                                 pl.scalar[1], p, pl.numel, pl.vectorised);
+        NB_LAUNCH(ew_blocks(pl.vectorised ? pl.numel / N + 1 : pl.numel), kEwThreads, 0, stream,
+                  ew_contiguous<T, O, Op, Nin>)(out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0],
+                                                pl.scalar[1], p, pl.numel, pl.vectorised);
     } else {
         Strides st;
         st.ndim = pl.ndim;
@@ -228,7 +229,7 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
             st.s[1][d] = pl.in_strides[0][d];
             st.s[2][d] = pl.in_strides[1][d];
         }
-        ew_strided<T, O, Op, Nin><<<ew_blocks(pl.numel), kEwThreads, 0, stream>>>(
+        NB_LAUNCH(ew_blocks(pl.numel), kEwThreads, 0, stream, ew_strided<T, O, Op, Nin>)(
             out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, pl.numel, st);
     }
     return cudaGetLastError();

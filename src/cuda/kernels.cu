@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "backend.h"
+#include "launch.cuh"
 
 namespace {
 
@@ -24,7 +25,7 @@ template <typename T>
 cudaError_t launch_fill(void* dst, const void* pattern, int64_t n, cudaStream_t stream) {
     T value;
     std::memcpy(&value, pattern, sizeof value);
-    fill_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(dst), value, n);
+    NB_LAUNCH(blocks_for(n), kThreads, 0, stream, fill_kernel<T>)(static_cast<T*>(dst), value, n);
     return cudaGetLastError();
 }
 

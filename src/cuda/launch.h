@@ -1,6 +1,5 @@
-// launch.h: the one place the plugin's own kernels (copy, reduce) are launched,
-// so every launch goes through a single helper (an emulated device can take it
-// over with one change).
+// launch.h: the one place the plugin's copy and reduce kernels are launched,
+// through NB_LAUNCH (launch.cuh), so they run on a GPU and on the emulator alike.
 #ifndef NABLA_CUDA_LAUNCH_H_
 #define NABLA_CUDA_LAUNCH_H_
 
@@ -8,13 +7,15 @@
 
 #include <cstdint>
 
+#include "launch.cuh"
+
 namespace nbcuda {
 
 // Queues kernel<<<grid, block, smem, stream>>>(args...) and returns the launch's error.
 template <typename... Params, typename... Args>
 inline cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, size_t smem,
                           cudaStream_t stream, Args... args) {
-    kernel<<<grid, block, smem, stream>>>(args...);
+    NB_LAUNCH(grid, block, smem, stream, kernel)(args...);
     return cudaGetLastError();
 }
 

@@ -8,9 +8,11 @@
  *       return NBT_END();
  *   }
  *
- * Every failed check prints "file:line: expression" (plus values). The last line
- * of output is always "N passed, M failed" (N, M count test functions), and the
- * exit status is 0 only when nothing failed. Checks may run on any thread.
+ * Every failed check prints "file:line: expression" (plus values). A test that
+ * cannot run here calls SKIP("why") and returns; it prints "SKIP name: why".
+ * The last line of output is always "N passed, M failed" (N, M count test
+ * functions), followed by ", K skipped" when K > 0, and the exit status is 0
+ * only when nothing failed. Checks may run on any thread.
  * Command line: plain arguments filter tests by substring of their name;
  * "--skip=NAME" skips a test. NB_TEST_QUICK=1 in the environment asks programs
  * for fewer iterations (see nbt_iters). */
@@ -35,7 +37,8 @@
 #include <unistd.h>
 
 static atomic_int nbt_failed_checks;
-static int nbt_passed, nbt_failed, nbt_argc;
+static int nbt_passed, nbt_failed, nbt_skipped, nbt_argc;
+static char nbt_skip_reason[256];
 static char** nbt_argv;
 
 static inline void nbt_fail(const char* file, int line, const char* fmt, ...)
@@ -148,6 +151,9 @@ static inline void nbt_wait_child(const char* file, int line, const char* what, 
     }
 }
 
+/* Marks the running test skipped (the caller returns right after). */
+#define SKIP(...) snprintf(nbt_skip_reason, sizeof nbt_skip_reason, __VA_ARGS__)
+
 /* ---- the runner ---- */
 
 #define TEST(name) static void name(void)
@@ -172,8 +178,12 @@ static inline int nbt_selected(const char* name) {
 static inline void nbt_run(const char* name, void (*fn)(void)) {
     if (!nbt_selected(name)) return;
     int before = atomic_load(&nbt_failed_checks);
+    nbt_skip_reason[0] = '\0';
     fn();
-    if (atomic_load(&nbt_failed_checks) == before) {
+    if (atomic_load(&nbt_failed_checks) == before && nbt_skip_reason[0] != '\0') {
+        nbt_skipped++;
+        printf("SKIP %s: %s\n", name, nbt_skip_reason);
+    } else if (atomic_load(&nbt_failed_checks) == before) {
         nbt_passed++;
     } else {
         nbt_failed++;
@@ -182,7 +192,10 @@ static inline void nbt_run(const char* name, void (*fn)(void)) {
 }
 
 static inline int nbt_end(void) {
-    printf("%d passed, %d failed\n", nbt_passed, nbt_failed);
+    if (nbt_skipped > 0)
+        printf("%d passed, %d failed, %d skipped\n", nbt_passed, nbt_failed, nbt_skipped);
+    else
+        printf("%d passed, %d failed\n", nbt_passed, nbt_failed);
     fflush(stdout);
     return nbt_failed == 0 && atomic_load(&nbt_failed_checks) == 0 ? 0 : 1;
 }
