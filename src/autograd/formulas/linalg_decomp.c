@@ -133,10 +133,10 @@ static nb_status solve_record(const char* op, const nb_tensor* a, const nb_tenso
     nb_status st = nb_ag_begin(&r, op, "LinalgSolveExBackward0", solve_bw, NULL, 2, in, info ? 2 : 1);
     if (st != NB_OK) return st;
     r.node->ia[0] = left != 0;
-    r.node->ia[1] = nb_solve_rhs_is_vector(a, bt);
-    st = nb_ag_save_input(&r, 0, a);
     nb_tensor *y = NULL, *i = NULL;
-    if (st == NB_OK) st = info ? nbi_linalg_solve_ex(a, bt, left, &y, &i) : nbi_linalg_solve(a, bt, left, &y);
+    st = info ? nbi_linalg_solve_ex(a, bt, left, &y, &i) : nbi_linalg_solve(a, bt, left, &y);
+    if (st == NB_OK) r.node->ia[1] = nb_solve_rhs_is_vector(a, bt);  /* a and bt are valid once solve accepted them */
+    if (st == NB_OK) st = nb_ag_save_input(&r, 0, a);
     if (st == NB_OK) st = nb_ag_save_output(&r, 1, y, 0);
     nb_tensor* results[2] = {y, i};
     nb_tensor** outs[2] = {out, info};
