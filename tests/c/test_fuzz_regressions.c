@@ -15,8 +15,27 @@ TEST(test_solve_with_a_null_operand_and_grad) {
     nb_tensor_release(a);
 }
 
+/* LAPACK's gesdd never returned on an infinity and refused a NaN (reported as out of
+ * memory); PyTorch's LinAlgError for both. */
+TEST(test_svd_of_a_non_finite_matrix) {
+    static const float bad[] = {INFINITY, -INFINITY, NAN};
+    for (int k = 0; k < 3; k++) {
+        float v[15];
+        for (int i = 0; i < 15; i++) v[i] = (float)(i % 4) - 1.5f;
+        v[3 * k] = bad[k];
+        int64_t s[2] = {3, 5};
+        nb_tensor *a = NULL, *u = NULL, *sv = NULL, *vh = NULL;
+        CHECK_OK(nb_tensor_from_host(v, s, 2, NB_F32, NB_CPU, 0, &a));
+        CHECK_STATUS(nb_linalg_svd(a, 1, &u, &sv, &vh), NB_ERR_LINALG, "non-finite values");
+        CHECK_STATUS(nb_linalg_svd(a, 0, NULL, &sv, NULL), NB_ERR_LINALG, "non-finite values");
+        CHECK(u == NULL && sv == NULL && vh == NULL);
+        nb_tensor_release(a);
+    }
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
+    RUN(test_svd_of_a_non_finite_matrix);
     return NBT_END();
 }
