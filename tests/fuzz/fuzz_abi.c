@@ -96,6 +96,34 @@ static nb_tensor* input_tensor(nb_tensor* first, int index_like, nb_tensor** own
     return t;
 }
 
+/* --verbose: one argument, with a small tensor's values (for writing a reproducer). */
+static void print_arg(char k, const fz_arg* a) {
+    if (strchr("txmd", k)) {
+        const nb_tensor* t = a->t;
+        if (t == NULL) { fprintf(stderr, " NULL"); return; }
+        int32_t nd = nb_tensor_ndim(t);
+        fprintf(stderr, " %s[", nb_dtype_name(nb_tensor_dtype(t)));
+        for (int d = 0; d < nd; d++) fprintf(stderr, "%s%lld", d ? "," : "", (long long)nb_tensor_shape(t)[d]);
+        fprintf(stderr, "]/s[");
+        for (int d = 0; d < nd; d++) fprintf(stderr, "%s%lld", d ? "," : "", (long long)nb_tensor_strides(t)[d]);
+        fprintf(stderr, "]+%lld%s", (long long)nb_tensor_storage_offset(t), nb_tensor_requires_grad(t) == 1 ? "g" : "");
+        nb_tensor* f = NULL;
+        double v[16];
+        if (nb_tensor_numel(t) <= 16 && nb_tensor_to(t, NB_F64, -1, 0, 0, &f) == NB_OK &&
+            nb_tensor_copy_to_host(f, v, nb_tensor_numel(t) * 8) == NB_OK) {
+            fprintf(stderr, "{");
+            for (int64_t i = 0; i < nb_tensor_numel(t); i++) fprintf(stderr, "%s%g", i ? "," : "", v[i]);
+            fprintf(stderr, "}");
+        }
+        nb_tensor_release(f);
+    } else if (k == 'f') fprintf(stderr, " %g", a->f);
+    else if (strchr("iynl", k)) fprintf(stderr, " %lld", (long long)a->i);
+    else if (k == 'a') fprintf(stderr, a->ia ? " [%lld,%lld,%lld,%lld..]" : " NULL", (long long)(a->ia ? a->ia[0] : 0),
+                              (long long)(a->ia ? a->ia[1] : 0), (long long)(a->ia ? a->ia[2] : 0),
+                              (long long)(a->ia ? a->ia[3] : 0));
+    else fprintf(stderr, " %c", k);
+}
+
 static void call_op(const fz_op* op, int op_index) {
     fz_arg a[FZ_MAX_ARGS];
     nb_tensor* outs[FZ_MAX_ARGS];
@@ -169,7 +197,11 @@ static void call_op(const fz_op* op, int op_index) {
         }
     }
     fz_current = op->name;
-    if (FZ.verbose) fprintf(stderr, "  step %lld: %s(%s)\n", (long long)FZ.step, op->name, op->kinds);
+    if (FZ.verbose) {
+        fprintf(stderr, "  step %lld: %s(%s):", (long long)FZ.step, op->name, op->kinds);
+        for (int p = 0; p < nparams; p++) print_arg(op->kinds[p], &a[p]);
+        fputc('\n', stderr);
+    }
     nb_status st = op->call(a);
     FZ.calls++;
     FZ.op_calls[op_index]++;
@@ -329,7 +361,7 @@ static void live_counts(int64_t* tensors, int64_t* storages) {
     *storages = ms.live_storages;
 }
 
-static void episode(int64_t e, int64_t steps, int64_t base_tensors, int64_t base_storages) {
+static void episode(int64_t e, int64_t steps, int64_t* base_tensors, int64_t* base_storages) {
     FZ.episode = e;
     FZ.s = FZ.seed * 0x100000001B3ull ^ ((uint64_t)e * 0x9E3779B97F4A7C15ull);
     FZ.stale = NULL;
@@ -348,9 +380,12 @@ static void episode(int64_t e, int64_t steps, int64_t base_tensors, int64_t base
     nb_set_grad_enabled(1);
     int64_t lt, ls;
     live_counts(&lt, &ls);
-    if (lt != base_tensors || ls != base_storages)
+    if (lt != *base_tensors || ls != *base_storages) {  /* reported once: the next episode starts from here */
         fz_violation("episode end", "%lld live tensors and %lld storages (start: %lld and %lld)", (long long)lt,
-                     (long long)ls, (long long)base_tensors, (long long)base_storages);
+                     (long long)ls, (long long)*base_tensors, (long long)*base_storages);
+        *base_tensors = lt;
+        *base_storages = ls;
+    }
     if (fz_capsules_alive() != 0) fz_violation("episode end", "%lld DLPack capsules were never deleted",
                                                (long long)fz_capsules_alive());
 }
@@ -410,7 +445,7 @@ int main(int argc, char** argv) {
         if (only_episode >= 0 && done == 1) break;
         if (only_episode < 0 && episodes >= 0 && done >= episodes) break;
         if (only_episode < 0 && episodes < 0 && now() - start >= seconds) break;
-        episode(e, steps, base_tensors, base_storages);
+        episode(e, steps, &base_tensors, &base_storages);
         done++;
     }
     double dt = now() - start;
