@@ -33,9 +33,24 @@ TEST(test_svd_of_a_non_finite_matrix) {
     }
 }
 
+/* relu's backward read its saved result without checking that it was still valid. */
+TEST(test_relu_backward_after_its_result_was_written_in_place) {
+    int64_t s[2] = {2, 3};
+    nb_tensor *x = NULL, *y = NULL, *z = NULL;
+    CHECK_OK(nb_ones(s, 2, NB_F32, NB_CPU, 0, &x));
+    CHECK_OK(nb_tensor_set_requires_grad(x, 1));
+    CHECK_OK(nb_relu(x, NULL, &y));
+    CHECK_OK(nb_tensor_copy_(y, y));
+    CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
+    const nb_tensor* outs[1] = {z};
+    CHECK_STATUS(nb_backward(outs, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "ReluBackward0");
+    nb_tensor_release(z), nb_tensor_release(y), nb_tensor_release(x);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
     RUN(test_svd_of_a_non_finite_matrix);
+    RUN(test_relu_backward_after_its_result_was_written_in_place);
     return NBT_END();
 }
