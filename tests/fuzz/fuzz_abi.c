@@ -50,6 +50,7 @@ static void crash_report(void) {
 }
 
 static void on_signal(int sig) {
+    if (sig == SIGALRM) put("\nHANG: one episode ran for over 60 s");
     crash_report();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -242,10 +243,24 @@ static void backward_step(void) {
     if (st != NB_OK) return;
     int32_t retain = (int32_t)fz_below(2), create = fz_chance(20);
     const nb_tensor* outs[1] = {s};
+    if (create) {
+        /* Higher order through nb_autograd_grad: nb_backward with create_graph makes the
+         * reference cycle leaf -> .grad -> graph -> leaf that PyTorch warns about. */
+        nb_tensor* grads[1] = {NULL};
+        const nb_tensor* ins[1] = {t};
+        fz_current = "nb_autograd_grad";
+        if (FZ.verbose) fprintf(stderr, "  step %lld: nb_autograd_grad(create)\n", (long long)FZ.step);
+        st = nb_autograd_grad(outs, NULL, 1, ins, 1, retain, 1, (int32_t)fz_below(2), grads);
+        fz_check_status(fz_current, st);
+        if (st != NB_OK && grads[0] != NULL) fz_violation(fz_current, "failed but wrote grads[0]");
+        fz_touch(fz_current, grads[0]);
+        fz_keep(grads[0]);
+        nb_tensor_release(s);
+        return;
+    }
     fz_current = "nb_backward";
-    if (FZ.verbose) fprintf(stderr, "  step %lld: nb_backward(retain=%d, create=%d)\n", (long long)FZ.step, retain,
-                            create);
-    st = nb_backward(outs, NULL, 1, retain, create);
+    if (FZ.verbose) fprintf(stderr, "  step %lld: nb_backward(retain=%d)\n", (long long)FZ.step, retain);
+    st = nb_backward(outs, NULL, 1, retain, 0);
     fz_check_status("nb_backward", st);
     if (st == NB_OK && !fz_excluded(FZ_X_SECOND_BACKWARD) && fz_chance(40)) {
         fz_current = "nb_backward(second)";
@@ -326,7 +341,7 @@ static int op_allowed(int i) { return FZ.only_op == NULL || strcmp(FZ_OPS[i].nam
 
 static void step(void) {
     int64_t r = fz_below(100);
-    if (FZ.verbose && r >= 60) fprintf(stderr, "  step %lld: action %lld\n", (long long)FZ.step, (long long)r);
+    if (FZ.verbose && r >= 60) fz_current = "(none)";
     if (r < 60) {
         int i = (int)fz_below(FZ_NOPS);
         if (FZ.only_op != NULL) for (i = 0; i < FZ_NOPS && !op_allowed(i); i++) {}
@@ -349,6 +364,8 @@ static void step(void) {
         nb_tensor_release(FZ.slot[i]);
         FZ.slot[i] = NULL;
     }
+    if (FZ.verbose && r >= 60) fprintf(stderr, "  step %lld: action %lld, last call %s\n", (long long)FZ.step,
+                                       (long long)r, fz_current);
 }
 
 /* Live objects other than the pool's: nothing may outlive an episode. */
@@ -368,7 +385,9 @@ static void episode(int64_t e, int64_t steps, int64_t* base_tensors, int64_t* ba
     nb_set_grad_enabled(1);
     nb_manual_seed(FZ.s);  /* the default generator's numbers depend on this episode only */
     if (FZ.verbose) fprintf(stderr, "episode %lld\n", (long long)e);
+    alarm(60);  /* an episode takes milliseconds: this long is a hang */
     for (FZ.step = 0; FZ.step < steps; FZ.step++) step();
+    alarm(0);
     fz_current = "episode teardown";
     if (FZ.plant_leak && e == 0) {  /* a reference dropped on the floor */
         nb_tensor* leak = NULL;
@@ -434,6 +453,7 @@ int main(int argc, char** argv) {
     signal(SIGFPE, on_signal);
     signal(SIGILL, on_signal);
     signal(SIGABRT, on_signal);
+    signal(SIGALRM, on_signal);
     if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(crash_report);
     nb_set_warning_handler(quiet, NULL);
     nb_set_num_threads(1);  /* one thread: a run replays exactly */

@@ -200,7 +200,12 @@ nb_tensor* fz_view(nb_tensor* t) {
     return v;
 }
 
-nb_tensor* fz_pick(void) { return FZ.slot[fz_below(FZ_SLOTS)]; }
+nb_tensor* fz_pick(void) {  /* a filled slot when there is one */
+    int start = (int)fz_below(FZ_SLOTS);
+    for (int i = 0; i < FZ_SLOTS; i++)
+        if (FZ.slot[(start + i) % FZ_SLOTS] != NULL) return FZ.slot[(start + i) % FZ_SLOTS];
+    return NULL;
+}
 
 void fz_keep(nb_tensor* t) {
     if (t == NULL) return;
