@@ -47,10 +47,35 @@ TEST(test_relu_backward_after_its_result_was_written_in_place) {
     nb_tensor_release(z), nb_tensor_release(y), nb_tensor_release(x);
 }
 
+static int64_t live_tensors(void) {
+    nb_memory_stats m;
+    memset(&m, 0, sizeof m);
+    m.struct_size = sizeof m;
+    return nb_memory_stats_get(NB_CPU, 0, &m) == NB_OK ? m.live_tensors : -1;
+}
+
+/* A view marked requires_grad is a leaf; writing into a view of it in place was
+ * accepted and left the leaf in a reference cycle (PyTorch refuses it). */
+TEST(test_in_place_into_a_view_of_a_leaf_view) {
+    int64_t s[3] = {2, 4, 4};
+    int64_t before = live_tensors();
+    nb_tensor *b = NULL, *p = NULL, *v = NULL, *y = NULL;
+    CHECK_OK(nb_ones(s, 3, NB_F32, NB_CPU, 0, &b));
+    CHECK_OK(nb_tensor_transpose(b, 1, 2, &p));
+    CHECK_OK(nb_tensor_set_requires_grad(p, 1));
+    CHECK_OK(nb_tensor_transpose(p, 1, 2, &v));
+    CHECK_STATUS(nb_cumprod(v, 1, -1, v, &y), NB_ERR_AUTOGRAD, "a view of a leaf Variable that requires grad");
+    CHECK_STATUS(nb_exp(v, v, &y), NB_ERR_AUTOGRAD, "a view of a leaf Variable that requires grad");
+    CHECK(y == NULL);
+    nb_tensor_release(v), nb_tensor_release(p), nb_tensor_release(b);
+    CHECK_EQ_INT(live_tensors(), before);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
     RUN(test_svd_of_a_non_finite_matrix);
     RUN(test_relu_backward_after_its_result_was_written_in_place);
+    RUN(test_in_place_into_a_view_of_a_leaf_view);
     return NBT_END();
 }
