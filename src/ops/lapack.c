@@ -80,7 +80,7 @@ static nb_status open_batch(const nb_tensor* a, batch* b) {
 static nb_status new_batched(const char* op, const batch* b, const int64_t* dims, int32_t nd, nb_tensor** out) {
     int64_t shape[NB_MAX_DIMS];
     memcpy(shape, b->bshape, sizeof(int64_t) * (size_t)b->bndim);
-    memcpy(shape + b->bndim, dims, sizeof(int64_t) * (size_t)nd);
+    if (nd > 0) memcpy(shape + b->bndim, dims, sizeof(int64_t) * (size_t)nd);  /* dims may be NULL then */
     return nb_tensor_new(op, shape, b->bndim + nd, b->dtype, NB_CPU, 0, out);
 }
 

@@ -71,11 +71,23 @@ TEST(test_in_place_into_a_view_of_a_leaf_view) {
     CHECK_EQ_INT(live_tensors(), before);
 }
 
+/* dropout with grad recorded stored its result through a NULL out. */
+TEST(test_dropout_with_a_null_out) {
+    int64_t s[1] = {4};
+    nb_tensor* x = NULL;
+    CHECK_OK(nb_ones(s, 1, NB_F32, NB_CPU, 0, &x));
+    CHECK_OK(nb_tensor_set_requires_grad(x, 1));
+    CHECK_STATUS(nb_dropout(x, 0.5, 0, NULL, NULL, NULL), NB_ERR_INVALID_ARGUMENT, "dropout");
+    CHECK_STATUS(nb_dropout(x, 0.5, 1, NULL, NULL, NULL), NB_ERR_INVALID_ARGUMENT, "dropout");
+    nb_tensor_release(x);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
     RUN(test_svd_of_a_non_finite_matrix);
     RUN(test_relu_backward_after_its_result_was_written_in_place);
     RUN(test_in_place_into_a_view_of_a_leaf_view);
+    RUN(test_dropout_with_a_null_out);
     return NBT_END();
 }
