@@ -107,7 +107,11 @@ static void print_arg(char k, const fz_arg* a) {
         for (int d = 0; d < nd; d++) fprintf(stderr, "%s%lld", d ? "," : "", (long long)nb_tensor_shape(t)[d]);
         fprintf(stderr, "]/s[");
         for (int d = 0; d < nd; d++) fprintf(stderr, "%s%lld", d ? "," : "", (long long)nb_tensor_strides(t)[d]);
-        fprintf(stderr, "]+%lld%s", (long long)nb_tensor_storage_offset(t), nb_tensor_requires_grad(t) == 1 ? "g" : "");
+        fprintf(stderr, "]+%lld", (long long)nb_tensor_storage_offset(t));
+        nb_node* fn = NULL;
+        if (nb_tensor_requires_grad(t) == 1 && nb_tensor_grad_fn(t, &fn) == NB_OK)
+            fprintf(stderr, "@%s", fn ? nb_node_name(fn) : "leaf");
+        nb_node_release(fn);
         nb_tensor* f = NULL;
         double v[16];
         if (nb_tensor_numel(t) <= 16 && nb_tensor_to(t, NB_F64, -1, 0, 0, &f) == NB_OK &&
@@ -207,6 +211,7 @@ static void call_op(const fz_op* op, int op_index) {
     FZ.calls++;
     FZ.op_calls[op_index]++;
     fz_check_status(op->name, st);
+    if (FZ.verbose) fprintf(stderr, "    -> %d %s\n", st, st ? nb_last_error_message() : "");
     if (st == NB_OK) {
         FZ.ok_calls++;
         FZ.op_ok[op_index]++;

@@ -35,8 +35,9 @@ int32_t fz_any_dtype(void) {
 
 int64_t fz_small_int(void) {
     if (fz_chance(93)) return fz_below(9) - 2;
-    static const int64_t huge[] = {INT64_MAX, INT64_MIN, INT64_MAX - 1, (int64_t)1 << 40, -((int64_t)1 << 40),
-                                   (int64_t)1 << 62, INT32_MAX, (int64_t)INT32_MAX + 1, 17, 64};
+    /* Sizes no allocation can satisfy, never merely large ones: 2^31 elements is valid and slow. */
+    static const int64_t huge[] = {INT64_MAX, INT64_MIN, INT64_MAX - 1, (int64_t)1 << 50, -((int64_t)1 << 40),
+                                   (int64_t)1 << 62, -(int64_t)INT32_MAX, (int64_t)1 << 61, 17, 64};
     return huge[fz_below(10)];
 }
 
