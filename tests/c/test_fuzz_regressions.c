@@ -82,6 +82,26 @@ TEST(test_dropout_with_a_null_out) {
     nb_tensor_release(x);
 }
 
+/* svd's and eigh's backward read the shapes of saved results that a first backward
+ * without retain_graph had freed. */
+TEST(test_second_backward_through_svd_and_eigh) {
+    float v[6] = {1, 2, 3, 4, 5, 7};
+    int64_t s[2] = {3, 2}, sq[2] = {2, 2};
+    for (int which = 0; which < 2; which++) {
+        nb_tensor *a = NULL, *u = NULL, *sv = NULL, *vh = NULL, *z = NULL;
+        CHECK_OK(nb_tensor_from_host(v, which ? sq : s, 2, NB_F32, NB_CPU, 0, &a));
+        CHECK_OK(nb_tensor_set_requires_grad(a, 1));
+        if (which == 0) CHECK_OK(nb_linalg_svd(a, 0, &u, &sv, &vh));
+        else CHECK_OK(nb_linalg_eigh(a, 0, &sv, &u));
+        CHECK_OK(nb_sum(u, NULL, 0, 0, -1, NULL, &z));
+        const nb_tensor* outs[1] = {z};
+        CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
+        CHECK_STATUS(nb_backward(outs, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "second time");
+        nb_tensor_release(z), nb_tensor_release(u), nb_tensor_release(sv), nb_tensor_release(vh);
+        nb_tensor_release(a);
+    }
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
@@ -89,5 +109,6 @@ int main(int argc, char** argv) {
     RUN(test_relu_backward_after_its_result_was_written_in_place);
     RUN(test_in_place_into_a_view_of_a_leaf_view);
     RUN(test_dropout_with_a_null_out);
+    RUN(test_second_backward_through_svd_and_eigh);
     return NBT_END();
 }

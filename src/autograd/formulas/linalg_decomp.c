@@ -277,6 +277,7 @@ nb_status nb_agf_linalg_qr(const nb_tensor* a, int32_t mode, nb_tensor** q, nb_t
 
 static nb_status eigh_bw(nb_bw* b) {
     nb_tensor *l = bw_saved(b, 0), *v = bw_saved(b, 1);
+    if (b->st != NB_OK) return b->st;  /* freed by an earlier backward, or modified in place */
     const int64_t n = l->shape[l->ndim - 1];
     nb_tensor* eye = BW_OP(b, nb_eye(n, n, l->dtype, l->storage->device_type, l->storage->device_index, &bw_r_));
     nb_tensor* inner = bw_mul(b, bw_unsq(b, b->go[0], -1), eye);  /* diag(gL) */
@@ -314,6 +315,7 @@ nb_status nb_agf_linalg_eigh(const nb_tensor* a, int32_t upper, nb_tensor** eige
 
 static nb_status svd_bw(nb_bw* b) {
     nb_tensor *u = bw_saved(b, 0), *s = bw_saved(b, 1), *vh = bw_saved(b, 2);
+    if (b->st != NB_OK) return b->st;  /* freed by an earlier backward, or modified in place */
     /* U and Vh may get gradients without being handed out: as saved outputs, under create_graph */
     const bool vectors = !(go_zero(b, 0) && go_zero(b, 2));
     nb_tensor* gs = b->go[1];
