@@ -48,7 +48,9 @@ enum {
     FZ_X_DLPACK_LAYOUT = 1 << 3,    /* dlpack_layout: DLPack capsules with mutated strides/byte_offset */
     FZ_X_STALE_GENERATOR = 1 << 4,  /* stale_generator: a released generator passed again */
     FZ_X_SECOND_BACKWARD = 1 << 5,  /* second_backward: backward twice through a freed graph */
+    FZ_X_COPY_ALIAS = 1 << 6,       /* copy_alias: nb_tensor_copy_ between pool tensors (may alias) */
 };
+#define FZ_MAX_SKIP_OPS 16
 
 typedef struct {
     uint64_t s;  /* splitmix64 state */
@@ -59,6 +61,8 @@ typedef struct {
     int verbose;
     int plant_leak;  /* leak one tensor in episode 0: proves the live-object check */
     const char* only_op;  /* restrict op calls to one name (minimising) */
+    const char* skip_op[FZ_MAX_SKIP_OPS];  /* --exclude op:NAME */
+    int nskip;
     nb_tensor* slot[FZ_SLOTS];
     nb_generator* gen[FZ_GENS];
     nb_generator* stale;  /* a released generator (only without FZ_X_STALE_GENERATOR) */
