@@ -67,7 +67,7 @@ static nb_status open_batch(const nb_tensor* a, batch* b) {
     b->dtype = a->dtype;
     b->es = nb_dtype_sizes[a->dtype];
     b->bndim = a->ndim - 2;
-    b->bshape = a->shape;
+    b->bshape = b->t->shape;  /* not a's: a may be a temporary (open_pair's expanded A) released before use */
     b->m = a->shape[a->ndim - 2];
     b->n = a->shape[a->ndim - 1];
     b->count = 1;
