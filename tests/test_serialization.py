@@ -141,6 +141,7 @@ def _corrupt_cases(good: bytes):
         (with_header(bad_dtype), "invalid entry"),
         (with_header(past_end), "ends at byte 20"),
         (with_header([1, 2]), "not a JSON object"),
+        (with_header({"__metadata__": 5}), "__metadata__ is not a JSON object"),  # found by tests/fuzz/fuzz_load.py
     ]
 
 

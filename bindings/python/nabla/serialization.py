@@ -155,6 +155,8 @@ def _decode(data: bytes, name: str):
     if not isinstance(header, dict):
         raise _corrupt(name, "the header is not a JSON object")
     meta = header.pop("__metadata__", None) or {}
+    if not isinstance(meta, dict):
+        raise _corrupt(name, f"__metadata__ is not a JSON object ({type(meta).__name__})")
     start, size = 8 + n, len(data) - 8 - n
     base = ffi.from_buffer(data)
     tensors = {}
