@@ -10,8 +10,8 @@
 # sanitizer report or failing program. Needs python3 with meson, ninja, numpy and
 # scipy-openblas32 (the build's own dependencies); not the nabla package.
 #
-# Third-party leak noise is suppressed in tools/lsan.supp (each line names the
-# library it is for); nabla's own code is never suppressed.
+# Third-party leak noise, if any appears, goes in tools/lsan.supp (each line names the
+# library it is for; none is needed today); nabla's own code is never suppressed.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build-sanitize}
