@@ -49,6 +49,7 @@ enum {
     FZ_X_STALE_GENERATOR = 1 << 4,  /* stale_generator: a released generator passed again */
     FZ_X_SECOND_BACKWARD = 1 << 5,  /* second_backward: backward twice through a freed graph */
     FZ_X_COPY_ALIAS = 1 << 6,       /* copy_alias: nb_tensor_copy_ between pool tensors (may alias) */
+    FZ_X_INPLACE = 1 << 7,          /* inplace: dst never one of the call's inputs */
 };
 #define FZ_MAX_SKIP_OPS 16
 

@@ -156,9 +156,11 @@ static void call_op(const fz_op* op, int op_index) {
         case 'd': {  /* out=: mostly none; else an input (in place), a pool tensor or a fresh empty one */
             int64_t r = fz_below(100);
             if (r < 65 || (is_cat && fz_excluded(FZ_X_CAT_OUT))) break;
-            if (r < 80 && ninputs > 0) a[p].t = inputs[fz_below(ninputs)];
+            if (r < 80 && ninputs > 0 && !fz_excluded(FZ_X_INPLACE)) a[p].t = inputs[fz_below(ninputs)];
             else if (r < 90) a[p].t = fz_pick();
             else { a[p].t = input_tensor(NULL, 0, owned, &nowned); }
+            for (int i = 0; i < ninputs && fz_excluded(FZ_X_INPLACE); i++)
+                if (a[p].t == inputs[i]) a[p].t = NULL;
             break;
         }
         case 'o': a[p].pt = fz_chance(2) ? NULL : &outs[p]; break;
@@ -421,7 +423,7 @@ static void episode(int64_t e, int64_t steps, int64_t* base_tensors, int64_t* ba
 
 static uint32_t parse_exclude(const char* list) {
     static const char* names[] = {"cat_out", "huge_dims", "as_strided", "dlpack_layout", "stale_generator",
-                                  "second_backward", "copy_alias"};
+                                  "second_backward", "copy_alias", "inplace"};
     static char buf[1024];  /* op: names point into it */
     uint32_t mask = 0;
     snprintf(buf, sizeof buf, "%s", list);
