@@ -28,6 +28,7 @@ _ST_NAMES = {"float64": "F64", "float32": "F32", "float16": "F16", "bfloat16": "
 _ST_DTYPES = {v: k for k, v in _ST_NAMES.items()}
 _STRUCTURE_KEY = "nabla.structure"
 _MAX_HEADER = 100 * 1024 * 1024  # the safetensors package's own limit
+_MAX_DIMS = 16  # NB_MAX_DIMS
 
 
 def _dtype_name(t: Tensor) -> str:
@@ -170,6 +171,8 @@ def _decode(data: bytes, name: str):
             raise _corrupt(name, f"tensor '{key}' has an invalid entry {info!r}") from None
         if any(s < 0 for s in shape):
             raise _corrupt(name, f"tensor '{key}' has a negative size in shape {shape}")
+        if any(s >= 2 ** 63 for s in shape) or len(shape) > _MAX_DIMS:
+            raise _corrupt(name, f"tensor '{key}' has a shape nabla cannot hold: {shape}")
         dt = getattr(_dtype, dtype if dtype != "bool" else "bool_")
         numel = 1
         for s in shape:
