@@ -17,7 +17,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build-sanitize}
 PY=${PYTHON:-python3}
 CC=${CC:-cc}
-FUZZ_SECONDS=${NB_SANITIZE_FUZZ_SECONDS:-20}
+FUZZ_EPISODES=${NB_SANITIZE_FUZZ_EPISODES:-20000}  # per seed, as tests/test_fuzz.py (CI_EPISODES in tests/fuzz/run.py)
 cd "$ROOT"
 start=$SECONDS
 
@@ -79,7 +79,7 @@ build_c "$BIN/fuzz_abi" tests/fuzz/fuzz_abi.c tests/fuzz/fuzz_gen.c tests/fuzz/f
 exclude=${NB_FUZZ_EXCLUDE-$(grep -v '^#' tests/fuzz/known_bugs.txt | awk 'NF {print $1}' | paste -sd, -)}
 [ "$exclude" = none ] && exclude=
 for seed in 1 2 3; do
-  run "fuzz_abi-seed$seed" "$BIN/fuzz_abi" --seed "$seed" --seconds "$((FUZZ_SECONDS / 3))" ${exclude:+--exclude "$exclude"}
+  run "fuzz_abi-seed$seed" "$BIN/fuzz_abi" --seed "$seed" --episodes "$FUZZ_EPISODES" ${exclude:+--exclude "$exclude"}
 done
 
 echo "sanitize: conformance C runner"

@@ -27,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SOURCES = ["fuzz_abi.c", "fuzz_gen.c", "fuzz_dlpack.c"]
 CI_SEEDS = [1, 2, 3]
+CI_EPISODES = 20000  # per seed in CI (tests/test_fuzz.py, tools/sanitize.sh): a few seconds each
 CFLAGS = ["-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror"]
 
 
