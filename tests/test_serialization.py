@@ -144,6 +144,7 @@ def _corrupt_cases(good: bytes):
         (with_header({"__metadata__": 5}), "__metadata__ is not a JSON object"),  # found by tests/fuzz/fuzz_load.py
         (with_header(dict(header, a={**header["a"], "shape": [2 ** 64, 0]})), "shape nabla cannot hold"),
         (with_header(dict(header, a={**header["a"], "shape": [1] * 17})), "shape nabla cannot hold"),
+        (with_header(dict(header, a={**header["a"], "data_offsets": [0, float("inf")]})), "invalid entry"),
     ]
 
 

@@ -187,12 +187,14 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seconds", type=float, default=10)
+    p.add_argument("--inputs", type=int, default=0, help="stop after this many inputs instead (the same inputs on "
+                   "every machine)")
     args = p.parse_args(argv)
     gc.collect()
     live0 = nabla.memory.stats()["live_tensors"]
     f = Fuzzer(args.seed)
     start = time.monotonic()
-    while time.monotonic() - start < args.seconds:
+    while (f.inputs < args.inputs) if args.inputs else (time.monotonic() - start < args.seconds):
         if f.rng.random() < 0.7:
             f.load_one()
         else:

@@ -167,7 +167,7 @@ def _decode(data: bytes, name: str):
             dtype = _ST_DTYPES[info["dtype"]]
             shape = [int(s) for s in info["shape"]]
             begin, end = (int(o) for o in info["data_offsets"])
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: int(1e999)
             raise _corrupt(name, f"tensor '{key}' has an invalid entry {info!r}") from None
         if any(s < 0 for s in shape):
             raise _corrupt(name, f"tensor '{key}' has a negative size in shape {shape}")
