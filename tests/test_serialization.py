@@ -141,6 +141,10 @@ def _corrupt_cases(good: bytes):
         (with_header(bad_dtype), "invalid entry"),
         (with_header(past_end), "ends at byte 20"),
         (with_header([1, 2]), "not a JSON object"),
+        (with_header({"__metadata__": 5}), "__metadata__ is 5, not a JSON object"),  # found by tests/fuzz/fuzz_load.py
+        (with_header(dict(header, a={**header["a"], "shape": [2 ** 64, 0]})), "Storage size calculation overflowed"),
+        (with_header(dict(header, a={**header["a"], "shape": [1] * 17})), "17 dims"),
+        (with_header(dict(header, a={**header["a"], "data_offsets": [0, float("inf")]})), "expected [begin, end] integers"),
     ]
 
 

@@ -24,10 +24,14 @@ static nb_status check_dst(nb_ag_rec* r, int32_t n_inputs, const nb_tensor* cons
     return NB_OK;
 }
 
-/* In place through a view: the base's history will be rebased (see copy_slices.c). */
+/* In place through a view: the base's history will be rebased (see copy_slices.c).
+ * PyTorch's rule: a view that requires grad may not be written when its base is a
+ * leaf, whether or not the base requires grad (the view may be of a leaf view that
+ * was marked requires_grad itself; rebasing it would put that leaf in a cycle). */
 static nb_status check_view_dst(nb_ag_rec* r) {
     nb_tensor* base = r->dst->base;
-    if (base->ag != NULL && base->ag->grad_fn == NULL && base->ag->requires_grad)
+    const bool base_is_leaf = base->ag == NULL || base->ag->grad_fn == NULL;
+    if (base_is_leaf && ((base->ag != NULL && base->ag->requires_grad) || nb_ag_requires(r->dst)))
         return nb_error(NB_ERR_AUTOGRAD, "%s: a view of a leaf Variable that requires grad is being used in an "
                         "in-place operation.", r->op);
     if (!base->contiguous)

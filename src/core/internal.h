@@ -176,7 +176,7 @@ NB_INTERNAL nb_status nb_resize_output(const char* op, nb_tensor* dst, const nb_
 NB_INTERNAL nb_status nb_resize(const char* op, nb_tensor* t, const int64_t* shape, int32_t ndim);
 /* True when shape[ndim] is a's shape. */
 static inline bool nb_same_shape(const nb_tensor* a, const int64_t* shape, int32_t ndim) {
-    return a->ndim == ndim && memcmp(a->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0;
+    return a->ndim == ndim && (ndim == 0 || memcmp(a->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0);
 }
 
 /* ---- linear algebra (src/ops/lapack.c) ---- */

@@ -67,7 +67,7 @@ static nb_status open_batch(const nb_tensor* a, batch* b) {
     b->dtype = a->dtype;
     b->es = nb_dtype_sizes[a->dtype];
     b->bndim = a->ndim - 2;
-    b->bshape = a->shape;
+    b->bshape = b->t->shape;  /* not a's: a may be a temporary (open_pair's expanded A) released before use */
     b->m = a->shape[a->ndim - 2];
     b->n = a->shape[a->ndim - 1];
     b->count = 1;
@@ -80,7 +80,7 @@ static nb_status open_batch(const nb_tensor* a, batch* b) {
 static nb_status new_batched(const char* op, const batch* b, const int64_t* dims, int32_t nd, nb_tensor** out) {
     int64_t shape[NB_MAX_DIMS];
     memcpy(shape, b->bshape, sizeof(int64_t) * (size_t)b->bndim);
-    memcpy(shape + b->bndim, dims, sizeof(int64_t) * (size_t)nd);
+    if (nd > 0) memcpy(shape + b->bndim, dims, sizeof(int64_t) * (size_t)nd);  /* dims may be NULL then */
     return nb_tensor_new(op, shape, b->bndim + nd, b->dtype, NB_CPU, 0, out);
 }
 
@@ -502,6 +502,13 @@ static void fill_identity(nb_tensor* t, int64_t es) {
             nb_cpu_convert_fn(NB_F64, t->dtype)(p + (i * r * c + j * c + j) * es, 1, &one, 1, 1);
 }
 
+/* Whether count float32/float64 values are all finite. */
+static bool all_finite(const void* p, int64_t count, int32_t dtype) {
+    for (int64_t i = 0; i < count; i++)
+        if (!isfinite(dtype == NB_F32 ? (double)((const float*)p)[i] : ((const double*)p)[i])) return false;
+    return true;
+}
+
 nb_status nbi_linalg_svd(const nb_tensor* a, int32_t full_matrices, nb_tensor** u, nb_tensor** s, nb_tensor** vh) {
     static const char* op = "linalg.svd";
     NB_CHECK_OUT(op, s);
@@ -528,6 +535,11 @@ nb_status nbi_linalg_svd(const nb_tensor* a, int32_t full_matrices, nb_tensor** 
     if (st == NB_OK && vectors && k == 0) fill_identity(ut, b.es), fill_identity(vt, b.es);
     for (int64_t i = 0; st == NB_OK && k > 0 && i < b.count; i++) {
         transpose(b.data + i * m * n * b.es, abuf, m, n, b.es);
+        if (!all_finite(abuf, m * n, b.dtype)) {  /* gesdd loops forever on an infinity and refuses a NaN */
+            st = nb_error(NB_ERR_LINALG, "%s: %sThe algorithm failed to converge because the input matrix contained "
+                          "non-finite values.", op, element(b.batched, i));
+            break;
+        }
         const int info = KERNEL(b.dtype, svd, (nb_lapack_int)m, (nb_lapack_int)n, abuf,
                                 (void*)((char*)nb_tensor_data(st_) + i * k * b.es), ubuf, vbuf, !vectors ? 'N' : full ? 'A' : 'S');
         if (info < 0) st = no_memory(op);

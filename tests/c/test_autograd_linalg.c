@@ -122,7 +122,7 @@ TEST(test_products_first_and_second_derivatives) {
     CHECK_OK(nb_tensor_transpose(c, 0, 1, &wt));
     nb_tensor* mm[] = {c};
     CHECK_OK(nb_mm(wt, c, NULL, &y));                /* a transposed view of c times c */
-    first_and_second(y, mm, 2);
+    first_and_second(y, mm, 1);
     nb_tensor* add[] = {i, a, b};
     CHECK_OK(nb_baddbmm(i, a, b, 0.5, 2.0, NULL, &y));  /* input [2, 1, 2] broadcast to [2, 3, 2] */
     first_and_second(y, add, 3);

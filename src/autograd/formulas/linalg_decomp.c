@@ -133,10 +133,10 @@ static nb_status solve_record(const char* op, const nb_tensor* a, const nb_tenso
     nb_status st = nb_ag_begin(&r, op, "LinalgSolveExBackward0", solve_bw, NULL, 2, in, info ? 2 : 1);
     if (st != NB_OK) return st;
     r.node->ia[0] = left != 0;
-    r.node->ia[1] = nb_solve_rhs_is_vector(a, bt);
-    st = nb_ag_save_input(&r, 0, a);
     nb_tensor *y = NULL, *i = NULL;
-    if (st == NB_OK) st = info ? nbi_linalg_solve_ex(a, bt, left, &y, &i) : nbi_linalg_solve(a, bt, left, &y);
+    st = info ? nbi_linalg_solve_ex(a, bt, left, &y, &i) : nbi_linalg_solve(a, bt, left, &y);
+    if (st == NB_OK) r.node->ia[1] = nb_solve_rhs_is_vector(a, bt);  /* a and bt are valid once solve accepted them */
+    if (st == NB_OK) st = nb_ag_save_input(&r, 0, a);
     if (st == NB_OK) st = nb_ag_save_output(&r, 1, y, 0);
     nb_tensor* results[2] = {y, i};
     nb_tensor** outs[2] = {out, info};
@@ -277,6 +277,7 @@ nb_status nb_agf_linalg_qr(const nb_tensor* a, int32_t mode, nb_tensor** q, nb_t
 
 static nb_status eigh_bw(nb_bw* b) {
     nb_tensor *l = bw_saved(b, 0), *v = bw_saved(b, 1);
+    if (b->st != NB_OK) return b->st;  /* freed by an earlier backward, or modified in place */
     const int64_t n = l->shape[l->ndim - 1];
     nb_tensor* eye = BW_OP(b, nb_eye(n, n, l->dtype, l->storage->device_type, l->storage->device_index, &bw_r_));
     nb_tensor* inner = bw_mul(b, bw_unsq(b, b->go[0], -1), eye);  /* diag(gL) */
@@ -314,6 +315,7 @@ nb_status nb_agf_linalg_eigh(const nb_tensor* a, int32_t upper, nb_tensor** eige
 
 static nb_status svd_bw(nb_bw* b) {
     nb_tensor *u = bw_saved(b, 0), *s = bw_saved(b, 1), *vh = bw_saved(b, 2);
+    if (b->st != NB_OK) return b->st;  /* freed by an earlier backward, or modified in place */
     /* U and Vh may get gradients without being handed out: as saved outputs, under create_graph */
     const bool vectors = !(go_zero(b, 0) && go_zero(b, 2));
     nb_tensor* gs = b->go[1];

@@ -17,6 +17,7 @@ static nb_status identity_bw(nb_bw* b) {
 
 nb_status nb_agf_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst,
                          nb_tensor** out) {
+    if (dst == NULL && out == NULL) return nbi_dropout(x, p, train, gen, dst, out);  /* its NULL-out error */
     bool identity = !train || p == 0;
     nb_ag_rec r;
     nb_status st = nb_ag_begin(&r, "dropout", "NativeDropoutBackward0", identity ? identity_bw : mask_bw, dst, 1, &x,
@@ -27,7 +28,8 @@ nb_status nb_agf_dropout(const nb_tensor* x, double p, int32_t train, nb_generat
         st = nbi_dropout(x, p, train, gen, dst, &y); /* the identity, or the op's own error */
         if (st == NB_OK && y == x) { /* x itself: no node */
             nb_ag_end(&r, NB_OK, NULL, 0);
-            *out = y;
+            if (out != NULL) *out = y;  /* out may be NULL when dst is given */
+            else nb_tensor_release(y);
             return NB_OK;
         }
         return nb_ag_finish1(&r, st, y, out);

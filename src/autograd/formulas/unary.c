@@ -68,9 +68,11 @@ UNARY(erfc, "ErfcBackward0", true, false,
 UNARY(reciprocal, "ReciprocalBackward0", false, true, bw_neg(b, bw_mul(b, go, bw_mul(b, y, y))))
 UNARY(neg, "NegBackward0", false, false, bw_neg(b, go))
 UNARY(abs, "AbsBackward0", true, false, bw_mul(b, go, U(nb_sign, x)))
-/* relu: one fused pass, unless the backward itself is recorded (create_graph) or runs on a device. */
+/* relu: one fused pass, unless the backward itself is recorded (create_graph) or runs on a device.
+ * y is NULL when the saved result was freed or modified in place (b->st says which). */
 UNARY(relu, "ReluBackward0", false, true,
-      !nb_grad_enabled() && go->storage->device_type == NB_CPU && y->storage->device_type == NB_CPU
+      y == NULL ? NULL
+      : !nb_grad_enabled() && go->storage->device_type == NB_CPU && y->storage->device_type == NB_CPU
           ? BW_OP(b, nb_relu_backward(go, y, &bw_r_))
           : bw_where(b, BW_OP(b, nb_le(y, bw_scalar(b, 0.0), NULL, &bw_r_)), bw_scalar(b, 0.0), go))
 UNARY(square, "PowBackward0", true, false, bw_mul(b, go, bw_muls(b, x, 2.0)))

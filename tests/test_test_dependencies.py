@@ -1,0 +1,69 @@
+"""`pip install ".[test]" && python -m pytest` works on a fresh machine: every
+third-party module that the test command imports (tests/, the conformance suite
+and the fuzzers it runs) is a runtime dependency or in the `test` extra."""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = ["tests", "conformance"]
+# Import name -> distribution name, where they differ.
+DISTRIBUTION = {"yaml": "pyyaml", "PIL": "pillow"}
+
+
+def _requirements() -> set[str]:
+    text = (ROOT / "pyproject.toml").read_text()
+    project = text[text.index("[project]"):]
+    deps = re.search(r"^dependencies = \[(.*?)\]", project, re.M | re.S).group(1)
+    test = re.search(r"^test = \[(.*?)\]", project, re.M | re.S).group(1)
+    names = re.findall(r'"([A-Za-z0-9_.-]+)', deps + test)
+    return {n.lower().replace("_", "-") for n in names}
+
+
+def _local_names() -> set[str]:
+    names = {"nabla"}
+    for path in ROOT.rglob("*.py"):
+        if not any(part.startswith(("build", ".")) for part in path.relative_to(ROOT).parts):
+            names.add(path.stem)
+            names.add(path.parent.name)
+    return names
+
+
+def _imports() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for folder in SCANNED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    mods = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    mods = [node.module]
+                elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "importorskip"
+                      and node.args and isinstance(node.args[0], ast.Constant)):
+                    mods = [node.args[0].value]
+                else:
+                    continue
+                for mod in mods:
+                    found.setdefault(mod.split(".")[0], str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_third_party_import_is_installed_by_the_test_extra():
+    required = _requirements()
+    local = _local_names()
+    missing = {}
+    for mod, where in _imports().items():
+        if mod in sys.stdlib_module_names or mod in local or mod == "__future__":
+            continue
+        dist = DISTRIBUTION.get(mod, mod).lower().replace("_", "-")
+        if dist not in required:
+            missing[mod] = where
+    assert not missing, f"imported by the tests but not in pyproject's dependencies or `test` extra: {missing}"
+
+
+def test_the_scan_sees_the_known_test_dependencies():
+    imports = _imports()
+    assert {"pytest", "numpy", "torch", "scipy", "safetensors"} <= set(imports)
