@@ -258,3 +258,17 @@ def test_device_mismatch_names_both_devices():
         nabla.sum(x, 1, out=out)
     with pytest.raises(NotImplementedError, match=r"softmax: not implemented on cuda \(no lines kernel\)"):
         nabla.softmax(x, 1)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_long_reductions(device, dtype):
+    """Few outputs over long ranges (on a GPU: split over several blocks, then combined in order)."""
+    nd, td, rtol, atol = FLOATS[dtype]
+    arr = np.random.default_rng(5).uniform(-1, 1, size=(3, 70001))
+    x, t = nabla.tensor(arr).to(nd).to(device), torch.tensor(arr).to(td)
+    for ours, theirs in ((nabla.sum, torch.sum), (nabla.amax, torch.amax), (nabla.logsumexp, torch.logsumexp)):
+        want = theirs(t.to(torch.float64), (1,)).to(td)
+        assert_close(ours(x, (1,)), want, rtol * 30, atol * 300)
+    assert_close(nabla.var(x, (1,)), torch.var(t.to(torch.float64), 1).to(td), rtol * 30, atol)
+    assert_close(nabla.argmax(x, 1), torch.argmax(t, 1), 0, 0)
+    assert_close(nabla.sum(x), torch.sum(t.to(torch.float64)).to(td), rtol * 30, atol * 500)
