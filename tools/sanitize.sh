@@ -87,12 +87,6 @@ build_c "$BIN/nb_conformance" conformance/c/runner.c
 run conformance "$BIN/nb_conformance" conformance/cases/*.txt
 tail -1 "$LOG/conformance.log" | sed 's/^/  /'
 
-# Hook: the emulated CUDA kernels under the same sanitizers, once tools/cuda_emu_check.sh exists.
-if [ -x tools/cuda_emu_check.sh ]; then
-  echo "sanitize: emulated CUDA kernels"
-  run cuda_emu env NB_SANITIZE=address,undefined tools/cuda_emu_check.sh
-fi
-
 echo "sanitize: $((SECONDS - start)) s"
 if [ ${#failed[@]} -ne 0 ]; then
   echo "sanitize: FAILED: ${failed[*]}"
