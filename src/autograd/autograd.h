@@ -46,6 +46,8 @@ typedef struct nb_ag_meta {
     nb_tensor* grad;         /* leaves */
     nb_grad_slot* retained;  /* non-leaves after retain_grad */
     nb_hook* hooks;          /* leaves (non-leaf hooks live on grad_fn) */
+    _Atomic(nb_tensor*) data;/* strong: the alias of this tensor's data that the nodes saving it share
+                              * (nb_saved); set once, kept while its metadata still matches */
 } nb_ag_meta;
 
 typedef struct nb_edge {

@@ -346,7 +346,15 @@ static nb_status run_node(pass* P, task* t) {
         if (st == NB_OK && n->n_inputs > 0 && (gi = calloc((size_t)n->n_inputs, sizeof *gi)) == NULL) st = oom();
         if (st == NB_OK && n->released) st = nb_ag_freed_error(); /* every node type, before its formula runs */
         if (st == NB_OK) {
-            nb_bw b = {.node = n, .go = t->buf, .go_zero = zero, .gi = gi, .st = NB_OK, .ntmp = 0};
+            /* Field by field: an initializer would zero tmp[] and msg[] (1.8 KB) for every node. */
+            nb_bw b;
+            b.node = n;
+            b.go = t->buf;
+            b.go_zero = zero;
+            b.gi = gi;
+            b.st = NB_OK;
+            b.ntmp = 0;
+            b.msg[0] = '\0';
             st = n->backward(&b);
             if (st == NB_OK) st = b.st;
             else if (st == b.st && b.msg[0] != '\0') nb_error(st, "%s", b.msg); /* the first failure's message */

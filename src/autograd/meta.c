@@ -64,6 +64,7 @@ void nb_ag_meta_free(nb_ag_meta* m) {
     slot_release(m->retained);
     nb_hooks_free(m->hooks);
     nb_node_release(m->grad_fn);
+    nb_tensor_release(atomic_load_explicit(&m->data, memory_order_relaxed));
     free(m);
 }
 

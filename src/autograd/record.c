@@ -1,7 +1,9 @@
 /* record.c: what a forward formula calls to put its op into the graph — checks on
  * the write target, the node with its edges, saved tensors, attaching outputs. */
 #include "autograd.h"
+#include "../alloc/cpu_allocator.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 nb_status nb_ag_nondifferentiable_write(const char* op) {
@@ -84,11 +86,53 @@ static void save(nb_node* n, int32_t slot, nb_tensor* t, int32_t output_nr, nb_e
     if (slot >= n->n_saved) n->n_saved = slot + 1;
 }
 
-/* The data of t without its history (see nb_saved). */
-static nb_status data_alias(const nb_tensor* t, nb_tensor** out) {
-    nb_status st = nb_tensor_detach(t, out);
-    if (st == NB_OK) (*out)->wrapped_number = t->wrapped_number; /* promotes the same way in backward */
-    return st;
+/* A new alias of t's data without history: t's metadata as is (it is valid already,
+ * so nb_tensor_detach's checks are skipped), its storage and version counter. */
+static nb_tensor* alias_new(const nb_tensor* t) {
+    nb_tensor* a = nb_cpu_alloc(sizeof *a);
+    if (a == NULL) return NULL;
+    memcpy(a, t, offsetof(nb_tensor, shape));
+    atomic_init(&a->refcount, 1);
+    for (int32_t i = 0; i < t->ndim; i++) {
+        a->shape[i] = t->shape[i];
+        a->strides[i] = t->strides[i];
+    }
+    a->ag = NULL;
+    a->base = NULL;
+    atomic_fetch_add_explicit(&t->storage->refcount, 1, memory_order_relaxed);
+    nb_count_live(NB_LIVE_TENSOR, 1);
+    return a; /* wrapped_number comes along: it promotes the same way in backward */
+}
+
+static bool alias_matches(const nb_tensor* a, const nb_tensor* t) {
+    if (a->storage != t->storage || a->offset != t->offset || a->dtype != t->dtype || a->ndim != t->ndim ||
+        a->wrapped_number != t->wrapped_number)
+        return false;
+    for (int32_t i = 0; i < t->ndim; i++)
+        if (a->shape[i] != t->shape[i] || a->strides[i] != t->strides[i]) return false;
+    return true;
+}
+
+/* The data of t without its history (see nb_saved), as a new reference. A tensor
+ * with autograd state keeps one alias that every node saving it shares: saving is
+ * then a retain. The alias is set once (atomically, as two threads may save the same
+ * tensor); after an in-place metadata change (resize_, squeeze_, set_) it no longer
+ * matches and each save makes its own. */
+static nb_status data_alias(const nb_tensor* t, nb_ag_meta* m, nb_tensor** out) {
+    nb_tensor* a = m != NULL ? atomic_load_explicit(&m->data, memory_order_acquire) : NULL;
+    if (a != NULL && alias_matches(a, t)) {
+        atomic_fetch_add_explicit(&a->refcount, 1, memory_order_relaxed);
+        *out = a;
+        return NB_OK;
+    }
+    nb_tensor* fresh = alias_new(t);
+    if (fresh == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "autograd: out of memory saving a tensor for backward");
+    nb_tensor* none = NULL;
+    if (m != NULL && a == NULL &&
+        atomic_compare_exchange_strong_explicit(&m->data, &none, fresh, memory_order_acq_rel, memory_order_acquire))
+        atomic_fetch_add_explicit(&fresh->refcount, 1, memory_order_relaxed); /* the meta's reference */
+    *out = fresh;
+    return NB_OK;
 }
 
 nb_status nb_ag_save_input(nb_ag_rec* r, int32_t slot, const nb_tensor* t) {
@@ -102,8 +146,10 @@ nb_status nb_ag_save_input(nb_ag_rec* r, int32_t slot, const nb_tensor* t) {
     } else if (t->ag != NULL && t->ag->requires_grad && t->ag->grad_fn == NULL) {
         nb_tensor_retain(keep); /* a leaf that requires grad never takes a history in place: no cycle */
     } else {
+        /* No autograd state (plain data): no alias is cached, as making the state would write
+         * to a tensor other threads may be reading. */
         if (t->ag != NULL && t->ag->grad_fn != NULL) st = nb_ag_gradient_edge(keep, &fn);
-        if (st == NB_OK) st = data_alias(t, &keep);
+        if (st == NB_OK) st = data_alias(t, t->ag, &keep);
         if (st != NB_OK) nb_node_release(fn.node);
     }
     if (st != NB_OK) return st;
@@ -112,9 +158,12 @@ nb_status nb_ag_save_input(nb_ag_rec* r, int32_t slot, const nb_tensor* t) {
 }
 
 nb_status nb_ag_save_output(nb_ag_rec* r, int32_t slot, const nb_tensor* t, int32_t output_nr) {
-    /* The output's history is this node: bw_saved reattaches it under create_graph. */
+    /* The output's history is this node: bw_saved reattaches it under create_graph.
+     * A floating output gets autograd state from nb_ag_end anyway, so it is made now
+     * to hold the shared alias (the output is this thread's alone). */
     nb_tensor* alias;
-    nb_status st = data_alias(t, &alias);
+    nb_ag_meta* m = nb_dtype_is_floating(t->dtype) ? nb_ag_meta_get((nb_tensor*)t) : t->ag;
+    nb_status st = data_alias(t, m, &alias);
     if (st != NB_OK) return st;
     save(r->node, slot, alias, output_nr, (nb_edge){NULL, 0});
     return NB_OK;
