@@ -14,6 +14,12 @@
 
 #include "backend.h"
 
+#if defined(__CUDACC__)
+#define NB_IX_HD __host__ __device__
+#else
+#define NB_IX_HD
+#endif
+
 namespace nbcuda {
 
 constexpr int kIndexThreads = 256;
@@ -48,7 +54,7 @@ inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
 }
 
 // Whether v indexes a dim of `size` (negative values count from the end when wrap).
-inline bool index_in_range(int64_t v, int64_t size, bool wrap) {
+NB_IX_HD inline bool index_in_range(int64_t v, int64_t size, bool wrap) {
     return v < size && (v >= 0 || (wrap && v >= -size));
 }
 
