@@ -107,6 +107,44 @@ static inline int64_t nb_bk_reduce_workspace_bytes(int64_t outputs, int64_t coun
                ? outputs * NB_BK_REDUCE_MAX_SPLIT * NB_BK_REDUCE_PARTIAL_BYTES : 0;
 }
 
+/* Index kernels (nb_bk_index.op). */
+enum {
+    NB_IXK_GATHER,         /* out[i] = src[i with dim -> idx[i]]                  */
+    NB_IXK_SCATTER,        /* out[i with dim -> idx[i]] = src[i]                  */
+    NB_IXK_SCATTER_ADD,    /* out[i with dim -> idx[i]] += alpha * src[i]         */
+    NB_IXK_SCATTER_REDUCE, /* out[...] = reduce(out[...], src[i]) (reduce below)  */
+    NB_IXK_MASKED_FILL,    /* out[i] = value where mask[i] (mask: bool, in idx)   */
+    NB_IXK_MASKED_SELECT,  /* out[k] = src[i] for the k-th set mask[i], row-major */
+    NB_IXK_EMBEDDING_BACKWARD, /* out[r] = sum of src rows whose idx is r, in index order */
+    NB_IXK_NUM
+};
+
+/* One index kernel over an iteration shape[ndim]. Pointers include the tensors'
+ * offsets; strides count elements. `dim` is the indexed dim: along it, out (put
+ * kernels) or src (take kernels) has `dim_size` elements and the iteration walks
+ * idx instead. idx (int64 or int32; bool for masks) is read with idx_strides;
+ * a value outside [-dim_size, dim_size) (or [0, dim_size) without wrap) is an
+ * error the device reports at the next sync with `name` (see the plugin's
+ * device error word). index_select/index_add/embedding are gather/scatter_add
+ * with idx strides 0 outside dim. */
+typedef struct nb_bk_index {
+    const char* name;      /* the op, for messages */
+    int32_t op;            /* NB_IXK_* */
+    int32_t dtype, idx_dtype, ndim, dim, wrap;
+    int32_t reduce;        /* SCATTER_REDUCE: NB_RK_PROD, NB_RK_AMAX or NB_RK_AMIN */
+    int64_t shape[NB_MAX_DIMS];
+    int64_t dim_size;
+    void* out;
+    int64_t out_strides[NB_MAX_DIMS];
+    const void* src;
+    int64_t src_strides[NB_MAX_DIMS];
+    const void* idx;
+    int64_t idx_strides[NB_MAX_DIMS];
+    double alpha;          /* SCATTER_ADD */
+    uint8_t value[8];      /* MASKED_FILL: the fill value's bytes in dtype */
+    int64_t padding_idx;   /* EMBEDDING_BACKWARD: rows with this index add nothing (-1: none) */
+} nb_bk_index;
+
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
 struct nb_bk_lines;   /* softmax, log_softmax, cumsum, cumprod, logcumsumexp and their backward */
@@ -114,7 +152,6 @@ struct nb_bk_gemm;    /* mm, bmm, addmm, baddbmm, matmul's cases */
 struct nb_bk_conv;    /* conv forward and gradients */
 struct nb_bk_pool;    /* max / avg pooling and their backward */
 struct nb_bk_norm;    /* layer, batch and group norm and their backward */
-struct nb_bk_index;   /* gather, scatter, index_select, index_add, masked ops, embedding, nonzero */
 struct nb_bk_sort;    /* sort, argsort, topk, unique */
 struct nb_bk_rng;     /* the Philox generators' distributions */
 struct nb_bk_optim;   /* fused optimizer steps */

@@ -15,5 +15,8 @@ cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, cudaStream_t stream);
 cudaError_t nb_cuda_copy_strided(const nb_bk_copy* args, cudaStream_t stream);
 // One reduction (see nb_bk_reduce); queued on stream.
 cudaError_t nb_cuda_reduce(const nb_bk_reduce* args, cudaStream_t stream);
+// One index kernel (see nb_bk_index); out-of-range indices are recorded in the
+// device's error word (index_plan.h DevError, in device memory); queued on stream.
+cudaError_t nb_cuda_index(const nb_bk_index* args, void* device_error, cudaStream_t stream);
 
 #endif  // NABLA_CUDA_KERNELS_H_

@@ -8,9 +8,12 @@
 // non-blocking, as PyTorch does: they never wait for the legacy default stream.
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdio>
+#include <mutex>
 
 #include "backend.h"
+#include "index_plan.h"
 #include "kernels.h"
 
 namespace {
@@ -47,12 +50,14 @@ void cuda_free(int32_t device, void* ptr, int64_t) {
     cudaFree(ptr);
 }
 
+nb_status check_device_error(int32_t device);
+
 nb_status cuda_copy(void* dst, int32_t dst_type, int32_t dst_index, const void* src, int32_t, int32_t src_index,
                     int64_t nbytes) {
     if (nbytes == 0) return NB_OK;
     TRY(cudaSetDevice(dst_type == NB_CUDA ? dst_index : src_index));
     TRY(cudaMemcpy(dst, src, static_cast<size_t>(nbytes), cudaMemcpyDefault));  // unified addressing
-    return NB_OK;
+    return dst_type == NB_CUDA ? NB_OK : check_device_error(src_index);
 }
 
 nb_status cuda_memset(void* dst, int32_t device, int value, int64_t nbytes) {
@@ -64,10 +69,60 @@ nb_status cuda_memset(void* dst, int32_t device, int value, int64_t nbytes) {
 
 const char* cuda_last_error() { return last_error; }
 
+// Device error words (index_plan.h): one per device, allocated at the first
+// index kernel. `armed` says a kernel that may set it ran since the last check,
+// so synchronising calls read the word back only then.
+constexpr int kMaxDevices = 64;
+nbcuda::DevError* error_words[kMaxDevices];
+std::atomic<bool> error_armed[kMaxDevices];
+std::mutex error_words_lock;
+
+nb_status error_word(int32_t device, nbcuda::DevError** out) {
+    if (device < 0 || device >= kMaxDevices) {
+        std::snprintf(last_error, sizeof last_error, "device %d: more devices than the plugin tracks", (int)device);
+        return NB_ERR_DEVICE;
+    }
+    std::lock_guard<std::mutex> hold(error_words_lock);
+    if (!error_words[device]) {
+        void* p = nullptr;
+        TRY(cudaMalloc(&p, sizeof(nbcuda::DevError)));
+        cudaError_t err = cudaMemset(p, 0, sizeof(nbcuda::DevError));
+        if (err != cudaSuccess) {
+            cudaFree(p);
+            return fail(err, "cudaMemset");
+        }
+        error_words[device] = static_cast<nbcuda::DevError*>(p);
+    }
+    *out = error_words[device];
+    return NB_OK;
+}
+
+// After a synchronising call on `device` (current): reports and clears a device
+// error once the device is idle, so the word is complete and no kernel races the reset.
+nb_status check_device_error(int32_t device) {
+    if (device < 0 || device >= kMaxDevices || !error_armed[device].load(std::memory_order_acquire)) return NB_OK;
+    nbcuda::DevError* w = error_words[device];
+    int32_t flag = 0;
+    TRY(cudaMemcpy(&flag, &w->flag, sizeof flag, cudaMemcpyDeviceToHost));
+    if (!flag) return NB_OK;
+    TRY(cudaDeviceSynchronize());
+    nbcuda::DevError e;
+    TRY(cudaMemcpy(&e, w, sizeof e, cudaMemcpyDeviceToHost));
+    TRY(cudaMemset(w, 0, sizeof e));
+    nbcuda::dev_error_message(e, last_error, sizeof last_error);
+    return NB_ERR_INDEX;
+}
+
+nb_status check_current_device_error() {
+    int device = 0;
+    TRY(cudaGetDevice(&device));
+    return check_device_error(device);
+}
+
 nb_status device_synchronize(int32_t device) {
     TRY(cudaSetDevice(device));
     TRY(cudaDeviceSynchronize());
-    return NB_OK;
+    return check_device_error(device);
 }
 
 nb_status mem_info(int32_t device, int64_t* free_bytes, int64_t* total_bytes) {
@@ -104,7 +159,7 @@ nb_status stream_priority_range(int32_t* least, int32_t* greatest) {
 nb_status stream_synchronize(int32_t device, void* stream) {
     TRY(cudaSetDevice(device));
     TRY(cudaStreamSynchronize(as_stream(stream)));
-    return NB_OK;
+    return check_device_error(device);
 }
 
 nb_status stream_query(int32_t device, void* stream, int32_t* done) {
@@ -161,7 +216,7 @@ nb_status event_query(void* event, int32_t* done) {
 
 nb_status event_synchronize(void* event) {
     TRY(cudaEventSynchronize(as_event(event)));
-    return NB_OK;
+    return check_current_device_error();
 }
 
 nb_status event_elapsed(void* start, void* end, float* ms) {
@@ -207,6 +262,16 @@ nb_status copy_strided(int32_t device, const nb_bk_copy* plan, void* stream) {
 nb_status reduce(int32_t device, const nb_bk_reduce* plan, void* stream) {
     TRY(cudaSetDevice(device));
     TRY(nb_cuda_reduce(plan, as_stream(stream)));
+    return NB_OK;
+}
+
+nb_status index(int32_t device, const nb_bk_index* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    nbcuda::DevError* word = nullptr;
+    nb_status st = error_word(device, &word);
+    if (st != NB_OK) return st;
+    error_armed[device].store(true, std::memory_order_release);
+    TRY(nb_cuda_index(plan, word, as_stream(stream)));
     return NB_OK;
 }
 
@@ -256,6 +321,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->elementwise = elementwise;
     backend->copy_strided = copy_strided;
     backend->reduce = reduce;
+    backend->index = index;
     *device_count = count;
     return NB_OK;
 }

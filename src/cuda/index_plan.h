@@ -1,0 +1,77 @@
+// index_plan.h: host-side pieces of the CUDA index family (index.cu).
+//   - The device error word: a kernel that meets an out-of-range index claims
+//     the word with one atomic compare-and-swap on `flag` (first error wins) and
+//     then writes what it saw; the plugin reads it back at its next synchronising
+//     call, reports NB_ERR_INDEX in PyTorch's wording and clears it, so the
+//     device stays usable (no device-side assert).
+//   - Launch shapes: one thread per iteration element, grid-stride capped.
+// Host-only C++: the unit test (tests/cuda/test_index_plan.cpp) builds it without a GPU.
+#ifndef NABLA_CUDA_INDEX_PLAN_H_
+#define NABLA_CUDA_INDEX_PLAN_H_
+
+#include <cstdint>
+#include <cstdio>
+
+#include "backend.h"
+
+#if defined(__CUDACC__)
+#define NB_IX_HD __host__ __device__
+#else
+#define NB_IX_HD
+#endif
+
+namespace nbcuda {
+
+constexpr int kIndexThreads = 256;
+constexpr int64_t kIndexMaxBlocks = 65535;
+
+// Lives in device memory, one per device; all zero means "no error".
+struct DevError {
+    int32_t flag;   // 0 free, 1 claimed by the first failing thread
+    int32_t dim;    // the indexed dim
+    int64_t index;  // the bad value as read
+    int64_t size;   // the dim's size
+    char op[32];    // the op's name, truncated
+};
+
+// Copies the op name into the word (device side does the same byte loop).
+inline void dev_error_fill(DevError* e, const char* op, int32_t dim, int64_t index, int64_t size) {
+    int i = 0;
+    for (; op && op[i] && i < (int)sizeof e->op - 1; i++) e->op[i] = op[i];
+    e->op[i] = 0;
+    e->dim = dim;
+    e->index = index;
+    e->size = size;
+}
+
+// The message for a claimed word: "index_select: index 7 is out of bounds for
+// dimension 0 with size 5". Returns false (and writes nothing) when the flag is clear.
+inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
+    if (!e.flag) return false;
+    snprintf(buf, cap, "%s: index %lld is out of bounds for dimension %d with size %lld", e.op,
+             (long long)e.index, (int)e.dim, (long long)e.size);
+    return true;
+}
+
+// Whether v indexes a dim of `size` (negative values count from the end when wrap).
+NB_IX_HD inline bool index_in_range(int64_t v, int64_t size, bool wrap) {
+    return v < size && (v >= 0 || (wrap && v >= -size));
+}
+
+struct IndexLaunch {
+    int64_t blocks;  // 0: nothing to launch
+    int threads;
+};
+
+// One thread per element of n, at most kIndexMaxBlocks blocks (kernels loop over the rest).
+inline IndexLaunch index_launch(int64_t n) {
+    IndexLaunch l{0, kIndexThreads};
+    if (n <= 0) return l;
+    int64_t b = (n + kIndexThreads - 1) / kIndexThreads;
+    l.blocks = b < kIndexMaxBlocks ? b : kIndexMaxBlocks;
+    return l;
+}
+
+}  // namespace nbcuda
+
+#endif  // NABLA_CUDA_INDEX_PLAN_H_
