@@ -12,6 +12,7 @@
  * kernel (src/cpu/gemm.c). Operands keep their own dtype: like PyTorch, matrix
  * products do not promote (outer, an elementwise product, does). */
 #include "../core/internal.h"
+#include "../core/runtime.h"
 #include "../cpu/gemm.h"
 
 #include <string.h>
