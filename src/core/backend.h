@@ -145,10 +145,33 @@ typedef struct nb_bk_index {
     int64_t padding_idx;   /* EMBEDDING_BACKWARD: rows with this index add nothing (-1: none) */
 } nb_bk_index;
 
+/* GEMM (mm, bmm, addmm, baddbmm, matmul's cases, linear, mv, dot):
+ *     C[b] = alpha * A[b] @ B[b] + beta * addend[b]   over broadcast batch dims.
+ * Operands are in the compute dtype (f16/bf16 arrive as f32 on the CPU; the CUDA
+ * backend also takes them as they are and accumulates in f32). Pointers include
+ * the tensors' offsets; strides count elements. */
+typedef struct nb_bk_gemm_operand {
+    char* data;                     /* the first element of batch 0 */
+    int64_t rs, cs;                 /* row and column strides (free when that size is 1) */
+    int64_t bstrides[NB_MAX_DIMS];  /* per batch dim; 0 broadcasts the operand */
+} nb_bk_gemm_operand;
+
+typedef struct nb_bk_gemm {
+    int32_t dtype;                  /* NB_F32, NB_F64, NB_F16, NB_BF16 or an integer dtype (not bool) */
+    int64_t M, N, K;
+    int32_t bndim;                  /* batch dims, outermost first */
+    int64_t bshape[NB_MAX_DIMS];
+    nb_bk_gemm_operand a, b, c;     /* a: M x K, b: K x N, c: M x N (c never overlaps a or b) */
+    nb_bk_gemm_operand in;          /* an addend broadcast to M x N (stride 0), or none: */
+    int32_t in_dtype;               /* its dtype, or -1 when C already holds the addend or there is none */
+    double alpha, beta;             /* floating dtypes */
+    int64_t ialpha, ibeta;          /* integer dtypes (PyTorch truncates alpha and beta) */
+    int32_t accumulate;             /* nonzero: beta applies (beta != 0 and an addend, in C or in `in`) */
+} nb_bk_gemm;
+
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
 struct nb_bk_lines;   /* softmax, log_softmax, cumsum, cumprod, logcumsumexp and their backward */
-struct nb_bk_gemm;    /* mm, bmm, addmm, baddbmm, matmul's cases */
 struct nb_bk_conv;    /* conv forward and gradients */
 struct nb_bk_pool;    /* max / avg pooling and their backward */
 struct nb_bk_norm;    /* layer, batch and group norm and their backward */

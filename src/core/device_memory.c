@@ -179,7 +179,8 @@ static nb_status storage_memset(void* dst, int32_t index, int value, int64_t nby
     return st;
 }
 
-static const char* storage_last_error(void) { return message; }
+/* The storage layer's own message (allocation), else the plugin's (a kernel family's). */
+static const char* storage_last_error(void) { return message[0] != '\0' ? message : plugin->last_error(); }
 
 void nb_cuda_memory_init(const nb_backend* p) {
     plugin = p;

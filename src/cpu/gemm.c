@@ -414,3 +414,9 @@ void nb_cpu_gemm(const nb_gemm_problem* in) {
         blas_run(&p, &bp, nbatch);
     if (end_blocking) end_blocking(token);
 }
+
+nb_status nb_cpu_gemm_slot(int32_t device_index, const nb_bk_gemm* plan, void* stream) {
+    (void)device_index, (void)stream;
+    nb_cpu_gemm(plan);
+    return NB_OK;
+}

@@ -10,25 +10,9 @@
 
 #include "../core/internal.h"
 
-/* One operand: a rows x cols matrix per batch index; strides in elements. */
-typedef struct nb_gemm_operand {
-    char* data;                     /* the first element of batch 0 */
-    int64_t rs, cs;                 /* row and column strides (free when that size is 1) */
-    int64_t bstrides[NB_MAX_DIMS];  /* per batch dim; 0 broadcasts the operand */
-} nb_gemm_operand;
-
-typedef struct nb_gemm_problem {
-    int32_t dtype;                  /* NB_F32, NB_F64 or an integer dtype (not bool) */
-    int64_t M, N, K;
-    int32_t bndim;                  /* batch dims, outermost first */
-    int64_t bshape[NB_MAX_DIMS];
-    nb_gemm_operand a, b, c;        /* a: M x K, b: K x N, c: M x N (c never overlaps a or b) */
-    nb_gemm_operand in;             /* an addend broadcast to M x N (stride 0), or none: */
-    int32_t in_dtype;               /* its dtype, or -1 when C already holds the addend or there is none */
-    double alpha, beta;             /* floating dtypes */
-    int64_t ialpha, ibeta;          /* integer dtypes (PyTorch truncates alpha and beta) */
-    bool accumulate;                /* beta applies (beta != 0 and an addend, in C or in `in`) */
-} nb_gemm_problem;
+/* The plan is the backend's (backend.h); these names are the CPU kernel's. */
+typedef nb_bk_gemm_operand nb_gemm_operand;
+typedef nb_bk_gemm nb_gemm_problem;
 
 enum { NB_GEMM_NONE = 0, NB_GEMM_ROW = 1, NB_GEMM_COL = 2 };
 
@@ -54,5 +38,7 @@ static inline int nb_gemm_layout(int64_t rows, int64_t cols, int64_t rs, int64_t
 
 /* Runs the problem. Never fails: every dtype and layout has a path. */
 NB_INTERNAL void nb_cpu_gemm(const nb_gemm_problem* p);
+/* The CPU table's gemm slot (f32, f64 and integers). */
+NB_INTERNAL nb_status nb_cpu_gemm_slot(int32_t device_index, const nb_bk_gemm* plan, void* stream);
 
 #endif /* NABLA_CPU_GEMM_H_ */

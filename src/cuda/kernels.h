@@ -19,4 +19,11 @@ cudaError_t nb_cuda_reduce(const nb_bk_reduce* args, cudaStream_t stream);
 // device's error word (index_plan.h DevError, in device memory); queued on stream.
 cudaError_t nb_cuda_index(const nb_bk_index* args, void* device_error, cudaStream_t stream);
 
+// Whether the CUDA GEMM takes dtype (the float dtypes).
+bool nb_cuda_gemm_supported(int32_t dtype);
+// One GEMM (see nb_bk_gemm) through nabla's own tiled kernel; queued on stream.
+cudaError_t nb_cuda_gemm_tiled(const nb_bk_gemm* args, cudaStream_t stream);
+// One GEMM through cuBLAS when it loads (and NABLA_CUBLAS is not 0), else the tiled kernel.
+cudaError_t nb_cuda_gemm(const nb_bk_gemm* args, cudaStream_t stream);
+
 #endif  // NABLA_CUDA_KERNELS_H_

@@ -275,6 +275,16 @@ nb_status index(int32_t device, const nb_bk_index* plan, void* stream) {
     return NB_OK;
 }
 
+nb_status gemm(int32_t device, const nb_bk_gemm* plan, void* stream) {
+    if (!nb_cuda_gemm_supported(plan->dtype)) {
+        std::snprintf(last_error, sizeof last_error, "no CUDA GEMM kernel for integer dtypes");
+        return NB_ERR_NOT_IMPLEMENTED;
+    }
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_gemm(plan, as_stream(stream)));
+    return NB_OK;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
@@ -322,6 +332,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->copy_strided = copy_strided;
     backend->reduce = reduce;
     backend->index = index;
+    backend->gemm = gemm;
     *device_count = count;
     return NB_OK;
 }

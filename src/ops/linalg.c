@@ -12,6 +12,7 @@
  * kernel (src/cpu/gemm.c). Operands keep their own dtype: like PyTorch, matrix
  * products do not promote (outer, an elementwise product, does). */
 #include "../core/internal.h"
+#include "../core/runtime.h"
 #include "../cpu/gemm.h"
 
 #include <string.h>
@@ -52,10 +53,8 @@ static nb_status check_args(const char* op, const nb_tensor* const* ts, const ch
                             "two devices, %s:%d and %s:%d", op, nb_device_type_name(dt), (int)di,
                             nb_device_type_name(t->storage->device_type), (int)t->storage->device_index);
     }
-    if (dt != NB_CPU)
-        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: not implemented on %s yet (only cpu kernels exist)", op,
-                        nb_device_type_name(dt));
-    return NB_OK;
+    const nb_backend* b;
+    return nb_backend_slot(op, dt, NB_FAMILY_GEMM, &b);
 }
 
 static nb_status check_not_bool(const char* op, const nb_tensor* t) {
@@ -181,12 +180,13 @@ static bool blas_readable(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
 
 /* t in the compute dtype and, for BLAS, with strides BLAS can read (a new reference). */
 static nb_status prepare_operand(const nb_tensor* t, int32_t compute, bool is_a, nb_tensor** out) {
+    const int32_t dev = t->storage->device_type, di = t->storage->device_index;
     nb_tensor* cur = (nb_tensor*)t;
     nb_tensor_retain(cur);
     nb_status st = NB_OK;
     if (t->dtype != compute) {
         nb_tensor_release(cur);
-        if ((st = nb_tensor_to(t, compute, NB_CPU, 0, 0, &cur)) != NB_OK) return st;
+        if ((st = nb_tensor_to(t, compute, dev, di, 0, &cur)) != NB_OK) return st;
     }
     if (compute == NB_F32 || compute == NB_F64) {
         int64_t rows, cols, rs, cs;
@@ -277,8 +277,11 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
         const nb_tensor* inputs[3] = {s->a, s->b, s->input};
         if ((st = nb_resize_output(op, dst, inputs, 3, s->oshape, s->ondim)) != NB_OK) return st;
     }
+    const int32_t dev = s->a->storage->device_type, di = s->a->storage->device_index;
+    const nb_backend* bk;
+    if ((st = nb_backend_slot(op, dev, NB_FAMILY_GEMM, &bk)) != NB_OK) return st;
     nb_tensor* target = dst;
-    if (target == NULL && (st = nb_tensor_new(op, s->oshape, s->ondim, dtype, NB_CPU, 0, &target)) != NB_OK)
+    if (target == NULL && (st = nb_tensor_new(op, s->oshape, s->ondim, dtype, dev, di, &target)) != NB_OK)
         return st;
     nb_tensor *a = NULL, *b = NULL, *c = NULL;
     if (target->numel > 0) {
@@ -289,7 +292,7 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
                 c = target;
                 nb_tensor_retain(c);
             } else {
-                st = nb_tensor_new(op, s->oshape, s->ondim, compute, NB_CPU, 0, &c);
+                st = nb_tensor_new(op, s->oshape, s->ondim, compute, dev, di, &c);
             }
         }
         /* The addend goes into C block by block inside the kernel (in parallel, cache-hot), unless
@@ -317,8 +320,13 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
             p.c.rs = a->ndim == 1 ? 0 : c->strides[s->bndim];
             p.c.cs = b->ndim == 1 ? 0 : c->strides[c->ndim - 1];
             for (int32_t d = 0; d < s->bndim; d++) p.c.bstrides[d] = c->shape[d] == 1 ? 0 : c->strides[d];
-            nb_cpu_gemm(&p);
-            if (c != target) st = nb_copy_into(op, target, c);
+            if (dev == NB_CPU) {
+                st = bk->gemm(di, &p, NULL);
+            } else {
+                st = bk->gemm(di, &p, nb_stream_current_of(dev, di)->native);
+                if (st != NB_OK) st = nb_error(st, "%s: %s", op, bk->last_error());
+            }
+            if (st == NB_OK && c != target) st = nb_copy_into(op, target, c);
         }
     }
     nb_tensor_release(a);

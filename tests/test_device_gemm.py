@@ -1,0 +1,212 @@
+"""Matrix products on every device (the `device` fixture: CPU always, CUDA when
+there is one) against PyTorch on the CPU at per-dtype tolerances: mm, bmm,
+matmul (every rank case, batch broadcast, vectors), mv, dot, addmm, baddbmm and
+linear, with alpha/beta, transposed, sliced and broadcast operands, empty sizes
+(k = 0 gives beta * input, or zeros), 0-dim errors, and backward. On CUDA each
+case runs twice: through cuBLAS (the emulator's stand-in when emulated) and
+through nabla's own tiled kernel (NABLA_CUBLAS=0)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nabla
+
+torch = pytest.importorskip("torch")
+
+needs_cuda = pytest.mark.skipif(not nabla.cuda.is_available(), reason="no CUDA device")
+
+FLOATS = {  # name: (nabla dtype, torch dtype, rtol, atol); f16/bf16 sum in f32, rounded once
+    "float32": (nabla.float32, torch.float32, 1e-5, 1e-5),
+    "float64": (nabla.float64, torch.float64, 1e-12, 1e-12),
+    "float16": (nabla.float16, torch.float16, 4e-3, 4e-3),
+    "bfloat16": (nabla.bfloat16, torch.bfloat16, 2e-2, 2e-2),
+}
+
+
+@pytest.fixture(params=["cublas", "own"])
+def dev(request, device, monkeypatch):
+    """The device; on CUDA, with the cuBLAS path or the own kernel (NABLA_CUBLAS=0)."""
+    if device == "cpu" and request.param == "own":
+        pytest.skip("the own/cuBLAS split exists on CUDA only")
+    monkeypatch.setenv("NABLA_CUBLAS", "1" if request.param == "cublas" else "0")
+    return device
+
+
+def arr(shape, seed):
+    return np.random.default_rng(seed).uniform(-1, 1, size=shape)
+
+
+def pair(a, dtype, device, layout=""):
+    """The same view of float64 values a as nabla on device and torch on the CPU.
+    layout "t": stored transposed and viewed back; "s": every other row of a taller array."""
+    nd, td = FLOATS[dtype][0], FLOATS[dtype][1]
+    if layout == "t":
+        base = np.ascontiguousarray(np.swapaxes(a, -1, -2))
+        return nabla.tensor(base).to(nd).to(device).transpose(-1, -2), torch.tensor(base).to(td).transpose(-1, -2)
+    if layout == "s":
+        base = np.repeat(a, 2, axis=-2)
+        return nabla.tensor(base).to(nd).to(device)[..., ::2, :], torch.tensor(base).to(td)[..., ::2, :]
+    return nabla.tensor(a).to(nd).to(device), torch.tensor(a).to(td)
+
+
+def check(got, want, dtype, device):
+    rtol, atol = FLOATS[dtype][2], FLOATS[dtype][3]
+    assert tuple(got.shape) == tuple(want.shape)
+    assert got.dtype == FLOATS[dtype][0]
+    assert str(got.device).startswith(device)
+    np.testing.assert_allclose(got.cpu().to(nabla.float64).numpy(), want.to(torch.float64).numpy(), rtol=rtol,
+                               atol=atol)
+
+
+LAYOUTS = ["", "t", "s"]
+MM_SHAPES = [(5, 7, 3), (1, 1, 1), (70, 33, 65), (2, 129, 17), (64, 64, 16)]
+
+
+@pytest.mark.parametrize("lb", LAYOUTS)
+@pytest.mark.parametrize("la", LAYOUTS)
+@pytest.mark.parametrize("shape", MM_SHAPES)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_mm_layouts(dev, dtype, shape, la, lb):
+    m, k, n = shape
+    a, ta = pair(arr((m, k), 1), dtype, dev, la)
+    b, tb = pair(arr((k, n), 2), dtype, dev, lb)
+    check(nabla.mm(a, b), torch.mm(ta, tb), dtype, dev)
+
+
+@pytest.mark.parametrize("la", LAYOUTS)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_bmm_and_batch_strides(dev, dtype, la):
+    a, ta = pair(arr((3, 9, 6), 3), dtype, dev, la)
+    b, tb = pair(arr((3, 6, 5), 4), dtype, dev, "t")
+    check(nabla.bmm(a, b), torch.bmm(ta, tb), dtype, dev)
+    # a batch-sliced operand (batch stride of two matrices)
+    a2, ta2 = pair(arr((6, 9, 6), 5), dtype, dev)
+    check(nabla.bmm(a2[::2], b), torch.bmm(ta2[::2], tb), dtype, dev)
+
+
+MATMUL_SHAPES = [
+    ((2, 1, 3, 4), (5, 4, 6)),  # batch broadcast both ways
+    ((4, 3, 5), (5, 2)),        # batch @ matrix (B shared)
+    ((5, 2), (4, 2, 3)),        # matrix @ batch (A shared)
+    ((4,), (4, 3)), ((3, 4), (4,)), ((4,), (4,)),  # vectors
+    ((2, 3, 4), (4,)), ((4,), (2, 4, 3)),
+    ((1, 3, 4), (7, 4, 2)), ((2, 2, 3, 4), (2, 2, 4, 3)),
+]
+
+
+@pytest.mark.parametrize("shapes", MATMUL_SHAPES)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_matmul_ranks_and_broadcast(dev, dtype, shapes):
+    a, ta = pair(arr(shapes[0], 6), dtype, dev)
+    b, tb = pair(arr(shapes[1], 7), dtype, dev)
+    check(nabla.matmul(a, b), torch.matmul(ta, tb), dtype, dev)
+    check(a @ b, ta @ tb, dtype, dev)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_mv_and_dot(dev, dtype):
+    a, ta = pair(arr((6, 5), 8), dtype, dev, "t")
+    v, tv = pair(arr((5,), 9), dtype, dev)
+    check(nabla.mv(a, v), torch.mv(ta, tv), dtype, dev)
+    w, tw = pair(arr((10,), 10), dtype, dev)
+    check(nabla.dot(w[::2], v), torch.dot(tw[::2], tv), dtype, dev)
+
+
+@pytest.mark.parametrize("beta,alpha", [(1.0, 1.0), (0.5, -2.0), (0.0, 1.5), (2.0, 0.0)])
+@pytest.mark.parametrize("bias_shape", [(7,), (4, 7), (4, 1), ()])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_addmm_alpha_beta(dev, dtype, bias_shape, beta, alpha):
+    c, tc = pair(arr(bias_shape, 11), dtype, dev)
+    a, ta = pair(arr((4, 6), 12), dtype, dev, "t")
+    b, tb = pair(arr((6, 7), 13), dtype, dev)
+    check(nabla.addmm(c, a, b, beta=beta, alpha=alpha), torch.addmm(tc, ta, tb, beta=beta, alpha=alpha), dtype, dev)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_baddbmm_and_inplace(dev, dtype):
+    c, tc = pair(arr((3, 4, 5), 14), dtype, dev)
+    a, ta = pair(arr((3, 4, 6), 15), dtype, dev)
+    b, tb = pair(arr((3, 6, 5), 16), dtype, dev, "t")
+    check(nabla.baddbmm(c, a, b, beta=0.5, alpha=2.0), torch.baddbmm(tc, ta, tb, beta=0.5, alpha=2.0), dtype, dev)
+    c.baddbmm_(a, b, beta=-1.0, alpha=0.25)  # C holds the addend: cuBLAS reads it through beta
+    check(c, tc.baddbmm(ta, tb, beta=-1.0, alpha=0.25), dtype, dev)
+
+
+def test_beta_zero_ignores_nan_input(dev):
+    c = nabla.full((3, 4), float("nan")).to(dev)
+    a, b = nabla.ones(3, 2).to(dev), nabla.ones(2, 4).to(dev)
+    np.testing.assert_array_equal(nabla.addmm(c, a, b, beta=0.0).cpu().numpy(), np.full((3, 4), 2.0))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_linear_with_and_without_bias(dev, dtype):
+    x, tx = pair(arr((2, 3, 8), 17), dtype, dev)
+    w, tw = pair(arr((5, 8), 18), dtype, dev)
+    bias, tbias = pair(arr((5,), 19), dtype, dev)
+    F = torch.nn.functional
+    check(nabla.nn.functional.linear(x, w, bias), F.linear(tx, tw, tbias), dtype, dev)
+    check(nabla.nn.functional.linear(x, w), F.linear(tx, tw), dtype, dev)
+
+
+def test_empty_sizes(dev):
+    # k = 0: the product is zeros, so addmm gives beta * input
+    a, b = nabla.ones(3, 0).to(dev), nabla.ones(0, 4).to(dev)
+    np.testing.assert_array_equal(nabla.mm(a, b).cpu().numpy(), np.zeros((3, 4)))
+    c = nabla.tensor(arr((3, 4), 20)).float().to(dev)
+    np.testing.assert_allclose(nabla.addmm(c, a, b, beta=0.5).cpu().numpy(), 0.5 * c.cpu().numpy(), rtol=1e-6)
+    assert tuple(nabla.mm(nabla.ones(0, 3).to(dev), nabla.ones(3, 4).to(dev)).shape) == (0, 4)
+    assert tuple(nabla.bmm(nabla.ones(0, 2, 3).to(dev), nabla.ones(0, 3, 4).to(dev)).shape) == (0, 2, 4)
+    assert tuple(nabla.matmul(nabla.ones(2, 0, 3).to(dev), nabla.ones(3, 5).to(dev)).shape) == (2, 0, 5)
+
+
+def test_zero_dim_and_shape_errors(dev):
+    s, m = nabla.tensor(2.0).to(dev), nabla.ones(2, 2).to(dev)
+    with pytest.raises(RuntimeError, match="both arguments to matmul need to be at least 1D, but they are 0D and 2D"):
+        nabla.matmul(s, m)
+    with pytest.raises(RuntimeError, match=r"mm: mat1 and mat2 shapes cannot be multiplied \(2x2 and 3x2\)"):
+        nabla.mm(m, nabla.ones(3, 2).to(dev))
+    with pytest.raises(RuntimeError, match="mm: self must be a matrix"):
+        nabla.mm(s, m)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_backward(dev, dtype):
+    nd = FLOATS[dtype][0]
+    a = nabla.tensor(arr((2, 4, 3), 21)).to(nd).to(dev).requires_grad_(True)
+    b = nabla.tensor(arr((3, 5), 22)).to(nd).to(dev).requires_grad_(True)
+    w = nabla.tensor(arr((6, 5), 23)).to(nd).to(dev).requires_grad_(True)
+    bias = nabla.tensor(arr((6,), 24)).to(nd).to(dev).requires_grad_(True)
+    g = nabla.tensor(arr((2, 4, 6), 25)).to(nd).to(dev)
+    nabla.nn.functional.linear(nabla.matmul(a, b), w, bias).backward(g)
+    ts = [torch.tensor(x.detach().cpu().numpy(), requires_grad=True) for x in (a, b, w, bias)]
+    torch.nn.functional.linear(torch.matmul(ts[0], ts[1]), ts[2], ts[3]).backward(torch.tensor(g.cpu().numpy()))
+    for x, t in zip((a, b, w, bias), ts):
+        assert str(x.grad.device).startswith(dev)
+        np.testing.assert_allclose(x.grad.cpu().numpy(), t.grad.numpy(), rtol=FLOATS[dtype][2], atol=FLOATS[dtype][3])
+
+
+@needs_cuda
+def test_cuda_device_mismatch_and_integers():
+    x = nabla.ones(3, 4).to("cuda")
+    with pytest.raises(RuntimeError, match=r"mm: expected all tensors to be on the same device, but found at least "
+                                           r"two devices, cuda:0 and cpu:0"):
+        nabla.mm(x, nabla.ones(4, 2))
+    with pytest.raises(NotImplementedError, match="mm: no CUDA GEMM kernel for integer dtypes"):
+        nabla.mm(x.to(nabla.int32), nabla.ones(4, 2, dtype=nabla.int32).to("cuda"))
+
+
+@needs_cuda
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_cuda_paths_agree_and_repeat(dtype, monkeypatch):
+    a = nabla.tensor(arr((3, 37, 45), 26)).to(FLOATS[dtype][0]).to("cuda")
+    b = nabla.tensor(arr((45, 29), 27)).to(FLOATS[dtype][0]).to("cuda")
+    monkeypatch.setenv("NABLA_CUBLAS", "0")
+    own1, own2 = nabla.matmul(a, b).cpu(), nabla.matmul(a, b).cpu()
+    np.testing.assert_array_equal(own1.to(nabla.float64).numpy(), own2.to(nabla.float64).numpy())
+    monkeypatch.setenv("NABLA_CUBLAS", "1")
+    lib = nabla.matmul(a, b).cpu()
+    cpu = nabla.matmul(a.cpu(), b.cpu())
+    for got in (own1, lib):
+        np.testing.assert_allclose(got.to(nabla.float64).numpy(), cpu.to(nabla.float64).numpy(),
+                                   rtol=FLOATS[dtype][2], atol=FLOATS[dtype][3])
