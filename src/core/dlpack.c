@@ -211,14 +211,14 @@ static nb_status import_dltensor(const char* op, const DLTensor* d, bool readonl
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: shape is NULL for %d dims", op, (int)d->ndim);
     /* The producer's numbers are untrusted: the offset must not wrap the pointer around (to before
      * the buffer); nb_wrap_external checks the shape, the strides' reach and the end the same way. */
+    if (d->byte_offset > UINTPTR_MAX - (uintptr_t)d->data)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu wraps the data pointer %p around the address space",
+                        op, (unsigned long long)d->byte_offset, d->data);
     if (d->byte_offset > (uint64_t)INT64_MAX)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu does not fit int64", op,
                         (unsigned long long)d->byte_offset);
     st = dl_check_offset_extent(op, d, dtype);
     if (st != NB_OK) return st;
-    if (d->byte_offset > UINTPTR_MAX - (uintptr_t)d->data)
-        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu wraps the data pointer %p around the address space",
-                        op, (unsigned long long)d->byte_offset, d->data);
     char* data = (char*)((uintptr_t)d->data + (uintptr_t)d->byte_offset);
     if ((uintptr_t)data % (uintptr_t)nb_dtype_sizes[dtype] != 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: data at %p is not aligned to its %d-byte elements", op,
