@@ -237,6 +237,18 @@ TEST(test_copy_into_a_view_next_to_a_leaf_view) {
     CHECK_EQ_INT(live_tensors(), before);
 }
 
+/* svd with grad recorded and S NULL (or U without Vh) stored S through the NULL pointer. */
+TEST(test_svd_with_grad_and_a_null_s) {
+    int64_t sh[2] = {3, 2};
+    nb_tensor *a = NULL, *u = NULL, *vh = NULL;
+    CHECK_OK(nb_ones(sh, 2, NB_F32, NB_CPU, 0, &a));
+    CHECK_OK(nb_tensor_set_requires_grad(a, 1));
+    CHECK_STATUS(nb_linalg_svd(a, 0, NULL, NULL, &vh), NB_ERR_INVALID_ARGUMENT, "linalg.svd");
+    CHECK_STATUS(nb_linalg_svd(a, 0, &u, NULL, &vh), NB_ERR_INVALID_ARGUMENT, "linalg.svd");
+    CHECK(u == NULL && vh == NULL);
+    nb_tensor_release(a);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
@@ -251,5 +263,6 @@ int main(int argc, char** argv) {
     RUN(test_cat_of_empty_1d_tensors_with_grad);
     RUN(test_kl_div_backward_with_a_broadcast_target);
     RUN(test_copy_into_a_view_next_to_a_leaf_view);
+    RUN(test_svd_with_grad_and_a_null_s);
     return NBT_END();
 }
