@@ -214,6 +214,10 @@ static nb_status import_dltensor(const char* op, const DLTensor* d, bool readonl
     if (d->byte_offset > UINTPTR_MAX - (uintptr_t)d->data)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu wraps the data pointer %p around the address space",
                         op, (unsigned long long)d->byte_offset, d->data);
+    for (int32_t i = 0; d->strides != NULL && i < d->ndim; i++)  /* also without elements: a layout nabla never makes */
+        if (d->strides[i] < 0 && d->shape[i] > 1)
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: negative strides are not supported, got %s", op,
+                            nb_shape_str(d->strides, d->ndim));
     if (d->byte_offset > (uint64_t)INT64_MAX)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu does not fit int64", op,
                         (unsigned long long)d->byte_offset);

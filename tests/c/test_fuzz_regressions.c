@@ -249,6 +249,23 @@ TEST(test_svd_with_grad_and_a_null_s) {
     nb_tensor_release(a);
 }
 
+/* A capsule with a negative stride was accepted when another dim was empty. */
+TEST(test_dlpack_negative_stride_without_elements) {
+    float buf[4] = {0};
+    int64_t shape[2] = {0, 3}, strides[2] = {3, -1};
+    DLManagedTensor m;
+    memset(&m, 0, sizeof m);
+    m.dl_tensor.data = buf;
+    m.dl_tensor.device.device_type = kDLCPU;
+    m.dl_tensor.ndim = 2;
+    m.dl_tensor.dtype.code = kDLFloat, m.dl_tensor.dtype.bits = 32, m.dl_tensor.dtype.lanes = 1;
+    m.dl_tensor.shape = shape;
+    m.dl_tensor.strides = strides;
+    nb_tensor* t = NULL;
+    CHECK_STATUS(nb_tensor_from_dlpack(&m, &t), NB_ERR_INVALID_ARGUMENT, "negative strides");
+    CHECK(t == NULL);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
@@ -264,5 +281,6 @@ int main(int argc, char** argv) {
     RUN(test_kl_div_backward_with_a_broadcast_target);
     RUN(test_copy_into_a_view_next_to_a_leaf_view);
     RUN(test_svd_with_grad_and_a_null_s);
+    RUN(test_dlpack_negative_stride_without_elements);
     return NBT_END();
 }
