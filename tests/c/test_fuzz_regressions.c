@@ -266,6 +266,19 @@ TEST(test_dlpack_negative_stride_without_elements) {
     CHECK(t == NULL);
 }
 
+/* cat/stack with grad recorded (out= requires grad) read a NULL tensor list. */
+TEST(test_cat_and_stack_of_a_null_list_into_a_grad_out) {
+    int64_t s1[1] = {2};
+    nb_tensor *x = NULL, *y = NULL, *out = NULL;
+    CHECK_OK(nb_ones(s1, 1, NB_F32, NB_CPU, 0, &x));
+    CHECK_OK(nb_tensor_set_requires_grad(x, 1));
+    CHECK_OK(nb_mul(x, x, NULL, &y));
+    CHECK(nb_cat(NULL, 3, 0, y, &out) != NB_OK);
+    CHECK(nb_stack(NULL, 3, 0, y, &out) != NB_OK);
+    CHECK(out == NULL && nb_last_error_message()[0] != '\0');
+    nb_tensor_release(y), nb_tensor_release(x);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
@@ -282,5 +295,6 @@ int main(int argc, char** argv) {
     RUN(test_copy_into_a_view_next_to_a_leaf_view);
     RUN(test_svd_with_grad_and_a_null_s);
     RUN(test_dlpack_negative_stride_without_elements);
+    RUN(test_cat_and_stack_of_a_null_list_into_a_grad_out);
     return NBT_END();
 }

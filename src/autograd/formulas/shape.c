@@ -23,6 +23,7 @@ static nb_status cat_bw(nb_bw* b) {
 }
 
 nb_status nb_agf_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (tensors == NULL) return nbi_cat(tensors, n, dim, dst, out);  /* its error; nothing to record */
     nb_ag_rec r;
     nb_status st = nb_ag_begin(&r, "cat", "CatBackward0", cat_bw, dst, n, tensors, 1);
     if (st != NB_OK) return st;
@@ -55,6 +56,7 @@ static nb_status stack_bw(nb_bw* b) {
 }
 
 nb_status nb_agf_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (tensors == NULL) return nbi_stack(tensors, n, dim, dst, out);  /* its error; nothing to record */
     nb_ag_rec r;
     nb_status st = nb_ag_begin(&r, "stack", "StackBackward0", stack_bw, dst, n, tensors, 1);
     if (st != NB_OK) return st;
