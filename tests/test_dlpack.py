@@ -233,6 +233,8 @@ def _crafted_capsule(shape, strides=None, byte_offset=0, data=True, ndim=None, d
     (dict(shape=(2, 2), strides=(3, 2**63 - 1)), "reach past 2^63 - 1 bytes"),
     (dict(shape=(2, 2), strides=(2**62, 1)), "reach past 2^63 - 1 bytes"),
     (dict(shape=(4,), byte_offset=2**64 - 4), "wraps the data pointer"),
+    (dict(shape=(4,), byte_offset=2**63), "byte_offset 9223372036854775808 does not fit int64"),
+    (dict(shape=(4,), byte_offset=2**63 - 8), "does not fit int64"),
     (dict(shape=(-4,)), "negative dimension -4"),
     (dict(shape=(2**63 - 1, 0, 6)), "Storage size calculation overflowed"),
     (dict(shape=(2**62, 4)), "overflows int64"),
@@ -242,7 +244,8 @@ def _crafted_capsule(shape, strides=None, byte_offset=0, data=True, ndim=None, d
     (dict(shape=(4,), dtype=(2, 12, 1)), "12 bits"),
     (dict(shape=(4,), dtype=(0, 32, 0)), "0 lanes"),
     (dict(shape=(4,), dtype=(200, 32, 1)), "code 200"),
-], ids=["strides_overflow", "bytes_overflow", "byte_offset_wraps", "negative_shape", "huge_beside_zero",
+], ids=["strides_overflow", "bytes_overflow", "byte_offset_wraps", "byte_offset_past_int64",
+                                  "byte_offset_plus_extent_past_int64", "negative_shape", "huge_beside_zero",
         "numel_overflow", "null_data", "negative_ndim", "too_many_dims", "bits", "lanes", "code"])
 def test_untrusted_structs_are_refused_and_the_capsule_keeps_ownership(kwargs, message):
     """strides {3, INT64_MAX} and a byte_offset that wraps the pointer to before the buffer were accepted

@@ -95,6 +95,15 @@ NB_API nb_status nb_tensor_set_requires_grad(nb_tensor* t, int32_t requires_grad
     nb_ag_meta* m = nb_ag_meta_get(t);
     if (m == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "requires_grad_: out of memory");
     m->requires_grad = requires_grad != 0;
+    if (requires_grad && t->base != NULL) {
+        /* A leaf view is a leaf of its own: its accumulator holds it, and were it to hold its base
+         * too, the cycle would close once the base's history comes to pass through that
+         * accumulator (base[2:].copy_(v * 3) gives base a CopySlices over v's AccumulateGrad).
+         * PyTorch moves such a leaf into the graph interior and fails in backward; it stays a leaf. */
+        nb_tensor_release(t->base);
+        t->base = NULL;
+        m->is_view = false;
+    }
     return NB_OK;
 }
 

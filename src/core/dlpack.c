@@ -166,6 +166,28 @@ static const char* dl_device_name(int32_t type) {
     }
 }
 
+/* The byte offset plus the bytes the geometry reaches must fit int64, as a storage offset and size
+ * must. Shapes or strides nb_wrap_external refuses anyway (negative ones, an overflowing extent) are
+ * left to it, as is an empty tensor, which reaches nothing past its offset. */
+static nb_status dl_check_offset_extent(const char* op, const DLTensor* d, int32_t dtype) {
+    int64_t strides[NB_MAX_DIMS];
+    for (int32_t i = 0; i < d->ndim; i++)
+        if (d->shape[i] <= 0 || (d->strides != NULL && d->strides[i] < 0)) return NB_OK;
+    if (d->strides != NULL)
+        memcpy(strides, d->strides, sizeof(int64_t) * (size_t)d->ndim);
+    else
+        nb_contiguous_strides(d->shape, d->ndim, strides);
+    int64_t span, nbytes, end;
+    if (!nb_extent_end(d->shape, strides, d->ndim, 0, &span) ||
+        __builtin_mul_overflow(span, nb_dtype_sizes[dtype], &nbytes))
+        return NB_OK;
+    if (__builtin_add_overflow(nbytes, (int64_t)d->byte_offset, &end))
+        return nb_error(NB_ERR_INVALID_ARGUMENT,
+                        "%s: byte_offset %llu plus the %lld bytes that sizes %s reach does not fit int64", op,
+                        (unsigned long long)d->byte_offset, (long long)nbytes, nb_shape_str(d->shape, d->ndim));
+    return NB_OK;
+}
+
 static nb_status import_dltensor(const char* op, const DLTensor* d, bool readonly, nb_deleter_fn release,
                                  void* payload, nb_tensor** out) {
     NB_CHECK_OUT(op, out);
@@ -174,6 +196,7 @@ static nb_status import_dltensor(const char* op, const DLTensor* d, bool readonl
         if (dl_dtypes[i].code == d->dtype.code && dl_dtypes[i].bits == d->dtype.bits &&
             dl_dtypes[i].lanes == d->dtype.lanes)
             dtype = i;
+    nb_status st;
     if (dtype < 0)
         return nb_error(NB_ERR_DTYPE, "%s: unsupported DLPack dtype (code %u: %s, %u bits, %u lanes)", op,
                         (unsigned)d->dtype.code, dl_code_name(d->dtype.code), (unsigned)d->dtype.bits,
@@ -191,12 +214,21 @@ static nb_status import_dltensor(const char* op, const DLTensor* d, bool readonl
     if (d->byte_offset > UINTPTR_MAX - (uintptr_t)d->data)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu wraps the data pointer %p around the address space",
                         op, (unsigned long long)d->byte_offset, d->data);
+    for (int32_t i = 0; d->strides != NULL && i < d->ndim; i++)  /* also without elements: a layout nabla never makes */
+        if (d->strides[i] < 0 && d->shape[i] > 1)
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: negative strides are not supported, got %s", op,
+                            nb_shape_str(d->strides, d->ndim));
+    if (d->byte_offset > (uint64_t)INT64_MAX)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: byte_offset %llu does not fit int64", op,
+                        (unsigned long long)d->byte_offset);
+    st = dl_check_offset_extent(op, d, dtype);
+    if (st != NB_OK) return st;
     char* data = (char*)((uintptr_t)d->data + (uintptr_t)d->byte_offset);
     if ((uintptr_t)data % (uintptr_t)nb_dtype_sizes[dtype] != 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: data at %p is not aligned to its %d-byte elements", op,
                         (void*)data, (int)nb_dtype_sizes[dtype]);
     nb_tensor* t;
-    nb_status st = nb_wrap_external(op, data, d->shape, d->strides, d->ndim, dtype, device_type,
+    st = nb_wrap_external(op, data, d->shape, d->strides, d->ndim, dtype, device_type,
                                     d->device.device_id, release, payload, &t);
     if (st != NB_OK) return st;
     t->storage->readonly = readonly;

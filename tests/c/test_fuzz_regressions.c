@@ -2,6 +2,8 @@
  * one test each, named for the call that crashed. */
 #include "nbtest.h"
 
+#include <nabla/dlpack.h>
+
 /* linalg.solve with autograd recorded read B's shape before validating it. */
 TEST(test_solve_with_a_null_operand_and_grad) {
     int64_t s[2] = {2, 2};
@@ -102,6 +104,181 @@ TEST(test_second_backward_through_svd_and_eigh) {
     }
 }
 
+/* A DLPack byte_offset of 2^63 passed the pointer-wrap check; offsets, like storage
+ * offsets, must fit int64 together with the extent. */
+TEST(test_dlpack_byte_offset_past_int64) {
+    float buf[4] = {0};
+    int64_t shape[1] = {2};
+    const uint64_t offsets[2] = {(uint64_t)1 << 63, (uint64_t)INT64_MAX - 4};
+    for (int k = 0; k < 2; k++) {
+        DLManagedTensor m;
+        memset(&m, 0, sizeof m);
+        m.dl_tensor.data = buf;
+        m.dl_tensor.device.device_type = kDLCPU;
+        m.dl_tensor.ndim = 1;
+        m.dl_tensor.dtype.code = kDLFloat, m.dl_tensor.dtype.bits = 32, m.dl_tensor.dtype.lanes = 1;
+        m.dl_tensor.shape = shape;
+        m.dl_tensor.byte_offset = offsets[k];
+        nb_tensor* t = NULL;
+        CHECK_STATUS(nb_tensor_from_dlpack(&m, &t), NB_ERR_INVALID_ARGUMENT, k == 0 ? "9223372036854775808" : "int64");
+        CHECK(t == NULL);
+    }
+}
+
+/* repeat with a 0 count: RepeatBackward0 summed a [2, 3, 0, 0] gradient into [1, 1, 2]
+ * (NB_ERR_INTERNAL); PyTorch gives zeros. */
+TEST(test_repeat_backward_with_a_zero_count) {
+    int64_t s[3] = {1, 1, 2}, reps[4] = {2, 3, 0, 0};
+    nb_tensor *x = NULL, *y = NULL, *z = NULL, *g = NULL;
+    CHECK_OK(nb_ones(s, 3, NB_F32, NB_CPU, 0, &x));
+    CHECK_OK(nb_tensor_set_requires_grad(x, 1));
+    CHECK_OK(nb_repeat(x, reps, 4, &y));
+    CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
+    const nb_tensor* outs[1] = {z};
+    CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
+    CHECK_OK(nb_tensor_get_grad(x, &g));
+    CHECK_SHAPE(g, 1, 1, 2);
+    static const double zeros[2] = {0, 0};
+    CHECK_VALUES(g, zeros, 2);
+    nb_tensor_release(g), nb_tensor_release(z), nb_tensor_release(y), nb_tensor_release(x);
+}
+
+/* batch_norm takes a weight and bias of shape [1, 1, C]; their gradients came out as [C]
+ * (NB_ERR_INTERNAL), in training and in evaluation. */
+TEST(test_batch_norm_backward_with_a_3d_weight) {
+    float xv[6] = {1, 2, 4, -1, 0.5f, 3};
+    int64_t s[2] = {2, 3}, c[1] = {3}, wshape[3] = {1, 1, 3};
+    for (int training = 0; training < 2; training++) {
+        nb_tensor *x = NULL, *w = NULL, *b = NULL, *rm = NULL, *rv = NULL, *y = NULL, *z = NULL, *gw = NULL,
+                  *gb = NULL;
+        CHECK_OK(nb_tensor_from_host(xv, s, 2, NB_F32, NB_CPU, 0, &x));
+        CHECK_OK(nb_full(wshape, 3, 2.0, NB_F32, NB_CPU, 0, &w));
+        CHECK_OK(nb_full(wshape, 3, 0.5, NB_F32, NB_CPU, 0, &b));
+        CHECK_OK(nb_zeros(c, 1, NB_F32, NB_CPU, 0, &rm));
+        CHECK_OK(nb_ones(c, 1, NB_F32, NB_CPU, 0, &rv));
+        CHECK_OK(nb_tensor_set_requires_grad(w, 1));
+        CHECK_OK(nb_tensor_set_requires_grad(b, 1));
+        CHECK_OK(nb_batch_norm(x, rm, rv, w, b, training, 0.1, 1e-5, NULL, &y));
+        CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
+        const nb_tensor* outs[1] = {z};
+        CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
+        CHECK_OK(nb_tensor_get_grad(w, &gw));
+        CHECK_OK(nb_tensor_get_grad(b, &gb));
+        CHECK_SHAPE(gw, 1, 1, 3);
+        CHECK_SHAPE(gb, 1, 1, 3);
+        static const double twos[3] = {2, 2, 2};
+        CHECK_VALUES(gb, twos, 3);
+        nb_tensor_release(gw), nb_tensor_release(gb), nb_tensor_release(z), nb_tensor_release(y);
+        nb_tensor_release(rm), nb_tensor_release(rv), nb_tensor_release(b), nb_tensor_release(w), nb_tensor_release(x);
+    }
+}
+
+/* cat of empty 1-D tensors only, with grad: any dim is accepted (as in PyTorch) and the
+ * formula read shape[64]. */
+TEST(test_cat_of_empty_1d_tensors_with_grad) {
+    int64_t s[1] = {0};
+    nb_tensor *a = NULL, *b = NULL, *y = NULL, *z = NULL, *g = NULL;
+    CHECK_OK(nb_zeros(s, 1, NB_F32, NB_CPU, 0, &a));
+    CHECK_OK(nb_zeros(s, 1, NB_F32, NB_CPU, 0, &b));
+    CHECK_OK(nb_tensor_set_requires_grad(a, 1));
+    const nb_tensor* ins[2] = {a, b};
+    CHECK_OK(nb_cat(ins, 2, 64, NULL, &y));
+    CHECK_SHAPE(y, 0);
+    CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
+    const nb_tensor* outs[1] = {z};
+    CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
+    CHECK_OK(nb_tensor_get_grad(a, &g));
+    CHECK_SHAPE(g, 0);
+    nb_tensor_release(g), nb_tensor_release(z), nb_tensor_release(y), nb_tensor_release(b), nb_tensor_release(a);
+}
+
+/* kl_div of input [2] and target [2, 1]: input's gradient had target's shape, not
+ * summed over the broadcast; PyTorch: -sum over rows of target, here [-1, -1]. */
+TEST(test_kl_div_backward_with_a_broadcast_target) {
+    int64_t si[1] = {2}, st[2] = {2, 1};
+    float tv[2] = {0.25f, 0.75f};
+    nb_tensor *x = NULL, *t = NULL, *y = NULL, *g = NULL;
+    CHECK_OK(nb_zeros(si, 1, NB_F32, NB_CPU, 0, &x));
+    CHECK_OK(nb_tensor_from_host(tv, st, 2, NB_F32, NB_CPU, 0, &t));
+    CHECK_OK(nb_tensor_set_requires_grad(x, 1));
+    CHECK_OK(nb_kl_div(x, t, NB_REDUCTION_SUM, 0, NULL, &y));
+    const nb_tensor* outs[1] = {y};
+    CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
+    CHECK_OK(nb_tensor_get_grad(x, &g));
+    CHECK_SHAPE(g, 2);
+    static const double want[2] = {-1, -1};
+    CHECK_VALUES(g, want, 2);
+    nb_tensor_release(g), nb_tensor_release(y), nb_tensor_release(t), nb_tensor_release(x);
+}
+
+/* copy_ into a view of a base whose other view is a leaf that requires grad: the base got
+ * a CopySlices over the leaf's AccumulateGrad, which held the leaf, which held the base. */
+TEST(test_copy_into_a_view_next_to_a_leaf_view) {
+    int64_t s[1] = {4};
+    int64_t before = live_tensors();
+    nb_tensor *b = NULL, *v = NULL, *w = NULL, *y = NULL, *z = NULL, *g = NULL, *three = NULL;
+    CHECK_OK(nb_ones(s, 1, NB_F32, NB_CPU, 0, &b));
+    CHECK_OK(nb_tensor_narrow(b, 0, 0, 2, &v));
+    CHECK_OK(nb_tensor_narrow(b, 0, 2, 2, &w));
+    CHECK_OK(nb_tensor_set_requires_grad(v, 1));
+    CHECK_OK(nb_scalar(3.0, 0, NB_F32, &three));
+    CHECK_OK(nb_mul(v, three, NULL, &y));
+    CHECK_OK(nb_tensor_copy_(w, y));
+    CHECK_OK(nb_pow(w, three, w, NULL));  /* in place on the view, through the same history */
+    CHECK_OK(nb_sum(b, NULL, 0, 0, -1, NULL, &z));
+    const nb_tensor* outs[1] = {z};
+    CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
+    CHECK_OK(nb_tensor_get_grad(v, &g));
+    /* v stays a leaf; it reaches sum(b) through w = (3 v)^3 only: 81 v^2 = 81 at v = 1 */
+    static const double want[2] = {81, 81};
+    CHECK_VALUES(g, want, 2);
+    nb_tensor_release(g), nb_tensor_release(z), nb_tensor_release(y), nb_tensor_release(three);
+    nb_tensor_release(w), nb_tensor_release(v), nb_tensor_release(b);
+    CHECK_EQ_INT(live_tensors(), before);
+}
+
+/* svd with grad recorded and S NULL (or U without Vh) stored S through the NULL pointer. */
+TEST(test_svd_with_grad_and_a_null_s) {
+    int64_t sh[2] = {3, 2};
+    nb_tensor *a = NULL, *u = NULL, *vh = NULL;
+    CHECK_OK(nb_ones(sh, 2, NB_F32, NB_CPU, 0, &a));
+    CHECK_OK(nb_tensor_set_requires_grad(a, 1));
+    CHECK_STATUS(nb_linalg_svd(a, 0, NULL, NULL, &vh), NB_ERR_INVALID_ARGUMENT, "linalg.svd");
+    CHECK_STATUS(nb_linalg_svd(a, 0, &u, NULL, &vh), NB_ERR_INVALID_ARGUMENT, "linalg.svd");
+    CHECK(u == NULL && vh == NULL);
+    nb_tensor_release(a);
+}
+
+/* A capsule with a negative stride was accepted when another dim was empty. */
+TEST(test_dlpack_negative_stride_without_elements) {
+    float buf[4] = {0};
+    int64_t shape[2] = {0, 3}, strides[2] = {3, -1};
+    DLManagedTensor m;
+    memset(&m, 0, sizeof m);
+    m.dl_tensor.data = buf;
+    m.dl_tensor.device.device_type = kDLCPU;
+    m.dl_tensor.ndim = 2;
+    m.dl_tensor.dtype.code = kDLFloat, m.dl_tensor.dtype.bits = 32, m.dl_tensor.dtype.lanes = 1;
+    m.dl_tensor.shape = shape;
+    m.dl_tensor.strides = strides;
+    nb_tensor* t = NULL;
+    CHECK_STATUS(nb_tensor_from_dlpack(&m, &t), NB_ERR_INVALID_ARGUMENT, "negative strides");
+    CHECK(t == NULL);
+}
+
+/* cat/stack with grad recorded (out= requires grad) read a NULL tensor list. */
+TEST(test_cat_and_stack_of_a_null_list_into_a_grad_out) {
+    int64_t s1[1] = {2};
+    nb_tensor *x = NULL, *y = NULL, *out = NULL;
+    CHECK_OK(nb_ones(s1, 1, NB_F32, NB_CPU, 0, &x));
+    CHECK_OK(nb_tensor_set_requires_grad(x, 1));
+    CHECK_OK(nb_mul(x, x, NULL, &y));
+    CHECK(nb_cat(NULL, 3, 0, y, &out) != NB_OK);
+    CHECK(nb_stack(NULL, 3, 0, y, &out) != NB_OK);
+    CHECK(out == NULL && nb_last_error_message()[0] != '\0');
+    nb_tensor_release(y), nb_tensor_release(x);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
@@ -110,5 +287,14 @@ int main(int argc, char** argv) {
     RUN(test_in_place_into_a_view_of_a_leaf_view);
     RUN(test_dropout_with_a_null_out);
     RUN(test_second_backward_through_svd_and_eigh);
+    RUN(test_dlpack_byte_offset_past_int64);
+    RUN(test_repeat_backward_with_a_zero_count);
+    RUN(test_batch_norm_backward_with_a_3d_weight);
+    RUN(test_cat_of_empty_1d_tensors_with_grad);
+    RUN(test_kl_div_backward_with_a_broadcast_target);
+    RUN(test_copy_into_a_view_next_to_a_leaf_view);
+    RUN(test_svd_with_grad_and_a_null_s);
+    RUN(test_dlpack_negative_stride_without_elements);
+    RUN(test_cat_and_stack_of_a_null_list_into_a_grad_out);
     return NBT_END();
 }

@@ -347,6 +347,11 @@ static nb_status svd_bw(nb_bw* b) {
 
 nb_status nb_agf_linalg_svd(const nb_tensor* a, int32_t full_matrices, nb_tensor** u, nb_tensor** s,
                             nb_tensor** vh) {
+    /* The out-parameters as the kernel checks them: the formula calls it with its own. */
+    NB_CHECK_OUT("linalg.svd", s);
+    if ((u == NULL) != (vh == NULL))
+        return nb_error(NB_ERR_INVALID_ARGUMENT,
+                        "linalg.svd: U and Vh are asked for together (both NULL: singular values only)");
     nb_ag_rec r;
     nb_status st = nb_ag_begin(&r, "linalg.svd", "LinalgSvdBackward0", svd_bw, NULL, 1, &a, 3);
     if (st != NB_OK) return st;

@@ -200,7 +200,16 @@ static nb_status kl_div_bw(nb_bw* b) {
     nb_tensor* s = scaled_go(b, NULL);
     const bool log_target = b->node->ia[1] != 0;
     nb_tensor* p = log_target ? U(nb_exp, t) : t;
-    if (bw_needs(b, 0)) bw_set(b, 0, bw_neg(b, bw_mul(b, p, s)));
+    if (bw_needs(b, 0) && b->st == NB_OK) {
+        /* -p s has target's shape (x is absent from it): expanded to the broadcast shape, which
+         * the engine then sums back to input's shape */
+        const nb_tensor* xt[2] = {x, t};
+        int64_t shape[NB_MAX_DIMS];
+        int32_t ndim = 0;
+        nb_status st = nb_broadcast_shapes("kl_div", xt, 2, shape, &ndim);
+        if (st != NB_OK) return bw_fail(b, st);
+        bw_set(b, 0, bw_expand(b, bw_neg(b, bw_mul(b, p, s)), shape, ndim));
+    }
     if (bw_needs(b, 1)) {
         nb_tensor* d;
         if (log_target) {

@@ -90,16 +90,29 @@ nb_status nb_agf_group_norm(const nb_tensor* input, int64_t num_groups, const nb
 
 /* ---- batch_norm: ia[0] = training; evaluation saves 2 = running mean, 3 = 1 / sqrt(running var + eps) ---- */
 
+/* The forward takes a weight and bias of any shape with C elements ([1, 1, C] too); their
+ * gradients come out as [C] and take that shape back. */
+static nb_status channel_grads_as_inputs(nb_bw* b) {
+    for (int32_t i = 1; i <= 2 && b->st == NB_OK; i++) {
+        const nb_tensor_meta* m = &b->node->in_meta[i];
+        const nb_tensor* g = b->gi[i];
+        if (g != NULL && g->ndim != m->ndim) bw_set(b, i, bw_reshape(b, g, m->shape, m->ndim));
+    }
+    return b->st;
+}
+
 static nb_status batch_norm_bw(nb_bw* b) {
     NORM_OPERANDS(b);
     if (b->node->ia[0]) {
         NORM_BW(b, nb_batch_norm_backward(b->go[0], x, w, b->node->fa[0], gwp, gbp, NULL, gxp));
-        return b->st;
+        return channel_grads_as_inputs(b);
     }
-    /* y = (x - mean) * invstd * w + b, per channel (dim 1) */
-    const int32_t nd = b->node->in_meta[0].ndim;
+    /* y = (x - mean) * invstd * w + b, per channel (dim 1); the shape is the saved input's
+     * (in_meta[0] is only filled when the input needs a gradient) */
+    if (b->st != NB_OK) return b->st;
+    const int32_t nd = x->ndim;
     int64_t cshape[NB_MAX_DIMS];
-    for (int32_t d = 0; d < nd; d++) cshape[d] = d == 1 ? b->node->in_meta[0].shape[1] : 1;
+    for (int32_t d = 0; d < nd; d++) cshape[d] = d == 1 ? x->shape[1] : 1;
     nb_tensor* go = b->go[0];
     nb_tensor* invstd = bw_reshape(b, bw_saved(b, 3), cshape, nd);
     if (bw_needs(b, 0)) {
@@ -111,7 +124,7 @@ static nb_status batch_norm_bw(nb_bw* b) {
         bw_set(b, 1, bw_sum_except(b, bw_mul(b, go, xhat), nd, 1));
     }
     if (bw_needs(b, 2)) bw_set(b, 2, bw_sum_except(b, go, nd, 1));
-    return b->st;
+    return channel_grads_as_inputs(b);
 }
 
 nb_status nb_agf_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var,

@@ -23,6 +23,7 @@ static nb_status cat_bw(nb_bw* b) {
 }
 
 nb_status nb_agf_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (tensors == NULL) return nbi_cat(tensors, n, dim, dst, out);  /* its error; nothing to record */
     nb_ag_rec r;
     nb_status st = nb_ag_begin(&r, "cat", "CatBackward0", cat_bw, dst, n, tensors, 1);
     if (st != NB_OK) return st;
@@ -34,7 +35,9 @@ nb_status nb_agf_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb
         int64_t d = dim < 0 ? dim + y->ndim : dim;
         for (int32_t i = 0; sizes != NULL && i < n; i++) {
             const nb_tensor* t = tensors[i];
-            bool skipped = t->ndim == 1 && t->shape[0] == 0 && !(y->ndim == 1 && y->numel == 0);
+            /* cat skips a legacy empty 1-D input unless every input is one; then dim may be any
+             * value (PyTorch does not wrap it) and only a dim 0 addresses the input's size. */
+            bool skipped = t->ndim == 1 && t->shape[0] == 0 && !(y->ndim == 1 && y->numel == 0 && d == 0);
             sizes[i] = skipped ? -1 : t->shape[d];
         }
         r.node->ia[0] = d;
@@ -53,6 +56,7 @@ static nb_status stack_bw(nb_bw* b) {
 }
 
 nb_status nb_agf_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (tensors == NULL) return nbi_stack(tensors, n, dim, dst, out);  /* its error; nothing to record */
     nb_ag_rec r;
     nb_status st = nb_ag_begin(&r, "stack", "StackBackward0", stack_bw, dst, n, tensors, 1);
     if (st != NB_OK) return st;
@@ -115,6 +119,11 @@ static nb_status repeat_bw(nb_bw* b) {
     const nb_tensor_meta* in = &b->node->in_meta[0];
     int32_t n = (int32_t)b->node->ia[0], lead = n - in->ndim;
     nb_tensor* g = b->go[0];
+    for (int32_t i = 0; i < n; i++)
+        if (b->node->ia[1 + i] == 0) {  /* no copy at all: nothing reached the output */
+            bw_set(b, 0, bw_zeros_like_meta(b, in));
+            return b->st;
+        }
     for (int32_t i = lead; i < n && b->st == NB_OK; i++) {
         int64_t reps = b->node->ia[1 + i], size = in->shape[i - lead];
         if (reps <= 1 || size <= 1) continue;
