@@ -170,7 +170,7 @@ bool plan_call(const nb_bk_gemm& p, int64_t nbatch, Call* c) {
         }
     }
     if (nbatch > 1 && bsc == 0) return false;
-    int64_t lda, ldb, ldc;
+    int64_t lda = 0, ldb = 0, ldc = 0;  // set by layout() whenever it succeeds
     const char la = layout(p.M, p.K, p.a.rs, p.a.cs, &lda), lb = layout(p.K, p.N, p.b.rs, p.b.cs, &ldb);
     const char lc = layout(p.M, p.N, p.c.rs, p.c.cs, &ldc);
     if (!la || !lb || !lc) return false;
