@@ -124,7 +124,7 @@ static nb_status op_cross_entropy(nb_tensor* x, nb_tensor* w, nb_tensor** out) {
 }
 /* x as [1, 1, 4, 6] with the kernel w[:2, :2] as [1, 1, 2, 2]. */
 static nb_status op_conv2d(nb_tensor* x, nb_tensor* w, nb_tensor** out) {
-    const int64_t xs[4] = {1, 1, 4, 6}, ws[4] = {1, 1, 2, 2}, one[2] = {1, 1}, zero[2] = {0, 0};
+    const int64_t xs[4] = {1, 1, 4, 6}, ws[4] = {1, 1, 2, 2}, one[2] = {1, 1}, zero[4] = {0, 0, 0, 0};  /* padding: 4 sides */
     nb_tensor *x4 = NULL, *rows = NULL, *corner = NULL, *w4 = NULL;
     nb_status st = nb_tensor_reshape(x, xs, 4, &x4);
     if (st == NB_OK) st = nb_tensor_narrow(w, 0, 0, 2, &rows);
