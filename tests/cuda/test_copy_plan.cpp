@@ -6,17 +6,7 @@
 
 #include "../../src/cuda/copy_plan.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        if (cond) {                                                        \
-            passed++;                                                      \
-        } else {                                                           \
-            failed++;                                                      \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);    \
-        }                                                                  \
-    } while (0)
+#include "plan_check.h"
 
 static float dst_buf[64], src_buf[64];
 

@@ -6,17 +6,7 @@
 
 #include "../../src/cuda/ew_plan.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        if (cond) {                                                        \
-            passed++;                                                      \
-        } else {                                                           \
-            failed++;                                                      \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);    \
-        }                                                                  \
-    } while (0)
+#include "plan_check.h"
 
 alignas(16) static float buf[4][1024];
 

@@ -7,17 +7,7 @@
 
 #include "../../src/cuda/index_plan.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        if (cond) {                                                        \
-            passed++;                                                      \
-        } else {                                                           \
-            failed++;                                                      \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);    \
-        }                                                                  \
-    } while (0)
+#include "plan_check.h"
 
 int main() {
     using namespace nbcuda;
