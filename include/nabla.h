@@ -448,6 +448,9 @@ NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_
 /* A new stream on a device (index -1: the current device). Lower priority numbers run first (nb_stream_priority_range); 0 is the default. On CPU a stream exists but every operation on it is already complete. */
 NB_API nb_status nb_stream_create(int32_t device_type, int32_t device_index, int32_t priority, nb_stream** out);
 
+/* A stream object over a native stream made outside nabla (a cudaStream_t of another library, e.g. PyTorch's or CuPy's; NULL is the legacy default stream; index -1: the current device): nabla queues work on it and waits on it but never destroys it, so the caller keeps the native stream alive while the object is used. On CPU native must be NULL. */
+NB_API nb_status nb_stream_from_native(int32_t device_type, int32_t device_index, void* native, nb_stream** out);
+
 /* Adds a reference. NULL-safe. */
 NB_API void nb_stream_retain(nb_stream* s);
 

@@ -183,3 +183,42 @@ def test_summary_table_lines_up():
     assert len({len(line) for line in lines}) == 1
     assert "device ID 1" in table and "CUDA OOMs: 2" in table
     assert "3.00 MiB" in table and "5.00 GiB" in table
+
+
+@needs_cuda
+def test_external_stream_wraps_a_native_stream_without_owning_it():
+    owner = cuda.Stream()
+    ext = cuda.ExternalStream(owner.cuda_stream)
+    assert ext.cuda_stream == owner.cuda_stream and ext != owner  # a second object over the same queue
+    with cuda.stream(ext):
+        x = nabla.full((1 << 16,), 2.0, device="cuda")
+        y = x * x
+    del ext  # the native stream stays: its owner still uses it
+    with cuda.stream(owner):
+        z = y + 1.0
+    owner.synchronize()
+    assert z.min().item() == 5.0
+    legacy = cuda.ExternalStream(0)
+    assert legacy.cuda_stream == 0
+    legacy.synchronize()
+
+
+@needs_cuda
+def test_dlpack_consumer_stream_waits_for_the_producers_current_stream():
+    producer, consumer = cuda.Stream(), cuda.Stream()
+    with cuda.stream(producer):
+        a = nabla.ones(1 << 20, device="cuda")
+        for _ in range(10):
+            a = a * 1.0 + 1.0
+        capsule = a.__dlpack__(stream=consumer.cuda_stream, max_version=(1, 0))
+    with cuda.stream(consumer):  # ordered after the producer's work by the handshake, no host sync
+        b = nabla.from_dlpack(capsule) * 2.0
+    consumer.synchronize()
+    assert b.min().item() == 22.0 and b.max().item() == 22.0
+
+
+def test_external_stream_on_a_machine_without_cuda_raises_the_reason():
+    if HAS_CUDA:
+        pytest.skip("checks the machine without CUDA")
+    with pytest.raises(RuntimeError):
+        cuda.ExternalStream(0)

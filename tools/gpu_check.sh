@@ -42,9 +42,10 @@ arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | he
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1
 
 if [ -d .gpu/wheels ]; then  # the wheels a bare GPU machine lacks (tools: gpu-prep.sh packs them)
-    step setup 120 "python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .gpu/wheels/*.whl && echo wheels installed"
-    export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} PATH=/tmp/site/bin:$PATH
+    # Into python3's own environment, beside where nabla goes: libnabla's rpath and
+    # pkg-config expect scipy-openblas32 in the same site directory, as pip would install it.
+    step setup 120 "python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+        .gpu/wheels/*.whl && echo wheels installed"
 fi
 # A plugin compiled beforehand on a CPU machine (nvcc needs no GPU) saves the
 # device machine minutes of nvcc: .gpu/libnabla_cuda.so, built with -Dgpu_archs=<this arch>.

@@ -21,6 +21,7 @@ struct nb_stream {
     int64_t id;            /* 0 for default streams */
     void* native;          /* cudaStream_t; NULL for CUDA's default stream and on CPU */
     bool is_default;       /* static, never destroyed */
+    bool external;         /* wraps a native stream made outside nabla: never destroyed by nabla */
     pthread_mutex_t error_lock;
     nb_status async_status; /* an error of asynchronous work, reported at the next sync */
     char async_message[384];

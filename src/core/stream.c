@@ -118,6 +118,23 @@ static nb_status take_stored_error(const char* op, nb_stream* s) {
                     (int)s->device_index, message);
 }
 
+/* A stream object over `native` (priority, id and error slot filled in); NULL when out of memory. */
+static nb_stream* new_stream(int32_t device_type, int32_t device_index, int32_t priority, void* native, bool external) {
+    nb_stream* s = nb_cpu_alloc(sizeof *s);
+    if (s == NULL) return NULL;
+    memset(s, 0, sizeof *s);
+    s->magic = NB_STREAM_MAGIC;
+    s->device_type = device_type;
+    s->device_index = device_index;
+    s->priority = priority;
+    atomic_init(&s->refcount, 1);
+    s->id = atomic_fetch_add(&next_stream_id, 1);
+    s->native = native;
+    s->external = external;
+    pthread_mutex_init(&s->error_lock, NULL);
+    return s;
+}
+
 NB_API nb_status nb_stream_create(int32_t device_type, int32_t device_index, int32_t priority, nb_stream** out) {
     static const char* op = "nb_stream_create";
     NB_CHECK_OUT(op, out);
@@ -134,20 +151,26 @@ NB_API nb_status nb_stream_create(int32_t device_type, int32_t device_index, int
     } else {
         priority = 0;
     }
-    nb_stream* s = nb_cpu_alloc(sizeof *s);
+    nb_stream* s = new_stream(device_type, device_index, priority, native, false);
     if (s == NULL) {
         if (p != NULL) p->stream_destroy(device_index, native);
         return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a stream object", op);
     }
-    memset(s, 0, sizeof *s);
-    s->magic = NB_STREAM_MAGIC;
-    s->device_type = device_type;
-    s->device_index = device_index;
-    s->priority = priority;
-    atomic_init(&s->refcount, 1);
-    s->id = atomic_fetch_add(&next_stream_id, 1);
-    s->native = native;
-    pthread_mutex_init(&s->error_lock, NULL);
+    *out = s;
+    return NB_OK;
+}
+
+NB_API nb_status nb_stream_from_native(int32_t device_type, int32_t device_index, void* native, nb_stream** out) {
+    static const char* op = "nb_stream_from_native";
+    NB_CHECK_OUT(op, out);
+    const nb_backend* p = NULL;
+    nb_status st = resolve(op, device_type, &device_index, &p);
+    if (st != NB_OK) return st;
+    if (p == NULL && native != NULL)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: a %s stream has no native handle (got %p); pass NULL", op,
+                        nb_device_type_name(device_type), native);
+    nb_stream* s = new_stream(device_type, device_index, 0, native, true);
+    if (s == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for a stream object", op);
     *out = s;
     return NB_OK;
 }
@@ -161,7 +184,7 @@ NB_API void nb_stream_release(nb_stream* s) {
     if (s == NULL || s->magic != NB_STREAM_MAGIC || s->is_default) return;
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
     s->magic = NB_TENSOR_DEAD;
-    if (s->device_type == NB_CUDA) nb_cuda_plugin()->stream_destroy(s->device_index, s->native);
+    if (s->device_type == NB_CUDA && !s->external) nb_cuda_plugin()->stream_destroy(s->device_index, s->native);
     pthread_mutex_destroy(&s->error_lock);
     nb_cpu_free(s, sizeof *s);
 }

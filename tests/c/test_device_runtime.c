@@ -50,6 +50,49 @@ TEST(test_cpu_streams) {
     nb_stream_retain(NULL);
 }
 
+/* A wrapped native stream is used like nabla's own but never destroyed by nabla. */
+TEST(test_streams_from_native_handles) {
+    nb_stream* s = NULL;
+    int dummy = 0;
+    CHECK_STATUS(nb_stream_from_native(NB_CPU, 0, &dummy, &s), NB_ERR_INVALID_ARGUMENT, "nb_stream_from_native");
+    CHECK(s == NULL);
+    CHECK_STATUS(nb_stream_from_native(NB_CPU, 0, NULL, NULL), NB_ERR_INVALID_ARGUMENT, "nb_stream_from_native");
+    CHECK_OK(nb_stream_from_native(NB_CPU, 0, NULL, &s));
+    CHECK(nb_stream_id(s) > 0 && nb_stream_native_handle(s) == NULL);
+    CHECK_OK(nb_stream_synchronize(s));
+    nb_stream_release(s);
+    if (cuda_count() == 0) {
+        CHECK_STATUS(nb_stream_from_native(NB_CUDA, 0, NULL, &s), NB_ERR_DEVICE, "nb_stream_from_native");
+        return;
+    }
+    nb_stream *owner = NULL, *wrapped = NULL, *again = NULL;
+    CHECK_OK(nb_stream_create(NB_CUDA, 0, 0, &owner));
+    CHECK_OK(nb_stream_from_native(NB_CUDA, 0, nb_stream_native_handle(owner), &wrapped));
+    CHECK(nb_stream_native_handle(wrapped) == nb_stream_native_handle(owner));
+    CHECK(nb_stream_id(wrapped) != nb_stream_id(owner));
+    CHECK_OK(nb_stream_set_current(wrapped));
+    const int64_t n = 1 << 16;
+    nb_tensor *x = NULL, *y = NULL;
+    CHECK_OK(nb_full(&n, 1, 3.0, NB_F32, NB_CUDA, 0, &x));  /* queued on the owner's native stream */
+    nb_stream* d = NULL;
+    CHECK_OK(nb_stream_default(NB_CUDA, 0, &d));
+    CHECK_OK(nb_stream_set_current(d));
+    nb_stream_release(wrapped);  /* the native stream lives on: a second wrapper and the owner still work */
+    CHECK_OK(nb_stream_from_native(NB_CUDA, 0, nb_stream_native_handle(owner), &again));
+    CHECK_OK(nb_stream_wait_stream(d, again));
+    CHECK_OK(nb_mul(x, x, NULL, &y));
+    static float host[1 << 16];
+    CHECK_OK(nb_tensor_copy_to_host(y, host, (int64_t)sizeof host));
+    int wrong = 0;
+    for (int64_t i = 0; i < n; i++) wrong += host[i] != 9.0f;
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_OK(nb_stream_synchronize(owner));
+    nb_stream_release(again);
+    nb_stream_release(owner);
+    nb_tensor_release(x);
+    nb_tensor_release(y);
+}
+
 TEST(test_cpu_events_time_the_host) {
     nb_event *a = NULL, *b = NULL, *plain = NULL;
     CHECK_OK(nb_event_create(NB_CPU, 0, NB_EVENT_TIMING, &a));
@@ -321,6 +364,7 @@ TEST(test_cuda_pinned_memory_and_non_blocking_copies) {
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_cpu_streams);
+    RUN(test_streams_from_native_handles);
     RUN(test_cpu_events_time_the_host);
     RUN(test_bad_handles_and_arguments);
     RUN(test_current_stream_is_per_thread);

@@ -297,6 +297,8 @@ export interface Functions {
   nb_tensor_copy_v2_(dst: nb_tensor | null, src: nb_tensor | null, non_blocking: number): number;
   /** A new stream on a device (index -1: the current device). Lower priority numbers run first (nb_stream_priority_range); 0 is the default. On CPU a stream exists but every operation on it is already complete. */
   nb_stream_create(device_type: number, device_index: number, priority: number, out: BigUint64Array | null): number;
+  /** A stream object over a native stream made outside nabla (a cudaStream_t of another library, e.g. PyTorch's or CuPy's; NULL is the legacy default stream; index -1: the current device): nabla queues work on it and waits on it but never destroys it, so the caller keeps the native stream alive while the object is used. On CPU native must be NULL. */
+  nb_stream_from_native(device_type: number, device_index: number, native: ArrayBufferView | ArrayBuffer | Pointer | null, out: BigUint64Array | null): number;
   /** Adds a reference. NULL-safe. */
   nb_stream_retain(s: nb_stream | null): void;
   /** Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */

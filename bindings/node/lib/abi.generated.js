@@ -108,6 +108,7 @@ const FUNCTIONS = Object.freeze({
   nb_tensor_to_v2: ["nb_status", [["const nb_tensor*", "t"], ["int32_t", "dtype"], ["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "copy"], ["int32_t", "non_blocking"], ["nb_tensor**", "out"]], "memory", true],
   nb_tensor_copy_v2_: ["nb_status", [["nb_tensor*", "dst"], ["const nb_tensor*", "src"], ["int32_t", "non_blocking"]], "memory", true],
   nb_stream_create: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["int32_t", "priority"], ["nb_stream**", "out"]], "stream", false],
+  nb_stream_from_native: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["void*", "native"], ["nb_stream**", "out"]], "stream", false],
   nb_stream_retain: ["void", [["nb_stream*", "s"]], "stream", false],
   nb_stream_release: ["void", [["nb_stream*", "s"]], "stream", false],
   nb_stream_default: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["nb_stream**", "out"]], "stream", false],
@@ -478,6 +479,7 @@ function declare(koffi, lib) {
   fn.nb_tensor_to_v2 = bind('nb_tensor_to_v2', 'nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking, nb_tensor** out)');
   fn.nb_tensor_copy_v2_ = bind('nb_tensor_copy_v2_', 'nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking)');
   fn.nb_stream_create = bind('nb_stream_create', 'nb_status nb_stream_create(int32_t device_type, int32_t device_index, int32_t priority, nb_stream** out)');
+  fn.nb_stream_from_native = bind('nb_stream_from_native', 'nb_status nb_stream_from_native(int32_t device_type, int32_t device_index, void* native, nb_stream** out)');
   fn.nb_stream_retain = bind('nb_stream_retain', 'void nb_stream_retain(nb_stream* s)');
   fn.nb_stream_release = bind('nb_stream_release', 'void nb_stream_release(nb_stream* s)');
   fn.nb_stream_default = bind('nb_stream_default', 'nb_status nb_stream_default(int32_t device_type, int32_t device_index, nb_stream** out)');

@@ -54,12 +54,7 @@ def _export_failed() -> BaseException:
 def _check_stream(stream, device_type: int) -> None:
     """The array API's stream rules. For CUDA: None and 1 mean the legacy default
     stream, 2 the per-thread default stream, -1 "do not synchronize", a larger
-    integer a cudaStream_t; 0 is ambiguous and refused. Other devices take None only.
-
-    nabla's CUDA work is ordered on the legacy default stream, which every
-    blocking stream waits for, so none of these needs an event today; when nabla
-    gets its own streams this is where the producer records an event on its
-    current stream and makes `stream` wait for it (not for -1)."""
+    integer a cudaStream_t; 0 is ambiguous and refused. Other devices take None only."""
     if stream is None:
         return
     if type(stream) is not int:
@@ -74,6 +69,24 @@ def _check_stream(stream, device_type: int) -> None:
         raise ValueError(f"stream must be -1, 1, 2 or a stream pointer, got {stream}")
 
 
+def _order_consumer_stream(stream, device_index: int) -> None:
+    """The producer's half of the DLPack handshake: work the consumer queues on
+    `stream` waits for the work nabla queued so far on its current stream of the
+    tensor's device (an event, so the host does not wait). Nothing to do for -1
+    or when the consumer's stream is nabla's current stream."""
+    if stream is None or stream == -1:
+        return
+    from . import cuda
+    native = 0 if stream == 1 else stream  # 1: the legacy default stream (NULL); 2 is cudaStreamPerThread
+    with cuda.device(device_index):
+        current = cuda.current_stream()
+        if current.cuda_stream == native:
+            return
+        event = cuda.Event()
+        event.record(current)
+        cuda.ExternalStream(native).wait_event(event)
+
+
 def __dlpack__(self: Tensor, *, stream=None, max_version=None, dl_device=None, copy=None):
     """A DLPack capsule of this tensor: "dltensor_versioned" when the consumer
     passes max_version >= (1, 0), else the legacy "dltensor". Shares memory unless
@@ -83,6 +96,7 @@ def __dlpack__(self: Tensor, *, stream=None, max_version=None, dl_device=None, c
     h = self._h
     if stream is not None:
         _check_stream(stream, lib.nb_tensor_device_type(h))
+        _order_consumer_stream(stream, lib.nb_tensor_device_index(h))
     versioned = max_version is not None and max_version[0] >= 1
     if dl_device is None:
         device_type, device_index = -1, 0
@@ -120,8 +134,13 @@ def from_dlpack(ext_tensor, *, device=None, copy=None) -> Tensor:
     if dlpack is None:
         return _from_capsule(ext_tensor)
     kwargs = {}
-    if ext_tensor.__dlpack_device__()[0] == _CUDA:
-        kwargs["stream"] = 1  # nabla computes on the legacy default stream
+    producer_device = ext_tensor.__dlpack_device__()
+    if producer_device[0] == _CUDA:  # the producer orders its work before nabla's current stream
+        from . import cuda
+        kwargs["stream"] = 1  # the legacy default stream, also when nabla cannot reach the device
+        if cuda.is_available() and 0 <= int(producer_device[1]) < cuda.device_count():
+            with cuda.device(int(producer_device[1])):
+                kwargs["stream"] = cuda.current_stream().cuda_stream or 1
     if device is not None:
         from ._device import resolve
         dt, di = resolve(device)

@@ -168,6 +168,21 @@ class Stream:
         return f"<nabla.cuda.Stream device={self.device} cuda_stream={self.cuda_stream:#x}>"
 
 
+class ExternalStream(Stream):
+    """A stream made outside nabla (e.g. by PyTorch or CuPy), from its cudaStream_t as
+    an integer: nabla queues work on it and waits on it but never destroys it, so
+    keep the stream alive while this object is used."""
+
+    __slots__ = ()
+
+    def __init__(self, stream_ptr: int, device=None, **kwargs) -> None:
+        out = ffi.new("nb_stream**")
+        self._h = None
+        with _device_scope(device):
+            _check(lib.nb_stream_from_native(lib.NB_CUDA, -1, ffi.cast("void*", int(stream_ptr)), out))
+        self._h = out[0]
+
+
 class _device_scope(device):
     def __init__(self, dev) -> None:
         super().__init__(dev)
