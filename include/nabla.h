@@ -534,6 +534,9 @@ NB_API nb_status nb_device_synchronize(int32_t device_type, int32_t device_index
 /* The device's free and total memory as its driver reports them. */
 NB_API nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes, int64_t* total_bytes);
 
+/* The device's properties as one JSON object with PyTorch's field names (name, major, minor, total_memory, multi_processor_count, warp_size, L2_cache_size, uuid, ...); index -1: the current device. CUDA only. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+NB_API nb_status nb_device_properties(int32_t device_type, int32_t device_index, char* buf, int64_t cap, int64_t* needed);
+
 /* ---- errors ---- */
 /* Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
 NB_API nb_status nb_set_error(int32_t status, const char* message);

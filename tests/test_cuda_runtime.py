@@ -222,3 +222,32 @@ def test_external_stream_on_a_machine_without_cuda_raises_the_reason():
         pytest.skip("checks the machine without CUDA")
     with pytest.raises(RuntimeError):
         cuda.ExternalStream(0)
+
+
+@no_cuda
+def test_device_properties_without_cuda():
+    assert cuda.is_bf16_supported() is False
+    for request_ in (cuda.get_device_properties, cuda.get_device_name, cuda.get_device_capability):
+        with pytest.raises(RuntimeError):
+            request_()
+
+
+@needs_cuda
+def test_device_properties_match_the_driver():
+    p = cuda.get_device_properties(0)
+    assert isinstance(p.name, str) and p.name
+    assert cuda.get_device_name() == cuda.get_device_name("cuda:0") == p.name
+    assert cuda.get_device_capability(0) == (p.major, p.minor) and p.major >= 3
+    free, total = cuda.mem_get_info(0)
+    assert p.total_memory == total >= free > 0
+    assert p.multi_processor_count > 0 and p.warp_size == 32 and p.L2_cache_size > 0
+    assert len(p.uuid) == 32 and f"name='{p.name}'" in repr(p)
+    assert cuda.is_bf16_supported() is True
+    assert cuda.is_bf16_supported(including_emulation=False) is (p.major >= 8)
+    with pytest.raises(RuntimeError):
+        cuda.get_device_properties(cuda.device_count())
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():  # the same device seen by PyTorch
+        tp = torch.cuda.get_device_properties(0)
+        assert (tp.name, tp.major, tp.minor, tp.multi_processor_count) == (p.name, p.major, p.minor,
+                                                                          p.multi_processor_count)

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 4
+#define NB_PLUGIN_ABI 5
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -199,6 +199,9 @@ typedef struct nb_backend {
     /* ---- device runtime (NULL for CPU) ---- */
     nb_status (*device_synchronize)(int32_t device_index);
     nb_status (*mem_info)(int32_t device_index, int64_t* free_bytes, int64_t* total_bytes);
+    /* The device's properties as one JSON object with PyTorch's field names (name, major,
+     * minor, total_memory, multi_processor_count, ...), NUL-terminated in buf. */
+    nb_status (*device_properties)(int32_t device_index, char* buf, size_t cap);
     nb_status (*stream_create)(int32_t device_index, int32_t priority, void** out);
     void (*stream_destroy)(int32_t device_index, void* stream);
     nb_status (*stream_priority_range)(int32_t* least, int32_t* greatest);

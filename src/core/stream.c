@@ -470,6 +470,30 @@ NB_API nb_status nb_device_synchronize(int32_t device_type, int32_t device_index
     return cur == &cuda_defaults[device_index] ? NB_OK : take_stored_error(op, cur);
 }
 
+NB_API nb_status nb_device_properties(int32_t device_type, int32_t device_index, char* buf, int64_t cap,
+                                      int64_t* needed) {
+    static const char* op = "nb_device_properties";
+    NB_CHECK_OUT(op, needed);
+    if (cap < 0 || (buf == NULL && cap != 0))
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: buf is NULL with cap %lld (cap must be 0 then, and never negative)",
+                        op, (long long)cap);
+    const nb_backend* p = NULL;
+    nb_status st = resolve(op, device_type, &device_index, &p);
+    if (st != NB_OK) return st;
+    if (p == NULL || p->device_properties == NULL)
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: device properties are available for CUDA devices only", op);
+    char json[2048];
+    if ((st = p->device_properties(device_index, json, sizeof json)) != NB_OK) return plugin_error(op, st, p);
+    const size_t len = strlen(json);
+    *needed = (int64_t)len;
+    if (cap > 0) {
+        const size_t n = len < (size_t)cap - 1 ? len : (size_t)cap - 1;
+        memcpy(buf, json, n);
+        buf[n] = '\0';
+    }
+    return NB_OK;
+}
+
 NB_API nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes,
                                        int64_t* total_bytes) {
     static const char* op = "nb_device_memory_info";

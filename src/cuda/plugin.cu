@@ -134,6 +134,42 @@ nb_status mem_info(int32_t device, int64_t* free_bytes, int64_t* total_bytes) {
     return NB_OK;
 }
 
+// The emulator defines warpSize as a macro (device code reads it); here it is a field.
+#pragma push_macro("warpSize")
+#undef warpSize
+nb_status device_properties(int32_t device, char* buf, size_t cap) {
+    cudaDeviceProp p;
+    TRY(cudaGetDeviceProperties(&p, device));
+    char name[2 * sizeof p.name];  // JSON-escaped
+    size_t n = 0;
+    for (const char* c = p.name; *c != '\0' && n + 2 < sizeof name; c++) {
+        if (*c == '"' || *c == '\\') name[n++] = '\\';
+        name[n++] = static_cast<unsigned char>(*c) < 0x20 ? ' ' : *c;
+    }
+    name[n] = '\0';
+    char uuid[33];
+    for (int i = 0; i < 16; i++)
+        std::snprintf(uuid + 2 * i, 3, "%02x", static_cast<unsigned char>(p.uuid.bytes[i]));
+    int written = std::snprintf(
+        buf, cap,
+        "{\"name\": \"%s\", \"major\": %d, \"minor\": %d, \"total_memory\": %zu, "
+        "\"multi_processor_count\": %d, \"warp_size\": %d, \"max_threads_per_multi_processor\": %d, "
+        "\"max_threads_per_block\": %d, \"regs_per_multiprocessor\": %d, \"shared_memory_per_block\": %zu, "
+        "\"shared_memory_per_block_optin\": %zu, \"shared_memory_per_multiprocessor\": %zu, "
+        "\"L2_cache_size\": %d, \"is_integrated\": %d, \"is_multi_gpu_board\": %d, "
+        "\"pci_bus_id\": %d, \"pci_device_id\": %d, \"pci_domain_id\": %d, \"uuid\": \"%s\"}",
+        name, p.major, p.minor, p.totalGlobalMem, p.multiProcessorCount, p.warpSize,
+        p.maxThreadsPerMultiProcessor, p.maxThreadsPerBlock, p.regsPerMultiprocessor, p.sharedMemPerBlock,
+        p.sharedMemPerBlockOptin, p.sharedMemPerMultiprocessor, p.l2CacheSize, p.integrated, p.isMultiGpuBoard,
+        p.pciBusID, p.pciDeviceID, p.pciDomainID, uuid);
+    if (written < 0 || static_cast<size_t>(written) >= cap) {
+        std::snprintf(last_error, sizeof last_error, "device properties need %d bytes, have %zu", written, cap);
+        return NB_ERR_INTERNAL;
+    }
+    return NB_OK;
+}
+#pragma pop_macro("warpSize")
+
 nb_status stream_create(int32_t device, int32_t priority, void** out) {
     TRY(cudaSetDevice(device));
     cudaStream_t s = nullptr;
@@ -312,6 +348,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->last_error = cuda_last_error;
     backend->device_synchronize = device_synchronize;
     backend->mem_info = mem_info;
+    backend->device_properties = device_properties;
     backend->stream_create = stream_create;
     backend->stream_destroy = stream_destroy;
     backend->stream_priority_range = stream_priority_range;

@@ -7,6 +7,7 @@
 #include "nbtest.h"
 
 #include <pthread.h>
+#include <string.h>
 #include <time.h>
 
 static int32_t cuda_count(void) {
@@ -91,6 +92,32 @@ TEST(test_streams_from_native_handles) {
     nb_stream_release(owner);
     nb_tensor_release(x);
     nb_tensor_release(y);
+}
+
+TEST(test_device_properties_as_json) {
+    int64_t needed = -1;
+    char buf[2048];
+    CHECK_STATUS(nb_device_properties(NB_CPU, 0, buf, sizeof buf, &needed), NB_ERR_NOT_IMPLEMENTED,
+                 "nb_device_properties");
+    CHECK_STATUS(nb_device_properties(NB_CUDA, 0, buf, sizeof buf, NULL), NB_ERR_INVALID_ARGUMENT,
+                 "nb_device_properties");
+    CHECK_STATUS(nb_device_properties(NB_CUDA, 0, NULL, 8, &needed), NB_ERR_INVALID_ARGUMENT, "cap");
+    if (cuda_count() == 0) {
+        CHECK_STATUS(nb_device_properties(NB_CUDA, 0, buf, sizeof buf, &needed), NB_ERR_DEVICE,
+                     "nb_device_properties");
+        return;
+    }
+    CHECK_OK(nb_device_properties(NB_CUDA, 0, NULL, 0, &needed));  /* the length alone */
+    CHECK(needed > 0 && needed < (int64_t)sizeof buf);
+    CHECK_OK(nb_device_properties(NB_CUDA, -1, buf, sizeof buf, &needed));
+    CHECK_EQ_INT((int64_t)strlen(buf), needed);
+    CHECK(buf[0] == '{' && buf[needed - 1] == '}');
+    CHECK(strstr(buf, "\"name\": \"") != NULL && strstr(buf, "\"multi_processor_count\": ") != NULL);
+    char small[8];
+    CHECK_OK(nb_device_properties(NB_CUDA, 0, small, sizeof small, &needed));  /* truncated, terminated */
+    CHECK_EQ_INT((int64_t)strlen(small), 7);
+    CHECK_STATUS(nb_device_properties(NB_CUDA, cuda_count(), buf, sizeof buf, &needed), NB_ERR_DEVICE,
+                 "nb_device_properties");
 }
 
 TEST(test_cpu_events_time_the_host) {
@@ -365,6 +392,7 @@ int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_cpu_streams);
     RUN(test_streams_from_native_handles);
+    RUN(test_device_properties_as_json);
     RUN(test_cpu_events_time_the_host);
     RUN(test_bad_handles_and_arguments);
     RUN(test_current_stream_is_per_thread);

@@ -353,6 +353,8 @@ export interface Functions {
   nb_device_synchronize(device_type: number, device_index: number): number;
   /** The device's free and total memory as its driver reports them. */
   nb_device_memory_info(device_type: number, device_index: number, free_bytes: BigInt64Array, total_bytes: BigInt64Array): number;
+  /** The device's properties as one JSON object with PyTorch's field names (name, major, minor, total_memory, multi_processor_count, warp_size, L2_cache_size, uuid, ...); index -1: the current device. CUDA only. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+  nb_device_properties(device_type: number, device_index: number, buf: ArrayBufferView | ArrayBuffer | Pointer | null, cap: number | bigint, needed: BigInt64Array): number;
   /** Sets this thread's last error (for callbacks that report a failure to the library); returns status. */
   nb_set_error(status: number, message: string | null): number;
   /** Installs the process-wide handler of warnings (PyTorch's TORCH_WARN: an out= tensor resized, ...); NULL restores the default, which prints them to stderr. */

@@ -136,6 +136,7 @@ const FUNCTIONS = Object.freeze({
   nb_device_set_current: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
   nb_device_synchronize: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
   nb_device_memory_info: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["int64_t*", "free_bytes"], ["int64_t*", "total_bytes"]], "device runtime", false],
+  nb_device_properties: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"], ["char*", "buf"], ["int64_t", "cap"], ["int64_t*", "needed"]], "device runtime", false],
   nb_set_error: ["nb_status", [["int32_t", "status"], ["const char*", "message"]], "errors", false],
   nb_set_warning_handler: ["void", [["nb_warning_fn", "fn"], ["void*", "payload"]], "errors", false],
   nb_grad_enabled: ["int32_t", [], "autograd", false],
@@ -507,6 +508,7 @@ function declare(koffi, lib) {
   fn.nb_device_set_current = bind('nb_device_set_current', 'nb_status nb_device_set_current(int32_t device_type, int32_t device_index)');
   fn.nb_device_synchronize = bind('nb_device_synchronize', 'nb_status nb_device_synchronize(int32_t device_type, int32_t device_index)');
   fn.nb_device_memory_info = bind('nb_device_memory_info', 'nb_status nb_device_memory_info(int32_t device_type, int32_t device_index, int64_t* free_bytes, int64_t* total_bytes)');
+  fn.nb_device_properties = bind('nb_device_properties', 'nb_status nb_device_properties(int32_t device_type, int32_t device_index, char* buf, int64_t cap, int64_t* needed)');
   fn.nb_set_error = bind('nb_set_error', 'nb_status nb_set_error(int32_t status, const char* message)');
   fn.nb_set_warning_handler = bind('nb_set_warning_handler', 'void nb_set_warning_handler(nb_warning_fn* fn, void* payload)');
   fn.nb_grad_enabled = bind('nb_grad_enabled', 'int32_t nb_grad_enabled()');

@@ -13,7 +13,9 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
            "Stream", "Event", "stream", "StreamContext", "current_stream", "default_stream", "set_stream",
            "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
            "reset_peak_memory_stats", "reset_max_memory_allocated", "empty_cache", "memory_stats",
-           "memory_snapshot", "memory_summary", "mem_get_info", "unavailable_reason", "OutOfMemoryError"]
+           "memory_snapshot", "memory_summary", "mem_get_info", "unavailable_reason", "OutOfMemoryError",
+           "ExternalStream", "get_device_properties", "get_device_name", "get_device_capability",
+           "is_bf16_supported"]
 
 from ._lib import OutOfMemoryError  # noqa: E402
 
@@ -89,6 +91,55 @@ class device_of(device):
 
     def __init__(self, obj: Tensor) -> None:
         super().__init__(obj.device.index if obj.is_cuda else -1)
+
+
+class _CudaDeviceProperties:
+    """What torch.cuda.get_device_properties returns: name, major, minor, total_memory
+    (bytes), multi_processor_count, L2_cache_size, warp_size, uuid and the rest of
+    the fields nb_device_properties reports, as attributes."""
+
+    def __init__(self, fields: dict) -> None:
+        self.__dict__.update(fields)
+
+    def __repr__(self) -> str:
+        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"total_memory={self.total_memory >> 20}MB, multi_processor_count={self.multi_processor_count}, "
+                f"uuid={self.uuid}, L2_cache_size={self.L2_cache_size >> 20}MB)")
+
+
+_properties: dict[int, _CudaDeviceProperties] = {}
+
+
+def get_device_properties(device=None) -> _CudaDeviceProperties:
+    """The properties of a CUDA device (None: the current one)."""
+    import json
+    idx = _index(device)
+    if idx < 0:
+        idx = current_device()
+    if idx not in _properties:
+        needed = ffi.new("int64_t*")
+        buf = ffi.new("char[]", 2048)
+        _check(lib.nb_device_properties(lib.NB_CUDA, idx, buf, 2048, needed))
+        _properties[idx] = _CudaDeviceProperties(json.loads(ffi.string(buf).decode()))
+    return _properties[idx]
+
+
+def get_device_name(device=None) -> str:
+    return get_device_properties(device).name
+
+
+def get_device_capability(device=None) -> tuple[int, int]:
+    p = get_device_properties(device)
+    return p.major, p.minor
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """True when the current CUDA device computes in bfloat16 natively (compute
+    capability 8.0 or later); nabla's kernels also take bfloat16 on older devices
+    (f32 arithmetic), which including_emulation counts. False without CUDA."""
+    if not is_available():
+        return False
+    return including_emulation or get_device_capability()[0] >= 8
 
 
 def synchronize(device=None) -> None:
