@@ -4,7 +4,9 @@ matmul (every rank case, batch broadcast, vectors), mv, dot, addmm, baddbmm and
 linear, with alpha/beta, transposed, sliced and broadcast operands, empty sizes
 (k = 0 gives beta * input, or zeros), 0-dim errors, and backward. On CUDA each
 case runs twice: through cuBLAS (the emulator's stand-in when emulated) and
-through nabla's own tiled kernel (NABLA_CUBLAS=0)."""
+through nabla's own tiled kernel (NABLA_CUBLAS=0). float16 and bfloat16 run
+natively on CUDA (no float32 copy of an operand; sums in float32): checked by
+the memory a product allocates and by sums that would be lost in half precision."""
 from __future__ import annotations
 
 import numpy as np
@@ -209,4 +211,137 @@ def test_cuda_paths_agree_and_repeat(dtype, monkeypatch):
     cpu = nabla.matmul(a.cpu(), b.cpu())
     for got in (own1, lib):
         np.testing.assert_allclose(got.to(nabla.float64).numpy(), cpu.to(nabla.float64).numpy(),
+                                   rtol=FLOATS[dtype][2], atol=FLOATS[dtype][3])
+
+
+HALVES = ["float16", "bfloat16"]
+
+
+@pytest.mark.parametrize("la,lb", [("", ""), ("t", ""), ("", "t"), ("s", "t"), ("t", "s")])
+@pytest.mark.parametrize("shape", [(133, 257, 71), (1, 300, 1), (65, 17, 1), (3, 1, 129)])
+@pytest.mark.parametrize("dtype", HALVES)
+def test_half_mm_odd_sizes(dev, dtype, shape, la, lb):
+    m, k, n = shape  # sizes that cross the own kernel's 64 x 64 x 16 tiles unevenly
+    a, ta = pair(arr((m, k), 30), dtype, dev, la)
+    b, tb = pair(arr((k, n), 31), dtype, dev, lb)
+    got = nabla.mm(a, b)
+    # the reference sums float32 products of the same rounded values, rounded once (as cuBLAS and PyTorch on GPU)
+    want = torch.mm(ta.float(), tb.float()).to(FLOATS[dtype][1])
+    check(got, want, dtype, dev)
+    np.testing.assert_allclose(got.cpu().to(nabla.float64).numpy(), nabla.mm(a.cpu(), b.cpu()).to(nabla.float64).numpy(),
+                               rtol=FLOATS[dtype][2], atol=FLOATS[dtype][3])
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_half_bmm_matmul_batches(dev, dtype):
+    a, ta = pair(arr((4, 33, 20), 32), dtype, dev, "t")
+    b, tb = pair(arr((4, 20, 18), 33), dtype, dev, "s")
+    check(nabla.bmm(a, b), torch.bmm(ta.float(), tb.float()).to(FLOATS[dtype][1]), dtype, dev)
+    # batch dims that do not merge into one stride: [3, 4, 2] with a broadcast over 4 and b over 3 and 2
+    a, ta = pair(arr((3, 1, 2, 5, 7), 34), dtype, dev)
+    b, tb = pair(arr((4, 1, 7, 6), 35), dtype, dev, "t")
+    check(nabla.matmul(a, b), torch.matmul(ta.float(), tb.float()).to(FLOATS[dtype][1]), dtype, dev)
+    # a batch of matrices times one matrix, and one matrix times a batch
+    a, ta = pair(arr((2, 3, 9, 8), 36), dtype, dev, "t")
+    w, tw = pair(arr((8, 5), 37), dtype, dev)
+    check(a @ w, (ta.float() @ tw.float()).to(FLOATS[dtype][1]), dtype, dev)
+    check(w.t() @ a.transpose(-1, -2), (tw.float().t() @ ta.float().transpose(-1, -2)).to(FLOATS[dtype][1]), dtype, dev)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_half_linear_addmm_baddbmm(dev, dtype):
+    x, tx = pair(arr((2, 5, 24), 38), dtype, dev)
+    w, tw = pair(arr((13, 24), 39), dtype, dev)
+    bias, tbias = pair(arr((13,), 40), dtype, dev)
+    F = torch.nn.functional
+    check(nabla.nn.functional.linear(x, w, bias), F.linear(tx.float(), tw.float(), tbias.float()).to(FLOATS[dtype][1]),
+          dtype, dev)
+    check(nabla.nn.functional.linear(x[:, 1], w), F.linear(tx[:, 1].float(), tw.float()).to(FLOATS[dtype][1]), dtype, dev)
+    c, tc = pair(arr((5, 13), 41), dtype, dev)
+    check(nabla.addmm(c, x[0], w.t(), beta=0.5, alpha=-2.0),
+          torch.addmm(tc.float(), tx[0].float(), tw.float().t(), beta=0.5, alpha=-2.0).to(FLOATS[dtype][1]), dtype, dev)
+    c3, tc3 = pair(arr((2, 5, 13), 42), dtype, dev)
+    wt = w.t().unsqueeze(0).expand(2, 24, 13)  # a batch-broadcast operand (stride 0)
+    check(nabla.baddbmm(c3, x, wt, beta=1.0, alpha=1.0),
+          torch.baddbmm(tc3.float(), tx.float(), tw.float().t().expand(2, 24, 13)).to(FLOATS[dtype][1]), dtype, dev)
+    c3.baddbmm_(x, wt, beta=-1.0, alpha=0.5)  # C holds the addend
+    check(c3, tc3.float().baddbmm(tx.float(), tw.float().t().expand(2, 24, 13), beta=-1.0, alpha=0.5)
+          .to(FLOATS[dtype][1]), dtype, dev)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_half_empty_and_k_zero(dev, dtype):
+    nd = FLOATS[dtype][0]
+    a, b = nabla.ones(3, 0, dtype=nd).to(dev), nabla.ones(0, 4, dtype=nd).to(dev)
+    z = nabla.mm(a, b)
+    assert z.dtype == nd and tuple(z.shape) == (3, 4)
+    np.testing.assert_array_equal(z.cpu().to(nabla.float64).numpy(), np.zeros((3, 4)))
+    c, tc = pair(arr((3, 4), 43), dtype, dev)
+    check(nabla.addmm(c, a, b, beta=0.5), (0.5 * tc.float()).to(FLOATS[dtype][1]), dtype, dev)
+    check(nabla.bmm(nabla.ones(2, 3, 0, dtype=nd).to(dev), nabla.ones(2, 0, 5, dtype=nd).to(dev)),
+          torch.zeros(2, 3, 5, dtype=FLOATS[dtype][1]), dtype, dev)
+    for x, y, shape in [((0, 3), (3, 4), (0, 4)), ((2, 0, 3), (3, 5), (2, 0, 5)), ((4, 3), (3, 0), (4, 0))]:
+        r = nabla.matmul(nabla.ones(*x, dtype=nd).to(dev), nabla.ones(*y, dtype=nd).to(dev))
+        assert r.dtype == nd and tuple(r.shape) == shape and str(r.device).startswith(dev)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_half_sums_in_float32(dev, dtype):
+    # Partial sums that half precision would lose: float16 overflows past 65504, and
+    # bfloat16 has 8 significant bits (256 + 1 rounds back to 256).
+    big = 60000.0 if dtype == "float16" else 256.0
+    row = [big, 1.0, 1.0, 1.0, 1.0, -big] if dtype == "bfloat16" else [big, big, -big, -big, 1.0, 1.0]
+    want = 4.0 if dtype == "bfloat16" else 2.0
+    nd = FLOATS[dtype][0]
+    a = nabla.tensor([row, row[::-1]]).to(nd).to(dev)
+    b = nabla.ones(len(row), 3, dtype=nd).to(dev)
+    np.testing.assert_array_equal(nabla.mm(a, b).cpu().to(nabla.float64).numpy(), np.full((2, 3), want))
+    np.testing.assert_array_equal(nabla.matmul(a.unsqueeze(0).expand(2, 2, 6), b).cpu().to(nabla.float64).numpy(),
+                                  np.full((2, 2, 3), want))
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_half_backward(dev, dtype):
+    nd, td = FLOATS[dtype][0], FLOATS[dtype][1]
+    a = nabla.tensor(arr((2, 4, 3), 44)).to(nd).to(dev).requires_grad_(True)
+    b = nabla.tensor(arr((3, 5), 45)).to(nd).to(dev).requires_grad_(True)
+    w = nabla.tensor(arr((6, 5), 46)).to(nd).to(dev).requires_grad_(True)
+    bias = nabla.tensor(arr((6,), 47)).to(nd).to(dev).requires_grad_(True)
+    g = nabla.tensor(arr((2, 4, 6), 48)).to(nd).to(dev)
+    y = nabla.nn.functional.linear(nabla.bmm(a, b.unsqueeze(0).expand(2, 3, 5)), w, bias)
+    assert y.dtype == nd
+    y.backward(g)
+    ts = [torch.tensor(x.detach().cpu().to(nabla.float32).numpy()).to(td).requires_grad_(True) for x in (a, b, w, bias)]
+    torch.nn.functional.linear(torch.bmm(ts[0], ts[1].unsqueeze(0).expand(2, 3, 5)), ts[2], ts[3]).backward(
+        torch.tensor(g.cpu().to(nabla.float32).numpy()).to(td))
+    tol = 1e-2 if dtype == "float16" else 6e-2  # two rounded products in a row
+    for x, t in zip((a, b, w, bias), ts):
+        assert x.grad.dtype == nd and str(x.grad.device).startswith(dev)
+        np.testing.assert_allclose(x.grad.cpu().to(nabla.float64).numpy(), t.grad.to(torch.float64).numpy(),
+                                   rtol=tol, atol=tol)
+
+
+@needs_cuda
+@pytest.mark.parametrize("path", ["1", "0"])
+@pytest.mark.parametrize("dtype", HALVES)
+def test_cuda_half_products_make_no_float32_copies(dtype, path, monkeypatch):
+    # The result is the only memory a product allocates: no float32 copies of the
+    # operands and no float32 result to round afterwards.
+    monkeypatch.setenv("NABLA_CUBLAS", path)
+    nd = FLOATS[dtype][0]
+    a = nabla.tensor(arr((128, 192), 49)).to(nd).to("cuda").t()  # transposed: read as it is
+    b = nabla.tensor(arr((256, 160), 50)).to(nd).to("cuda")[::2]  # every other row: read as it is
+    bias = nabla.tensor(arr((160,), 51)).to(nd).to("cuda")
+    nabla.cuda.synchronize()
+    products = [lambda x, y, c: nabla.mm(x, y), lambda x, y, c: nabla.addmm(c, x, y),
+                lambda x, y, c: x.unsqueeze(0).expand(3, 192, 128) @ y]
+    for f in products:
+        before = nabla.cuda.memory_allocated()
+        nabla.cuda.reset_peak_memory_stats()
+        out = f(a, b, bias)
+        nabla.cuda.synchronize()
+        grew = nabla.cuda.max_memory_allocated() - before
+        assert grew <= out.numel() * 2 + 512, (grew, out.numel() * 2)
+        np.testing.assert_allclose(out.cpu().to(nabla.float64).numpy(),
+                                   f(a.cpu(), b.cpu(), bias.cpu()).to(nabla.float64).numpy(),
                                    rtol=FLOATS[dtype][2], atol=FLOATS[dtype][3])

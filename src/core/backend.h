@@ -148,7 +148,7 @@ typedef struct nb_bk_index {
 /* GEMM (mm, bmm, addmm, baddbmm, matmul's cases, linear, mv, dot):
  *     C[b] = alpha * A[b] @ B[b] + beta * addend[b]   over broadcast batch dims.
  * Operands are in the compute dtype (f16/bf16 arrive as f32 on the CPU; the CUDA
- * backend also takes them as they are and accumulates in f32). Pointers include
+ * backend takes them as they are and accumulates in f32). Pointers include
  * the tensors' offsets; strides count elements. */
 typedef struct nb_bk_gemm_operand {
     char* data;                     /* the first element of batch 0 */

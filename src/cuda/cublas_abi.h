@@ -15,6 +15,7 @@ typedef int nb_cublasStatus_t;  // CUBLAS_STATUS_SUCCESS = 0
 enum { NB_CUBLAS_STATUS_SUCCESS = 0, NB_CUBLAS_STATUS_NOT_SUPPORTED = 15 };
 enum { NB_CUBLAS_OP_N = 0, NB_CUBLAS_OP_T = 1 };                          // cublasOperation_t
 enum { NB_CUBLAS_DEFAULT_MATH = 0, NB_CUBLAS_PEDANTIC_MATH = 2 };           // cublasMath_t
+enum { NB_CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION = 16 };         // a cublasMath_t flag
 enum { NB_CUBLAS_COMPUTE_32F = 68, NB_CUBLAS_COMPUTE_64F = 70 };           // cublasComputeType_t
 enum { NB_CUBLAS_GEMM_DEFAULT = -1 };                                      // cublasGemmAlgo_t
 
@@ -22,6 +23,10 @@ typedef nb_cublasStatus_t (*nb_cublasCreate_fn)(cublasHandle_t* handle);
 typedef nb_cublasStatus_t (*nb_cublasDestroy_fn)(cublasHandle_t handle);
 typedef nb_cublasStatus_t (*nb_cublasSetStream_fn)(cublasHandle_t handle, cudaStream_t stream);
 typedef nb_cublasStatus_t (*nb_cublasSetMathMode_fn)(cublasHandle_t handle, int mode);
+typedef nb_cublasStatus_t (*nb_cublasGemmEx_fn)(
+    cublasHandle_t handle, int transa, int transb, int m, int n, int k, const void* alpha, const void* A,
+    cudaDataType_t Atype, int lda, const void* B, cudaDataType_t Btype, int ldb, const void* beta, void* C,
+    cudaDataType_t Ctype, int ldc, int computeType, int algo);
 typedef nb_cublasStatus_t (*nb_cublasGemmStridedBatchedEx_fn)(
     cublasHandle_t handle, int transa, int transb, int m, int n, int k, const void* alpha, const void* A,
     cudaDataType_t Atype, int lda, long long strideA, const void* B, cudaDataType_t Btype, int ldb,

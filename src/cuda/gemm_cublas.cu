@@ -1,9 +1,14 @@
 // gemm_cublas.cu: the plugin's GEMM entry. cuBLAS is loaded at first use (the
 // system toolkit's libcublas, then the nvidia-cublas wheel's next to nabla's
-// package) and takes every problem it can express as one strided-batched call;
-// the rest, every problem when NABLA_CUBLAS=0 or without the library, goes to
-// nabla's tiled kernel (gemm.cu). In emulation the "library" is the emulator's
-// stand-in (a CPU GEMM on the stream's worker), so this calling path is tested.
+// package) and takes every problem whose matrices it can read: one cublasGemmEx
+// call for a single matrix, one cublasGemmStridedBatchedEx call per run of batch
+// dims that merge into one stride (usually one call). float16 and bfloat16 go in
+// and come out as they are (CUDA_R_16F / CUDA_R_16BF) and are summed in float32
+// (CUBLAS_COMPUTE_32F, reduced-precision reductions disallowed), so they run on
+// the tensor cores without a float32 copy. The rest, every problem when
+// NABLA_CUBLAS=0 or without the library, goes to nabla's tiled kernel (gemm.cu).
+// In emulation the "library" is the emulator's stand-in (a CPU GEMM on the
+// stream's worker), so this calling path is tested.
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -24,6 +29,7 @@ struct Cublas {
     nb_cublasSetStream_fn set_stream = nullptr;
     nb_cublasSetMathMode_fn set_math_mode = nullptr;
     nb_cublasGemmStridedBatchedEx_fn gemm = nullptr;
+    nb_cublasGemmEx_fn gemm_one = nullptr;   // optional: single matrices then go through gemm with batch 1
     nb_cublasDestroy_fn destroy = nullptr;  // handles live until the process ends (as PyTorch's)
     bool ok = false;
 };
@@ -70,6 +76,7 @@ void load() {
     lib.set_stream = reinterpret_cast<nb_cublasSetStream_fn>(sym("cublasSetStream_v2"));
     lib.set_math_mode = reinterpret_cast<nb_cublasSetMathMode_fn>(sym("cublasSetMathMode"));
     lib.gemm = reinterpret_cast<nb_cublasGemmStridedBatchedEx_fn>(sym("cublasGemmStridedBatchedEx"));
+    lib.gemm_one = reinterpret_cast<nb_cublasGemmEx_fn>(sym("cublasGemmEx"));
     lib.destroy = reinterpret_cast<nb_cublasDestroy_fn>(sym("cublasDestroy_v2"));
     lib.ok = lib.create && lib.set_stream && lib.set_math_mode && lib.gemm && lib.destroy;
 }
@@ -77,15 +84,29 @@ void load() {
 // One handle per device and thread (a handle must not be shared by threads).
 constexpr int MAX_DEVICES = 64;
 thread_local cublasHandle_t handles[MAX_DEVICES];
+thread_local int modes[MAX_DEVICES];  // the math mode last set on each handle
 
-cublasHandle_t handle_for(int device) {
+// float32/float64: pedantic (no TF32, as PyTorch's default). float16/bfloat16:
+// the default math (tensor cores) with float32 sums all the way: no
+// reduced-precision split-K reductions, for bfloat16 as for float16.
+int math_mode(int32_t dtype) {
+    return dtype == NB_F16 || dtype == NB_BF16
+               ? NB_CUBLAS_DEFAULT_MATH | NB_CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION
+               : NB_CUBLAS_PEDANTIC_MATH;
+}
+
+cublasHandle_t handle_for(int device, int32_t dtype) {
     if (device < 0 || device >= MAX_DEVICES) return nullptr;
     if (handles[device] == nullptr) {
         cublasHandle_t h = nullptr;
         if (lib.create(&h) != NB_CUBLAS_STATUS_SUCCESS) return nullptr;
-        // Pedantic: no TF32 for float32 and no reduced-precision f16 sums (PyTorch's defaults).
-        lib.set_math_mode(h, NB_CUBLAS_PEDANTIC_MATH);
         handles[device] = h;
+        modes[device] = -1;
+    }
+    const int mode = math_mode(dtype);
+    if (modes[device] != mode) {
+        if (lib.set_math_mode(handles[device], mode) != NB_CUBLAS_STATUS_SUCCESS) return nullptr;
+        modes[device] = mode;
     }
     return handles[device];
 }
@@ -147,28 +168,40 @@ cudaError_t launch_addend(const nb_bk_gemm& p, int64_t nbatch, cudaStream_t s) {
     return cudaGetLastError();
 }
 
-// One strided-batched call in cuBLAS's column-major terms, or false when the
-// problem does not fit one (more than one batch dim left, a layout or size cuBLAS cannot take).
+// Calls of the batch dims left of the merged run: more would cost more host time than the own kernel.
+constexpr int64_t MAX_OUTER_CALLS = 1024;
+
+// One strided-batched call in cuBLAS's column-major terms over the innermost
+// batch dims that merge into one stride (size-1 dims dropped); the batch dims
+// left of them (outer, counted in *outer) are looped over by the caller. False
+// when cuBLAS cannot take the problem (a layout or size it cannot read).
 struct Call {
     int ta, tb, m, n, k, lda, ldb, ldc, batch;
     const void *A, *B;
     long long sa, sb, sc;
+    int32_t outer_ndim;  // batch dims [0, outer_ndim) are looped
+    bool swapped;        // C is row-major: the call computes C^T = B^T A^T (its A is b's matrix)
 };
 
-bool plan_call(const nb_bk_gemm& p, int64_t nbatch, Call* c) {
-    // batch dims: at most one after dropping size-1 dims and merging uniform neighbours
-    int64_t bsa = 0, bsb = 0, bsc = 0, run = 0;
+bool plan_call(const nb_bk_gemm& p, Call* c, int64_t* outer) {
+    int64_t bsa = 0, bsb = 0, bsc = 0, run = 1;
     bool have = false;
-    for (int32_t d = p.bndim - 1; d >= 0; d--) {
+    int32_t d = p.bndim - 1;
+    for (; d >= 0; d--) {
         if (p.bshape[d] == 1) continue;
         if (!have) {
             bsa = p.a.bstrides[d], bsb = p.b.bstrides[d], bsc = p.c.bstrides[d], run = p.bshape[d], have = true;
         } else if (p.a.bstrides[d] == bsa * run && p.b.bstrides[d] == bsb * run && p.c.bstrides[d] == bsc * run) {
             run *= p.bshape[d];
         } else {
-            return false;
+            break;
         }
     }
+    c->outer_ndim = d + 1;
+    *outer = 1;
+    for (int32_t e = 0; e <= d; e++) *outer *= p.bshape[e];
+    if (*outer > MAX_OUTER_CALLS) return false;
+    const int64_t nbatch = run;
     if (nbatch > 1 && bsc == 0) return false;
     int64_t lda = 0, ldb = 0, ldc = 0;  // set by layout() whenever it succeeds
     const char la = layout(p.M, p.K, p.a.rs, p.a.cs, &lda), lb = layout(p.K, p.N, p.b.rs, p.b.cs, &ldb);
@@ -178,6 +211,7 @@ bool plan_call(const nb_bk_gemm& p, int64_t nbatch, Call* c) {
         !fits32(nbatch))
         return false;
     const int64_t K1 = p.K > 0 ? p.K : 1;
+    c->swapped = lc != 'C';
     if (lc == 'C') {  // C (M x N, column-major) = A B
         c->m = static_cast<int>(p.M), c->n = static_cast<int>(p.N);
         c->A = p.a.data, c->ta = la == 'C' ? NB_CUBLAS_OP_N : NB_CUBLAS_OP_T, c->sa = bsa;
@@ -195,6 +229,16 @@ bool plan_call(const nb_bk_gemm& p, int64_t nbatch, Call* c) {
     return true;
 }
 
+// Batch element `outer` (row-major over dims [0, c.outer_ndim)) of operand o: its element offset.
+int64_t outer_offset(const nb_bk_gemm& p, const nb_bk_gemm_operand& o, int32_t ndim, int64_t outer) {
+    int64_t off = 0;
+    for (int32_t d = ndim - 1; d >= 0; d--) {
+        off += (outer % p.bshape[d]) * o.bstrides[d];
+        outer /= p.bshape[d];
+    }
+    return off;
+}
+
 }  // namespace
 }  // namespace nbcuda
 
@@ -206,20 +250,36 @@ cudaError_t nb_cuda_gemm(const nb_bk_gemm* p, cudaStream_t stream) {
     if (!cublas_wanted()) return nb_cuda_gemm_tiled(p, stream);
     std::call_once(lib_once, load);
     Call c;
-    if (!lib.ok || !plan_call(*p, nbatch, &c)) return nb_cuda_gemm_tiled(p, stream);
+    int64_t outer = 1;
+    if (!lib.ok || !plan_call(*p, &c, &outer)) return nb_cuda_gemm_tiled(p, stream);
     int device = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err != cudaSuccess) return err;
-    cublasHandle_t h = handle_for(device);
+    cublasHandle_t h = handle_for(device, p->dtype);
     if (h == nullptr || lib.set_stream(h, stream) != NB_CUBLAS_STATUS_SUCCESS) return nb_cuda_gemm_tiled(p, stream);
     if (p->accumulate && p->in_dtype >= 0 && (err = launch_addend(*p, nbatch, stream)) != cudaSuccess) return err;
     const bool f64 = p->dtype == NB_F64;
     const double alpha64 = p->alpha, beta64 = p->accumulate ? p->beta : 0.0;
     const float alpha32 = static_cast<float>(p->alpha), beta32 = static_cast<float>(beta64);
+    const void* alpha = f64 ? static_cast<const void*>(&alpha64) : &alpha32;
+    const void* beta = f64 ? static_cast<const void*>(&beta64) : &beta32;
     const cudaDataType_t t = data_type(p->dtype);
-    const int st = lib.gemm(h, c.ta, c.tb, c.m, c.n, c.k, f64 ? static_cast<const void*>(&alpha64) : &alpha32, c.A,
-                            t, c.lda, c.sa, c.B, t, c.ldb, c.sb, f64 ? static_cast<const void*>(&beta64) : &beta32,
-                            p->c.data, t, c.ldc, c.sc, c.batch, f64 ? NB_CUBLAS_COMPUTE_64F : NB_CUBLAS_COMPUTE_32F,
-                            NB_CUBLAS_GEMM_DEFAULT);
-    return st == NB_CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+    const int compute = f64 ? NB_CUBLAS_COMPUTE_64F : NB_CUBLAS_COMPUTE_32F;
+    const int64_t es = p->dtype == NB_F64 ? 8 : p->dtype == NB_F32 ? 4 : 2;
+    for (int64_t o = 0; o < outer; o++) {
+        const int64_t oa = outer_offset(*p, p->a, c.outer_ndim, o), ob = outer_offset(*p, p->b, c.outer_ndim, o);
+        const int64_t oc = outer_offset(*p, p->c, c.outer_ndim, o);
+        const char* A = static_cast<const char*>(c.A) + (c.swapped ? ob : oa) * es;
+        const char* B = static_cast<const char*>(c.B) + (c.swapped ? oa : ob) * es;
+        char* C = p->c.data + oc * es;
+        int st;
+        if (c.batch == 1 && lib.gemm_one != nullptr)
+            st = lib.gemm_one(h, c.ta, c.tb, c.m, c.n, c.k, alpha, A, t, c.lda, B, t, c.ldb, beta, C, t, c.ldc, compute,
+                              NB_CUBLAS_GEMM_DEFAULT);
+        else
+            st = lib.gemm(h, c.ta, c.tb, c.m, c.n, c.k, alpha, A, t, c.lda, c.sa, B, t, c.ldb, c.sb, beta, C, t, c.ldc,
+                          c.sc, c.batch, compute, NB_CUBLAS_GEMM_DEFAULT);
+        if (st != NB_CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
+    }
+    return cudaSuccess;
 }

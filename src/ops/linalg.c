@@ -6,11 +6,14 @@
  *     beta * input + alpha * (a @ b)
  * over broadcast batch dims, where a is [..., M, K] or a vector [K] (one row),
  * b is [..., K, N] or a vector [K] (one column) and input, when given, is
- * broadcast to the result. run() allocates or checks the destination, converts
- * float16/bfloat16 operands to float32 (the result is rounded once at the end),
- * copies an operand only when BLAS cannot read its strides, and calls the CPU
- * kernel (src/cpu/gemm.c). Operands keep their own dtype: like PyTorch, matrix
- * products do not promote (outer, an elementwise product, does). */
+ * broadcast to the result. run() allocates or checks the destination, copies an
+ * operand only when BLAS cannot read its strides, and hands the plan to the
+ * device's gemm slot (the CPU's is src/cpu/gemm.c). On the CPU float16/bfloat16
+ * operands are converted to float32 first (the result is rounded once at the
+ * end); CUDA takes them as they are (cuBLAS or the own kernel load half, sum in
+ * float32 and store half), so no float32 copy of any operand is made there.
+ * Operands keep their own dtype: like PyTorch, matrix products do not promote
+ * (outer, an elementwise product, does). */
 #include "../core/internal.h"
 #include "../core/runtime.h"
 #include "../cpu/gemm.h"
@@ -188,7 +191,7 @@ static nb_status prepare_operand(const nb_tensor* t, int32_t compute, bool is_a,
         nb_tensor_release(cur);
         if ((st = nb_tensor_to(t, compute, dev, di, 0, &cur)) != NB_OK) return st;
     }
-    if (compute == NB_F32 || compute == NB_F64) {
+    if (nb_dtype_is_floating(compute)) {  /* (f16/bf16 are compute dtypes on CUDA only) */
         int64_t rows, cols, rs, cs;
         matrix_of(cur, is_a, &rows, &cols, &rs, &cs);
         if (!blas_readable(rows, cols, rs, cs)) {
@@ -251,7 +254,9 @@ static nb_status to_int64(const char* op, const char* name, double v, int64_t* o
 static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
     const char* op = s->op;
     const int32_t dtype = s->a->dtype;
-    const int32_t compute = (dtype == NB_F16 || dtype == NB_BF16) ? NB_F32 : dtype;
+    const int32_t dev = s->a->storage->device_type, di = s->a->storage->device_index;
+    const bool half = dtype == NB_F16 || dtype == NB_BF16;
+    const int32_t compute = (half && dev == NB_CPU) ? NB_F32 : dtype;
     const bool floating = nb_dtype_is_floating(dtype);
     nb_gemm_problem p;
     p.alpha = s->alpha, p.beta = s->beta, p.ialpha = 1, p.ibeta = 0;
@@ -277,7 +282,6 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
         const nb_tensor* inputs[3] = {s->a, s->b, s->input};
         if ((st = nb_resize_output(op, dst, inputs, 3, s->oshape, s->ondim)) != NB_OK) return st;
     }
-    const int32_t dev = s->a->storage->device_type, di = s->a->storage->device_index;
     const nb_backend* bk;
     if ((st = nb_backend_slot(op, dev, NB_FAMILY_GEMM, &bk)) != NB_OK) return st;
     nb_tensor* target = dst;

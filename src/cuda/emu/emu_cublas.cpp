@@ -56,7 +56,11 @@ int set_stream(cublasHandle_t h, cudaStream_t s) {
     h->stream = s;
     return OK;
 }
-int set_math_mode(cublasHandle_t h, int) { return h == nullptr ? NOT_INITIALIZED : OK; }
+int set_math_mode(cublasHandle_t h, int mode) {
+    if (h == nullptr) return NOT_INITIALIZED;
+    const int base = mode & ~NB_CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;  // cublasMath_t: 0..3, plus the flag
+    return base >= 0 && base <= 3 ? OK : INVALID_VALUE;
+}
 
 // C[b] (m x n, column-major) = alpha op(A[b]) op(B[b]) + beta C[b]; sums in
 // float for COMPUTE_32F (as the f32 accumulation cuBLAS does), double for 64F.
@@ -101,6 +105,13 @@ int gemm(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void* alph
     return OK;
 }
 
+// cublasGemmEx: one matrix, the strided-batched GEMM with a batch of one.
+int gemm_one(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void* alpha, const void* A, cudaDataType_t at,
+             int lda, const void* B, cudaDataType_t bt, int ldb, const void* beta, void* C, cudaDataType_t ct, int ldc,
+             int compute, int algo) {
+    return gemm(h, ta, tb, m, n, k, alpha, A, at, lda, 0, B, bt, ldb, 0, beta, C, ct, ldc, 0, 1, compute, algo);
+}
+
 }  // namespace
 
 extern "C" void* nbemu_cublas_symbol(const char* name) {
@@ -109,5 +120,6 @@ extern "C" void* nbemu_cublas_symbol(const char* name) {
     if (std::strcmp(name, "cublasSetStream_v2") == 0) return reinterpret_cast<void*>(&set_stream);
     if (std::strcmp(name, "cublasSetMathMode") == 0) return reinterpret_cast<void*>(&set_math_mode);
     if (std::strcmp(name, "cublasGemmStridedBatchedEx") == 0) return reinterpret_cast<void*>(&gemm);
+    if (std::strcmp(name, "cublasGemmEx") == 0) return reinterpret_cast<void*>(&gemm_one);
     return nullptr;
 }
