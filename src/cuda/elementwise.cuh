@@ -237,8 +237,8 @@ __global__ void ew_rows(O* __restrict__ out, const T* __restrict__ a, const T* _
         O* orow = out + oo;
         const T* arow = a + oa;
         const T* brow = b + ob;
-        // a scalar or a broadcast input is one value for the whole row
-        const bool ra = sa || rd.bcast[0], rb = Nin == 2 && (sb || rd.bcast[1]);
+        // a scalar or a broadcast input is one value for the whole row (a unary op's b: none)
+        const bool ra = sa || rd.bcast[0], rb = Nin != 2 || sb || rd.bcast[1];
         const C ca = sa ? C(va) : rd.bcast[0] ? to_c<C>(arow[0]) : C(0);
         const C cb = Nin == 2 ? (sb ? C(vb) : rd.bcast[1] ? to_c<C>(brow[0]) : C(0)) : C(0);
         Vec<T, N> xa[kEwUnroll], xb[kEwUnroll];
