@@ -1,7 +1,8 @@
 """The CUDA plugin as built: where nvcc is present, libnabla_cuda.so carries
-device code (.nv_fatbin) and both elementwise kernels (contiguous and strided)
-for every op code of ew_codes.h in float32, float64, float16 and bfloat16, the
-copy kernel for every dtype pair and the reduce kernels;
+device code (.nv_fatbin) and the four elementwise kernels (contiguous, rows, tile
+and strided) for every op code of ew_codes.h in float32, float64, float16 and
+bfloat16, the three copy kernels (generic, rows, tile) for every dtype pair and
+the reduce kernels;
 and the plugin's host-side launch planning as a C++ unit test. Runs without a
 GPU: it reads the ELF file and launches nothing."""
 from __future__ import annotations
@@ -17,7 +18,9 @@ import nabla
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DTYPES = {"f": "float32", "d": "float64", "6__half": "float16", "13__nv_bfloat16": "bfloat16"}
-KERNEL = re.compile(rb"_ZN6nbcuda(13ew_contiguous|10ew_strided)I(f|d|6__half|13__nv_bfloat16)\w*?Li(\d+)ELi([12])EE")
+EW_KINDS = ("13ew_contiguous", "7ew_rows", "7ew_tile", "10ew_strided")
+KERNEL = re.compile(rb"_ZN6nbcuda(" + "|".join(EW_KINDS).encode() +
+                    rb")I(f|d|6__half|13__nv_bfloat16)\w*?Li(\d+)ELi([12])E(?:Lb[01]E)?E")
 
 
 def plugin_path() -> pathlib.Path:
@@ -59,7 +62,7 @@ def test_plugin_has_every_elementwise_kernel():
     assert len(codes) > 60
     nbinary = int(re.search(r"NB_BK_NUM_BINARY = (\d+)", (ROOT / "src" / "core" / "ew_codes.h").read_text())[1])
     missing = [(kind, dtype, name) for name, code in codes.items() for dtype in DTYPES.values()
-               for kind in ("13ew_contiguous", "10ew_strided")
+               for kind in EW_KINDS
                if (kind, dtype, code, 2 if code < nbinary else 1) not in found]
     assert not missing, missing[:10]
 
@@ -70,9 +73,10 @@ CXX = shutil.which("c++") or shutil.which("g++")
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
 def test_plugin_has_copy_and_reduce_kernels():
     data = plugin_path().read_bytes()
-    # copy_kernel<dst, src> for all 100 dtype pairs; both reduce launch shapes
-    pairs = set(re.findall(rb"11copy_kernelILi(\d)ELi(\d)EE", data))
-    assert len(pairs) == 100, sorted(pairs)
+    # copy_kernel, copy_rows and copy_tile <dst, src> for all 100 dtype pairs; both reduce launch shapes
+    for kernel in (rb"11copy_kernel", rb"9copy_rows", rb"9copy_tile"):
+        pairs = set(re.findall(kernel + rb"ILi(\d)ELi(\d)EE", data))
+        assert len(pairs) == 100, (kernel, sorted(pairs))
     for kernel in (rb"16reduce_per_block", rb"17reduce_per_thread"):
         for op in (rb"SumOp", rb"ExtOp", rb"LogicOp", rb"ArgOp", rb"VarOp", rb"NormOp", rb"LseOp"):
             assert re.search(kernel + rb"I\w*?" + op, data), (kernel, op)

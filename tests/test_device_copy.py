@@ -117,3 +117,49 @@ def test_transfers_convert_and_keep_layout():
     np.testing.assert_array_equal(back.numpy(), c.to(nabla.float16).to(nabla.float64).numpy())
     h = c.to("cuda", nabla.bfloat16)
     np.testing.assert_array_equal(h.cpu().numpy(), c.to(nabla.bfloat16).numpy())
+
+
+def into(view, dtype, device):
+    """A dense tensor of view's shape on device, written by copy_ (so every layout of view is copied as it is)."""
+    out = nabla.empty(tuple(view.shape), dtype=dtype, device=device)
+    out.copy_(view)
+    return out
+
+
+@pytest.mark.parametrize("dst", DTYPES)
+@pytest.mark.parametrize("src", DTYPES)
+def test_copy_paths_match_torch(device, src, dst):
+    """Each path of the device copy for every dtype pair: a dense run (cudaMemcpyAsync for one dtype,
+    16-byte rows when converting), a misaligned start, rows of odd length from wider rows, expanded
+    rows and columns, transposes with sides not multiples of 32, 3-D permutations, a transposed
+    destination, empty and 0-dim copies."""
+    v = values(src)
+    if dst == "uint8" and src not in ("uint8", "bool"):
+        v = np.abs(v)
+    arr = np.resize(v, (3, 45, 70))
+    x, t = nabla.tensor(arr).to(DTYPES[src][0]).to(device), torch.tensor(arr).to(DTYPES[src][1])
+    nd, td = DTYPES[dst]
+    views = [
+        lambda a: a,                                  # one dense run
+        lambda a: a.reshape(-1)[3:],                  # a dense run from a misaligned start
+        lambda a: a[:, :, 1:34],                      # rows of 33 inside rows of 70
+        lambda a: a[:, 2:40, :64],                    # aligned rows of 64 inside rows of 70
+        lambda a: a[1, 4].expand(9, 70),              # one row expanded
+        lambda a: a[:, :, 5:6].expand(3, 45, 40),     # one value per row
+        lambda a: a[1].t(),                           # a 70 x 45 transpose
+        lambda a: a[:, 3:44, 1:68].transpose(1, 2),   # a transpose of a strided view: 3 x 67 x 41
+        lambda a: a.permute(2, 0, 1),                 # 70 x 3 x 45: a batched transpose
+        lambda a: a.permute(1, 2, 0),                 # 45 x 70 x 3: too thin for a tile
+        lambda a: a[:, :0],                           # empty
+        lambda a: a[2, 7, 9],                         # 0-dim
+    ]
+    for i, view in enumerate(views):
+        got, want = into(view(x), nd, device), view(t).to(td)
+        assert got.device.type == device and tuple(got.shape) == tuple(want.shape), i
+        np.testing.assert_array_equal(as_np(got), want.to(torch.float64).numpy() if dst != "bool" else want.numpy(),
+                                      err_msg=f"view {i}")
+    # a transposed destination written from a dense source
+    d = nabla.empty((70, 45), dtype=nd, device=device).t()
+    d.copy_(x[0])
+    np.testing.assert_array_equal(as_np(d), t[0].to(td).to(torch.float64).numpy() if dst != "bool" else
+                                  t[0].to(td).numpy())

@@ -182,3 +182,61 @@ def test_unsupported_on_cuda_is_clear():
     a = nabla.arange(4, device="cuda")  # int64: no integer kernels yet
     with pytest.raises(NotImplementedError, match="add: not implemented for 'int64' on cuda"):
         a + a
+
+
+ROW_CASES = {  # name: (a shape or view, b shape or view): each a row-wise layout of the device kernels
+    "m + row": (lambda m: m, lambda m: m[0]),
+    "odd rows": (lambda m: m[:, :33], lambda m: m[1, 5:38]),
+    "misaligned rows": (lambda m: m[1:, 1:], lambda m: m[0, 1:]),
+    "m + col": (lambda m: m[:, :64], lambda m: m[:, 3:4]),
+    "3-d rows": (lambda m: m[:6].reshape(2, 3, 72), lambda m: m[2:4].reshape(2, 1, 72)),
+    "empty rows": (lambda m: m[:0], lambda m: m[0]),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", sorted(ROW_CASES))
+def test_row_layouts_match_torch(device, case, dtype):
+    """Inputs dense along the output's rows or broadcast along them (the device row kernel): odd row
+    lengths, misaligned row starts, columns, 3-D and empty, with a float and a bool result."""
+    m, tm = make((7, 72), -2, 2, 13, dtype, device)
+    fa, fb = ROW_CASES[case]
+    a, b, ta, tb = fa(m), fb(m), fa(tm), fb(tm)
+    check(nabla.add(a, b, alpha=0.5), torch.add(ta, tb, alpha=0.5), dtype)
+    check(a > b, ta > tb, dtype)
+    check(nabla.exp(a) * 3, torch.exp(ta) * 3, dtype)
+
+
+TILE_CASES = {  # name: (view of m [45, 70] or of its 3-D reshape, operation)
+    "m.t() * 2": lambda m, n: m.t() * 2,
+    "exp(m.t())": lambda m, n: m.t().exp(),
+    "m.t() + n": lambda m, n: m.t() + n,
+    "n - m.t()": lambda m, n: n - m.t(),
+    "m.t() * m.t()": lambda m, n: m.t() * m.t(),
+    "m.t() > n": lambda m, n: m.t() > n,
+    "strided m.t()": lambda m, n: m[2:43, 3:68].t() + n[3:68, 2:43],
+    "permute(2, 0, 1)": lambda m, n: m.reshape(5, 9, 70).permute(2, 0, 1) * 3,
+    "permute(1, 2, 0)": lambda m, n: m.reshape(5, 9, 70).permute(1, 2, 0) + 1,
+    "permute + row": lambda m, n: m.reshape(5, 9, 70).permute(0, 2, 1) + n[0, :9],
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", sorted(TILE_CASES))
+def test_transposed_inputs_match_torch(device, case, dtype):
+    """Inputs whose unit-stride dim is not the output's (the device tile kernel): sides not multiples of
+    32, a second dense or transposed input, strided views, 3-D permutations, a bool result."""
+    m, tm = make((45, 70), -2, 2, 14, dtype, device)
+    n, tn = make((70, 45), -2, 2, 15, dtype, device)
+    fn = TILE_CASES[case]
+    check(fn(m, n), fn(tm, tn), dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_transposed_out_matches_torch(device, dtype):
+    """A transposed out= with dense inputs: the output's layout orders the kernel's dims."""
+    a, ta = make((37, 50), -2, 2, 16, dtype, device)
+    b, tb = make((37, 50), -2, 2, 17, dtype, device)
+    out = nabla.empty((50, 37), dtype=DTYPES[dtype][0], device=device).t()
+    nabla.mul(a, b, out=out)
+    check(out, ta * tb, dtype)

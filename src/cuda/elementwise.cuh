@@ -1,8 +1,10 @@
 // elementwise.cuh: the generic elementwise kernel family. One op is a scalar
-// function of the compute type (float for f16/bf16); two kernels run it: a
-// contiguous one with 16-byte vector loads and stores, and a strided one that
-// turns a flat index into per-operand offsets (broadcast dims have stride 0).
-// Grid-stride loops and 64-bit indices throughout.
+// function of the compute type (float for f16/bf16); four kernels run it, one
+// per path of ew_plan.h: ew_contiguous (one flat run, 16-byte vector loads and
+// stores), ew_rows (dense or broadcast rows: offsets once per row, vectors when
+// the row starts are aligned), ew_tile (a transposed input read through a
+// 32x32 shared-memory tile) and ew_strided (per-element offsets; broadcast dims
+// have stride 0). Grid-stride loops and 64-bit indices throughout.
 #ifndef NABLA_CUDA_ELEMENTWISE_CUH_
 #define NABLA_CUDA_ELEMENTWISE_CUH_
 
@@ -201,6 +203,128 @@ __global__ void ew_strided(O* __restrict__ out, const T* __restrict__ a, const T
 }
 
 constexpr int kEwThreads = 256;
+constexpr int kEwUnroll = 4;  // vectors (or elements) in flight per thread in ew_rows
+constexpr int kEwTile = 32, kEwTileRows = 8;
+
+// Rows of the output (the dims before the last: shape and strides of out, a, b), each
+// `inner` long; a tensor input is dense along a row or one value per row (bcast).
+struct RowDims {
+    int32_t nouter;
+    int64_t shape[NB_MAX_DIMS];
+    int64_t s[3][NB_MAX_DIMS];
+    int64_t inner, tiles_per_row, ntiles;
+    int32_t bcast[2];
+};
+
+// One block per tile of a row (blockDim.x * N * kEwUnroll elements): the row's offsets are
+// computed once per tile, then every load of the tile is issued before the first store.
+template <typename T, typename O, int Op, int Nin, bool Vector>
+__global__ void ew_rows(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
+                        int32_t sb, double va, double vb, Attrs p, RowDims rd) {
+    using C = typename Compute<T>::type;
+    constexpr int N = Vector ? 16 / sizeof(T) : 1;
+    const int64_t width = static_cast<int64_t>(blockDim.x) * kEwUnroll * N;
+    for (int64_t t = blockIdx.x; t < rd.ntiles; t += gridDim.x) {
+        const int64_t row = t / rd.tiles_per_row, col0 = (t - row * rd.tiles_per_row) * width;
+        int64_t rem = row, oo = 0, oa = 0, ob = 0;
+        for (int d = rd.nouter - 1; d >= 0; d--) {
+            const int64_t idx = rem % rd.shape[d];
+            rem /= rd.shape[d];
+            oo += idx * rd.s[0][d];
+            oa += idx * rd.s[1][d];
+            ob += idx * rd.s[2][d];
+        }
+        O* orow = out + oo;
+        const T* arow = a + oa;
+        const T* brow = b + ob;
+        // a scalar or a broadcast input is one value for the whole row (a unary op's b: none)
+        const bool ra = sa || rd.bcast[0], rb = Nin != 2 || sb || rd.bcast[1];
+        const C ca = sa ? C(va) : rd.bcast[0] ? to_c<C>(arow[0]) : C(0);
+        const C cb = Nin == 2 ? (sb ? C(vb) : rd.bcast[1] ? to_c<C>(brow[0]) : C(0)) : C(0);
+        Vec<T, N> xa[kEwUnroll], xb[kEwUnroll];
+#pragma unroll
+        for (int k = 0; k < kEwUnroll; k++) {
+            const int64_t c = col0 + (static_cast<int64_t>(k) * blockDim.x + threadIdx.x) * N;
+            if (c + N > rd.inner) continue;
+            if (!ra) xa[k] = *reinterpret_cast<const Vec<T, N>*>(arow + c);
+            if (!rb) xb[k] = *reinterpret_cast<const Vec<T, N>*>(brow + c);
+        }
+#pragma unroll
+        for (int k = 0; k < kEwUnroll; k++) {
+            const int64_t c = col0 + (static_cast<int64_t>(k) * blockDim.x + threadIdx.x) * N;
+            if (c + N > rd.inner) continue;
+            Vec<O, N> r;
+#pragma unroll
+            for (int e = 0; e < N; e++) {
+                const C x = ra ? ca : to_c<C>(xa[k].v[e]);
+                const C y = rb ? cb : to_c<C>(xb[k].v[e]);
+                r.v[e] = from_c<O>(apply<Op, C>(x, y, p));
+            }
+            *reinterpret_cast<Vec<O, N>*>(orow + c) = r;
+        }
+        if (N > 1 && col0 + width >= rd.inner)  // the row's last tile: the elements after its last whole vector
+            for (int64_t c = rd.inner / N * N + threadIdx.x; c < rd.inner; c += blockDim.x) {
+                const C x = ra ? ca : to_c<C>(arow[c]);
+                const C y = rb ? cb : to_c<C>(brow[c]);
+                orow[c] = from_c<O>(apply<Op, C>(x, y, p));
+            }
+    }
+}
+
+// A batch of 2-D tiles over dims j (a tiled input's unit stride) and l (the output's
+// last, unit stride); the other dims are the batch, decomposed once per tile.
+struct TileDims {
+    int32_t nbatch;
+    int64_t shape[NB_MAX_DIMS];
+    int64_t s[3][NB_MAX_DIMS];
+    int64_t nj, nl;
+    int64_t sj[3], sl[3];  // out, a, b along j and l (sl[0] == 1)
+    int64_t tiles_j, tiles_l, ntiles;
+    int32_t tiled[2];
+};
+
+// Block (32, 8). A tiled input is read with lanes along j into tile[l][j]; the output is
+// written with lanes along l, reading tile[l][j] down a column (the +1 pad keeps that
+// free of bank conflicts); other inputs are read at the output's positions.
+template <typename T, typename O, int Op, int Nin>
+__global__ void ew_tile(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
+                        int32_t sb, double va, double vb, Attrs p, TileDims td) {
+    using C = typename Compute<T>::type;
+    __shared__ C tile[Nin][kEwTile][kEwTile + 1];
+    const C ca = C(va), cb = C(vb);
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const T* in[2] = {a, b};
+    for (int64_t t = blockIdx.x; t < td.ntiles; t += gridDim.x) {
+        int64_t rem = t;
+        const int64_t l0 = rem % td.tiles_l * kEwTile;
+        rem /= td.tiles_l;
+        const int64_t j0 = rem % td.tiles_j * kEwTile;
+        rem /= td.tiles_j;
+        int64_t off[3] = {0, 0, 0};
+        for (int d = td.nbatch - 1; d >= 0; d--) {
+            const int64_t idx = rem % td.shape[d];
+            rem /= td.shape[d];
+            for (int k = 0; k < 3; k++) off[k] += idx * td.s[k][d];
+        }
+#pragma unroll
+        for (int i = 0; i < Nin; i++) {
+            if (!td.tiled[i]) continue;
+            for (int r = ty; r < kEwTile; r += kEwTileRows)
+                if (j0 + tx < td.nj && l0 + r < td.nl)
+                    tile[i][r][tx] = to_c<C>(in[i][off[1 + i] + j0 + tx + (l0 + r) * td.sl[1 + i]]);
+        }
+        __syncthreads();
+        for (int r = ty; r < kEwTile; r += kEwTileRows) {
+            const int64_t j = j0 + r, l = l0 + tx;
+            if (j >= td.nj || l >= td.nl) continue;
+            const C x = sa ? ca : td.tiled[0] ? tile[0][tx][r] : to_c<C>(a[off[1] + j * td.sj[1] + l * td.sl[1]]);
+            C y = C(0);
+            if (Nin == 2) y = sb ? cb : td.tiled[1] ? tile[Nin - 1][tx][r] : to_c<C>(b[off[2] + j * td.sj[2] + l * td.sl[2]]);
+            out[off[0] + j * td.sj[0] + l] = from_c<O>(apply<Op, C>(x, y, p));
+        }
+        __syncthreads();  // the tile is rewritten by the next iteration
+    }
+}
 
 inline int ew_blocks(int64_t work) {
     int64_t b = (work + kEwThreads - 1) / kEwThreads;
@@ -215,11 +339,59 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
     const T* a = static_cast<const T*>(pl.in[0]);
     const T* b = static_cast<const T*>(pl.in[1]);
     const Attrs p{pl.alpha, pl.beta, pl.gamma};
-    if (pl.contiguous) {
+    const int nd = pl.ndim;
+    if (pl.path == EW_CONTIGUOUS) {
         constexpr int N = 16 / sizeof(T);
         NB_LAUNCH(ew_blocks(pl.vectorised ? pl.numel / N + 1 : pl.numel), kEwThreads, 0, stream,
                   ew_contiguous<T, O, Op, Nin>)(out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0],
                                                 pl.scalar[1], p, pl.numel, pl.vectorised);
+    } else if (pl.path == EW_ROWS) {
+        RowDims rd;
+        rd.nouter = nd - 1;
+        for (int d = 0; d < rd.nouter; d++) {
+            rd.shape[d] = pl.shape[d];
+            rd.s[0][d] = pl.out_strides[d];
+            rd.s[1][d] = pl.in_strides[0][d];
+            rd.s[2][d] = pl.in_strides[1][d];
+        }
+        rd.inner = pl.shape[nd - 1];
+        for (int i = 0; i < 2; i++) rd.bcast[i] = !pl.is_scalar[i] && pl.in_strides[i][nd - 1] == 0;
+        // threads: enough to cover a row in one tile, in whole warps, at most kEwThreads
+        const int64_t per_thread = kEwUnroll * (pl.vectorised ? 16 / sizeof(T) : 1);
+        int64_t threads = (rd.inner + per_thread - 1) / per_thread;
+        threads = threads > kEwThreads ? kEwThreads : (threads + 31) / 32 * 32;
+        const int64_t width = threads * per_thread;
+        rd.tiles_per_row = (rd.inner + width - 1) / width;
+        rd.ntiles = rd.tiles_per_row * (pl.numel / rd.inner);
+        const int blocks = static_cast<int>(rd.ntiles < 65535 * 8 ? rd.ntiles : 65535 * 8);
+        if (pl.vectorised)
+            NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, true>)(
+                out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, rd);
+        else
+            NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, false>)(
+                out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, rd);
+    } else if (pl.path == EW_TILE) {
+        TileDims td;
+        td.nbatch = 0;
+        for (int d = 0; d < nd - 1; d++) {
+            if (d == pl.tile_dim) continue;
+            td.shape[td.nbatch] = pl.shape[d];
+            td.s[0][td.nbatch] = pl.out_strides[d];
+            td.s[1][td.nbatch] = pl.in_strides[0][d];
+            td.s[2][td.nbatch++] = pl.in_strides[1][d];
+        }
+        const int j = pl.tile_dim, l = nd - 1;
+        td.nj = pl.shape[j], td.nl = pl.shape[l];
+        td.sj[0] = pl.out_strides[j], td.sl[0] = pl.out_strides[l];
+        for (int i = 0; i < 2; i++) {
+            td.sj[1 + i] = pl.in_strides[i][j], td.sl[1 + i] = pl.in_strides[i][l];
+            td.tiled[i] = pl.tiled[i];
+        }
+        td.tiles_j = (td.nj + kEwTile - 1) / kEwTile, td.tiles_l = (td.nl + kEwTile - 1) / kEwTile;
+        td.ntiles = td.tiles_j * td.tiles_l * (pl.numel / (td.nj * td.nl));
+        const int blocks = static_cast<int>(td.ntiles < 65535 * 8 ? td.ntiles : 65535 * 8);
+        NB_LAUNCH(blocks, dim3(kEwTile, kEwTileRows), 0, stream, ew_tile<T, O, Op, Nin>)(
+            out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, td);
     } else {
         Strides st;
         st.ndim = pl.ndim;

@@ -114,6 +114,23 @@ __global__ void misaligned_load(const float* x, float* out) {
     out[0] = v.x + v.y + v.z + v.w;
 }
 
+// out[c][r] = in[r][c] for in [rows, cols]: 32x32 tiles of a 2-D static shared array in a template,
+// a block (32, 8) looping over several tiles with a barrier before the tile is reused.
+template <typename T>
+__global__ void tiled_transpose(const T* in, T* out, int rows, int cols) {
+    __shared__ T tile[32][33];
+    const int tiles_c = (cols + 31) / 32, ntiles = tiles_c * ((rows + 31) / 32);
+    for (int t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        const int r0 = t / tiles_c * 32, c0 = t % tiles_c * 32;
+        for (int k = threadIdx.y; k < 32; k += 8)
+            if (r0 + k < rows && c0 + (int)threadIdx.x < cols) tile[k][threadIdx.x] = in[(r0 + k) * cols + c0 + threadIdx.x];
+        __syncthreads();
+        for (int k = threadIdx.y; k < 32; k += 8)
+            if (c0 + k < cols && r0 + (int)threadIdx.x < rows) out[(c0 + k) * rows + r0 + threadIdx.x] = tile[threadIdx.x][k];
+        __syncthreads();
+    }
+}
+
 // ---- tests ----
 
 static void test_block_reduction_with_shared_memory_and_barriers() {
@@ -134,6 +151,26 @@ static void test_block_reduction_with_shared_memory_and_barriers() {
         CHECK(got[b] == want);
     }
     cudaFree(x);
+    cudaFree(out);
+}
+
+static void test_tiled_transpose_through_static_shared_tiles() {
+    const int rows = 70, cols = 45, n = rows * cols;
+    std::vector<double> h(n);
+    for (int i = 0; i < n; i++) h[i] = i * 0.5;
+    double *in, *out;
+    CHECK_CUDA(cudaMalloc(&in, n * sizeof(double)));
+    CHECK_CUDA(cudaMalloc(&out, n * sizeof(double)));
+    CHECK_CUDA(cudaMemcpy(in, h.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    NB_LAUNCH(2, dim3(32, 8), 0, nullptr, tiled_transpose<double>)(in, out, rows, cols);  // 6 tiles, 2 blocks
+    CHECK_CUDA(cudaGetLastError());
+    std::vector<double> got(n);
+    CHECK_CUDA(cudaMemcpy(got.data(), out, n * sizeof(double), cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) wrong += got[c * rows + r] != h[r * cols + c];
+    CHECK(wrong == 0);
+    cudaFree(in);
     cudaFree(out);
 }
 
@@ -343,6 +380,7 @@ int main(int argc, char** argv) {
     RUN(test_block_reduction_with_shared_memory_and_barriers);
     RUN(test_warp_shuffles_and_ballot);
     RUN(test_2d_block_indices);
+    RUN(test_tiled_transpose_through_static_shared_tiles);
     RUN(test_dynamic_shared_memory_and_its_limit);
     RUN(test_atomics_across_blocks);
     RUN(test_launch_limits_fail_with_a_message);

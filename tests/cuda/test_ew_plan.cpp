@@ -1,6 +1,7 @@
 // test_ew_plan.cpp: the host-side planning of a CUDA elementwise launch
-// (src/cuda/ew_plan.h): dim collapsing, broadcast strides, scalars, the
-// contiguous and vectorised decisions. Host-only: needs no GPU and no nvcc.
+// (src/cuda/ew_plan.h): dim collapsing and ordering, broadcast strides,
+// scalars, the path picked (contiguous, rows, tile, strided) and the vectorised
+// decisions. Host-only: needs no GPU and no nvcc.
 #include <cstdio>
 #include <cstring>
 
@@ -107,6 +108,68 @@ static void attributes_pass_through() {
     CHECK(pl.alpha == 0.5 && pl.beta == 2 && pl.gamma == -3 && pl.dtype == NB_BF16 && pl.op == NB_BK_ADD);
 }
 
+static void row_broadcast_takes_vectorised_rows() {
+    // m [8, 64] + row [64]
+    const int64_t shape[2] = {8, 64}, so[2] = {64, 1}, sb[2] = {0, 1};
+    nbcuda::EwPlan pl = plan(request(2, 2, shape, so, so, sb));
+    CHECK(pl.path == nbcuda::EW_ROWS && pl.vectorised && pl.ndim == 2);
+    // m + col[:, None]: the column is one value per row
+    const int64_t sc[2] = {1, 0};
+    pl = plan(request(2, 2, shape, so, so, sc));
+    CHECK(pl.path == nbcuda::EW_ROWS && pl.vectorised && pl.in_strides[1][1] == 0);
+    // a slice of wider rows times a scalar
+    const int64_t sa[2] = {80, 1};
+    nb_bk_ew a = request(2, 2, shape, so, sa, sb);
+    a.is_scalar[1] = 1;
+    pl = plan(a);
+    CHECK(pl.path == nbcuda::EW_ROWS && pl.vectorised);
+}
+
+static void odd_or_misaligned_rows_are_not_vectorised() {
+    const int64_t shape[2] = {8, 33}, so[2] = {33, 1}, sb[2] = {0, 1};  // 132-byte rows
+    nbcuda::EwPlan pl = plan(request(2, 2, shape, so, so, sb));
+    CHECK(pl.path == nbcuda::EW_ROWS && !pl.vectorised);
+    const int64_t shape2[2] = {8, 64}, so2[2] = {64, 1};
+    nb_bk_ew a = request(2, 2, shape2, so2, so2, sb);
+    a.in[1] = buf[2] + 1;  // the row itself misaligned
+    pl = plan(a);
+    CHECK(pl.path == nbcuda::EW_ROWS && !pl.vectorised);
+    a = request(2, 2, shape2, so2, so2, sb);
+    a.op = NB_BK_LT;  // a bool output needs 4-byte alignment for a 4-lane float vector
+    a.out = reinterpret_cast<unsigned char*>(buf[0]) + 4;
+    pl = plan(a);
+    CHECK(pl.path == nbcuda::EW_ROWS && pl.vectorised);
+    a.out = reinterpret_cast<unsigned char*>(buf[0]) + 2;
+    pl = plan(a);
+    CHECK(pl.path == nbcuda::EW_ROWS && !pl.vectorised);
+}
+
+static void transposed_inputs_take_the_tile() {
+    const int64_t shape[2] = {40, 48}, so[2] = {48, 1}, st[2] = {1, 40};
+    nbcuda::EwPlan pl = plan(request(1, 2, shape, so, st, nullptr));  // exp(m.t())
+    CHECK(pl.path == nbcuda::EW_TILE && pl.tile_dim == 0 && pl.tiled[0] && !pl.tiled[1]);
+    pl = plan(request(2, 2, shape, so, st, so));  // m.t() + n: only a goes through the tile
+    CHECK(pl.path == nbcuda::EW_TILE && pl.tiled[0] && !pl.tiled[1]);
+    pl = plan(request(2, 2, shape, so, so, st));
+    CHECK(pl.path == nbcuda::EW_TILE && !pl.tiled[0] && pl.tiled[1]);
+    pl = plan(request(2, 2, shape, so, st, st));
+    CHECK(pl.path == nbcuda::EW_TILE && pl.tiled[0] && pl.tiled[1]);
+    // a transposed out= with dense inputs: ordered by the output, the inputs are the transposed side
+    pl = plan(request(2, 2, shape, st, so, so));
+    CHECK(pl.path == nbcuda::EW_TILE && pl.out_strides[1] == 1 && pl.tiled[0] && pl.tiled[1]);
+    // a 3-D permutation: out [10, 12, 16] dense, a is a permute of a dense [16, 12, 10]
+    const int64_t s3[3] = {10, 12, 16}, o3[3] = {192, 16, 1}, p3[3] = {1, 10, 120};
+    pl = plan(request(1, 3, s3, o3, p3, nullptr));
+    CHECK(pl.path == nbcuda::EW_TILE && pl.ndim == 3 && pl.tile_dim == 0);
+    // too small a side for a tile, or no unit stride at all: per-element offsets
+    const int64_t thin[2] = {3, 48}, to[2] = {48, 1}, tt[2] = {1, 3};
+    pl = plan(request(1, 2, thin, to, tt, nullptr));
+    CHECK(pl.path == nbcuda::EW_STRIDED);
+    const int64_t every_other[2] = {96, 2};
+    pl = plan(request(1, 2, shape, so, every_other, nullptr));
+    CHECK(pl.path == nbcuda::EW_STRIDED);
+}
+
 int main() {
     contiguous_collapses_to_one_dim();
     size_one_dims_drop_out();
@@ -118,6 +181,9 @@ int main() {
     misaligned_pointer_is_not_vectorised();
     zero_dim_and_empty();
     attributes_pass_through();
+    row_broadcast_takes_vectorised_rows();
+    odd_or_misaligned_rows_are_not_vectorised();
+    transposed_inputs_take_the_tile();
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
