@@ -28,7 +28,8 @@ nb_status nb_readonly_error(const char* op, const char* arg) {
 /* ---- export ---- */
 
 /* One block per export: the managed struct first (the deleters cast back to it),
- * then the reference that keeps the memory alive and the geometry it points at. */
+ * then the reference that keeps the memory alive (an alias without history) and the
+ * geometry it points at. */
 typedef struct {
     union {
         DLManagedTensorVersioned versioned;
@@ -89,13 +90,16 @@ static nb_status export_tensor(const char* op, const nb_tensor* t, int32_t devic
         return nb_error(NB_ERR_INVALID_ARGUMENT,
                         "%s: cannot export a read-only tensor as a legacy DLManagedTensor, which cannot signal "
                         "read-only; use the versioned form (DLPack >= 1.0) or a copy", op);
-    nb_tensor* src;
-    if (copied) {
-        if ((st = nb_tensor_to(t, t->dtype, device_type, device_index, 1, &src)) != NB_OK) return st;
-    } else {
-        src = (nb_tensor*)t;
-        nb_tensor_retain(src);
-    }
+    /* The capsule keeps the data alive through an alias without autograd state: t itself
+     * would bring its history along (and a view its base), and a graph that saved the
+     * importer's tensor would then hold itself through the capsule (x.pow_(y) where x is
+     * a view and y came back from x's export). */
+    nb_tensor *moved = NULL, *src = NULL;
+    if (copied && (st = nb_tensor_to(t, t->dtype, device_type, device_index, 1, &moved)) != NB_OK) return st;
+    const nb_tensor* from = copied ? moved : t;
+    st = nb_tensor_make(op, from->storage, from->dtype, from->shape, from->strides, from->ndim, from->offset, &src);
+    nb_tensor_release(moved);
+    if (st != NB_OK) return st;
     exported* e = nb_cpu_alloc(sizeof *e);
     if (e == NULL) {
         nb_tensor_release(src);

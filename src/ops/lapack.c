@@ -76,6 +76,13 @@ static nb_status open_batch(const nb_tensor* a, batch* b) {
     return NB_OK;
 }
 
+/* The matrices a loop must visit: none when each one is empty and gives an empty result
+ * (nothing to read or write), as PyTorch returns at once. The batch may then count up to
+ * 2^63 - 1 matrices ([2^60, 0, 0] float is a valid tensor of no bytes); a result that an
+ * empty matrix still has (det's 1, complete QR's identity Q) bounds the count by its
+ * allocation, so those loops keep it. */
+static int64_t matrices(const batch* b, bool empty) { return empty ? 0 : b->count; }
+
 /* A new tensor of shape batch + dims (nd of them). */
 static nb_status new_batched(const char* op, const batch* b, const int64_t* dims, int32_t nd, nb_tensor** out) {
     int64_t shape[NB_MAX_DIMS];
@@ -152,7 +159,7 @@ static nb_status inverse(const char* op, const nb_tensor* a, nb_tensor** out, nb
     const int64_t n = b.n;
     if (info != NULL && (st = new_info(op, &b, &it)) == NB_OK && (eye = malloc((size_t)(n * n + 1) * (size_t)b.es)) == NULL)
         st = no_memory(op);
-    for (int64_t i = 0; st == NB_OK && i < b.count; i++) {
+    for (int64_t i = 0; st == NB_OK && i < matrices(&b, n == 0); i++) {
         char* dst = (char*)nb_tensor_data(r) + i * n * n * b.es;
         transpose(b.data + i * n * n * b.es, buf, n, n, b.es);  /* A itself, so the pivots are PyTorch's */
         if (info != NULL) {
@@ -262,7 +269,7 @@ static nb_status solve(const char* op, const nb_tensor* a, const nb_tensor* bt, 
     if (st == NB_OK) st = scratch(op, &A, n * n, n, &abuf, &ipiv);
     if (st == NB_OK && (bbuf = malloc((size_t)(n * k > 0 ? n * k : 1) * (size_t)A.es)) == NULL) st = no_memory(op);
     const char* bdata = st == NB_OK ? nb_tensor_data(Bt) : NULL;
-    for (int64_t i = 0; st == NB_OK && i < A.count; i++) {
+    for (int64_t i = 0; st == NB_OK && i < matrices(&A, n == 0); i++) {
         const char* am = A.data + i * n * n * A.es;
         const char* bmat = bdata + i * n * k * A.es;
         char* xm = (char*)nb_tensor_data(r) + i * n * k * A.es;
@@ -316,7 +323,7 @@ nb_status nbi_linalg_solve_triangular(const nb_tensor* a, const nb_tensor* bt, i
      * triangle the other one, and X A = B is A^T X^T = B^T; trsm then runs in place on X^T. */
     const char side = left ? 'R' : 'L', uplo = upper ? 'L' : 'U';
     const int64_t rows = left ? k : n, cols = left ? n : k;
-    for (int64_t i = 0; st == NB_OK && i < A.count; i++)
+    for (int64_t i = 0; st == NB_OK && i < matrices(&A, n == 0 || k == 0); i++)
         KERNEL(A.dtype, trsolve, side, uplo, unitriangular != 0, (nb_lapack_int)rows, (nb_lapack_int)cols,
                (const void*)(A.data + i * n * n * A.es), (void*)((char*)nb_tensor_data(r) + i * n * k * A.es));
     nb_tensor_release(A.t), nb_tensor_release(Bt);
@@ -381,7 +388,7 @@ static nb_status cholesky(const char* op, const nb_tensor* a, int32_t upper, nb_
     if (st != NB_OK) return st;
     if (info != NULL) st = new_info(op, &b, &it);
     const int64_t n = b.n;
-    for (int64_t i = 0; st == NB_OK && i < b.count; i++) {
+    for (int64_t i = 0; st == NB_OK && i < matrices(&b, n == 0); i++) {
         /* the row-major data is A^T in column-major: its upper factor is the transpose of the lower one we want */
         memcpy(buf, b.data + i * n * n * b.es, (size_t)(n * n * b.es));
         const int code = KERNEL(b.dtype, cholesky, (nb_lapack_int)n, buf, !upper);
@@ -432,7 +439,7 @@ nb_status nbi_linalg_qr(const nb_tensor* a, int32_t mode, nb_tensor** q, nb_tens
     if (st == NB_OK) st = scratch(op, &b, m * n, 0, &abuf, &unused);
     if (st == NB_OK && mode != NB_QR_R && (qbuf = malloc((size_t)(m * qcols > 0 ? m * qcols : 1) * (size_t)b.es)) == NULL)
         st = no_memory(op);
-    for (int64_t i = 0; st == NB_OK && i < b.count; i++) {
+    for (int64_t i = 0; st == NB_OK && i < matrices(&b, m * qcols == 0 && rrows * n == 0); i++) {
         transpose(b.data + i * m * n * b.es, abuf, m, n, b.es);
         const int info = KERNEL(b.dtype, qr, (nb_lapack_int)m, (nb_lapack_int)n, abuf, qbuf, (nb_lapack_int)qcols);
         if (info != 0) {
@@ -469,7 +476,7 @@ nb_status nbi_linalg_eigh(const nb_tensor* a, int32_t upper, nb_tensor** eigenva
     nb_lapack_int* unused = NULL;
     if ((st = new_batched(op, &b, &n, 1, &w)) == NB_OK && eigenvectors != NULL) st = new_batched(op, &b, sq, 2, &v);
     if (st == NB_OK) st = scratch(op, &b, n * n, 0, &buf, &unused);
-    for (int64_t i = 0; st == NB_OK && i < b.count; i++) {
+    for (int64_t i = 0; st == NB_OK && i < matrices(&b, n == 0); i++) {
         /* the row-major data is A^T in column-major: its lower triangle is A's upper one */
         memcpy(buf, b.data + i * n * n * b.es, (size_t)(n * n * b.es));
         const int info = KERNEL(b.dtype, eigh, (nb_lapack_int)n, buf, (void*)((char*)nb_tensor_data(w) + i * n * b.es),

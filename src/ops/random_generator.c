@@ -3,7 +3,6 @@
  * reserving from a generator, the OpenMP range driver, and the result plumbing
  * (new tensor or dst). */
 #include "random.h"
-#include "../alloc/cpu_allocator.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,15 +15,23 @@
 #define GENERATOR_MAGIC 0x726e6721u /* "rng!" */
 #define DEFAULT_SEED UINT64_C(67280421310721) /* PyTorch's default_rng_seed_val */
 
-/* seed comes first: the allocator's free-list link overwrites a released block's
- * first word, and magic must survive it to tell "released" from "corrupt". */
+/* Generators live in slots of their own: a released one keeps its memory, with the
+ * magic word cleared, on a free list that only nb_generator_create takes from. A stale
+ * handle therefore always points at a generator slot, released (refused) or reused by
+ * a newer generator, never at freed memory or at another kind of object (a block of
+ * the shared allocator would be reused by any object of its size class, or go back to
+ * the system). */
 struct nb_generator {
     uint64_t seed;
     uint32_t magic;
     int32_t is_default;
     uint64_t offset; /* in Philox blocks */
     pthread_mutex_t lock;
+    nb_generator* next_free; /* released slots */
 };
+
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static nb_generator* free_slots;
 
 static nb_generator default_generator = {.seed = DEFAULT_SEED, .magic = GENERATOR_MAGIC, .is_default = 1,
                                          .offset = 0, .lock = PTHREAD_MUTEX_INITIALIZER};
@@ -54,18 +61,24 @@ nb_philox nb_rng_reserve(nb_generator* gen, uint64_t blocks) {
 
 NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out) {
     NB_CHECK_OUT("generator_create", out);
-    /* From nabla's allocator, like tensors and streams: a released generator stays in
-     * its cache with the magic word cleared, so a stale handle is recognised. */
-    nb_generator* g = nb_cpu_alloc(sizeof *g);
-    if (g == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "generator_create: out of memory");
-    g->magic = GENERATOR_MAGIC;
-    g->is_default = 0;
+    pthread_mutex_lock(&slots_lock);
+    nb_generator* g = free_slots;
+    if (g != NULL) free_slots = g->next_free;
+    pthread_mutex_unlock(&slots_lock);
+    if (g == NULL && (g = calloc(1, sizeof *g)) == NULL)
+        return nb_error(NB_ERR_OUT_OF_MEMORY, "generator_create: out of memory");
     if (pthread_mutex_init(&g->lock, NULL) != 0) {
-        nb_cpu_free(g, sizeof *g);
+        pthread_mutex_lock(&slots_lock);
+        g->next_free = free_slots;
+        free_slots = g;
+        pthread_mutex_unlock(&slots_lock);
         return nb_error(NB_ERR_INTERNAL, "generator_create: pthread_mutex_init failed");
     }
+    g->is_default = 0;
     g->seed = seed;
     g->offset = 0;
+    g->next_free = NULL;
+    g->magic = GENERATOR_MAGIC;
     *out = g;
     return NB_OK;
 }
@@ -74,7 +87,10 @@ NB_API void nb_generator_release(nb_generator* gen) {
     if (gen == NULL || gen->magic != GENERATOR_MAGIC || gen->is_default) return;
     gen->magic = NB_TENSOR_DEAD;
     pthread_mutex_destroy(&gen->lock);
-    nb_cpu_free(gen, sizeof *gen);
+    pthread_mutex_lock(&slots_lock);
+    gen->next_free = free_slots;
+    free_slots = gen;
+    pthread_mutex_unlock(&slots_lock);
 }
 
 NB_API nb_generator* nb_default_generator(void) { return &default_generator; }

@@ -279,6 +279,105 @@ TEST(test_cat_and_stack_of_a_null_list_into_a_grad_out) {
     nb_tensor_release(y), nb_tensor_release(x);
 }
 
+/* A DLPack export held the exported tensor itself, history and all: a graph that saved the
+ * importer's tensor then held itself through the capsule once the exporter took that graph
+ * as its history in place (b.pow_ through a view, x.copy_(e * w) with e imported from x). */
+static nb_tensor* import_of(const nb_tensor* t) {
+    void* cap = NULL;
+    nb_tensor* e = NULL;
+    if (nb_tensor_to_dlpack_versioned(t, -1, 0, 0, &cap) != NB_OK || nb_tensor_from_dlpack_versioned(cap, &e) != NB_OK)
+        nbt_fail(__FILE__, __LINE__, "DLPack round trip: %s", nb_last_error_message());
+    return e;
+}
+
+TEST(test_pow_into_a_view_with_its_own_export_as_base) {
+    int64_t s[2] = {2, 3};
+    int64_t before = live_tensors();
+    nb_tensor *x = NULL, *two = NULL, *B = NULL, *v = NULL, *z = NULL, *g = NULL;
+    CHECK_OK(nb_ones(s, 2, NB_F32, NB_CPU, 0, &x));
+    CHECK_OK(nb_tensor_set_requires_grad(x, 1));
+    CHECK_OK(nb_scalar(2.0, 0, NB_F32, &two));
+    CHECK_OK(nb_mul(x, two, NULL, &B));
+    CHECK_OK(nb_tensor_transpose(B, 0, 1, &v));
+    nb_tensor* a = import_of(v);  /* shares v's memory, no history */
+    CHECK_OK(nb_pow(a, v, v, NULL));  /* v = a^v in place: 2^2 */
+    static const double four[6] = {4, 4, 4, 4, 4, 4};
+    CHECK_VALUES(B, four, 6);
+    CHECK_OK(nb_sum(B, NULL, 0, 0, -1, NULL, &z));
+    const nb_tensor* outs[1] = {z};
+    CHECK_OK(nb_backward(outs, NULL, 1, 1, 0));  /* through CopySlices into x; the graph kept */
+    CHECK_OK(nb_tensor_get_grad(x, &g));
+    CHECK_SHAPE(g, 2, 3);
+    nb_tensor_release(g), nb_tensor_release(z), nb_tensor_release(a), nb_tensor_release(v);
+    nb_tensor_release(B), nb_tensor_release(two), nb_tensor_release(x);
+    CHECK_EQ_INT(live_tensors(), before);
+}
+
+TEST(test_copy_into_a_tensor_from_its_own_export) {
+    int64_t s[1] = {3};
+    int64_t before = live_tensors();
+    for (int into_view = 0; into_view < 2; into_view++) {
+        nb_tensor *B = NULL, *w = NULL, *y = NULL, *v = NULL, *z = NULL, *g = NULL;
+        CHECK_OK(nb_full(s, 1, 3.0, NB_F32, NB_CPU, 0, &B));  /* plain data, exported before it has a history */
+        CHECK_OK(nb_full(s, 1, 2.0, NB_F32, NB_CPU, 0, &w));
+        CHECK_OK(nb_tensor_set_requires_grad(w, 1));
+        nb_tensor* e = import_of(B);
+        CHECK_OK(nb_mul(e, w, NULL, &y));  /* saves e: its storage holds the capsule */
+        if (into_view) CHECK_OK(nb_tensor_narrow(B, 0, 0, 3, &v));
+        CHECK_OK(nb_tensor_copy_(into_view ? v : B, y));
+        static const double six[3] = {6, 6, 6};
+        CHECK_VALUES(B, six, 3);
+        CHECK_OK(nb_sum(B, NULL, 0, 0, -1, NULL, &z));
+        const nb_tensor* outs[1] = {z};
+        CHECK_OK(nb_backward(outs, NULL, 1, 1, 0));  /* retain_graph: the saved tensors stay */
+        CHECK_OK(nb_tensor_get_grad(w, &g));
+        CHECK_SHAPE(g, 3);
+        nb_tensor_release(g), nb_tensor_release(z), nb_tensor_release(v), nb_tensor_release(y);
+        nb_tensor_release(e), nb_tensor_release(w), nb_tensor_release(B);
+    }
+    CHECK_EQ_INT(live_tensors(), before);
+}
+
+/* A batch of 2^60 empty matrices is a valid tensor of no bytes: the LAPACK loops visited
+ * every matrix (~forever); PyTorch returns the empty result at once. */
+TEST(test_linalg_of_a_huge_batch_of_empty_matrices) {
+    int64_t one[3] = {1, 0, 0}, huge[3] = {(int64_t)1 << 60, 0, 0};
+    nb_tensor *z = NULL, *a = NULL, *r = NULL, *r2 = NULL;
+    CHECK_OK(nb_zeros(one, 3, NB_F32, NB_CPU, 0, &z));
+    CHECK_OK(nb_tensor_expand(z, huge, 3, &a));
+#define EMPTY_RESULT(call, ...)                                     \
+    do {                                                            \
+        r = r2 = NULL;                                              \
+        CHECK_OK(call);                                             \
+        CHECK_SHAPE(r, __VA_ARGS__);                                \
+        nb_tensor_release(r), nb_tensor_release(r2);                \
+    } while (0)
+    const int64_t h = huge[0];
+    EMPTY_RESULT(nb_linalg_inv(a, &r), h, 0, 0);
+    EMPTY_RESULT(nb_linalg_cholesky(a, 0, &r), h, 0, 0);
+    EMPTY_RESULT(nb_linalg_solve(a, a, 1, &r), h, 0, 0);
+    EMPTY_RESULT(nb_linalg_solve_triangular(a, a, 1, 1, 0, &r), h, 0, 0);
+    EMPTY_RESULT(nb_linalg_qr(a, NB_QR_REDUCED, &r, &r2), h, 0, 0);
+    EMPTY_RESULT(nb_linalg_eigh(a, 0, &r, &r2), h, 0);
+#undef EMPTY_RESULT
+    r = NULL;
+    /* det has one value per matrix: 2^60 of them is out of memory, refused at once */
+    CHECK_STATUS(nb_linalg_det(a, &r), NB_ERR_OUT_OF_MEMORY, "linalg.det");
+    nb_tensor_release(a), nb_tensor_release(z);
+    /* A small batch of empty matrices still gets det's 1 and the complete QR's identity. */
+    int64_t few[3] = {2, 0, 0}, tall[3] = {2, 2, 0};
+    CHECK_OK(nb_zeros(few, 3, NB_F64, NB_CPU, 0, &a));
+    CHECK_OK(nb_linalg_det(a, &r));
+    static const double ones[2] = {1, 1};
+    CHECK_VALUES(r, ones, 2);
+    nb_tensor_release(r), nb_tensor_release(a);
+    CHECK_OK(nb_zeros(tall, 3, NB_F64, NB_CPU, 0, &a));
+    CHECK_OK(nb_linalg_qr(a, NB_QR_COMPLETE, &r, &r2));
+    static const double eye2[8] = {1, 0, 0, 1, 1, 0, 0, 1};
+    CHECK_VALUES(r, eye2, 8);
+    nb_tensor_release(r), nb_tensor_release(r2), nb_tensor_release(a);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_solve_with_a_null_operand_and_grad);
@@ -296,5 +395,8 @@ int main(int argc, char** argv) {
     RUN(test_svd_with_grad_and_a_null_s);
     RUN(test_dlpack_negative_stride_without_elements);
     RUN(test_cat_and_stack_of_a_null_list_into_a_grad_out);
+    RUN(test_pow_into_a_view_with_its_own_export_as_base);
+    RUN(test_copy_into_a_tensor_from_its_own_export);
+    RUN(test_linalg_of_a_huge_batch_of_empty_matrices);
     return NBT_END();
 }

@@ -4,6 +4,7 @@
 #include "nbtest.h"
 #include "../../src/ops/philox.h" /* the stream convention is public: a CUDA backend reproduces it */
 
+#include <nabla/dlpack.h>
 #include <pthread.h>
 
 static const int64_t S1000[1] = {1000};
@@ -331,7 +332,7 @@ TEST(test_no_leaks) {
     CHECK_EQ_INT(after.live_storages, before.live_storages);
 }
 
-/* A released generator is recognised (it stays in nabla's allocator cache with its
+/* A released generator is recognised (its slot is kept for generators only, with the
  * magic word cleared): every call fails cleanly instead of reading freed memory. */
 TEST(test_released_generator_is_refused) {
     nb_generator* g = NULL;
@@ -354,6 +355,34 @@ TEST(test_released_generator_is_refused) {
                  "not a live nb_generator");
 }
 
+/* A released generator's memory went back to the shared allocator: other objects of its
+ * size reused it, or emptying the cache freed it, and a stale handle then read (or
+ * seeded, or released) whatever lived there. Its slot now stays a generator's. */
+TEST(test_released_generator_slot_is_not_reused_by_other_objects) {
+    nb_generator *g = NULL, *h = NULL;
+    CHECK_OK(nb_generator_create(5, &g));
+    nb_generator_release(g);
+    const int64_t s1[1] = {1};
+    for (int i = 0; i < 64; i++) {  /* small objects of every kind, then the cache emptied */
+        nb_tensor *t = NULL, *v = NULL;
+        CHECK_OK(nb_zeros(s1, 1, NB_F32, NB_CPU, 0, &t));
+        CHECK_OK(nb_tensor_view(t, s1, 1, &v));
+        void* cap = NULL;
+        CHECK_OK(nb_tensor_to_dlpack(v, -1, 0, 0, &cap));
+        ((DLManagedTensor*)cap)->deleter((DLManagedTensor*)cap);
+        nb_tensor_release(v), nb_tensor_release(t);
+    }
+    CHECK_OK(nb_memory_empty_cache(NB_CPU, 0));
+    CHECK_STATUS(nb_generator_manual_seed(g, 1), NB_ERR_INVALID_ARGUMENT, "generator was released");
+    nb_generator_release(g);  /* still a no-op */
+    /* A new generator may take the slot: it starts from its own seed, whatever the old one did. */
+    CHECK_OK(nb_generator_create(9, &h));
+    uint64_t seed = 0, offset = 7;
+    CHECK_OK(nb_generator_get_state(h, &seed, &offset));
+    CHECK(seed == 9 && offset == 0);
+    nb_generator_release(h);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_philox_known_answers);
@@ -367,6 +396,7 @@ int main(int argc, char** argv) {
     RUN(test_sampling_ops);
     RUN(test_errors);
     RUN(test_released_generator_is_refused);
+    RUN(test_released_generator_slot_is_not_reused_by_other_objects);
     RUN(test_threads_share_a_generator);
     RUN(test_no_leaks);
     return NBT_END();
