@@ -1,7 +1,8 @@
 // reduce.cuh: the reduction kernels (see reduce_plan.h for the launch shapes).
 // An op is a struct over an accumulator: init, step (fold one element, with
 // its flat index in the reduced range), combine (fold a partial), shfl (move
-// a partial down a warp) and finish (write the outputs). Float16 / bfloat16
+// a partial down a warp) and finish (write the outputs); with kChunk it also
+// folds a whole 16-byte chunk at once (fold_chunk). Float16 / bfloat16
 // accumulate in float, float32 in float, float64 in double, integers in int64
 // (wrapping, as the CPU kernels). Every partial is combined in an order fixed
 // by the launch shape, so results are identical from run to run.
@@ -370,7 +371,7 @@ __global__ void reduce_per_thread(const typename Op::T* __restrict__ in, RedDims
 template <bool Vector, typename T, int V> __device__ __forceinline__ void load_chunk(T (&x)[V], const T* p) {
     if constexpr (Vector) {  // p is 16-byte aligned
         const uint4 raw = *reinterpret_cast<const uint4*>(p);
-        memcpy(x, &raw, sizeof raw);
+        memcpy(static_cast<void*>(x), &raw, sizeof raw);
     } else {
         for (int j = 0; j < V; j++) x[j] = p[j];
     }

@@ -64,7 +64,7 @@ struct RedPlan {
 };
 
 constexpr int64_t kSplitChunk = 16384;   // generic split: elements per chunk at least, before the count is capped
-constexpr int64_t kGenericMaxSplit = 256;  // generic split: chunks per output at most (one per thread of the second pass)
+constexpr int64_t kGenericMaxSplit = 256;  // generic split: chunks per output at most (a thread each to finish)
 constexpr int64_t kFillThreads = int64_t(1) << 18;  // threads that fill a large GPU (132 SMs x 2048)
 constexpr int64_t kMinChunksPerThread = 4;  // rows split: each thread folds this many chunks at least
 constexpr int64_t kMinRowsPerThread = 16;   // cols split: each thread folds this many R positions at least
@@ -180,7 +180,8 @@ inline bool reduce_plan(const nb_bk_reduce& a, RedPlan& pl) {
         const int64_t vecs = pl.outputs / cols * ceil_div(cols, pl.vec);
         while (pl.bx < 32 && pl.bx < vecs) pl.bx *= 2;
         const int64_t ys = kReduceThreads / pl.bx;
-        const int64_t s = split_count(a, pl.outputs, pl.count, ys, cols_blocks(pl) * kReduceThreads, kMinRowsPerThread);
+        const int64_t base = cols_blocks(pl) * kReduceThreads;
+        const int64_t s = split_count(a, pl.outputs, pl.count, ys, base, kMinRowsPerThread);
         if (s > 1) {
             pl.chunk = ceil_div(pl.count, s);
             pl.splits = ceil_div(pl.count, pl.chunk);
