@@ -73,11 +73,13 @@ CXX = shutil.which("c++") or shutil.which("g++")
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
 def test_plugin_has_copy_and_reduce_kernels():
     data = plugin_path().read_bytes()
-    # copy_kernel, copy_rows and copy_tile <dst, src> for all 100 dtype pairs; both reduce launch shapes
+    # copy_kernel, copy_rows and copy_tile <dst, src> for all 100 dtype pairs; every reduce launch shape
+    # and the second pass
     for kernel in (rb"11copy_kernel", rb"9copy_rows", rb"9copy_tile"):
         pairs = set(re.findall(kernel + rb"ILi(\d)ELi(\d)EE", data))
         assert len(pairs) == 100, (kernel, sorted(pairs))
-    for kernel in (rb"16reduce_per_block", rb"17reduce_per_thread"):
+    for kernel in (rb"16reduce_per_block", rb"17reduce_per_thread", rb"11reduce_rows", rb"11reduce_cols",
+                   rb"13reduce_finish"):
         for op in (rb"SumOp", rb"ExtOp", rb"LogicOp", rb"ArgOp", rb"VarOp", rb"NormOp", rb"LseOp"):
             assert re.search(kernel + rb"I\w*?" + op, data), (kernel, op)
 

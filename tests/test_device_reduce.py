@@ -272,3 +272,111 @@ def test_long_reductions(device, dtype):
     assert_close(nabla.var(x, (1,)), torch.var(t.to(torch.float64), 1).to(td), rtol * 30, atol)
     assert_close(nabla.argmax(x, 1), torch.argmax(t, 1), 0, 0)
     assert_close(nabla.sum(x), torch.sum(t.to(torch.float64)).to(td), rtol * 30, atol * 500)
+
+
+# The CUDA launch shapes (src/cuda/reduce_plan.h), each against PyTorch: (shape, dims, view). View "o"
+# drops the first element of the last dim (rows and vectors start off 16-byte alignment), "t" transposes.
+PATHS = {
+    "rows_warp": ((500, 300), (1,), ""),
+    "rows_block": ((20, 5000), (1,), ""),
+    "rows_pieces": ((2, 150001), (1,), ""),
+    "full_pieces": ((300001,), (0,), ""),
+    "rows_odd_misaligned": ((37, 333), (1,), "o"),
+    "cols": ((300, 257), (0,), ""),
+    "cols_misaligned": ((300, 257), (0,), "o"),
+    "cols_few": ((4000, 6), (0,), ""),
+    "cols_pieces": ((20000, 64), (0,), ""),
+    "cols_planes": ((30, 3, 40), (1,), ""),
+    "cols_two_dims": ((6, 50, 40), (0, 1), ""),
+    "rows_two_dims": ((6, 50, 40), (1, 2), ""),
+    "generic_two_dims": ((6, 50, 40), (0, 2), ""),
+    "transposed": ((300, 200), (0,), "t"),
+}
+PATH_OPS = ["sum", "mean", "amax", "var", "norm2", "logsumexp"]
+
+
+def path_view(x, view):
+    if view == "o":
+        return x[..., 1:]
+    if view == "t":
+        return x.transpose(-1, -2)
+    return x
+
+
+def path_input(shape, view, dtype, seed, lo=-1.0, hi=1.0):
+    """A nabla tensor on device (the view of `view`) and the same values as a float64 torch tensor."""
+    base = shape[:-1] + (shape[-1] + 1,) if view == "o" else (shape[::-1] if view == "t" else shape)
+    arr = np.random.default_rng(seed).uniform(lo, hi, size=base)
+    if dtype in INTS:
+        arr = np.round(arr * 3)
+        if dtype in ("uint8", "bool"):
+            arr = np.abs(arr) if dtype == "uint8" else arr > 0
+    nd, td = (FLOATS[dtype][:2] if dtype in FLOATS else INTS[dtype])
+    t = torch.tensor(arr).to(td)
+    return path_view(nabla.tensor(arr).to(nd), view), path_view(t, view)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("path", PATHS)
+def test_launch_shapes_match_torch(device, path, dtype):
+    shape, dims, view = PATHS[path]
+    nd, td, rtol, atol = FLOATS[dtype]
+    x, t = path_input(shape, view, dtype, len(path))
+    x = x.to(device)
+    n = int(np.prod([t.shape[d] for d in dims]))
+    for name in PATH_OPS:
+        fn, tfn = FLOAT_OPS[name]
+        for keepdim in (False, True):
+            want = tfn(t.to(torch.float64), dims, keepdim).to(td)
+            grow = n ** 0.5 if name in ("sum", "norm2") else 1
+            assert_close(fn(x, dims, keepdim), want, rtol * 30, atol * 30 * grow)
+    d = dims[0]
+    v, i = nabla.max(x, d)
+    tv, ti = torch.max(t, d)
+    assert_close(v, tv, 0, 0)
+    assert_close(i, ti, 0, 0)
+    assert_close(nabla.argmin(x, d, True), torch.argmin(t, d, True), 0, 0)
+
+
+@pytest.mark.parametrize("dtype", INTS)
+@pytest.mark.parametrize("path", ["rows_warp", "rows_pieces", "full_pieces", "rows_odd_misaligned", "cols",
+                                  "cols_misaligned", "cols_few", "cols_pieces", "transposed"])
+def test_launch_shapes_integers(device, path, dtype):
+    shape, dims, view = PATHS[path]
+    x, t = path_input(shape, view, dtype, len(path))
+    x = x.to(device)
+    for name in ("sum", "amax", "amin", "all", "any"):
+        fn, tfn = FLOAT_OPS[name]
+        assert_close(fn(x, dims, False), tfn(t, dims, False), 0, 0)
+    d = dims[0]
+    if dtype != "bool":
+        assert_close(nabla.argmax(x, d), torch.argmax(t, d), 0, 0)
+    v, i = nabla.min(x, d, True)
+    tv, ti = torch.min(t, d, True)
+    assert_close(v, tv, 0, 0)
+    assert_close(i, ti, 0, 0)
+
+
+@pytest.mark.parametrize("path", ["rows_warp", "rows_pieces", "full_pieces", "cols", "cols_pieces", "cols_few"])
+def test_launch_shapes_repeat_bit_for_bit(device, path):
+    """The same input twice gives the same bits; so does the same data from an aligned and a misaligned
+    address (the order of combination depends on shapes and strides only)."""
+    shape, dims, _ = PATHS[path]
+    arr = np.random.default_rng(11).standard_normal(shape)
+    x = nabla.tensor(arr).to(nabla.float32).to(device)
+    shifted = nabla.tensor(np.concatenate([[0.0], arr.ravel()])).to(nabla.float32).to(device)[1:].reshape(shape)
+    for name in ("sum", "var", "amax", "logsumexp"):
+        fn = FLOAT_OPS[name][0]
+        a, b, c = (fn(y, dims, False).cpu().numpy() for y in (x, x, shifted))
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+
+
+def test_var_of_large_offset_is_accurate(device):
+    """var / std over data far from zero (the chunked one-pass form keeps its precision)."""
+    arr = 1000.0 + np.random.default_rng(3).standard_normal((64, 8192))
+    x = nabla.tensor(arr).to(nabla.float32).to(device)
+    t = torch.tensor(arr).to(torch.float32).to(torch.float64)
+    for dims in ((1,), (0,), (0, 1)):
+        assert_close(nabla.var(x, dims), torch.var(t, dims).to(torch.float32), 1e-3, 0)
+        assert_close(nabla.std(x, dims, correction=0), torch.std(t, dims, correction=0).to(torch.float32), 1e-3, 0)

@@ -98,13 +98,18 @@ typedef struct nb_bk_reduce {
     int64_t workspace_bytes;
 } nb_bk_reduce;
 
-/* Long reductions with few outputs may be split into up to NB_BK_REDUCE_MAX_SPLIT
- * partials of at most NB_BK_REDUCE_PARTIAL_BYTES each per output. */
-#define NB_BK_REDUCE_MAX_SPLIT 256
+/* Long reductions may be split into pieces over several blocks, each writing
+ * one partial (at most NB_BK_REDUCE_PARTIAL_BYTES) that a second pass combines
+ * in a fixed order: at most NB_BK_REDUCE_MAX_SPLIT pieces per output and
+ * NB_BK_REDUCE_MAX_PARTIALS partials in all. A device asks for no more than
+ * this bound; a smaller workspace only means it does not split. */
+#define NB_BK_REDUCE_MAX_SPLIT 1024
+#define NB_BK_REDUCE_MAX_PARTIALS (1 << 17)
 #define NB_BK_REDUCE_PARTIAL_BYTES 32
 static inline int64_t nb_bk_reduce_workspace_bytes(int64_t outputs, int64_t count) {
-    return outputs >= 1 && outputs <= 64 && count >= 65536
-               ? outputs * NB_BK_REDUCE_MAX_SPLIT * NB_BK_REDUCE_PARTIAL_BYTES : 0;
+    if (outputs < 1 || count < 256 || outputs > NB_BK_REDUCE_MAX_PARTIALS / 2 || outputs * count < 65536) return 0;
+    const int64_t partials = outputs * NB_BK_REDUCE_MAX_SPLIT;
+    return (partials < NB_BK_REDUCE_MAX_PARTIALS ? partials : NB_BK_REDUCE_MAX_PARTIALS) * NB_BK_REDUCE_PARTIAL_BYTES;
 }
 
 /* Index kernels (nb_bk_index.op). */

@@ -1,7 +1,8 @@
 // reduce.cuh: the reduction kernels (see reduce_plan.h for the launch shapes).
 // An op is a struct over an accumulator: init, step (fold one element, with
 // its flat index in the reduced range), combine (fold a partial), shfl (move
-// a partial down a warp) and finish (write the outputs). Float16 / bfloat16
+// a partial down a warp) and finish (write the outputs); with kChunk it also
+// folds a whole 16-byte chunk at once (fold_chunk). Float16 / bfloat16
 // accumulate in float, float32 in float, float64 in double, integers in int64
 // (wrapping, as the CPU kernels). Every partial is combined in an order fixed
 // by the launch shape, so results are identical from run to run.
@@ -60,6 +61,7 @@ __device__ __forceinline__ int64_t wrap_mul(int64_t a, int64_t b) {
 template <int IC, bool Prod>
 struct SumOp {
     using T = typename Storage<IC>::type;
+    static constexpr bool kChunk = false;
     static constexpr bool kFloat = is_float_code(IC);
     using Acc = typename std::conditional<kFloat, FloatAcc<IC>, int64_t>::type;
     __device__ static Acc init(const RedOut&) { return Prod ? Acc(1) : Acc(0); }
@@ -81,6 +83,7 @@ struct SumOp {
 template <int IC, bool Max>
 struct ExtOp {
     using T = typename Storage<IC>::type;
+    static constexpr bool kChunk = false;
     static constexpr bool kFloat = is_float_code(IC);
     using Acc = typename std::conditional<kFloat, FloatAcc<IC>, T>::type;
     __device__ static Acc init(const RedOut&) {
@@ -106,6 +109,7 @@ struct ExtOp {
 template <int IC, bool All>
 struct LogicOp {
     using T = typename Storage<IC>::type;
+    static constexpr bool kChunk = false;
     using Acc = uint8_t;
     __device__ static Acc init(const RedOut&) { return All ? 1 : 0; }
     __device__ static Acc combine(Acc a, Acc b, const RedOut&) { return All ? (a & b) : (a | b); }
@@ -123,6 +127,7 @@ struct LogicOp {
 template <int IC, bool Max>
 struct ArgOp {
     using T = typename Storage<IC>::type;
+    static constexpr bool kChunk = false;
     static constexpr bool kFloat = is_float_code(IC);
     using V = typename std::conditional<kFloat, FloatAcc<IC>, T>::type;
     struct Acc { V v; int64_t i; };
@@ -175,6 +180,24 @@ struct VarOp {
     __device__ static Acc shfl(Acc a, int off) {
         return Acc{shfl_down(a.n, off), shfl_down(a.mean, off), shfl_down(a.m2, off)};
     }
+    // A whole 16-byte chunk at once: its mean and squared deviations, then Chan's
+    // formula with the running partial (one division per chunk, not per element).
+    static constexpr bool kChunk = true;
+    template <int V> __device__ static Acc fold_chunk(Acc a, const T (&x)[V], const RedOut&) {
+        A e[V], t[V];
+        for (int j = 0; j < V; j++) t[j] = e[j] = load_as<IC, A>(x[j]);
+        for (int w = V / 2; w > 0; w >>= 1)
+            for (int j = 0; j < w; j++) t[j] += t[j + w];
+        const A mean = t[0] * (A(1) / A(V));  // V is a power of two: exact
+        A m2 = A(0);
+        for (int j = 0; j < V; j++) m2 += (e[j] - mean) * (e[j] - mean);
+        if (a.n == 0) return Acc{static_cast<double>(V), mean, m2};
+        const A na = static_cast<A>(a.n), w = A(V) / (na + A(V)), delta = mean - a.mean;
+        a.mean += delta * w;
+        a.m2 += m2 + delta * delta * na * w;
+        a.n += V;
+        return a;
+    }
     __device__ static void finish(Acc a, const RedOut& r, char* o0, char*) {
         const double dof = a.n - r.correction;
         const double v = static_cast<double>(a.m2) / (dof > 0 ? dof : 0.0);
@@ -186,6 +209,7 @@ struct VarOp {
 template <int IC>
 struct NormOp {
     using T = typename Storage<IC>::type;
+    static constexpr bool kChunk = false;
     using Acc = FloatAcc<IC>;
     __device__ static Acc init(const RedOut& r) { return r.p == -INFINITY ? Acc(INFINITY) : Acc(0); }
     __device__ static Acc combine(Acc a, Acc b, const RedOut& r) {
@@ -213,6 +237,7 @@ struct NormOp {
 template <int IC>
 struct LseOp {
     using T = typename Storage<IC>::type;
+    static constexpr bool kChunk = false;
     using A = FloatAcc<IC>;
     struct Acc { A mx, s; };
     __device__ static Acc init(const RedOut&) { return Acc{-A(INFINITY), A(0)}; }
@@ -233,6 +258,10 @@ struct LseOp {
 };
 
 __device__ __forceinline__ void output_offsets(const RedDims& d, int64_t o, int64_t& in, int64_t& o0, int64_t& o1) {
+    if (d.nk == 1) {  // o < kshape[0]: no division
+        in = o * d.kin[0], o0 = o * d.kout[0][0], o1 = o * d.kout[1][0];
+        return;
+    }
     in = o0 = o1 = 0;
     for (int k = d.nk - 1; k >= 0; k--) {
         const int64_t idx = o % d.kshape[k];
@@ -337,6 +366,202 @@ __global__ void reduce_per_thread(const typename Op::T* __restrict__ in, RedDims
     }
 }
 
+// ---- rows, cols and the second pass over their pieces (reduce_plan.h) ----
+
+template <bool Vector, typename T, int V> __device__ __forceinline__ void load_chunk(T (&x)[V], const T* p) {
+    if constexpr (Vector) {  // p is 16-byte aligned
+        const uint4 raw = *reinterpret_cast<const uint4*>(p);
+        memcpy(static_cast<void*>(x), &raw, sizeof raw);
+    } else {
+        for (int j = 0; j < V; j++) x[j] = p[j];
+    }
+}
+
+// A thread's accumulators over 16-byte chunks: lane j folds element j of each
+// chunk (or, for ops with kChunk, lane 0 folds whole chunks); `result` combines
+// the lanes in a fixed tree.
+template <class Op, int V>
+struct Lanes {
+    using Acc = typename Op::Acc;
+    using T = typename Op::T;
+    Acc a[V];
+    __device__ __forceinline__ void init(const RedOut& r) {
+        for (int j = 0; j < V; j++) a[j] = Op::init(r);
+    }
+    __device__ __forceinline__ void fold(const T (&x)[V], int64_t i0, const RedOut& r) {
+        if constexpr (Op::kChunk) a[0] = Op::template fold_chunk<V>(a[0], x, r);
+        else
+            for (int j = 0; j < V; j++) a[j] = Op::step(a[j], x[j], i0 + j, r);
+    }
+    __device__ __forceinline__ void fold_first(const T (&x)[V], int n, int64_t i0, const RedOut& r) {
+        for (int j = 0; j < n; j++) a[Op::kChunk ? 0 : j] = Op::step(a[Op::kChunk ? 0 : j], x[j], i0 + j, r);
+    }
+    __device__ __forceinline__ Acc result(const RedOut& r) {
+        if constexpr (!Op::kChunk)
+            for (int w = V / 2; w > 0; w >>= 1)
+                for (int j = 0; j < w; j++) a[j] = Op::combine(a[j], a[j + w], r);
+        return a[0];
+    }
+};
+
+// Combines the partials of a group of 1, 32 or kReduceThreads threads (a warp
+// or the block; group-uniform). The result is in the group's first thread.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc group_combine(typename Op::Acc a, int group, const RedOut& r,
+                                                          typename Op::Acc* partial) {
+    if (group == 1) return a;
+    if (group == kReduceThreads) return block_combine<Op>(a, r, partial);
+    for (int off = 16; off > 0; off >>= 1) a = Op::combine(a, Op::shfl(a, off), r);
+    return a;
+}
+
+// Folds a row's full chunks c, c + group, ... below fe into acc; returns the first c at or past fe.
+template <bool Vector, class Op, int V>
+__device__ __forceinline__ int64_t fold_chunks(Lanes<Op, V>& acc, const typename Op::T* x, int64_t c, int64_t fe,
+                                               int group, const RedOut& r) {
+    using T = typename Op::T;
+    for (; c + 3 * group < fe; c += 4 * group) {  // four loads in flight, folded in order
+        T v[4][V];
+        for (int u = 0; u < 4; u++) load_chunk<Vector>(v[u], x + (c + u * group) * V);
+        for (int u = 0; u < 4; u++) acc.fold(v[u], (c + u * group) * V, r);
+    }
+    for (; c < fe; c += group) {
+        T v[V];
+        load_chunk<Vector>(v, x + c * V);
+        acc.fold(v, c * V, r);
+    }
+    return c;
+}
+
+// Rows: a group per (output, piece); piece p of a row covers its 16-byte chunks
+// [p * chunk, (p + 1) * chunk). Writes the output, or with ws the piece's partial.
+template <class Op>
+__global__ void __launch_bounds__(kReduceThreads)
+reduce_rows(const typename Op::T* __restrict__ in, RedDims d, RedOut r, int64_t outputs, int64_t splits,
+            int64_t chunk, int32_t group, typename Op::Acc* __restrict__ ws) {
+    using T = typename Op::T;
+    using Acc = typename Op::Acc;
+    constexpr int V = 16 / sizeof(T);
+    __shared__ Acc partial[kReduceThreads / 32];
+    const int64_t per_block = kReduceThreads / group, items = outputs * splits;
+    const int64_t chunks = (r.count + V - 1) / V, full = r.count / V;
+    const int t = static_cast<int>(threadIdx.x) % group;
+    for (int64_t w = static_cast<int64_t>(blockIdx.x) * per_block + threadIdx.x / group; w < items;
+         w += static_cast<int64_t>(gridDim.x) * per_block) {
+        const int64_t o = w / splits, piece = w % splits;
+        int64_t ioff, o0, o1;
+        output_offsets(d, o, ioff, o0, o1);
+        const T* x = in + ioff;
+        const int64_t cb = piece * chunk, ce = cb + chunk < chunks ? cb + chunk : chunks, fe = ce < full ? ce : full;
+        Lanes<Op, V> acc;
+        acc.init(r);
+        // 16-byte loads where the row is aligned; the same arithmetic from scalar loads where not
+        const int64_t c = reinterpret_cast<uintptr_t>(x) % 16 == 0 ? fold_chunks<true>(acc, x, cb + t, fe, group, r)
+                                                                    : fold_chunks<false>(acc, x, cb + t, fe, group, r);
+        if (c < ce) {  // the row's last, partial chunk
+            T v[V];
+            const int n = static_cast<int>(r.count - c * V);
+            for (int j = 0; j < n; j++) v[j] = x[c * V + j];
+            acc.fold_first(v, n, c * V, r);
+        }
+        Acc a = group_combine<Op>(acc.result(r), group, r, partial);
+        if (t == 0) {
+            if (ws) ws[piece * outputs + o] = a;
+            else finish_output<Op>(a, r, o0, o1);
+        }
+    }
+}
+
+// Cols: a block covers `bx` column vectors (V adjacent outputs along the
+// innermost kept dim each) at one piece [p * chunk, (p + 1) * chunk) of R;
+// thread (x, y) folds R positions y, y + ys, ... of the piece, then a fixed
+// tree over y combines each lane. Writes the outputs, or with ws the partials.
+template <class Op>
+__global__ void __launch_bounds__(kReduceThreads)
+reduce_cols(const typename Op::T* __restrict__ in, RedDims d, RedOut r, int64_t outputs, int64_t splits,
+            int64_t chunk, int32_t bx, bool aligned, typename Op::Acc* __restrict__ ws) {
+    using T = typename Op::T;
+    using Acc = typename Op::Acc;
+    constexpr int V = 16 / sizeof(T);
+    __shared__ Acc buf[kReduceThreads];
+    const int tx = static_cast<int>(threadIdx.x) % bx, ty = static_cast<int>(threadIdx.x) / bx;
+    const int ys = kReduceThreads / bx;
+    const int64_t cols = d.kshape[d.nk - 1], per_plane = (cols + V - 1) / V, vecs = outputs / cols * per_plane;
+    const int64_t xblocks = (vecs + bx - 1) / bx, items = xblocks * splits;
+    const int64_t os0 = d.kout[0][d.nk - 1], os1 = d.kout[1][d.nk - 1];
+    for (int64_t b = blockIdx.x; b < items; b += gridDim.x) {
+        const int64_t piece = b / xblocks, g = (b % xblocks) * bx + tx;
+        const int64_t lo = piece * chunk, hi = lo + chunk < r.count ? lo + chunk : r.count;
+        int64_t o = 0, ioff = 0, o0 = 0, o1 = 0;
+        int n = 0;
+        if (g < vecs) {
+            const int64_t c0 = (g % per_plane) * V;
+            o = g / per_plane * cols + c0;
+            n = cols - c0 < V ? static_cast<int>(cols - c0) : V;
+            output_offsets(d, o, ioff, o0, o1);
+        }
+        const T* x = in + ioff;
+        Acc a[V];
+        for (int j = 0; j < V; j++) a[j] = Op::init(r);
+        int64_t i = lo + ty;
+        if (n == V && aligned) {
+            for (; i + 3 * ys < hi; i += 4 * ys) {  // four loads in flight, folded in order
+                T v[4][V];
+                for (int u = 0; u < 4; u++) load_chunk<true>(v[u], x + reduced_offset(d, i + u * ys));
+                for (int u = 0; u < 4; u++)
+                    for (int j = 0; j < V; j++) a[j] = Op::step(a[j], v[u][j], i + u * ys, r);
+            }
+            for (; i < hi; i += ys) {
+                T v[V];
+                load_chunk<true>(v, x + reduced_offset(d, i));
+                for (int j = 0; j < V; j++) a[j] = Op::step(a[j], v[j], i, r);
+            }
+        } else if (n > 0) {
+            for (; i < hi; i += ys) {
+                const T* p = x + reduced_offset(d, i);
+                for (int j = 0; j < n; j++) a[j] = Op::step(a[j], p[j], i, r);
+            }
+        }
+        for (int j = 0; j < V; j++) {
+            buf[threadIdx.x] = a[j];
+            __syncthreads();
+            for (int h = ys / 2; h > 0; h >>= 1) {
+                if (ty < h) buf[threadIdx.x] = Op::combine(buf[threadIdx.x], buf[threadIdx.x + h * bx], r);
+                __syncthreads();
+            }
+            if (ty == 0 && j < n) {
+                if (ws) ws[piece * outputs + o + j] = buf[threadIdx.x];
+                else finish_output<Op>(buf[threadIdx.x], r, o0 + j * os0, o1 + j * os1);
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// Second pass: `group` threads per output fold its pieces' partials
+// ws[p * outputs + o], thread t taking p = t, t + group, ... in order.
+template <class Op>
+__global__ void __launch_bounds__(kReduceThreads)
+reduce_finish(RedDims d, RedOut r, int64_t outputs, int64_t splits, int32_t group,
+              const typename Op::Acc* __restrict__ ws) {
+    using Acc = typename Op::Acc;
+    __shared__ Acc partial[kReduceThreads / 32];
+    const int64_t per_block = kReduceThreads / group;
+    const int t = static_cast<int>(threadIdx.x) % group;
+    // the loop bound is uniform over each group (a warp, the block, or one thread)
+    for (int64_t o = static_cast<int64_t>(blockIdx.x) * per_block + threadIdx.x / group; o < outputs;
+         o += static_cast<int64_t>(gridDim.x) * per_block) {
+        Acc a = Op::init(r);
+        for (int64_t p = t; p < splits; p += group) a = Op::combine(a, ws[p * outputs + o], r);
+        a = group_combine<Op>(a, group, r, partial);
+        if (t == 0) {
+            int64_t ioff, o0, o1;
+            output_offsets(d, o, ioff, o0, o1);
+            finish_output<Op>(a, r, o0, o1);
+        }
+    }
+}
+
 template <class Op>
 cudaError_t reduce_launch(const RedPlan& pl, cudaStream_t stream) {
     RedDims d;
@@ -358,9 +583,22 @@ cudaError_t reduce_launch(const RedPlan& pl, cudaStream_t stream) {
     r.count = pl.count, r.p = pl.p, r.correction = pl.correction, r.op = pl.op;
     const auto* in = static_cast<const typename Op::T*>(pl.in);
     static_assert(sizeof(typename Op::Acc) <= NB_BK_REDUCE_PARTIAL_BYTES, "a partial fits the workspace");
-    static_assert(NB_BK_REDUCE_MAX_SPLIT <= kReduceThreads, "the second pass reads one partial per thread");
+    static_assert(kGenericMaxSplit <= kReduceThreads, "the second pass reads one partial per thread");
+    using Acc = typename Op::Acc;
+    auto* ws = static_cast<Acc*>(pl.workspace);
+    if (pl.kind == kRedRows || pl.kind == kRedCols) {
+        cudaError_t err;
+        if (pl.kind == kRedRows)
+            err = launch(&reduce_rows<Op>, grid_for(pl.outputs * pl.splits, kReduceThreads / pl.group),
+                         kReduceThreads, 0, stream, in, d, r, pl.outputs, pl.splits, pl.chunk, pl.group, ws);
+        else
+            err = launch(&reduce_cols<Op>, grid_for(cols_blocks(pl) * pl.splits, 1), kReduceThreads, 0, stream, in,
+                         d, r, pl.outputs, pl.splits, pl.chunk, pl.bx, pl.aligned, ws);
+        if (err != cudaSuccess || ws == nullptr) return err;
+        return launch(&reduce_finish<Op>, grid_for(pl.outputs, kReduceThreads / pl.fin_group), kReduceThreads, 0,
+                      stream, d, r, pl.outputs, pl.splits, pl.fin_group, static_cast<const Acc*>(ws));
+    }
     if (pl.workspace != nullptr) {
-        auto* ws = static_cast<typename Op::Acc*>(pl.workspace);
         cudaError_t err = launch(&reduce_split_partial<Op>, static_cast<unsigned>(pl.outputs * pl.splits),
                                  kReduceThreads, 0, stream, in, d, r, pl.splits, pl.chunk, ws);
         if (err != cudaSuccess) return err;
