@@ -197,7 +197,6 @@ typedef struct nb_bk_lines {
 
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
-struct nb_bk_lines;   /* softmax, log_softmax, cumsum, cumprod, logcumsumexp and their backward */
 struct nb_bk_conv;    /* conv forward and gradients */
 struct nb_bk_pool;    /* max / avg pooling and their backward */
 struct nb_bk_norm;    /* layer, batch and group norm and their backward */
