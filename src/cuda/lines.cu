@@ -75,7 +75,10 @@ template <typename A> __device__ __forceinline__ void online_step(A& m, A& s, A 
     }
 }
 
-template <typename A> __device__ __forceinline__ A rescale(A s, A mi, A m) { return mi == -INFINITY ? A(0) : s * ex(mi - m); }
+// A partial (mi, s) rescaled to the max m. A partial that saw only -inf (and NaN) has s 0 (or NaN, kept).
+template <typename A> __device__ __forceinline__ A rescale(A s, A mi, A m) {
+    return mi == -INFINITY ? (s == A(0) ? A(0) : s) : s * ex(mi - m);
+}
 
 // A max of +inf is NaN - +inf for every element (as x - max on the CPU): the line is NaN.
 template <typename A> __device__ __forceinline__ A finish_sum(A m, A s) { return m == INFINITY ? A(NAN) : s; }
