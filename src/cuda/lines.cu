@@ -83,13 +83,13 @@ template <typename A> __device__ __forceinline__ A rescale(A s, A mi, A m) {
 // A max of +inf is NaN - +inf for every element (as x - max on the CPU): the line is NaN.
 template <typename A> __device__ __forceinline__ A finish_sum(A m, A s) { return m == INFINITY ? A(NAN) : s; }
 
+// One output of softmax (exp(x - m) k, k = 1 / sum) or log_softmax (x - m - k, k = log(sum)).
 template <int C, bool Log>
-__device__ __forceinline__ void softmax_write(const typename Storage<C>::type* x, int64_t xs,
-                                              typename Storage<C>::type* o, int64_t os, int64_t i, typename AccOf<C>::type m,
-                                              typename AccOf<C>::type k) {
+__device__ __forceinline__ void softmax_write(const typename Storage<C>::type* x, typename Storage<C>::type* o,
+                                              typename AccOf<C>::type m, typename AccOf<C>::type k) {
     using A = typename AccOf<C>::type;
-    const A v = ld<C>(x + i * xs);
-    st<C>(o + i * os, Log ? (v - m) - k : ex(v - m) * k);
+    const A v = ld<C>(x);
+    st<C>(o, Log ? (v - m) - k : ex(v - m) * k);
 }
 
 template <int C, int Op>
@@ -151,7 +151,7 @@ __global__ void lines_per_row(LineArgs a) {
             const A k = Op == NB_LK_LOG_SOFTMAX ? lg(s) : A(1) / s;
             if (active)
                 for (int64_t i = lane; i < a.len; i += tpr)
-                    softmax_write<C, Op == NB_LK_LOG_SOFTMAX>(x, a.in_ls, o, a.out_ls, i, m, k);
+                    softmax_write<C, Op == NB_LK_LOG_SOFTMAX>(x + i * a.in_ls, o + i * a.out_ls, m, k);
         } else if constexpr (Op == NB_LK_SOFTMAX_BACKWARD || Op == NB_LK_LOG_SOFTMAX_BACKWARD) {
             const T* y = static_cast<const T*>(a.aux) + ao;
             A s = 0;
@@ -214,7 +214,8 @@ __global__ void lines_per_thread(LineArgs a) {
             for (int64_t i = 0; i < a.len; i++) online_step(m, s, ld<C>(x + i * a.in_ls));
             s = finish_sum(m, s);
             const A k = Op == NB_LK_LOG_SOFTMAX ? lg(s) : A(1) / s;
-            for (int64_t i = 0; i < a.len; i++) softmax_write<C, Op == NB_LK_LOG_SOFTMAX>(x, a.in_ls, o, a.out_ls, i, m, k);
+            for (int64_t i = 0; i < a.len; i++)
+                softmax_write<C, Op == NB_LK_LOG_SOFTMAX>(x + i * a.in_ls, o + i * a.out_ls, m, k);
         } else if constexpr (Op == NB_LK_SOFTMAX_BACKWARD || Op == NB_LK_LOG_SOFTMAX_BACKWARD) {
             const T* y = static_cast<const T*>(a.aux) + ao;
             A s = 0;

@@ -1,9 +1,9 @@
 /* scan.c: cumsum and cumprod along one dim.
  *
  * The front end plans once and calls the lines slot (lines_engine.c; CUDA:
- * src/cuda/lines.cu). For the CPU kernels below the input is cast to the kernel dtype and made contiguous, so it reads as
- * [outer, L, inner]. Floats accumulate in double (float32 data too, as
- * PyTorch's CPU accumulate type) and each output is rounded once into the
+ * src/cuda/lines.cu). For the CPU kernels below the input is cast to the
+ * kernel dtype and made contiguous, so it reads as [outer, L, inner]. Floats
+ * accumulate in double (float32 data too, as PyTorch's CPU accumulate type) and each output is rounded once into the
  * result dtype; integers accumulate in int64 and wrap. With inner == 1 each
  * line is a sequential scan; otherwise a tile of up to 256 inner positions is
  * scanned together, vectorised across the tile. Lines and tiles are
