@@ -84,8 +84,18 @@ def test_plugin_has_copy_and_reduce_kernels():
             assert re.search(kernel + rb"I\w*?" + op, data), (kernel, op)
 
 
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
+def test_plugin_has_lines_kernels():
+    data = plugin_path().read_bytes()
+    # lines_per_row / lines_per_thread<dtype, op>: 6 ops for the 4 float dtypes, the 2 scans for int64
+    for kernel in (rb"13lines_per_row", rb"16lines_per_thread"):
+        found = set(re.findall(kernel + rb"ILi(\d+)ELi(\d)EE", data))
+        assert len(found) == 4 * 6 + 2, sorted(found)
+
+
 @pytest.mark.skipif(CXX is None, reason="no C++ compiler on PATH")
-@pytest.mark.parametrize("name", ["test_ew_plan", "test_copy_plan", "test_reduce_plan", "test_index_plan"])
+@pytest.mark.parametrize("name", ["test_ew_plan", "test_copy_plan", "test_reduce_plan", "test_index_plan",
+                                  "test_lines_plan"])
 def test_launch_planning(tmp_path, name):
     """The plugin's host-side planning (src/cuda/*_plan.h), built and run without a GPU."""
     exe = tmp_path / name

@@ -174,9 +174,34 @@ typedef struct nb_bk_gemm {
     int32_t accumulate;             /* nonzero: beta applies (beta != 0 and an addend, in C or in `in`) */
 } nb_bk_gemm;
 
+/* Line ops (nb_bk_lines.op): each line of the tensor along `dim` is computed
+ * independently. Backward ops read grad_output as `in` and the forward's
+ * output as `aux`; the scans' gradients are composed by the front end. */
+enum {
+    NB_LK_SOFTMAX, NB_LK_LOG_SOFTMAX, NB_LK_SOFTMAX_BACKWARD, NB_LK_LOG_SOFTMAX_BACKWARD,
+    NB_LK_CUMSUM, NB_LK_CUMPROD, NB_LK_LOGCUMSUMEXP, NB_LK_NUM
+};
+
+/* One line op over tensors of shape[ndim] (ndim >= 1; a 0-dim input is planned
+ * as shape {1}), strides in elements, data pointers already offset. in and aux
+ * have in_dtype; the op computes in acc_dtype (float16 / bfloat16 in float32,
+ * integers of cumsum / cumprod in int64) and rounds each result once into
+ * out_dtype. Empty tensors are not planned. */
+typedef struct nb_bk_lines {
+    const char* name;      /* the op, for messages */
+    int32_t op;            /* NB_LK_* */
+    int32_t in_dtype, acc_dtype, out_dtype, ndim, dim;
+    int64_t shape[NB_MAX_DIMS];
+    const void* in;        /* the input, or grad_output for a backward op */
+    int64_t in_strides[NB_MAX_DIMS];
+    const void* aux;       /* backward: the forward's output; NULL otherwise */
+    int64_t aux_strides[NB_MAX_DIMS];
+    void* out;
+    int64_t out_strides[NB_MAX_DIMS];
+} nb_bk_lines;
+
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
-struct nb_bk_lines;   /* softmax, log_softmax, cumsum, cumprod, logcumsumexp and their backward */
 struct nb_bk_conv;    /* conv forward and gradients */
 struct nb_bk_pool;    /* max / avg pooling and their backward */
 struct nb_bk_norm;    /* layer, batch and group norm and their backward */

@@ -59,7 +59,8 @@ static nb_status cpu_copy_strided(int32_t device_index, const nb_bk_copy* p, voi
 const nb_backend nb_cpu_backend = {.name = "cpu", .alloc = cpu_alloc, .free = cpu_free, .copy = cpu_copy,
                                    .memset = cpu_memset, .last_error = cpu_last_error,
                                    .copy_strided = cpu_copy_strided, .reduce = nb_cpu_reduce,
-                                   .gemm = nb_cpu_gemm_slot};
+                                   .gemm = nb_cpu_gemm_slot,
+                                   .lines = nb_cpu_lines};
 
 /* ---- kernel slots ---- */
 

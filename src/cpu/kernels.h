@@ -22,4 +22,7 @@ NB_INTERNAL void nb_cpu_fill(void* dst, int32_t dtype, int64_t n, double fvalue,
 /* The CPU backend's reduce slot (src/ops/reduce_engine.c): the plan's input has acc_dtype. */
 NB_INTERNAL nb_status nb_cpu_reduce(int32_t device_index, const nb_bk_reduce* plan, void* stream);
 
+/* The CPU backend's lines slot (src/ops/lines_engine.c): contiguous tensors only. */
+NB_INTERNAL nb_status nb_cpu_lines(int32_t device_index, const nb_bk_lines* plan, void* stream);
+
 #endif /* NABLA_CPU_KERNELS_H_ */

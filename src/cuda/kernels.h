@@ -26,4 +26,7 @@ cudaError_t nb_cuda_gemm_tiled(const nb_bk_gemm* args, cudaStream_t stream);
 // One GEMM through cuBLAS when it loads (and NABLA_CUBLAS is not 0), else the tiled kernel.
 cudaError_t nb_cuda_gemm(const nb_bk_gemm* args, cudaStream_t stream);
 
+// One line op (see nb_bk_lines; in_dtype == out_dtype, lines_plan.h); queued on stream.
+cudaError_t nb_cuda_lines(const nb_bk_lines* args, cudaStream_t stream);
+
 #endif  // NABLA_CUDA_KERNELS_H_

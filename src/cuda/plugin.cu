@@ -321,6 +321,12 @@ nb_status gemm(int32_t device, const nb_bk_gemm* plan, void* stream) {
     return NB_OK;
 }
 
+nb_status lines(int32_t device, const nb_bk_lines* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_lines(plan, as_stream(stream)));
+    return NB_OK;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
@@ -370,6 +376,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->reduce = reduce;
     backend->index = index;
     backend->gemm = gemm;
+    backend->lines = lines;
     *device_count = count;
     return NB_OK;
 }

@@ -54,4 +54,16 @@ static inline void nb_lines_run(const nb_lines* l, int64_t numel, void (*fn)(con
     for (int64_t it = 0; it < items; it++) fn(plan, it);
 }
 
+/* The lines slot (lines_engine.c): out = op(in[, aux]) along dim (wrapped; any for
+ * a 0-dim in), planned from the tensors' shapes and strides and run on in's
+ * device (on its current stream). Nothing runs for an empty in. */
+NB_INTERNAL nb_status nb_lines_launch(const char* op, int32_t kind, int32_t dim, const nb_tensor* in,
+                                      const nb_tensor* aux, nb_tensor* out, int32_t acc_dtype);
+
+/* The CPU kernels behind the CPU table's lines slot; plans with contiguous tensors
+ * of the compute dtype (float32 / float64; a scan's out in any dtype). */
+NB_INTERNAL nb_status nb_cpu_softmax_lines(const nb_bk_lines* plan);
+NB_INTERNAL nb_status nb_cpu_softmax_backward_lines(const nb_bk_lines* plan);
+NB_INTERNAL nb_status nb_cpu_scan_lines(const nb_bk_lines* plan);
+
 #endif /* NABLA_OPS_LINES_H_ */

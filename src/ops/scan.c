@@ -1,13 +1,14 @@
 /* scan.c: cumsum and cumprod along one dim.
  *
- * The input is cast to the kernel dtype and made contiguous, so it reads as
- * [outer, L, inner]. Floats accumulate in double (float32 data too, as
- * PyTorch's CPU accumulate type) and each output is rounded once into the
+ * The front end plans once and calls the lines slot (lines_engine.c; CUDA:
+ * src/cuda/lines.cu). For the CPU kernels below the input is cast to the
+ * kernel dtype and made contiguous, so it reads as [outer, L, inner]. Floats
+ * accumulate in double (float32 data too, as PyTorch's CPU accumulate type) and each output is rounded once into the
  * result dtype; integers accumulate in int64 and wrap. With inner == 1 each
  * line is a sequential scan; otherwise a tile of up to 256 inner positions is
  * scanned together, vectorised across the tile. Lines and tiles are
  * independent, so threads never change a result. */
-#include "reduce.h"
+#include "lines.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -80,6 +81,34 @@ typedef void (*scan_fn)(const scan_plan*, int64_t);
 #define ENTRY(T, TAG, CODE, ...) [CODE] = scan_##TAG,
 static const scan_fn scan_k[NB_NUM_DTYPES] = {NB_RED_FLOATS(ENTRY) NB_RED_INTS(ENTRY)};
 
+nb_status nb_cpu_scan_lines(const nb_bk_lines* pl) {
+    const int32_t in = pl->in_dtype;
+    if (in < 0 || in >= NB_NUM_DTYPES || scan_k[in] == NULL || !nb_dtype_valid(pl->out_dtype))
+        return nb_error(NB_ERR_DTYPE, "%s: no CPU kernel for %s", pl->name, nb_dtype_str(in));
+    scan_plan p = {.x = pl->in, .out = pl->out, .outer = 1, .len = 1, .inner = 1, .out_dtype = pl->out_dtype,
+                   .prod = pl->op == NB_LK_CUMPROD};
+    for (int32_t i = 0; i < pl->ndim; i++) {
+        if (i < pl->dim) p.outer *= pl->shape[i];
+        else if (i == pl->dim) p.len = pl->shape[i];
+        else p.inner *= pl->shape[i];
+    }
+    p.ntiles = (p.inner + TILE - 1) / TILE;
+    const int64_t items = p.inner == 1 ? p.outer : p.outer * p.ntiles;
+    scan_fn fn = scan_k[in];
+#ifdef _OPENMP
+    if (p.outer * p.len * p.inner >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
+        for (int64_t it = 0; it < items; it++) fn(&p, it);
+        return NB_OK;
+    }
+#endif
+    for (int64_t it = 0; it < items; it++) fn(&p, it);
+    return NB_OK;
+}
+
+/* The CPU kernels read the input contiguous in the kernel dtype and write the
+ * result dtype. CUDA reads it as it is in the compute dtype (floats: the result
+ * dtype; integers: int64, cast into the result after). */
 static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst,
                       nb_tensor** out) {
     nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_LINES);
@@ -88,42 +117,38 @@ static nb_status scan(const char* op, bool prod, const nb_tensor* t, int64_t dim
     if ((st = nb_wrap_dim(op, dim, t->ndim, &d)) != NB_OK) return st;
     if (dtype < 0 && dst != NULL) dtype = dst->dtype;
     int32_t result = dtype >= 0 ? dtype : nb_dtype_is_floating(t->dtype) ? t->dtype : NB_I64;
+    const int32_t dev = t->storage->device_type, di = t->storage->device_index;
+    const bool cpu = dev == NB_CPU;
     if (result == NB_BOOL)  /* PyTorch has no bool kernel (a dtype= or out= of bool) */
-        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: \"%s_out_cpu\" not implemented for 'Bool'", op, op);
+        return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: \"%s_out_%s\" not implemented for 'Bool'", op, op,
+                        cpu ? "cpu" : "cuda");
     int32_t in;
-    if (nb_dtype_is_floating(result)) in = result == NB_F64 ? NB_F64 : NB_F32;
+    if (!cpu) in = nb_dtype_is_floating(result) ? result : NB_I64;
+    else if (nb_dtype_is_floating(result)) in = result == NB_F64 ? NB_F64 : NB_F32;
     else in = nb_dtype_is_floating(t->dtype) ? result : t->dtype;
-    if (dst != NULL && (st = nb_check_dst(op, dst, &t, 1, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
+    /* the kernel writes `computed` (CPU: the result dtype; CUDA: in) */
+    const int32_t written = cpu ? result : in;
+    if (dst != NULL && (st = nb_check_dst(op, dst, &t, 1, t->shape, t->ndim, result, dev)) != NB_OK) return st;
     nb_tensor *cast = NULL, *x = NULL, *target = NULL;
-    if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);
-    if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, &x);
+    if (t->dtype != in) st = nb_tensor_to(t, in, dev, di, 0, &cast);
+    if (st == NB_OK && cpu) st = nb_tensor_contiguous(cast ? cast : t, &x);
+    else if (st == NB_OK) nb_tensor_retain(x = cast ? cast : (nb_tensor*)t);
     nb_tensor_release(cast);
     if (st == NB_OK) {
-        if (dst != NULL && dst->contiguous && dst->storage != t->storage && dst->storage != x->storage)
+        if (dst != NULL && dst->dtype == written && (dst->contiguous || !cpu) && dst->storage != t->storage &&
+            dst->storage != x->storage)
             nb_tensor_retain(target = dst);
         else
-            st = nb_tensor_new(op, t->shape, t->ndim, result, NB_CPU, 0, &target);
+            st = nb_tensor_new(op, t->shape, t->ndim, written, dev, di, &target);
     }
-    if (st == NB_OK && t->numel > 0) {
-        scan_plan p = {.x = nb_tensor_data(x), .out = nb_tensor_data(target), .outer = 1, .len = 1, .inner = 1,
-                       .out_dtype = result, .prod = prod};
-        for (int32_t i = 0; i < t->ndim; i++) {
-            if (i < d) p.outer *= t->shape[i];
-            else if (i == d) p.len = t->shape[i];
-            else p.inner *= t->shape[i];
-        }
-        p.ntiles = (p.inner + TILE - 1) / TILE;
-        const int64_t items = p.inner == 1 ? p.outer : p.outer * p.ntiles;
-        scan_fn fn = scan_k[in];
-#ifdef _OPENMP
-        if (t->numel >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
-            for (int64_t it = 0; it < items; it++) fn(&p, it);
-        } else
-#endif
-        {
-            for (int64_t it = 0; it < items; it++) fn(&p, it);
-        }
+    if (st == NB_OK)
+        st = nb_lines_launch(op, prod ? NB_LK_CUMPROD : NB_LK_CUMSUM, d, x, NULL, target,
+                             nb_dtype_is_floating(in) ? (cpu || in == NB_F64 ? NB_F64 : NB_F32) : NB_I64);
+    if (st == NB_OK && dst == NULL && target->dtype != result) { /* CUDA's integer scans: int64 into the result */
+        nb_tensor* r = NULL;
+        st = nb_tensor_to(target, result, dev, di, 0, &r);
+        nb_tensor_release(target);
+        target = r;
     }
     if (st == NB_OK && dst != NULL && target != dst) st = nb_copy_into(op, dst, target);
     nb_tensor_release(x);

@@ -1,7 +1,9 @@
 /* softmax.c: softmax and log_softmax along one dim.
  *
- * The input is cast (dtype argument; float16 / bfloat16 compute in float32 and
- * are rounded once at the end) and made contiguous, so it reads as
+ * The front end plans once and calls the lines slot (lines_engine.c); CUDA's
+ * kernels are src/cuda/lines.cu. For the CPU kernels below the input is cast
+ * (dtype argument; float16 / bfloat16 compute in float32 and are rounded once
+ * at the end) and made contiguous, so it reads as
  * [outer, L, inner]. inner == 1: each row is three passes over cached data
  * (max; exp(x - max) and its sum; scale) with a 16-lane float32 exp. Otherwise
  * tiles of up to 256 inner positions are processed together, vectorised
@@ -141,6 +143,20 @@ static void run_item(const void* vp, int64_t item) {
     }
 }
 
+nb_status nb_cpu_softmax_lines(const nb_bk_lines* pl) {
+    if ((pl->in_dtype != NB_F32 && pl->in_dtype != NB_F64) || pl->out_dtype != pl->in_dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: the CPU kernel takes float32 or float64, got %s", pl->name,
+                        nb_dtype_str(pl->in_dtype));
+    int64_t numel = 1;
+    for (int32_t i = 0; i < pl->ndim; i++) numel *= pl->shape[i];
+    const sm_plan p = {.x = pl->in, .out = pl->out, .f64 = pl->in_dtype == NB_F64,
+                       .logsm = pl->op == NB_LK_LOG_SOFTMAX, .l = nb_lines_along(pl->shape, pl->ndim, pl->dim)};
+    nb_lines_run(&p.l, numel, run_item, &p);
+    return NB_OK;
+}
+
+/* The CPU kernels read contiguous float32 / float64 (the half types cast up);
+ * CUDA reads the input as it is and computes half types in float32. */
 static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, int64_t dim, int32_t dtype,
                               nb_tensor* dst, nb_tensor** out) {
     nb_status st = nb_red_check(op, t, dst, out, NB_FAMILY_LINES);
@@ -151,27 +167,28 @@ static nb_status softmax_impl(const char* op, bool logsm, const nb_tensor* t, in
     if (!nb_dtype_is_floating(result))
         return nb_error(NB_ERR_DTYPE, "%s: not implemented for '%s' (pass a floating point dtype)", op,
                         nb_dtype_str(result));
-    if (dst != NULL && (st = nb_check_dst(op, dst, &t, 1, t->shape, t->ndim, result, NB_CPU)) != NB_OK) return st;
-    const int32_t in = result == NB_F64 ? NB_F64 : NB_F32;
+    const int32_t dev = t->storage->device_type, di = t->storage->device_index;
+    if (dst != NULL && (st = nb_check_dst(op, dst, &t, 1, t->shape, t->ndim, result, dev)) != NB_OK) return st;
+    const bool cpu = dev == NB_CPU;
+    const int32_t in = !cpu ? result : result == NB_F64 ? NB_F64 : NB_F32;
     nb_tensor *cast = NULL, *x = NULL, *computed = NULL, *target = NULL;
-    if (t->dtype != in) st = nb_tensor_to(t, in, NB_CPU, 0, 0, &cast);
-    if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, &x);
+    if (t->dtype != in) st = nb_tensor_to(t, in, dev, di, 0, &cast);
+    if (st == NB_OK && cpu) st = nb_tensor_contiguous(cast ? cast : t, &x);
+    else if (st == NB_OK) nb_tensor_retain(x = cast ? cast : (nb_tensor*)t);
     nb_tensor_release(cast);
-    /* the kernel writes `computed` (dtype in, contiguous); target is the result */
+    /* the kernel writes `computed` (dtype in; contiguous on the CPU); target is the result */
     if (st == NB_OK && dst != NULL) nb_tensor_retain(target = dst);
-    else if (st == NB_OK) st = nb_tensor_new(op, t->shape, t->ndim, result, NB_CPU, 0, &target);
+    else if (st == NB_OK) st = nb_tensor_new(op, t->shape, t->ndim, result, dev, di, &target);
     if (st == NB_OK) {
-        if (target->dtype == in && target->contiguous && target->storage != x->storage &&
+        if (target->dtype == in && (target->contiguous || !cpu) && target->storage != x->storage &&
             (dst == NULL || dst->storage != t->storage))
             nb_tensor_retain(computed = target);
         else
-            st = nb_tensor_new(op, t->shape, t->ndim, in, NB_CPU, 0, &computed);
+            st = nb_tensor_new(op, t->shape, t->ndim, in, dev, di, &computed);
     }
-    if (st == NB_OK && t->numel > 0) {
-        const sm_plan p = {.x = nb_tensor_data(x), .out = nb_tensor_data(computed), .f64 = in == NB_F64,
-                           .logsm = logsm, .l = nb_lines_along(t->shape, t->ndim, d)};
-        nb_lines_run(&p.l, t->numel, run_item, &p);
-    }
+    if (st == NB_OK)
+        st = nb_lines_launch(op, logsm ? NB_LK_LOG_SOFTMAX : NB_LK_SOFTMAX, d, x, NULL, computed,
+                             in == NB_F64 ? NB_F64 : NB_F32);
     if (st == NB_OK && computed != target) st = nb_copy_into(op, target, computed);
     nb_tensor_release(computed);
     nb_tensor_release(x);

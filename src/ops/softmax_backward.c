@@ -3,6 +3,8 @@
  * _softmax_backward_data / _log_softmax_backward_data):
  *   softmax:     gx = y (g - sum(g y))
  *   log_softmax: gx = g - exp(y) sum(g)
+ * The front end plans once and calls the lines slot (lines_engine.c; CUDA:
+ * src/cuda/lines.cu). For the CPU kernels below
  * g and y are cast to the compute dtype (float32; float64 stays float64; the
  * half types are rounded once at the end) and made contiguous, read as
  * [outer, L, inner]: one pass for the sums, one for the result. Rows (inner == 1)
@@ -99,11 +101,26 @@ static void run_item(const void* vp, int64_t item) {
     }
 }
 
-/* t as a contiguous tensor of dtype `in` (a new reference). */
+nb_status nb_cpu_softmax_backward_lines(const nb_bk_lines* pl) {
+    if ((pl->in_dtype != NB_F32 && pl->in_dtype != NB_F64) || pl->out_dtype != pl->in_dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: the CPU kernel takes float32 or float64, got %s", pl->name,
+                        nb_dtype_str(pl->in_dtype));
+    int64_t numel = 1;
+    for (int32_t i = 0; i < pl->ndim; i++) numel *= pl->shape[i];
+    const bw_plan p = {.g = pl->in, .y = pl->aux, .out = pl->out, .f64 = pl->in_dtype == NB_F64,
+                       .logsm = pl->op == NB_LK_LOG_SOFTMAX_BACKWARD,
+                       .l = nb_lines_along(pl->shape, pl->ndim, pl->dim)};
+    nb_lines_run(&p.l, numel, run_item, &p);
+    return NB_OK;
+}
+
+/* t in dtype `in` (a new reference): contiguous for the CPU kernels, as it is for CUDA's. */
 static nb_status compute_copy(const nb_tensor* t, int32_t in, nb_tensor** out) {
+    const int32_t dev = t->storage->device_type;
     nb_tensor* cast = NULL;
-    nb_status st = t->dtype != in ? nb_tensor_to(t, in, NB_CPU, 0, 0, &cast) : NB_OK;
-    if (st == NB_OK) st = nb_tensor_contiguous(cast ? cast : t, out);
+    nb_status st = t->dtype != in ? nb_tensor_to(t, in, dev, t->storage->device_index, 0, &cast) : NB_OK;
+    if (st == NB_OK && dev == NB_CPU) st = nb_tensor_contiguous(cast ? cast : t, out);
+    else if (st == NB_OK) nb_tensor_retain(*out = cast ? cast : (nb_tensor*)t);
     nb_tensor_release(cast);
     return st;
 }
@@ -125,26 +142,26 @@ static nb_status backward_impl(const char* op, bool logsm, const nb_tensor* g, c
                         nb_dtype_str(g->dtype), nb_dtype_str(y->dtype));
     int32_t d;
     if ((st = nb_wrap_dim(op, dim, y->ndim, &d)) != NB_OK) return st;
+    const int32_t dev = y->storage->device_type, di = y->storage->device_index;
+    const bool cpu = dev == NB_CPU;
     const nb_tensor* inputs[2] = {g, y};
-    if (dst != NULL && (st = nb_check_dst(op, dst, inputs, 2, y->shape, y->ndim, y->dtype, NB_CPU)) != NB_OK) return st;
-    const int32_t in = y->dtype == NB_F64 ? NB_F64 : NB_F32;
+    if (dst != NULL && (st = nb_check_dst(op, dst, inputs, 2, y->shape, y->ndim, y->dtype, dev)) != NB_OK) return st;
+    const int32_t in = !cpu ? y->dtype : y->dtype == NB_F64 ? NB_F64 : NB_F32;
     nb_tensor *gc = NULL, *yc = NULL, *computed = NULL, *target = NULL;
     st = compute_copy(g, in, &gc);
     if (st == NB_OK) st = compute_copy(y, in, &yc);
     if (st == NB_OK && dst != NULL) target = dst;
-    else if (st == NB_OK) st = nb_tensor_new(op, y->shape, y->ndim, y->dtype, NB_CPU, 0, &target);
+    else if (st == NB_OK) st = nb_tensor_new(op, y->shape, y->ndim, y->dtype, dev, di, &target);
     if (st == NB_OK) { /* write the result in place unless it overlaps an input read later */
-        if (target->dtype == in && target->contiguous && target->storage != gc->storage &&
+        if (target->dtype == in && (target->contiguous || !cpu) && target->storage != gc->storage &&
             target->storage != yc->storage)
             nb_tensor_retain(computed = target);
         else
-            st = nb_tensor_new(op, y->shape, y->ndim, in, NB_CPU, 0, &computed);
+            st = nb_tensor_new(op, y->shape, y->ndim, in, dev, di, &computed);
     }
-    if (st == NB_OK && y->numel > 0) {
-        const bw_plan p = {.g = nb_tensor_data(gc), .y = nb_tensor_data(yc), .out = nb_tensor_data(computed),
-                           .f64 = in == NB_F64, .logsm = logsm, .l = nb_lines_along(y->shape, y->ndim, d)};
-        nb_lines_run(&p.l, y->numel, run_item, &p);
-    }
+    if (st == NB_OK)
+        st = nb_lines_launch(op, logsm ? NB_LK_LOG_SOFTMAX_BACKWARD : NB_LK_SOFTMAX_BACKWARD, d, gc, yc, computed,
+                             in == NB_F64 ? NB_F64 : NB_F32);
     if (st == NB_OK && computed != target) st = nb_copy_into(op, target, computed);
     nb_tensor_release(computed);
     nb_tensor_release(gc);

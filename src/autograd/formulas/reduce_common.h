@@ -65,8 +65,14 @@ static inline nb_tensor* bw_exclusive_cumprod(nb_bw* b, const nb_tensor* t, int6
     return BW_OP(b, nb_cumprod(bw_shift_in_one(b, t, dim, n), dim, -1, NULL, &bw_r_));
 }
 
-/* Cumulative sum from the end along dim: out[i] = sum_{k >= i} t[k]. */
+/* Cumulative sum from the end along dim: out[i] = sum_{k >= i} t[k]. Off the CPU
+ * (where flip has no kernel yet) as sum - cumsum + t, each op on the device. */
 static inline nb_tensor* bw_reverse_cumsum(nb_bw* b, const nb_tensor* t, int64_t dim) {
+    if (b->st == NB_OK && t->storage->device_type != NB_CPU) {
+        nb_tensor* total = bw_sum(b, t, &dim, 1, 1);
+        nb_tensor* c = BW_OP(b, nb_cumsum(t, dim, -1, NULL, &bw_r_));
+        return bw_add(b, bw_sub(b, total, c), t);
+    }
     nb_tensor* f = BW_OP(b, nb_flip(t, &dim, 1, &bw_r_));
     nb_tensor* c = BW_OP(b, nb_cumsum(f, dim, -1, NULL, &bw_r_));
     return BW_OP(b, nb_flip(c, &dim, 1, &bw_r_));
