@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 4
+#define NB_PLUGIN_ABI 5
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
