@@ -1,8 +1,8 @@
 """The CUDA plugin as built: where nvcc is present, libnabla_cuda.so carries
 device code (.nv_fatbin) and the four elementwise kernels (contiguous, rows, tile
 and strided) for every op code of ew_codes.h in float32, float64, float16 and
-bfloat16, the three copy kernels (generic, rows, tile) for every dtype pair and
-the reduce kernels;
+bfloat16, the three copy kernels (generic, rows, tile) for every dtype pair, the
+reduce kernels, the lines kernels and the index kernels for every dtype;
 and the plugin's host-side launch planning as a C++ unit test. Runs without a
 GPU: it reads the ELF file and launches nothing."""
 from __future__ import annotations
@@ -68,6 +68,16 @@ def test_plugin_has_every_elementwise_kernel():
 
 
 CXX = shutil.which("c++") or shutil.which("g++")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
+def test_plugin_has_every_index_kernel():
+    data = plugin_path().read_bytes()
+    # gather, scatter, masked_fill, index, index_put, masked_select for each of the ten dtype codes
+    for kernel in (rb"13gather_kernel", rb"14scatter_kernel", rb"18masked_fill_kernel", rb"12index_kernel",
+                   rb"16index_put_kernel", rb"20masked_select_kernel"):
+        codes = set(re.findall(kernel + rb"ILi(\d)EE", data))
+        assert len(codes) == 10, (kernel, sorted(codes))
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")

@@ -121,8 +121,23 @@ enum {
     NB_IXK_MASKED_FILL,    /* out[i] = value where mask[i] (mask: bool, in idx)   */
     NB_IXK_MASKED_SELECT,  /* out[k] = src[i] for the k-th set mask[i], row-major */
     NB_IXK_EMBEDDING_BACKWARD, /* out[r] = sum of src rows whose idx is r, in index order */
-    NB_IXK_NUM
+    NB_IXK_NUM,
+    NB_IXK_INDEX = NB_IXK_NUM, /* out[i] = src[i moved by idxs[j][i] along idxs[j].dim, every j] */
+    NB_IXK_INDEX_PUT           /* out[...] = src[i] (or += with accumulate), the same places     */
 };
+
+/* Up to this many index tensors in one INDEX / INDEX_PUT launch. */
+#define NB_BK_INDEX_MAX_INDICES 8
+
+/* One index tensor of advanced indexing, read with strides over the iteration shape. */
+typedef struct nb_bk_index_operand {
+    const void* data;          /* int64 or int32 */
+    int32_t dtype;
+    int32_t dim;               /* the dim of the indexed tensor it selects along (for messages) */
+    int64_t size;              /* that dim's size; values in [-size, size) */
+    int64_t stride;            /* that dim's stride in the indexed tensor (src for INDEX, out for INDEX_PUT) */
+    int64_t strides[NB_MAX_DIMS];
+} nb_bk_index_operand;
 
 /* One index kernel over an iteration shape[ndim]. Pointers include the tensors'
  * offsets; strides count elements. `dim` is the indexed dim: along it, out (put
@@ -148,6 +163,13 @@ typedef struct nb_bk_index {
     double alpha;          /* SCATTER_ADD */
     uint8_t value[8];      /* MASKED_FILL: the fill value's bytes in dtype */
     int64_t padding_idx;   /* EMBEDDING_BACKWARD: rows with this index add nothing (-1: none) */
+    /* INDEX, INDEX_PUT: shape is the result of x[indices]; the dims [bstart, bstart + bnd)
+     * are the broadcast index dims (out / src strides 0 there for the indexed tensor),
+     * idxs[nidx] the index tensors. INDEX_PUT runs one thread per element outside those
+     * dims, walking them in row-major order, so duplicates resolve in index order
+     * (the last write wins; accumulate adds in that order). */
+    int32_t nidx, bstart, bnd, accumulate;
+    nb_bk_index_operand idxs[NB_BK_INDEX_MAX_INDICES];
 } nb_bk_index;
 
 /* GEMM (mm, bmm, addmm, baddbmm, matmul's cases, linear, mv, dot):

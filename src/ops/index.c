@@ -11,8 +11,15 @@
  * run rows in parallel; writes run in blocks along a dim they can never collide
  * on (any dim but the scattered one; for index_put a dim no index touches), each
  * block in row-major order, so duplicate indices resolve as "the last write
- * wins", as in NumPy. */
+ * wins", as in NumPy.
+ *
+ * On a device the same validation and outputs feed nb_bk_index plans
+ * (index_device.c): index tensors live on the input's device (advanced
+ * indexing also takes them from the host, as PyTorch does), and an
+ * out-of-range index is reported at the next synchronising call, as
+ * IndexError in PyTorch's wording, after the kernels skipped it. */
 #include "index_kernels.h"
+#include "index_device.h"
 #include "../core/elementwise.h"
 #include "../cpu/kernels.h"
 
@@ -53,13 +60,13 @@ static nb_status unalias(const char* op, const nb_tensor** t, nb_tensor** owned,
  * op reads), or a fresh copy of x. */
 static nb_status open_target(const char* op, const nb_tensor* x, const nb_tensor* const* inputs, int32_t n,
                              nb_tensor* dst, nb_tensor** target) {
-    if (dst == NULL) return nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, target);
+    if (dst == NULL) return nb_tensor_new_like(op, x, x->dtype, x->storage->device_type, x->storage->device_index, target);
     if (!nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
     NB_CHECK_WRITABLE(op, dst);
     if (dst != x && dst->dtype != x->dtype)
         return nb_error(NB_ERR_DTYPE, "%s: Expected out tensor to have dtype %s, but got %s instead", op,
                         nb_dtype_cpp_name(x->dtype), nb_dtype_cpp_name(dst->dtype));
-    nb_status st = nb_require_cpu(op, dst);
+    nb_status st = nb_ixd_same_device(op, x, dst);
     if (st == NB_OK) st = nb_check_writable(op, dst);
     if (st == NB_OK && dst != x) st = nb_resize_output(op, dst, inputs, n, x->shape, x->ndim);
     if (st == NB_OK) *target = dst;
@@ -90,8 +97,13 @@ static nb_status take(const char* op, const nb_tensor* x, const nb_tensor* index
                       int32_t ndim, const int32_t* xmap, const int32_t* imap, nb_tensor** out) {
     const int64_t size = x->ndim ? x->shape[d] : 1;
     nb_tensor* r;
-    nb_status st = nb_tensor_new(op, shape, ndim, x->dtype, NB_CPU, 0, &r);
+    nb_status st = nb_tensor_new(op, shape, ndim, x->dtype, x->storage->device_type, x->storage->device_index, &r);
     if (st != NB_OK) return st;
+    if (nb_ixd_on_device(x)) {
+        if ((st = nb_ixd_take(op, r, x, index, d, xmap, imap)) == NB_OK) *out = r;
+        else nb_tensor_release(r);
+        return st;
+    }
     int32_t own[NB_MAX_DIMS] = {0};
     for (int32_t i = 0; i < ndim; i++) own[i] = i;
     nb_ix_iter it;
@@ -117,7 +129,7 @@ nb_status nbi_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb
     NB_CHECK_OUT(op, out);
     nb_status st;
     int32_t d;
-    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = check_index_dtype(op, index)) ||
+    if ((st = nb_ixd_same_device(op, x, index)) || (st = check_index_dtype(op, index)) ||
         (st = nb_wrap_dim(op, dim, x->ndim, &d)))
         return st;
     if (nonempty(x->ndim) != nonempty(index->ndim))
@@ -138,7 +150,7 @@ enum { SCATTER_PUT = -1 }; /* else one of NB_SCATTER_SUM .. NB_SCATTER_AMIN */
 
 static nb_status scatter_run(const nb_tensor* target, const nb_tensor* src, const char* value, const nb_tensor* index,
                              int32_t d, nb_ix_row_fn fn);
-static nb_status scatter_mean(nb_tensor* target, const nb_tensor* index, int32_t d, bool include_self);
+static nb_status scatter_mean(const char* op, nb_tensor* target, const nb_tensor* index, int32_t d, bool include_self);
 
 /* The bytes of a reduction's identity in dtype: 0 (sum, mean), 1 (prod), the lowest
  * value (amax: -inf for floats) or the highest (amin). */
@@ -174,7 +186,7 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
     nb_status st;
     int32_t d;
     const nb_tensor* other = src ? src : value;
-    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = nb_require_cpu(op, other)) ||
+    if ((st = nb_ixd_same_device(op, x, index)) || (st = nb_ixd_same_device(op, x, src)) ||
         (st = check_index_dtype(op, index)) || (st = nb_wrap_dim(op, dim, x->ndim, &d)))
         return st;
     if (nonempty(x->ndim) != nonempty(index->ndim))
@@ -206,7 +218,8 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
         return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: \"scatter_gather_tensor_cpu_reduce_mean\" not implemented for "
                         "'Bool'", op);
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
+    const bool device = nb_ixd_on_device(x);
+    if (!device && (st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
     const nb_tensor* inputs[3] = {x, index, other};
     if ((st = open_target(op, x, inputs, 3, dst, &target)) != NB_OK) return st;
@@ -215,21 +228,24 @@ static nb_status scatter_impl(const char* op, const nb_tensor* x, int64_t dim, c
         st = nb_copy_into(op, target, x);
     char buf[8];
     if (st == NB_OK && src == NULL)  /* the value, converted, becomes a stride-0 operand */
-        nb_cpu_convert_fn(value->dtype, x->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
+        st = nb_ixd_value_bytes(op, value, x->dtype, buf);
     if (st == NB_OK && index->numel > 0 && mode != SCATTER_PUT && !include_self) {
         /* the scattered places start from the identity: 0 (sum, mean), 1 (prod), -inf / +inf (amax / amin) */
         char ibuf[8];
         reduce_identity(x->dtype, mode, ibuf);
-        st = scatter_run(target, NULL, ibuf, index, d, nb_ix_put_fn(nb_dtype_sizes[x->dtype]));
+        st = device ? nb_ixd_scatter(op, target, NULL, ibuf, index, d, SCATTER_PUT, 1)
+                    : scatter_run(target, NULL, ibuf, index, d, nb_ix_put_fn(nb_dtype_sizes[x->dtype]));
     }
-    if (st == NB_OK && index->numel > 0) {
+    if (st == NB_OK && index->numel > 0 && device) {
+        st = nb_ixd_scatter(op, target, src, buf, index, d, mode, 1);
+    } else if (st == NB_OK && index->numel > 0) {
         const nb_ix_row_fn fn = mode == SCATTER_PUT ? nb_ix_put_fn(nb_dtype_sizes[x->dtype])
                               : mode == NB_SCATTER_PROD ? nb_ix_prod_fns[x->dtype]
                               : mode == NB_SCATTER_AMAX ? nb_ix_amax_fns[x->dtype]
                               : mode == NB_SCATTER_AMIN ? nb_ix_amin_fns[x->dtype] : nb_ix_acc_fns[x->dtype];
         st = scatter_run(target, src, buf, index, d, fn);
     }
-    if (st == NB_OK && mode == NB_SCATTER_MEAN) st = scatter_mean(target, index, d, include_self);
+    if (st == NB_OK && mode == NB_SCATTER_MEAN) st = scatter_mean(op, target, index, d, include_self);
     nb_tensor_release(src_copy);
     nb_tensor_release(index_copy);
     return close_target(op, st, x, target, dst, out);
@@ -286,7 +302,31 @@ static nb_status scatter_run(const nb_tensor* target, const nb_tensor* src, cons
 /* mean = sum / count: count is how many values reached each place (plus one for the
  * place's own, with include_self); places nothing reached keep their value. Integers
  * divide rounding down, as PyTorch does. */
-static nb_status scatter_mean(nb_tensor* target, const nb_tensor* index, int32_t d, bool include_self) {
+/* On a device, whose elementwise kernels are floating-point: counts and quotients in
+ * float64 (exact for counts and for integers below 2^53), floored for integer targets. */
+static nb_status scatter_mean_device(const char* op, nb_tensor* target, const nb_tensor* index, int32_t d,
+                                     bool include_self) {
+    nb_tensor *count = NULL, *one = NULL, *wide = NULL;
+    const bool floating = nb_dtype_is_floating(target->dtype);
+    nb_status st = nb_full(target->shape, target->ndim, include_self ? 1 : 0, NB_F64, target->storage->device_type,
+                           target->storage->device_index, &count);
+    const double unit = 1;
+    if (st == NB_OK) st = nb_ixd_scatter(op, count, NULL, (const char*)&unit, index, d, NB_SCATTER_SUM, 1);
+    if (st == NB_OK) st = nb_scalar(1, 0, NB_F64, &one);
+    if (st == NB_OK) st = nb_maximum(count, one, count, NULL);  /* dividing by 1 leaves the untouched places */
+    if (st == NB_OK && floating) st = nb_div(target, count, NB_ROUND_NONE, target, NULL);
+    if (st == NB_OK && !floating) st = nb_tensor_to(target, NB_F64, target->storage->device_type,
+                                                    target->storage->device_index, 1, &wide);
+    if (st == NB_OK && !floating) st = nb_div(wide, count, NB_ROUND_FLOOR, wide, NULL);
+    if (st == NB_OK && !floating) st = nb_copy_into(op, target, wide);
+    nb_tensor_release(wide);
+    nb_tensor_release(one);
+    nb_tensor_release(count);
+    return st;
+}
+
+static nb_status scatter_mean(const char* op, nb_tensor* target, const nb_tensor* index, int32_t d, bool include_self) {
+    if (nb_ixd_on_device(target)) return scatter_mean_device(op, target, index, d, include_self);
     nb_tensor *count = NULL, *one = NULL;
     nb_status st = nb_full_int(target->shape, target->ndim, include_self ? 1 : 0, NB_I64, NB_CPU, 0, &count);
     const int64_t unit = 1;
@@ -309,7 +349,7 @@ nb_status nbi_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* ind
     NB_CHECK_OUT(op, out);
     nb_status st;
     int32_t d;
-    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = check_index_dtype(op, index)) ||
+    if ((st = nb_ixd_same_device(op, x, index)) || (st = check_index_dtype(op, index)) ||
         (st = nb_wrap_dim(op, dim, x->ndim, &d)))
         return st;
     if (index->ndim > 1)
@@ -336,7 +376,7 @@ nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index,
     if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
     int32_t d;
-    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, index)) || (st = nb_require_cpu(op, source)) ||
+    if ((st = nb_ixd_same_device(op, x, index)) || (st = nb_ixd_same_device(op, x, source)) ||
         (st = check_index_dtype(op, index)) || (st = nb_wrap_dim(op, dim, x->ndim, &d)))
         return st;
     if (index->ndim > 1)
@@ -356,14 +396,16 @@ nb_status nbi_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index,
         return nb_error(NB_ERR_SHAPE, "%s_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), "
                         "for dim: %d", op, (long long)index->numel, (long long)along, (int)d);
     const int64_t size = x->ndim ? x->shape[d] : 1;
-    if ((st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
+    if (!nb_ixd_on_device(x) && (st = nb_ix_check_values(op, index, size, d, false)) != NB_OK) return st;
     nb_tensor *target = NULL, *src_copy = NULL, *index_copy = NULL;
     const nb_tensor* inputs[3] = {x, index, source};
     if ((st = open_target(op, x, inputs, 3, dst, &target)) != NB_OK) return st;
     if ((st = unalias(op, &source, &src_copy, target)) == NB_OK &&
         (st = unalias(op, &index, &index_copy, target)) == NB_OK && target != x)
         st = nb_copy_into(op, target, x);
-    if (st == NB_OK) {
+    if (st == NB_OK && nb_ixd_on_device(x)) {
+        st = nb_ixd_index_add(op, target, source, index, d, alpha);
+    } else if (st == NB_OK) {
         nb_ix_iter it;
         nb_ix_iter_init(&it, source->shape, source->ndim);
         int32_t own[NB_MAX_DIMS] = {0}, tmap[NB_MAX_DIMS] = {0}, imap[NB_MAX_DIMS] = {0};
@@ -450,7 +492,8 @@ nb_status nbi_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_te
     if (dst == NULL) NB_CHECK_OUT(op, out);
     if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
-    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, mask)) || (st = nb_require_cpu(op, value))) return st;
+    if ((st = nb_ixd_same_device(op, x, mask))) return st;
+    if (value->ndim == 0 && nb_ixd_on_device(value) && (st = nb_ixd_same_device(op, x, value))) return st;
     if (mask->dtype != NB_BOOL)
         return nb_error(NB_ERR_DTYPE, "%s_ only supports boolean masks, but got mask with dtype %s", op,
                         nb_dtype_str(mask->dtype));
@@ -469,16 +512,20 @@ nb_status nbi_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_te
             return nb_error(NB_ERR_SHAPE, "%s: output with shape %s doesn't match the broadcast shape %s", op,
                             nb_shape_str(dst->shape, dst->ndim), nb_shape_str(shape, nd));
         const nb_tensor* inputs[3] = {x, mask, value};
-        if ((st = nb_require_cpu(op, dst)) || (st = nb_check_writable(op, dst)) ||
+        if ((st = nb_ixd_same_device(op, x, dst)) || (st = nb_check_writable(op, dst)) ||
             (dst != x && (st = nb_resize_output(op, dst, inputs, 3, shape, nd))))
             return st;
-    } else if ((st = nb_tensor_new(op, shape, nd, x->dtype, NB_CPU, 0, &target)) != NB_OK) {
+    } else if ((st = nb_tensor_new(op, shape, nd, x->dtype, x->storage->device_type, x->storage->device_index,
+                                   &target)) != NB_OK) {
         return st;
     }
     char buf[8];
-    nb_cpu_convert_fn(value->dtype, target->dtype)(buf, 1, nb_tensor_data(value), 1, 1);
-    if ((st = unalias(op, &mask, &mask_copy, target)) == NB_OK && target != x) st = nb_copy_into(op, target, x);
-    if (st == NB_OK) {
+    st = nb_ixd_value_bytes(op, value, target->dtype, buf);
+    if (st == NB_OK && (st = unalias(op, &mask, &mask_copy, target)) == NB_OK && target != x)
+        st = nb_copy_into(op, target, x);
+    if (st == NB_OK && nb_ixd_on_device(x)) {
+        st = nb_ixd_masked_fill(op, target, mask, shape, nd, buf);
+    } else if (st == NB_OK) {
         nb_ix_iter it;
         nb_ix_iter_init(&it, shape, nd);
         int32_t own[NB_MAX_DIMS] = {0}, mmap[NB_MAX_DIMS] = {0};
@@ -499,12 +546,13 @@ nb_status nbi_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor
     NB_CHECK_TENSOR(op, mask);
     NB_CHECK_OUT(op, out);
     nb_status st;
-    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, mask))) return st;
+    if ((st = nb_ixd_same_device(op, x, mask))) return st;
     if (mask->dtype != NB_BOOL)
         return nb_error(NB_ERR_DTYPE, "%s: expected BoolTensor for mask, but got %s", op, nb_dtype_str(mask->dtype));
     nb_ix_walk w = {.es = nb_dtype_sizes[x->dtype], .mask = nb_tensor_data(mask), .src = nb_tensor_data(x)};
     const nb_tensor* pair[2] = {x, mask};
     if ((st = nb_broadcast_shapes(op, pair, 2, w.shape, &w.ndim)) != NB_OK) return st;
+    if (nb_ixd_on_device(x)) return nb_ixd_masked_select(op, x, mask, w.shape, w.ndim, out);
     int32_t xmap[NB_MAX_DIMS] = {0}, mmap[NB_MAX_DIMS] = {0};
     nb_ix_bcast_map(x, w.ndim, xmap);
     nb_ix_bcast_map(mask, w.ndim, mmap);
@@ -517,8 +565,8 @@ nb_status nbi_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_tensor
 
 /* Coordinates of the nonzero elements of x (any dtype; NaN counts as nonzero). */
 static nb_status nonzero_impl(const char* op, const nb_tensor* x, nb_tensor** out) {
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    if (nb_ixd_on_device(x)) return nb_ixd_nonzero(op, x, out);
+    nb_status st;
     nb_tensor *mask = NULL, *zero = NULL;
     if (x->dtype != NB_BOOL) {
         if ((st = nb_scalar(0, 0, NB_I64, &zero)) == NB_OK) st = nb_ne(x, zero, NULL, &mask);
@@ -614,7 +662,7 @@ static nb_status plan_build(const char* op, const nb_tensor* x, const nb_tensor*
             char name[32];
             snprintf(name, sizeof name, "indices[%d]", (int)i);
             st = nb_bad_handle(op, name, t);
-        } else if ((st = nb_require_cpu(op, t)) != NB_OK) {
+        } else if (nb_ixd_on_device(t) && (st = nb_ixd_same_device(op, x, t)) != NB_OK) {
         } else if (t->dtype == NB_BOOL || t->dtype == NB_U8) {
             st = plan_mask(op, p, x, t, &cur);
         } else if (t->dtype == NB_I64 || t->dtype == NB_I32) {
@@ -628,6 +676,14 @@ static nb_status plan_build(const char* op, const nb_tensor* x, const nb_tensor*
         } else {
             st = nb_error(NB_ERR_INDEX, "%s: tensors used as indices must be long, int, byte or bool tensors (got %s)",
                           op, nb_dtype_str(t->dtype));
+        }
+    }
+    for (int32_t j = 0; st == NB_OK && j < p->k; j++) {  /* host indices of a device tensor move there */
+        const nb_tensor* use;
+        nb_tensor* moved;
+        if ((st = nb_ixd_to_device_of(p->idx[j], x, &use, &moved)) == NB_OK && moved != NULL) {
+            nb_tensor_release(p->idx[j]);
+            p->idx[j] = moved;
         }
     }
     for (int32_t j = 0; st == NB_OK && j < p->k; j++) {  /* broadcast the index tensors together */
@@ -715,16 +771,43 @@ static void plan_operands(const plan_t* p, nb_ix_iter* it, const nb_tensor* src,
     }
 }
 
+/* The plan for the device kernels over view v (a plan view): *vstrides, v's stride per result dim. */
+static void plan_device(const plan_t* p, const nb_tensor* v, nb_ixd_adv* a, int64_t* vstrides) {
+    a->ndim = p->ndim, a->bstart = p->bstart, a->bnd = p->bnd, a->k = p->k;
+    memcpy(a->shape, p->shape, sizeof(int64_t) * (size_t)p->ndim);
+    for (int32_t r = 0; r < p->ndim; r++) vstrides[r] = p->map[r] >= 0 ? v->strides[p->map[r]] : 0;
+    for (int32_t j = 0; j < p->k; j++) {
+        const nb_tensor* t = p->idx[j];
+        a->idx[j] = t;
+        a->pos[j] = p->pos[j];
+        a->size[j] = v->shape[p->pos[j]];
+        a->stride[j] = v->strides[p->pos[j]];
+        for (int32_t r = 0; r < p->ndim; r++) {
+            int32_t b = r - p->bstart, i = b - (p->bnd - t->ndim);
+            a->idx_map[j][r] = (b < 0 || b >= p->bnd || i < 0 || t->shape[i] == 1) ? -1 : i;
+        }
+    }
+}
+
 nb_status nbi_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out) {
     static const char* op = "index";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st;
     plan_t p;
     if ((st = plan_build(op, x, indices, n, &p)) != NB_OK) return st;
     nb_tensor* r;
-    if ((st = nb_tensor_new(op, p.shape, p.ndim, x->dtype, NB_CPU, 0, &r)) == NB_OK) {
+    if ((st = nb_tensor_new(op, p.shape, p.ndim, x->dtype, x->storage->device_type, x->storage->device_index,
+                            &r)) == NB_OK && nb_ixd_on_device(x)) {
+        nb_tensor xv;
+        plan_view(&p, x, &xv);
+        nb_ixd_adv a;
+        int64_t xs[NB_MAX_DIMS];
+        plan_device(&p, &xv, &a, xs);
+        st = p.k ? nb_ixd_index(op, &a, r, &xv, xs) : nb_copy_into(op, r, &xv);
+        if (st == NB_OK) *out = r;
+        else nb_tensor_release(r);
+    } else if (st == NB_OK) {
         nb_tensor xv;
         plan_view(&p, x, &xv);
         nb_ix_iter it;
@@ -747,6 +830,9 @@ nb_status nbi_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t
     return st;
 }
 
+static nb_status index_put_impl(const char* op, const nb_tensor* x, const nb_tensor* const* indices, int32_t n,
+                                const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out);
+
 nb_status nbi_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values,
                               int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "index_put";
@@ -755,13 +841,30 @@ nb_status nbi_index_put(const nb_tensor* x, const nb_tensor* const* indices, int
     if (dst == NULL) NB_CHECK_OUT(op, out);
     if (dst != NULL && nb_tensor_ok(dst)) NB_CHECK_WRITABLE(op, dst);
     nb_status st;
-    if ((st = nb_require_cpu(op, x)) || (st = nb_require_cpu(op, values))) return st;
+    const bool device = nb_ixd_on_device(x);
+    nb_tensor* moved_values = NULL;  /* a 0-dim host value of a device tensor moves there, as in PyTorch */
+    if (device && values->ndim == 0 && !nb_ixd_on_device(values) &&
+        (st = nb_ixd_to_device_of(values, x, &values, &moved_values)) != NB_OK)
+        return st;
+    if ((st = nb_ixd_same_device(op, x, values)) != NB_OK) {
+        nb_tensor_release(moved_values);
+        return st;
+    }
+    st = index_put_impl(op, x, indices, n, values, accumulate, dst, out);
+    nb_tensor_release(moved_values);
+    return st;
+}
+
+static nb_status index_put_impl(const char* op, const nb_tensor* x, const nb_tensor* const* indices, int32_t n,
+                                const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
+    nb_status st;
+    const bool device = nb_ixd_on_device(x);
     if (values->dtype != x->dtype)
         return nb_error(NB_ERR_DTYPE, "%s: Index put requires the source and destination dtypes match, got %s for the "
                         "destination and %s for the source.", op, nb_dtype_str(x->dtype), nb_dtype_str(values->dtype));
     plan_t p;
     if ((st = plan_build(op, x, indices, n, &p)) != NB_OK) return st;
-    for (int32_t j = 0; st == NB_OK && j < p.k; j++)  /* every index before the first write */
+    for (int32_t j = 0; st == NB_OK && !device && j < p.k; j++)  /* every index before the first write */
         st = nb_ix_check_values(op, p.idx[j], p.src_shape[p.pos[j]], p.pos[j], true);
     bool fits = values->ndim <= p.ndim;
     for (int32_t i = 0; fits && i < values->ndim; i++) {
@@ -789,7 +892,19 @@ nb_status nbi_index_put(const nb_tensor* x, const nb_tensor* const* indices, int
         }
     }
     if (st == NB_OK && target != x) st = nb_copy_into(op, target, x);
-    if (st == NB_OK) {
+    if (st == NB_OK && device && p.k == 0) {
+        st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: no index tensors given", op);
+    } else if (st == NB_OK && device) {
+        nb_tensor tv;
+        plan_view(&p, target, &tv);
+        nb_ixd_adv a;
+        int64_t ts[NB_MAX_DIMS], vs[NB_MAX_DIMS];
+        plan_device(&p, &tv, &a, ts);
+        int32_t vmap[NB_MAX_DIMS] = {0};
+        nb_ix_bcast_map(values, p.ndim, vmap);
+        for (int32_t r = 0; r < p.ndim; r++) vs[r] = vmap[r] >= 0 ? values->strides[vmap[r]] : 0;
+        st = nb_ixd_index_put(op, &a, target, ts, values, vs, accumulate != 0);
+    } else if (st == NB_OK) {
         nb_tensor tv;
         plan_view(&p, target, &tv);
         nb_ix_iter it;

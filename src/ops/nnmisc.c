@@ -2,18 +2,55 @@
  * the gradient) and pad (constant, reflect, replicate, circular), forward. Both
  * move bytes, so every dtype works. */
 #include "nn_common.h"
+#include "index_device.h"
 
 #include <string.h>
 
 /* ---- embedding ---- */
 
+/* On a device: a gather of weight's rows (an out-of-range index is reported at the next
+ * synchronising call, as the index kernels do). shape: indices' shape and D. */
+static nb_status embedding_device(const char* op, const nb_tensor* weight, const nb_tensor* indices,
+                                  const int64_t* shape, nb_tensor* dst, nb_tensor** out) {
+    nb_status st = nb_ixd_same_device(op, weight, indices);
+    if (st == NB_OK && dst != NULL) st = nb_ixd_same_device(op, weight, dst);
+    if (st != NB_OK) return st;
+    const int64_t one = 1;
+    const int32_t n = indices->ndim ? indices->ndim : 1;  /* 0-dim indices are viewed as [1] */
+    int64_t rshape[NB_MAX_DIMS];
+    memcpy(rshape, shape, sizeof(int64_t) * (size_t)indices->ndim);
+    if (!indices->ndim) rshape[0] = 1;
+    rshape[n] = weight->shape[1];
+    nb_tensor *idx = NULL, *r = NULL, *y = NULL;
+    int32_t xmap[NB_MAX_DIMS], imap[NB_MAX_DIMS];
+    for (int32_t i = 0; i <= n; i++) xmap[i] = i == n ? 1 : -1, imap[i] = i == n ? -1 : i;
+    st = indices->ndim ? (nb_tensor_retain((nb_tensor*)indices), idx = (nb_tensor*)indices, NB_OK)
+                       : nb_tensor_view(indices, &one, 1, &idx);
+    if (st == NB_OK)
+        st = nb_tensor_new(op, rshape, n + 1, weight->dtype, weight->storage->device_type,
+                           weight->storage->device_index, &r);
+    if (st == NB_OK) st = nb_ixd_take(op, r, weight, idx, 0, xmap, imap);
+    if (st == NB_OK && !indices->ndim) st = nb_tensor_view(r, shape, 1, &y);
+    else if (st == NB_OK) nb_tensor_retain(y = r);
+    nb_tensor_release(idx);
+    nb_tensor_release(r);
+    return st == NB_OK ? nn_deliver(op, y, weight->dtype, dst, out) : st;
+}
+
 nb_status nbi_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst,
                               nb_tensor** out) {
     static const char* op = "embedding";
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "weight", weight, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "indices", indices, false)) != NB_OK)
+    if (nb_tensor_ok(weight) && nb_ixd_on_device(weight)) {  /* the device checks come with the kernel */
+        if (dst == NULL && out == NULL) return nn_check_out(op, dst, out);
+        if (!nb_tensor_ok(indices)) return nb_bad_handle(op, "indices", indices);
+        if (dst != NULL && !nb_tensor_ok(dst)) return nb_bad_handle(op, "out", dst);
+        if (dst != NULL) NB_CHECK_WRITABLE(op, dst);
+    } else if ((st = nn_check_out(op, dst, out)) != NB_OK ||
+               (st = nn_check_tensor(op, "weight", weight, false)) != NB_OK ||
+               (st = nn_check_tensor(op, "indices", indices, false)) != NB_OK) {
         return st;
+    }
     if (weight->ndim != 2)
         return nb_error(NB_ERR_SHAPE, "%s: 'weight' must be 2-D, but got weight of size %s", op,
                         nb_shape_str(weight->shape, weight->ndim));
@@ -30,6 +67,7 @@ nb_status nbi_embedding(const nb_tensor* weight, const nb_tensor* indices, int64
     int64_t shape[NB_MAX_DIMS];
     memcpy(shape, indices->shape, sizeof(int64_t) * (size_t)indices->ndim);
     shape[indices->ndim] = D;
+    if (nb_ixd_on_device(weight)) return embedding_device(op, weight, indices, shape, dst, out);
     nb_tensor *w = NULL, *idx = NULL, *y = NULL;
     if ((st = nn_contig(weight, weight->dtype, &w)) != NB_OK || (st = nn_contig(indices, NB_I64, &idx)) != NB_OK ||
         (st = nn_output(op, shape, indices->ndim + 1, weight->dtype, weight->dtype, dst,

@@ -74,10 +74,16 @@ def _is_advanced(item) -> bool:
     return isinstance(item, (Tensor, list, tuple, bool)) or (hasattr(item, "__array__") and not _is_int(item))
 
 
-def _index_tensor(item) -> Tensor:
-    """An index item as a tensor: bool/uint8 masks and int64/int32 indices stay as they are."""
+def _index_tensor(item, device=None) -> Tensor:
+    """An index item as a tensor: bool/uint8 masks and int64/int32 indices stay as they are; lists,
+    arrays and bools become tensors on `device` (the indexed tensor's)."""
     if isinstance(item, Tensor):
         return item
+    t = _host_index_tensor(item)
+    return t if device is None or device.type == "cpu" else t.to(device)
+
+
+def _host_index_tensor(item) -> Tensor:
     from ._factory import tensor
     if isinstance(item, bool):
         return tensor(item)
@@ -113,7 +119,7 @@ def _advanced_view(t: Tensor, items: tuple):
             item = operator.index(item)
             consumed += 1
         elif _is_advanced(item):
-            item = _index_tensor(item)
+            item = _index_tensor(item, t.device)
             consumed += item.ndim if _is_mask(item) else 1
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
@@ -163,6 +169,8 @@ def _leading_mask(view: Tensor, entries: list):
     if len(entries) != 1 or entries[0].dtype.code != lib.NB_BOOL:
         return None
     mask = entries[0]
+    if mask.device != view.device:  # a host mask of a device tensor goes through index / index_put
+        return None
     k = mask.ndim
     if k == 0 or tuple(mask.shape) != tuple(view.shape)[:k]:
         return None
@@ -189,6 +197,8 @@ def _advanced_setitem(t: Tensor, items: tuple, value) -> None:
     else:
         from ._factory import _scalar_or_data
         v = _scalar_or_data(value, dtype)
+        if v.ndim and view.device.type != "cpu":
+            v = v.to(view.device)
     while v.ndim and v.shape[0] == 1:  # leading size-1 dims of the value never matter (PyTorch drops them)
         v = v.squeeze(0)
     if not entries:

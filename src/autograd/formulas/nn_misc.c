@@ -11,6 +11,16 @@
 
 /* ---- embedding: saved 0 = indices; ia[0] = padding_idx ---- */
 
+/* [V, 1] of ones with a zero at row pad, on the weight's device in its gradient's dtype
+ * (made on the host: it needs no integer kernels on the device). */
+static nb_tensor* padding_rows(nb_bw* b, const nb_tensor_meta* wm, int64_t pad) {
+    const int64_t shape[2] = {wm->shape[0], 1};
+    nb_tensor* host = BW_OP(b, nb_full(shape, 2, 1.0, NB_F64, NB_CPU, 0, &bw_r_));
+    if (host == NULL) return NULL;
+    ((double*)nb_tensor_data(host))[pad] = 0;
+    return BW_OP(b, nb_tensor_to(host, wm->dtype, wm->device_type, wm->device_index, 0, &bw_r_));
+}
+
 static nb_status embedding_bw(nb_bw* b) {
     const nb_tensor_meta* wm = &b->node->in_meta[0];
     nb_tensor* idx = bw_saved(b, 0);
@@ -18,14 +28,12 @@ static nb_status embedding_bw(nb_bw* b) {
     const int64_t rows_shape[2] = {-1, dim}, flat_shape[1] = {-1};
     nb_tensor* g = bw_reshape(b, b->go[0], rows_shape, 2);
     nb_tensor* i = bw_reshape(b, idx, flat_shape, 1);
-    if (b->node->ia[0] >= 0) {
-        nb_tensor* pad = BW_OP(b, nb_scalar(0, b->node->ia[0], NB_I64, &bw_r_));
-        g = bw_mul(b, g, bw_unsqueeze(b, BW_OP(b, nb_ne(i, pad, NULL, &bw_r_)), 1));
-    }
     nb_tensor_meta zm = *wm;
     zm.dtype = g != NULL ? g->dtype : wm->dtype;
     nb_tensor* z = bw_zeros_like_meta(b, &zm);
-    bw_set(b, 0, BW_OP(b, nb_index_add(z, 0, i, g, 1.0, NULL, &bw_r_)));
+    nb_tensor* gw = BW_OP(b, nb_index_add(z, 0, i, g, 1.0, NULL, &bw_r_));
+    if (b->node->ia[0] >= 0 && b->st == NB_OK) gw = bw_mul(b, gw, padding_rows(b, &zm, b->node->ia[0]));
+    bw_set(b, 0, gw);
     return b->st;
 }
 
