@@ -23,12 +23,14 @@ done:
 
 static nb_status causal_mask(nb_tensor* scores, int64_t L, int64_t S) {
     const int64_t shape[2] = {L, S};
-    nb_tensor *ones = NULL, *keep = NULL;
+    nb_tensor *ones = NULL, *keep = NULL, *on_device = NULL;
     nb_status st;
     TRY(nb_ones(shape, 2, NB_BOOL, NB_CPU, 0, &ones));
-    TRY(nb_tril(ones, 0, NULL, &keep));  /* query i sees keys 0..i */
-    TRY(mask_out(scores, keep));
+    TRY(nb_tril(ones, 0, NULL, &keep));  /* query i sees keys 0..i; built on the host, then moved */
+    TRY(nb_tensor_to(keep, NB_BOOL, scores->storage->device_type, scores->storage->device_index, 0, &on_device));
+    TRY(mask_out(scores, on_device));
 done:
+    nb_tensor_release(on_device);
     nb_tensor_release(keep);
     nb_tensor_release(ones);
     return st;
