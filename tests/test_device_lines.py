@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import nabla
+from device_views import pair, view
 
 torch = pytest.importorskip("torch")
 
@@ -48,23 +49,6 @@ def make(shape, layout, seed, name):
     if name == "cumprod":  # products near 1 stay finite over long lines
         return np.exp(rng.uniform(-2, 2, size=base) / max(shape))
     return rng.uniform(-3, 3, size=base)
-
-
-def view(t, layout, shape):
-    if layout == "t":
-        return t.transpose(-1, -2)
-    if layout == "s":
-        return t[::2]
-    if layout == "e":
-        return t.expand(*[s if s != 1 else 3 for s in shape])
-    return t
-
-
-def pair(arr, layout, shape, nd, td, device):
-    """The same view as a nabla tensor on device and a torch CPU tensor."""
-    x = nabla.tensor(arr).to(nd).to(device)
-    t = torch.tensor(arr).to(td)
-    return view(x, layout, shape), view(t, layout, shape)
 
 
 def assert_close(got, want, rtol, atol):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import nabla
+from device_views import pair
 
 torch = pytest.importorskip("torch")
 
@@ -75,23 +76,6 @@ def make(shape, layout, seed, lo=-2.0, hi=2.0):
     else:
         base = rng.uniform(lo, hi, size=shape)
     return base
-
-
-def view(t, layout, shape):
-    if layout == "t":
-        return t.transpose(-1, -2)
-    if layout == "s":
-        return t[::2]
-    if layout == "e":
-        return t.expand(*[s if s != 1 else 3 for s in shape])
-    return t
-
-
-def pair(arr, layout, shape, nd, td, device):
-    """The same strided view as a nabla tensor on device and a torch CPU tensor."""
-    x = nabla.tensor(arr).to(nd).to(device)
-    t = torch.tensor(arr).to(td)
-    return view(x, layout, shape), view(t, layout, shape)
 
 
 def assert_close(got, want, rtol, atol):
