@@ -12,6 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ["tests", "conformance"]
 # Import name -> distribution name, where they differ.
 DISTRIBUTION = {"yaml": "pyyaml", "PIL": "pillow"}
+# Imported only by tests that need a GPU, through pytest.importorskip, so that
+# they are skipped with the reason where the module is missing: CuPy has no
+# CPU build, and a machine without a GPU could not use it.
+GPU_ONLY = {"cupy"}
 
 
 def _requirements() -> set[str]:
@@ -56,12 +60,19 @@ def test_every_third_party_import_is_installed_by_the_test_extra():
     local = _local_names()
     missing = {}
     for mod, where in _imports().items():
-        if mod in sys.stdlib_module_names or mod in local or mod == "__future__":
+        if mod in sys.stdlib_module_names or mod in local or mod == "__future__" or mod in GPU_ONLY:
             continue
         dist = DISTRIBUTION.get(mod, mod).lower().replace("_", "-")
         if dist not in required:
             missing[mod] = where
     assert not missing, f"imported by the tests but not in pyproject's dependencies or `test` extra: {missing}"
+
+
+def test_gpu_only_modules_are_imported_only_through_importorskip():
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        text = path.read_text()
+        for mod in GPU_ONLY:
+            assert not re.search(rf"^\s*(import|from) {mod}\b", text, re.M), f"{path.name} imports {mod} directly"
 
 
 def test_the_scan_sees_the_known_test_dependencies():
