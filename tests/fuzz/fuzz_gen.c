@@ -153,7 +153,7 @@ nb_tensor* fz_view(nb_tensor* t) {
         break;
     case 2:
         fz_current = "nb_tensor_select";
-        st = nb_tensor_select(t, d0, nd > 0 ? fz_below(sh[d0] + 1) - (fz_chance(30) ? sh[d0] : 0) : 0, &v);
+        st = nb_tensor_select(t, d0, nd > 0 ? fz_below(sh[d0] < INT64_MAX ? sh[d0] + 1 : sh[d0]) - (fz_chance(30) ? sh[d0] : 0) : 0, &v);
         break;
     case 3: {  /* broadcast: a leading dim and some 1s grow */
         int n = nd + (int)fz_below(2);
