@@ -295,17 +295,33 @@ def dispatch_header(m: dict) -> str:
     return "\n".join(lines)
 
 
+def _profiled_inputs(params: list) -> tuple[str, str]:
+    """The tensors an op's profiler record describes: its tensor inputs, else its first tensor list."""
+    singles = [p for t, p in params if t == _TENSOR_IN[0]]
+    if singles:
+        return "(const nb_tensor* const[]){" + ", ".join(singles) + "}", str(len(singles))
+    for i, (t, p) in enumerate(params):
+        if t == _TENSOR_LIST:
+            return p, params[i + 1][1]
+    return "NULL", "0"
+
+
 def dispatch_source(m: dict) -> str:
-    lines = ["/* dispatch.c: the public entry points of the ops (see abi/gen.py). Generated; do not edit. */",
-             '#include "autograd.h"', ""]
+    lines = ["/* dispatch.c: the public entry points of the ops (see abi/gen.py). Generated; do not edit.",
+             " * Each public symbol records a profiler event when a session runs (one relaxed load",
+             " * otherwise) around nbd_<op>: the read-only checks, then autograd or the implementation. */",
+             '#include "autograd.h"', '#include "../core/profiler.h"', ""]
     for fn in dispatched(m):
         params = fn["params"]
+        if fn["returns"] != "nb_status":
+            raise ValueError(f"{fn['name']}: a dispatched function returns nb_status")
         args = ", ".join(p for _, p in params)
-        lines.append(f"NB_API {fn['returns']} {fn['name']}({_param_list(params)}) {{")
+        short = fn["name"][3:]
+        lines.append(f"static inline nb_status nbd_{short}({_param_list(params)}) {{")
         for ctype, pname in params:  # one read-only check for every tensor a function writes
             if ctype == "nb_tensor*":
                 lines.append(f"    if (NB_UNLIKELY(nb_ag_readonly({pname}))) "
-                             f"return nb_readonly_error(\"{fn['name'][3:]}\", \"{pname}\");")
+                             f"return nb_readonly_error(\"{short}\", \"{pname}\");")
         if fn.get("differentiable"):
             cond = " || ".join(_requires_terms(params)) or "false"
             lines.append(f"    if (NB_UNLIKELY(!nb_ag_disabled && ({cond})))")
@@ -314,9 +330,19 @@ def dispatch_source(m: dict) -> str:
             targets = _requires_terms(params, writable_only=True)
             if targets:
                 lines.append(f"    if (NB_UNLIKELY(!nb_ag_disabled && ({' || '.join(targets)})))")
-                lines.append(f'        return nb_ag_nondifferentiable_write("{fn["name"][3:]}");')
+                lines.append(f'        return nb_ag_nondifferentiable_write("{short}");')
         lines.append(f"    return {_inner(fn['name'])}({args});")
         lines += ["}", ""]
+        ins, n = _profiled_inputs(params)
+        lines += [f"NB_API nb_status {fn['name']}({_param_list(params)}) {{",
+                  "    if (nb_prof_active()) {",
+                  f'        int64_t prof = nb_prof_op_begin("{short}", {ins}, {n});',
+                  f"        nb_status st = nbd_{short}({args});",
+                  "        nb_prof_op_end(prof, st);",
+                  "        return st;",
+                  "    }",
+                  f"    return nbd_{short}({args});",
+                  "}", ""]
     return "\n".join(lines)
 
 

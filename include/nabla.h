@@ -107,6 +107,11 @@ extern "C" {
 #define NB_EVENT_TIMING   1  /* records time, for nb_event_elapsed_time */
 #define NB_EVENT_BLOCKING 2  /* nb_event_synchronize blocks the thread instead of spinning */
 
+/* Flags of nb_profiler_start (int32_t bits). */
+#define NB_PROFILE_SHAPES 1  /* record the shapes and dtypes of each op's tensor inputs */
+#define NB_PROFILE_MEMORY 2  /* record storage allocations and frees (bytes, address, device) */
+#define NB_PROFILE_CUDA   4  /* time ops on CUDA tensors on their stream with a pair of timing events */
+
 /* A status code: NB_OK or one of NB_ERR_*. */
 typedef int32_t nb_status;
 
@@ -520,6 +525,25 @@ NB_API nb_status nb_event_elapsed_time(nb_event* start, nb_event* end, double* m
 
 /* The backend's handle (a cudaEvent_t; NULL on CPU). */
 NB_API void* nb_event_native_handle(const nb_event* e);
+
+/* ---- profiler ---- */
+/* Starts a profiling session (process-wide): every op call from then on is recorded per thread with its name and host start/end time, plus what the NB_PROFILE_* flags ask for. Fails when a session is already running. Events of the previous session are dropped. */
+NB_API nb_status nb_profiler_start(int32_t flags);
+
+/* Ends the session and keeps its events for nb_profiler_events (waits for the device events of CUDA ops). Fails when no session runs. */
+NB_API nb_status nb_profiler_stop(void);
+
+/* The running session's NB_PROFILE_* flags; 0 when none runs (also 0 for a session started with no flags: use it as a flag set, not a state). */
+NB_API int32_t nb_profiler_enabled(void);
+
+/* The last stopped session as JSON: {"events": [{"kind": "op"|"range"|"memory", "name", "tid", "ts_ns", "dur_ns", "device": "cpu:0", optional "shapes", "dtypes", "bytes" (negative: freed), "addr", "device_ts_us", "device_dur_us", "stream"}], "duration_ns"}; times in ns from the session's start. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+NB_API nb_status nb_profiler_events(char* buf, int64_t cap, int64_t* needed);
+
+/* Opens a user range on the calling thread (recorded when a session runs; copied). Ranges nest, up to 256 deep. */
+NB_API nb_status nb_profiler_range_push(const char* name);
+
+/* Closes the calling thread's innermost range; fails when none is open. */
+NB_API nb_status nb_profiler_range_pop(void);
 
 /* ---- device runtime ---- */
 /* The calling thread's current device index of a type (0 at start). */

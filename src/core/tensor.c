@@ -1,5 +1,6 @@
 /* tensor.c: storage and tensor objects: lifetime, refcounts, metadata queries. */
 #include "internal.h"
+#include "profiler.h"
 #include "../alloc/cpu_allocator.h"
 
 #include <string.h>
@@ -39,6 +40,7 @@ nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type, in
         storage_init(s, (char*)s + INLINE_HEADER, nbytes, NB_CPU, 0);
         s->inline_data = true;
         s->inline_nbytes = nbytes;
+        if (nb_prof_active()) nb_prof_memory(NB_CPU, 0, s->data, nbytes);
         *out = s;
         return NB_OK;
     }
@@ -59,6 +61,7 @@ nb_status nb_storage_new(const char* op, int64_t nbytes, int32_t device_type, in
     }
     storage_init(s, data, nbytes, device_type, device_index);
     s->backend = backend;
+    if (nb_prof_active()) nb_prof_memory(device_type, device_index, data, nbytes);
     *out = s;
     return NB_OK;
 }
@@ -84,6 +87,8 @@ static inline bool drop_last(atomic_int_fast64_t* refcount) {
 void nb_storage_release(nb_storage* s) {
     if (!drop_last(&s->refcount)) return;
     nb_count_live(NB_LIVE_STORAGE, -1);
+    if (nb_prof_active() && (s->backend != NULL || s->inline_data))
+        nb_prof_memory(s->device_type, s->device_index, s->data, -s->nbytes);
     /* An inline storage may have had its data moved out since (share_memory_ sets a deleter; a resize
      * moves it to a block of its own). */
     if (s->deleter != NULL) s->deleter(s->payload);
@@ -111,6 +116,10 @@ nb_status nb_storage_grow(const char* op, nb_storage* s, int64_t nbytes) {
                             s->nbytes)) != NB_OK) {
         backend->free(s->device_index, data, nbytes);
         return nb_error(st, "%s: copying a storage while resizing it failed: %s", op, backend->last_error());
+    }
+    if (nb_prof_active()) {
+        nb_prof_memory(s->device_type, s->device_index, data, nbytes);
+        nb_prof_memory(s->device_type, s->device_index, s->data, -s->nbytes);
     }
     if (s->data != nb_storage_inline_tail(s) && s->backend != NULL) s->backend->free(s->device_index, s->data, s->nbytes);
     s->data = data;

@@ -112,6 +112,8 @@ export declare const CONSTANTS: {
   readonly "qr_mode": { readonly NB_QR_REDUCED: 0; readonly NB_QR_COMPLETE: 1; readonly NB_QR_R: 2 };
   /** Flags of nb_event_create (int32_t bits). */
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
+  /** Flags of nb_profiler_start (int32_t bits). */
+  readonly "profiler": { readonly NB_PROFILE_SHAPES: 1; readonly NB_PROFILE_MEMORY: 2; readonly NB_PROFILE_CUDA: 4 };
 };
 
 /** One function's description: [returns, [[C type, name], ...], group, differentiable]. */
@@ -345,6 +347,18 @@ export interface Functions {
   nb_event_elapsed_time(start: nb_event | null, end: nb_event | null, ms: Float64Array): number;
   /** The backend's handle (a cudaEvent_t; NULL on CPU). */
   nb_event_native_handle(e: nb_event | null): Pointer | null;
+  /** Starts a profiling session (process-wide): every op call from then on is recorded per thread with its name and host start/end time, plus what the NB_PROFILE_* flags ask for. Fails when a session is already running. Events of the previous session are dropped. */
+  nb_profiler_start(flags: number): number;
+  /** Ends the session and keeps its events for nb_profiler_events (waits for the device events of CUDA ops). Fails when no session runs. */
+  nb_profiler_stop(): number;
+  /** The running session's NB_PROFILE_* flags; 0 when none runs (also 0 for a session started with no flags: use it as a flag set, not a state). */
+  nb_profiler_enabled(): number;
+  /** The last stopped session as JSON: {"events": [{"kind": "op"|"range"|"memory", "name", "tid", "ts_ns", "dur_ns", "device": "cpu:0", optional "shapes", "dtypes", "bytes" (negative: freed), "addr", "device_ts_us", "device_dur_us", "stream"}], "duration_ns"}; times in ns from the session's start. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+  nb_profiler_events(buf: ArrayBufferView | ArrayBuffer | Pointer | null, cap: number | bigint, needed: BigInt64Array): number;
+  /** Opens a user range on the calling thread (recorded when a session runs; copied). Ranges nest, up to 256 deep. */
+  nb_profiler_range_push(name: string | null): number;
+  /** Closes the calling thread's innermost range; fails when none is open. */
+  nb_profiler_range_pop(): number;
   /** The calling thread's current device index of a type (0 at start). */
   nb_device_current(device_type: number, out: Int32Array): number;
   /** Sets the calling thread's current device of a type; index -1 means the current one is kept. */

@@ -16,6 +16,7 @@ const CONSTANTS = Object.freeze({
   "scatter_reduce": Object.freeze({NB_SCATTER_SUM: 0, NB_SCATTER_PROD: 1, NB_SCATTER_MEAN: 2, NB_SCATTER_AMAX: 3, NB_SCATTER_AMIN: 4}),
   "qr_mode": Object.freeze({NB_QR_REDUCED: 0, NB_QR_COMPLETE: 1, NB_QR_R: 2}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
+  "profiler": Object.freeze({NB_PROFILE_SHAPES: 1, NB_PROFILE_MEMORY: 2, NB_PROFILE_CUDA: 4}),
 });
 
 // Every function: [returns, [[C type, name], ...], group, differentiable].
@@ -132,6 +133,12 @@ const FUNCTIONS = Object.freeze({
   nb_event_synchronize: ["nb_status", [["nb_event*", "e"]], "event", false],
   nb_event_elapsed_time: ["nb_status", [["nb_event*", "start"], ["nb_event*", "end"], ["double*", "ms"]], "event", false],
   nb_event_native_handle: ["void*", [["const nb_event*", "e"]], "event", false],
+  nb_profiler_start: ["nb_status", [["int32_t", "flags"]], "profiler", false],
+  nb_profiler_stop: ["nb_status", [], "profiler", false],
+  nb_profiler_enabled: ["int32_t", [], "profiler", false],
+  nb_profiler_events: ["nb_status", [["char*", "buf"], ["int64_t", "cap"], ["int64_t*", "needed"]], "profiler", false],
+  nb_profiler_range_push: ["nb_status", [["const char*", "name"]], "profiler", false],
+  nb_profiler_range_pop: ["nb_status", [], "profiler", false],
   nb_device_current: ["nb_status", [["int32_t", "device_type"], ["int32_t*", "out"]], "device runtime", false],
   nb_device_set_current: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
   nb_device_synchronize: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
@@ -504,6 +511,12 @@ function declare(koffi, lib) {
   fn.nb_event_synchronize = bind('nb_event_synchronize', 'nb_status nb_event_synchronize(nb_event* e)');
   fn.nb_event_elapsed_time = bind('nb_event_elapsed_time', 'nb_status nb_event_elapsed_time(nb_event* start, nb_event* end, double* ms)');
   fn.nb_event_native_handle = bind('nb_event_native_handle', 'void* nb_event_native_handle(const nb_event* e)');
+  fn.nb_profiler_start = bind('nb_profiler_start', 'nb_status nb_profiler_start(int32_t flags)');
+  fn.nb_profiler_stop = bind('nb_profiler_stop', 'nb_status nb_profiler_stop()');
+  fn.nb_profiler_enabled = bind('nb_profiler_enabled', 'int32_t nb_profiler_enabled()');
+  fn.nb_profiler_events = bind('nb_profiler_events', 'nb_status nb_profiler_events(char* buf, int64_t cap, int64_t* needed)');
+  fn.nb_profiler_range_push = bind('nb_profiler_range_push', 'nb_status nb_profiler_range_push(const char* name)');
+  fn.nb_profiler_range_pop = bind('nb_profiler_range_pop', 'nb_status nb_profiler_range_pop()');
   fn.nb_device_current = bind('nb_device_current', 'nb_status nb_device_current(int32_t device_type, int32_t* out)');
   fn.nb_device_set_current = bind('nb_device_set_current', 'nb_status nb_device_set_current(int32_t device_type, int32_t device_index)');
   fn.nb_device_synchronize = bind('nb_device_synchronize', 'nb_status nb_device_synchronize(int32_t device_type, int32_t device_index)');

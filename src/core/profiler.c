@@ -1,0 +1,412 @@
+/* profiler.c: op calls, user ranges and allocator events, recorded per thread.
+ *
+ * A session runs from nb_profiler_start to nb_profiler_stop. Each thread that
+ * records appends to a buffer of its own (registered once in a global list,
+ * kept for the thread's life and cleared by the next start), under the
+ * buffer's mutex, which only stop and start ever contend for. Op events are
+ * opened at the generated entry point (dispatch.c) and closed when it returns;
+ * with NB_PROFILE_CUDA an op on a CUDA tensor also records a timing event
+ * before and after it on the current stream, read back at stop. Stop writes the
+ * session as JSON (nb_profiler_events): frontends build their tables and traces
+ * from that, so the core knows nothing of any trace format. */
+#define _GNU_SOURCE
+#include "profiler.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+_Atomic int32_t nb_prof_flags;
+
+enum { EV_OP, EV_RANGE, EV_MEM };
+
+typedef struct prof_ev {
+    int32_t kind, device_type, device_index;
+    const char* name;     /* ops: static; ranges: owned copy */
+    char* args;           /* owned JSON members ("shapes":..,"dtypes":..) or NULL */
+    int64_t t0, t1;       /* ns since the session's start; t1 < 0 while open */
+    int64_t bytes;        /* memory: + allocated, - freed */
+    uintptr_t addr;
+    nb_event* e0;         /* device timing events (CUDA ops) */
+    nb_event* e1;
+    void* stream;
+} prof_ev;
+
+typedef struct prof_buf {
+    struct prof_buf* next;
+    pthread_mutex_t lock;
+    uint64_t session;
+    int64_t tid;
+    bool orphan;          /* its thread exited: the next start frees it */
+    int64_t n, cap;
+    prof_ev* ev;
+} prof_buf;
+
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
+static prof_buf* bufs;
+static _Atomic uint64_t session;
+static int64_t t_origin;
+static char* result;            /* the last stopped session, as JSON */
+static int64_t result_len;
+static pthread_key_t buf_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+/* Device time: one base event per CUDA device per session, synchronised when
+ * recorded, so device timestamps share the host clock's origin. */
+#define PROF_MAX_DEV 64
+static nb_event* dev_base[PROF_MAX_DEV];
+static int64_t dev_base_t[PROF_MAX_DEV];
+
+static _Thread_local prof_buf* tls_buf;
+/* User ranges stay balanced per thread whether or not a session records them. */
+#define PROF_MAX_RANGES 256
+static _Thread_local int32_t tls_depth;
+static _Thread_local int64_t tls_range[PROF_MAX_RANGES]; /* token of the open range, -1: not recorded */
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void thread_gone(void* p) {
+    prof_buf* b = p;
+    pthread_mutex_lock(&b->lock);
+    b->orphan = true;
+    pthread_mutex_unlock(&b->lock);
+}
+
+static void make_key(void) { (void)pthread_key_create(&buf_key, thread_gone); }
+
+static prof_buf* my_buf(void) {
+    if (NB_LIKELY(tls_buf != NULL)) return tls_buf;
+    prof_buf* b = calloc(1, sizeof *b);
+    if (b == NULL) return NULL;
+    pthread_mutex_init(&b->lock, NULL);
+    b->tid = (int64_t)syscall(SYS_gettid);
+    pthread_once(&key_once, make_key);
+    pthread_setspecific(buf_key, b);
+    pthread_mutex_lock(&prof_lock);
+    b->session = atomic_load(&session);
+    b->next = bufs;
+    bufs = b;
+    pthread_mutex_unlock(&prof_lock);
+    tls_buf = b;
+    return b;
+}
+
+static void ev_clear(prof_ev* e) {
+    if (e->kind == EV_RANGE) free((char*)e->name);
+    free(e->args);
+    nb_event_release(e->e0);
+    nb_event_release(e->e1);
+}
+
+/* Appends an event; returns its token (session << 32 | index), -1 when dropped. */
+static int64_t push(const prof_ev* e) {
+    prof_buf* b = my_buf();
+    if (b == NULL) return -1;
+    int64_t token = -1;
+    pthread_mutex_lock(&b->lock);
+    uint64_t s = atomic_load_explicit(&session, memory_order_relaxed);
+    if (b->session == s && (b->n < b->cap || b->cap < (INT64_C(1) << 31))) {
+        if (b->n == b->cap) {
+            int64_t cap = b->cap ? 2 * b->cap : 1024;
+            prof_ev* ev = realloc(b->ev, (size_t)cap * sizeof *ev);
+            if (ev == NULL) goto out;
+            b->ev = ev;
+            b->cap = cap;
+        }
+        b->ev[b->n] = *e;
+        token = (int64_t)(s << 32) | b->n;
+        b->n++;
+    }
+out:
+    pthread_mutex_unlock(&b->lock);
+    return token;
+}
+
+/* Closes an open event; false when the session it belongs to has ended. */
+static bool close_ev(int64_t token, nb_event* e1) {
+    prof_buf* b = tls_buf;
+    if (token < 0 || b == NULL) return false;
+    bool ok = false;
+    int64_t t1 = now_ns() - t_origin;
+    pthread_mutex_lock(&b->lock);
+    int64_t i = token & 0xffffffff;
+    if (b->session == (uint64_t)token >> 32 && i < b->n) {
+        b->ev[i].t1 = t1;
+        b->ev[i].e1 = e1;
+        ok = true;
+    }
+    pthread_mutex_unlock(&b->lock);
+    return ok;
+}
+
+/* ---- JSON ---- */
+
+typedef struct sbuf {
+    char* p;
+    int64_t n, cap;
+    bool oom;
+} sbuf;
+
+static void sb_printf(sbuf* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf* s, const char* fmt, ...) {
+    if (s->oom) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(s->p ? s->p + s->n : NULL, s->p ? (size_t)(s->cap - s->n) : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) { s->oom = true; return; }
+        if (s->p && s->n + k < s->cap) { s->n += k; return; }
+        int64_t cap = (s->cap ? 2 * s->cap : 4096) + k;
+        char* p = realloc(s->p, (size_t)cap);
+        if (p == NULL) { s->oom = true; return; }
+        s->p = p;
+        s->cap = cap;
+    }
+}
+
+static void sb_string(sbuf* s, const char* str) {
+    sb_printf(s, "\"");
+    for (const unsigned char* c = (const unsigned char*)str; *c; c++) {
+        if (*c == '"' || *c == '\\') sb_printf(s, "\\%c", *c);
+        else if (*c < 0x20) sb_printf(s, "\\u%04x", *c);
+        else sb_printf(s, "%c", *c);
+    }
+    sb_printf(s, "\"");
+}
+
+/* '"shapes":[[2, 3],[]],"dtypes":["float32",""]' for an op's inputs (NULL: a missing one). */
+static char* input_args(const nb_tensor* const* ts, int32_t n) {
+    sbuf s = {0};
+    sb_printf(&s, "\"shapes\":[");
+    for (int32_t i = 0; i < n; i++) {
+        sb_printf(&s, i ? ",[" : "[");
+        if (nb_tensor_ok(ts[i]))
+            for (int32_t d = 0; d < ts[i]->ndim; d++) sb_printf(&s, d ? ",%" PRId64 : "%" PRId64, ts[i]->shape[d]);
+        sb_printf(&s, "]");
+    }
+    sb_printf(&s, "],\"dtypes\":[");
+    for (int32_t i = 0; i < n; i++) {
+        sb_printf(&s, i ? "," : "");
+        sb_string(&s, nb_tensor_ok(ts[i]) ? nb_dtype_name(ts[i]->dtype) : "");
+    }
+    sb_printf(&s, "]");
+    if (s.oom) { free(s.p); return NULL; }
+    return s.p;
+}
+
+/* ---- hooks ---- */
+
+static nb_event* device_mark(int32_t index, void** stream_out) {
+    if (index < 0 || index >= PROF_MAX_DEV) return NULL;
+    nb_stream* st = NULL;
+    nb_event* e = NULL;
+    if (nb_stream_current(NB_CUDA, index, &st) != NB_OK) return NULL;
+    if (nb_event_create(NB_CUDA, index, NB_EVENT_TIMING, &e) == NB_OK && nb_event_record(e, st) != NB_OK) {
+        nb_event_release(e);
+        e = NULL;
+    }
+    if (stream_out) *stream_out = nb_stream_native_handle(st);
+    nb_stream_release(st);
+    return e;
+}
+
+int64_t nb_prof_op_begin(const char* name, const nb_tensor* const* inputs, int32_t n) {
+    int32_t flags = atomic_load_explicit(&nb_prof_flags, memory_order_relaxed);
+    if (!(flags & NB_PROF_ON)) return -1;
+    prof_ev e = {.kind = EV_OP, .name = name, .t1 = -1, .device_type = NB_CPU};
+    for (int32_t i = 0; i < n; i++)
+        if (nb_tensor_ok(inputs[i])) {
+            e.device_type = inputs[i]->storage->device_type;
+            e.device_index = inputs[i]->storage->device_index;
+            break;
+        }
+    if (flags & NB_PROFILE_SHAPES) e.args = input_args(inputs, n);
+    if ((flags & NB_PROFILE_CUDA) && e.device_type == NB_CUDA) e.e0 = device_mark(e.device_index, &e.stream);
+    e.t0 = now_ns() - t_origin;
+    int64_t token = push(&e);
+    if (token < 0) ev_clear(&e);
+    return token;
+}
+
+void nb_prof_op_end(int64_t token, nb_status status) {
+    if (token < 0) return;
+    nb_event* e1 = NULL;
+    prof_buf* b = tls_buf;
+    if (status == NB_OK && b != NULL) { /* a device event after the op's work (not after a failure: its message stays) */
+        pthread_mutex_lock(&b->lock);
+        int64_t i = token & 0xffffffff;
+        bool dev = b->session == (uint64_t)token >> 32 && i < b->n && b->ev[i].e0 != NULL;
+        int32_t index = dev ? b->ev[i].device_index : 0;
+        pthread_mutex_unlock(&b->lock);
+        if (dev) e1 = device_mark(index, NULL);
+    }
+    if (!close_ev(token, e1)) nb_event_release(e1);
+}
+
+void nb_prof_memory(int32_t device_type, int32_t device_index, const void* ptr, int64_t bytes) {
+    int32_t flags = atomic_load_explicit(&nb_prof_flags, memory_order_relaxed);
+    if (!(flags & NB_PROF_ON) || !(flags & NB_PROFILE_MEMORY)) return;
+    int64_t t = now_ns() - t_origin;
+    prof_ev e = {.kind = EV_MEM, .name = "[memory]", .t0 = t, .t1 = t, .bytes = bytes, .addr = (uintptr_t)ptr,
+                 .device_type = device_type, .device_index = device_index};
+    push(&e);
+}
+
+/* ---- the ABI ---- */
+
+NB_API nb_status nb_profiler_start(int32_t flags) {
+    if (flags & ~(NB_PROFILE_SHAPES | NB_PROFILE_MEMORY | NB_PROFILE_CUDA))
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_start: unknown flags %#x", (unsigned)flags);
+    pthread_mutex_lock(&prof_lock);
+    if (atomic_load(&nb_prof_flags) != 0) {
+        pthread_mutex_unlock(&prof_lock);
+        return nb_error(NB_ERR_INVALID_ARGUMENT,
+                        "profiler_start: the profiler is already running (one session at a time; stop it first)");
+    }
+    uint64_t s = atomic_load(&session) + 1;
+    if (s >= (UINT64_C(1) << 31)) s = 1;
+    atomic_store(&session, s);
+    for (prof_buf **pb = &bufs, *b; (b = *pb) != NULL;) {
+        pthread_mutex_lock(&b->lock);
+        for (int64_t i = 0; i < b->n; i++) ev_clear(&b->ev[i]);
+        b->n = 0;
+        b->session = s;
+        bool orphan = b->orphan;
+        pthread_mutex_unlock(&b->lock);
+        if (orphan) {
+            *pb = b->next;
+            pthread_mutex_destroy(&b->lock);
+            free(b->ev);
+            free(b);
+        } else {
+            pb = &b->next;
+        }
+    }
+    for (int i = 0; i < PROF_MAX_DEV; i++) {
+        nb_event_release(dev_base[i]);
+        dev_base[i] = NULL;
+    }
+    free(result);
+    result = NULL;
+    result_len = 0;
+    t_origin = now_ns();
+    atomic_store(&nb_prof_flags, flags | NB_PROF_ON);
+    pthread_mutex_unlock(&prof_lock);
+    return NB_OK;
+}
+
+/* Device microseconds of an event relative to the session's origin (-1: unknown). */
+static double device_us(int32_t index, nb_event* e) {
+    if (e == NULL || index < 0 || index >= PROF_MAX_DEV) return -1;
+    if (dev_base[index] == NULL) { /* the first device event of the session: anchor this device's clock */
+        if (nb_event_synchronize(e) != NB_OK) return -1;
+        dev_base[index] = e;
+        nb_event_retain(e);
+        dev_base_t[index] = now_ns() - t_origin;
+    }
+    double ms = 0;
+    if (nb_event_synchronize(e) != NB_OK || nb_event_elapsed_time(dev_base[index], e, &ms) != NB_OK) return -1;
+    return (double)dev_base_t[index] / 1e3 + ms * 1e3;
+}
+
+static void write_event(sbuf* s, int64_t tid, const prof_ev* e, int64_t t_end) {
+    static const char* kinds[] = {"op", "range", "memory"};
+    sb_printf(s, "{\"kind\":\"%s\",\"name\":", kinds[e->kind]);
+    sb_string(s, e->name);
+    sb_printf(s, ",\"tid\":%" PRId64 ",\"ts_ns\":%" PRId64 ",\"dur_ns\":%" PRId64 ",\"device\":\"%s:%d\"", tid,
+              e->t0, (e->t1 < 0 ? t_end : e->t1) - e->t0, nb_device_type_name(e->device_type), (int)e->device_index);
+    if (e->kind == EV_MEM) sb_printf(s, ",\"bytes\":%" PRId64 ",\"addr\":%" PRIuPTR, e->bytes, e->addr);
+    if (e->args) sb_printf(s, ",%s", e->args);
+    if (e->e0 && e->e1) {
+        double d0 = device_us(e->device_index, e->e0), d1 = device_us(e->device_index, e->e1);
+        if (d0 >= 0 && d1 >= d0)
+            sb_printf(s, ",\"device_ts_us\":%.3f,\"device_dur_us\":%.3f,\"stream\":%" PRIuPTR, d0, d1 - d0,
+                      (uintptr_t)e->stream);
+    }
+    sb_printf(s, "}");
+}
+
+NB_API nb_status nb_profiler_stop(void) {
+    pthread_mutex_lock(&prof_lock);
+    if (atomic_load(&nb_prof_flags) == 0) {
+        pthread_mutex_unlock(&prof_lock);
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_stop: the profiler is not running");
+    }
+    atomic_store(&nb_prof_flags, 0);
+    int64_t t_end = now_ns() - t_origin;
+    sbuf s = {0};
+    sb_printf(&s, "{\"events\":[");
+    bool first = true;
+    for (prof_buf* b = bufs; b != NULL; b = b->next) {
+        pthread_mutex_lock(&b->lock);
+        for (int64_t i = 0; i < b->n; i++) {
+            if (!first) sb_printf(&s, ",\n");
+            first = false;
+            write_event(&s, b->tid, &b->ev[i], t_end);
+            ev_clear(&b->ev[i]);
+        }
+        b->n = 0;
+        pthread_mutex_unlock(&b->lock);
+    }
+    sb_printf(&s, "],\"duration_ns\":%" PRId64 "}", t_end);
+    free(result);
+    result = s.oom ? NULL : s.p;
+    result_len = s.oom ? 0 : s.n;
+    if (s.oom) free(s.p);
+    pthread_mutex_unlock(&prof_lock);
+    if (s.oom) return nb_error(NB_ERR_OUT_OF_MEMORY, "profiler_stop: out of memory writing the events");
+    return NB_OK;
+}
+
+NB_API int32_t nb_profiler_enabled(void) {
+    return atomic_load_explicit(&nb_prof_flags, memory_order_relaxed) & ~NB_PROF_ON;
+}
+
+NB_API nb_status nb_profiler_events(char* buf, int64_t cap, int64_t* needed) {
+    if (needed == NULL) return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_events: needed is NULL");
+    if (cap < 0 || (buf == NULL && cap > 0))
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_events: buf is NULL or cap (%" PRId64 ") negative", cap);
+    pthread_mutex_lock(&prof_lock);
+    const char* text = result ? result : "{\"events\":[],\"duration_ns\":0}";
+    int64_t len = result ? result_len : (int64_t)strlen(text);
+    if (cap > 0) {
+        int64_t k = len < cap - 1 ? len : cap - 1;
+        memcpy(buf, text, (size_t)k);
+        buf[k] = '\0';
+    }
+    *needed = len;
+    pthread_mutex_unlock(&prof_lock);
+    return NB_OK;
+}
+
+NB_API nb_status nb_profiler_range_push(const char* name) {
+    if (name == NULL) return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_range_push: name is NULL");
+    if (tls_depth >= PROF_MAX_RANGES)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_range_push: more than %d nested ranges", PROF_MAX_RANGES);
+    int64_t token = -1;
+    if (atomic_load_explicit(&nb_prof_flags, memory_order_relaxed) & NB_PROF_ON) {
+        char* copy = strdup(name);
+        if (copy == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "profiler_range_push: out of memory");
+        prof_ev e = {.kind = EV_RANGE, .name = copy, .t1 = -1, .device_type = NB_CPU, .t0 = now_ns() - t_origin};
+        if ((token = push(&e)) < 0) free(copy);
+    }
+    tls_range[tls_depth++] = token;
+    return NB_OK;
+}
+
+NB_API nb_status nb_profiler_range_pop(void) {
+    if (tls_depth == 0)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_range_pop: no range is open on this thread");
+    close_ev(tls_range[--tls_depth], NULL);
+    return NB_OK;
+}
