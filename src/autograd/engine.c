@@ -4,6 +4,7 @@
  * shapes of its inputs and summed into the buffers of the next nodes. Leaves
  * accumulate into .grad through their AccumulateGrad node. */
 #include "autograd.h"
+#include "../core/profiler.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -355,7 +356,9 @@ static nb_status run_node(pass* P, task* t) {
             b.st = NB_OK;
             b.ntmp = 0;
             b.msg[0] = '\0';
+            bool prof = nb_prof_active() && nb_prof_node_begin(n->name);
             st = n->backward(&b);
+            if (prof) nb_profiler_range_pop();
             if (st == NB_OK) st = b.st;
             else if (st == b.st && b.msg[0] != '\0') nb_error(st, "%s", b.msg); /* the first failure's message */
             for (int32_t i = 0; i < b.ntmp; i++) nb_tensor_release(b.tmp[i]);

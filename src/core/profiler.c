@@ -175,6 +175,11 @@ static void sb_printf(sbuf* s, const char* fmt, ...) {
 }
 
 static void sb_string(sbuf* s, const char* str) {
+    if (strpbrk(str, "\"\\") == NULL) { /* the common case: one call; control characters below */
+        bool plain = true;
+        for (const unsigned char* c = (const unsigned char*)str; *c && plain; c++) plain = *c >= 0x20;
+        if (plain) { sb_printf(s, "\"%s\"", str); return; }
+    }
     sb_printf(s, "\"");
     for (const unsigned char* c = (const unsigned char*)str; *c; c++) {
         if (*c == '"' || *c == '\\') sb_printf(s, "\\%c", *c);
@@ -409,4 +414,10 @@ NB_API nb_status nb_profiler_range_pop(void) {
         return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_range_pop: no range is open on this thread");
     close_ev(tls_range[--tls_depth], NULL);
     return NB_OK;
+}
+
+bool nb_prof_node_begin(const char* node_name) {
+    char name[160];
+    snprintf(name, sizeof name, "autograd::engine::evaluate_function: %s", node_name);
+    return nb_profiler_range_push(name) == NB_OK;
 }

@@ -22,4 +22,8 @@ NB_INTERNAL void nb_prof_op_end(int64_t token, nb_status status);
 /* A storage allocation (bytes > 0) or free (bytes < 0) on a device. */
 NB_INTERNAL void nb_prof_memory(int32_t device_type, int32_t device_index, const void* ptr, int64_t bytes);
 
+/* Opens the range "autograd::engine::evaluate_function: <node>" around a backward node
+ * (closed with nb_profiler_range_pop); false when it could not be opened. */
+NB_INTERNAL bool nb_prof_node_begin(const char* node_name);
+
 #endif /* NABLA_PROFILER_H_ */
