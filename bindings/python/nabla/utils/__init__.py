@@ -1,2 +1,3 @@
-"""nabla.utils: data loading (nabla.utils.data) and DLPack helpers (nabla.utils.dlpack)."""
-from . import data, dlpack  # noqa: F401
+"""nabla.utils: data loading (nabla.utils.data), DLPack helpers (nabla.utils.dlpack) and activation
+checkpointing (nabla.utils.checkpoint)."""
+from . import checkpoint, data, dlpack  # noqa: F401
