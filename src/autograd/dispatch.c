@@ -294,6 +294,41 @@ NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_
     return nbd_tensor_copy_v2_(dst, src, non_blocking);
 }
 
+static inline nb_status nbd_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale) {
+    if (NB_UNLIKELY(nb_ag_readonly(found_inf))) return nb_readonly_error("amp_foreach_non_finite_check_and_unscale_", "found_inf");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(found_inf))))
+        return nb_ag_nondifferentiable_write("amp_foreach_non_finite_check_and_unscale_");
+    return nbi_amp_foreach_non_finite_check_and_unscale_(grads, n, found_inf, inv_scale);
+}
+
+NB_API nb_status nb_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("amp_foreach_non_finite_check_and_unscale_", (const nb_tensor* const[]){inv_scale}, 1);
+        nb_status st = nbd_amp_foreach_non_finite_check_and_unscale_(grads, n, found_inf, inv_scale);
+        nb_prof_op_end(prof, st);
+        return st;
+    }
+    return nbd_amp_foreach_non_finite_check_and_unscale_(grads, n, found_inf, inv_scale);
+}
+
+static inline nb_status nbd_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracker, const nb_tensor* found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) {
+    if (NB_UNLIKELY(nb_ag_readonly(scale))) return nb_readonly_error("amp_update_scale_", "scale");
+    if (NB_UNLIKELY(nb_ag_readonly(growth_tracker))) return nb_readonly_error("amp_update_scale_", "growth_tracker");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(scale) || nb_ag_requires(growth_tracker))))
+        return nb_ag_nondifferentiable_write("amp_update_scale_");
+    return nbi_amp_update_scale_(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval);
+}
+
+NB_API nb_status nb_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracker, const nb_tensor* found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("amp_update_scale_", (const nb_tensor* const[]){found_inf}, 1);
+        nb_status st = nbd_amp_update_scale_(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval);
+        nb_prof_op_end(prof, st);
+        return st;
+    }
+    return nbd_amp_update_scale_(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval);
+}
+
 static inline nb_status nbd_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(q) || nb_ag_requires(k) || nb_ag_requires(v) || nb_ag_requires(attn_mask))))
         return nb_agf_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);

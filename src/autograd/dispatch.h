@@ -41,6 +41,8 @@ __attribute__((visibility("hidden"))) nb_status nbi_tensor_to_v2(const nb_tensor
 __attribute__((visibility("hidden"))) nb_status nb_agf_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking);
 __attribute__((visibility("hidden"))) nb_status nb_agf_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_t non_blocking);
+__attribute__((visibility("hidden"))) nb_status nbi_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale);
+__attribute__((visibility("hidden"))) nb_status nbi_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracker, const nb_tensor* found_inf, double growth_factor, double backoff_factor, int64_t growth_interval);
 __attribute__((visibility("hidden"))) nb_status nbi_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out);

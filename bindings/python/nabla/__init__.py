@@ -26,7 +26,7 @@ from ._unique import *  # noqa: F401,F403 - unique, unique_consecutive
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...
 from ._reduce import _log_softmax_backward_data, _softmax_backward_data  # noqa: F401 - torch's private names
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
-from . import autograd, cuda, linalg, memory, nn, optim, profiler, utils
+from . import amp, autograd, cuda, linalg, memory, nn, optim, profiler, utils
 from .linalg import det, inverse, logdet, slogdet  # noqa: F401 - PyTorch's top-level names
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
