@@ -110,6 +110,22 @@ def cases() -> Family:
                 [("a", dt, r.uniform(-1, 1, (2, 3))), ("b", dt, r.uniform(-1, 1, (4,)))],
                 [TS(["a", "b"]), I32(2), F64(max_norm), F64(p), I32(0), OUT("out")],
                 lambda a, b: _clip(a, b, max_norm, p)), tol="accumulate")
+        for variant, bad in {"finite": None, "inf": np.inf, "nan": np.nan}.items():
+            fam.forward("amp_foreach_non_finite_check_and_unscale_", dt, variant, lambda r, dt=dt, bad=bad: (
+                [("a", dt, _plant(r.uniform(-1e3, 1e3, (2, 3)), bad)), ("b", dt, r.uniform(-1e3, 1e3, (4,))),
+                 ("found", "f32", np.zeros(1)), ("inv", "f32", np.array([0.125]))],
+                [TS(["a", "b"]), I32(2), T("found"), T("inv")],
+                lambda a, b, found, inv: {"a": a * 0.125, "b": b * 0.125,
+                                          "found": np.array([0.0 if bad is None else 1.0])}),
+                tol="accumulate", out_dt={"found": "f32"})
+    for variant, (scale, tracker, found) in {"backoff": (1024.0, 1, 1.0), "count": (1024.0, 0, 0.0),
+                                             "grow": (1024.0, 2, 0.0), "grow-overflow": (3e38, 2, 0.0)}.items():
+        fam.forward("amp_update_scale_", "f32", variant, lambda r, a=(scale, tracker, found): (
+            [("scale", "f32", np.array([a[0]])), ("tracker", "i32", np.array([a[1]])),
+             ("found", "f32", np.array([a[2]]))],
+            [T("scale"), T("tracker"), T("found"), F64(2.0), F64(0.5), I64(3)],
+            lambda scale, tracker, found: _update_scale(scale, tracker, found, 2.0, 0.5, 3)),
+            tol="exact", out_dt={"tracker": "i32"})
     shape_err = lambda names: [(n, "f32", np.zeros(SHAPE if n != "g" else (4, 3))) for n in names]  # noqa: E731
     fam.error("sgd_step", "f32", "shape", lambda r: (shape_err(("p", "g")), [
         T("p"), T("g"), NULL, F64(0.1), F64(0), F64(0), F64(0), I32(0), I32(0), I32(0)], None), "NB_ERR_SHAPE")
@@ -124,7 +140,32 @@ def cases() -> Family:
     fam.error("clip_grad_norm_", "f32", "nonfinite", lambda r: (
         [("a", "f32", np.array([1.0, np.inf]))], [TS(["a"]), I32(1), F64(1.0), F64(2.0), I32(1), OUT("out")], None),
         "NB_ERR_INVALID_ARGUMENT")
+    fam.error("amp_foreach_non_finite_check_and_unscale_", "i64", "integer-grad", lambda r: (
+        [("a", "i64", np.ones(3)), ("found", "f32", np.zeros(1)), ("inv", "f32", np.ones(1))],
+        [TS(["a"]), I32(1), T("found"), T("inv")], None), "NB_ERR_DTYPE")
+    fam.error("amp_update_scale_", "f32", "tracker-dtype", lambda r: (
+        [("scale", "f32", np.ones(1)), ("tracker", "f32", np.zeros(1)), ("found", "f32", np.zeros(1))],
+        [T("scale"), T("tracker"), T("found"), F64(2.0), F64(0.5), I64(3)], None), "NB_ERR_DTYPE")
     return fam
+
+
+def _plant(x, bad):
+    if bad is not None:
+        x[1, 2] = bad
+    return x
+
+
+def _update_scale(scale, tracker, found, growth, backoff, interval):
+    """PyTorch's _amp_update_scale_: the new scale rounded to float32, which keeps an overflowing growth out."""
+    s, t = float(scale[0]), int(tracker[0])
+    if found[0]:
+        s, t = s * backoff, 0
+    elif t + 1 == interval:
+        grown = np.float32(s * growth)
+        s, t = (float(grown) if np.isfinite(grown) else s), 0
+    else:
+        t += 1
+    return {"scale": np.array([s]), "tracker": np.array([t])}
 
 
 def _clip(a, b, max_norm, p):
