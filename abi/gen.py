@@ -306,11 +306,62 @@ def _profiled_inputs(params: list) -> tuple[str, str]:
     return "NULL", "0"
 
 
+_AC_POLICIES = {"lower": "NB_AC_LOWER", "fp32": "NB_AC_FP32", "promote": "NB_AC_PROMOTE"}
+
+
+def autocast_policy(fn: dict, device: str) -> str:
+    """An op's autocast policy on a device type ("cpu" or "cuda"): "lower", "fp32", "promote" or
+    "" (none). The manifest's "autocast" is one policy for both, or {"cpu": ..., "cuda": ...}."""
+    p = fn.get("autocast") or ""
+    if isinstance(p, dict):
+        unknown = set(p) - {"cpu", "cuda"}
+        if unknown:
+            raise ValueError(f"{fn['name']}: autocast device types are cpu and cuda, not {sorted(unknown)}")
+        p = p.get(device, "")
+    if p and p not in _AC_POLICIES:
+        raise ValueError(f"{fn['name']}: unknown autocast policy {p!r}")
+    return p
+
+
+def _autocast_entry(fn: dict) -> list[str]:
+    """nba_<op>: the op with its inputs cast by its autocast policy; nbc_<op>: it or nbd_<op>."""
+    params, short = fn["params"], fn["name"][3:]
+    singles = [p for t, p in params if t == _TENSOR_IN[0]]
+    if len(singles) > 8:
+        raise ValueError(f"{fn['name']}: autocast takes at most 8 tensor inputs")
+    lst = next(((p, params[i + 1][1]) for i, (t, p) in enumerate(params) if t == _TENSOR_LIST), None)
+    dst = " || ".join(f"{p} != NULL" for t, p in params if t == "nb_tensor*") or "false"
+    ins = ("(const nb_tensor* const[]){" + ", ".join(singles) + "}") if singles else "NULL"
+    cast_args = []
+    for t, p in params:
+        if t == _TENSOR_IN[0]:
+            cast_args.append(f"ac.t[{singles.index(p)}]")
+        elif lst and p == lst[0]:
+            cast_args.append("ac.list")
+        else:
+            cast_args.append(p)
+    pol = [_AC_POLICIES.get(autocast_policy(fn, d), "NB_AC_NONE") for d in ("cpu", "cuda")]
+    args = ", ".join(p for _, p in params)
+    return [f"static nb_status nba_{short}({_param_list(params)}) {{",
+            "    nb_ac_frame ac;",
+            f'    nb_status st = nb_ac_begin(&ac, "{short}", {pol[0]}, {pol[1]}, {ins}, {len(singles)}, '
+            f"{lst[0] if lst else 'NULL'}, {lst[1] if lst else '0'}, {dst});",
+            "    if (st != NB_OK || !ac.active) return st != NB_OK ? st : " + f"nbd_{short}({args});",
+            f"    st = nbd_{short}({', '.join(cast_args)});",
+            "    nb_ac_end(&ac);",
+            "    return st;",
+            "}", "",
+            f"static inline nb_status nbc_{short}({_param_list(params)}) {{",
+            f"    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_{short}({args});",
+            f"    return nbd_{short}({args});",
+            "}", ""]
+
+
 def dispatch_source(m: dict) -> str:
     lines = ["/* dispatch.c: the public entry points of the ops (see abi/gen.py). Generated; do not edit.",
              " * Each public symbol records a profiler event when a session runs (one relaxed load",
              " * otherwise) around nbd_<op>: the read-only checks, then autograd or the implementation. */",
-             '#include "autograd.h"', '#include "../core/profiler.h"', ""]
+             '#include "autograd.h"', '#include "../core/autocast.h"', '#include "../core/profiler.h"', ""]
     for fn in dispatched(m):
         params = fn["params"]
         if fn["returns"] != "nb_status":
@@ -333,15 +384,19 @@ def dispatch_source(m: dict) -> str:
                 lines.append(f'        return nb_ag_nondifferentiable_write("{short}");')
         lines.append(f"    return {_inner(fn['name'])}({args});")
         lines += ["}", ""]
+        call = "nbd_" + short
+        if fn.get("autocast"):
+            lines += _autocast_entry(fn)
+            call = "nbc_" + short
         ins, n = _profiled_inputs(params)
         lines += [f"NB_API nb_status {fn['name']}({_param_list(params)}) {{",
                   "    if (nb_prof_active()) {",
                   f'        int64_t prof = nb_prof_op_begin("{short}", {ins}, {n});',
-                  f"        nb_status st = nbd_{short}({args});",
+                  f"        nb_status st = {call}({args});",
                   "        nb_prof_op_end(prof, st);",
                   "        return st;",
                   "    }",
-                  f"    return nbd_{short}({args});",
+                  f"    return {call}({args});",
                   "}", ""]
     return "\n".join(lines)
 

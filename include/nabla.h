@@ -545,6 +545,34 @@ NB_API nb_status nb_profiler_range_push(const char* name);
 /* Closes the calling thread's innermost range; fails when none is open. */
 NB_API nb_status nb_profiler_range_pop(void);
 
+/* ---- autocast ---- */
+/* Turns autocast on or off for ops on a device type (NB_CPU or NB_CUDA) on the calling thread. While on, an op whose manifest entry has an "autocast" policy casts its floating-point inputs on that device (float64 excepted) first: "lower" to the autocast dtype, "fp32" to float32, "promote" to the widest of them; ops it calls run without autocast, and so does backward. */
+NB_API nb_status nb_autocast_set_enabled(int32_t device_type, int32_t enabled);
+
+/* 1 when autocast is on for the device type on the calling thread, else 0. */
+NB_API int32_t nb_autocast_is_enabled(int32_t device_type);
+
+/* The low-precision dtype of a device type's autocast on the calling thread: NB_BF16 or NB_F16 (defaults: bfloat16 on CPU, float16 on CUDA). */
+NB_API nb_status nb_autocast_set_dtype(int32_t device_type, int32_t dtype);
+
+/* The calling thread's autocast dtype for a device type (-1 for a device type without autocast). */
+NB_API int32_t nb_autocast_get_dtype(int32_t device_type);
+
+/* Whether casts of leaf tensors that require grad (the weights) are cached on the calling thread until nb_autocast_clear_cache, so a weight is cast once per autocast region. On by default. */
+NB_API void nb_autocast_set_cache_enabled(int32_t enabled);
+
+/* 1 when the calling thread caches autocast weight casts. */
+NB_API int32_t nb_autocast_is_cache_enabled(void);
+
+/* Counts entering an autocast region on the calling thread; returns the new depth. */
+NB_API int32_t nb_autocast_increment_nesting(void);
+
+/* Counts leaving an autocast region; returns the new depth (never below 0). A frontend clears the cache when it reaches 0. */
+NB_API int32_t nb_autocast_decrement_nesting(void);
+
+/* Releases the calling thread's cached weight casts. */
+NB_API void nb_autocast_clear_cache(void);
+
 /* ---- device runtime ---- */
 /* The calling thread's current device index of a type (0 at start). */
 NB_API nb_status nb_device_current(int32_t device_type, int32_t* out);

@@ -2,6 +2,7 @@
  * Each public symbol records a profiler event when a session runs (one relaxed load
  * otherwise) around nbd_<op>: the read-only checks, then autograd or the implementation. */
 #include "autograd.h"
+#include "../core/autocast.h"
 #include "../core/profiler.h"
 
 static inline nb_status nbd_tensor_view(const nb_tensor* t, const int64_t* shape, int32_t ndim, nb_tensor** out) {
@@ -335,14 +336,28 @@ static inline nb_status nbd_scaled_dot_product_attention(const nb_tensor* q, con
     return nbi_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
 }
 
+static nb_status nba_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "scaled_dot_product_attention", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){q, k, v, attn_mask}, 4, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
+    st = nbd_scaled_dot_product_attention(ac.t[0], ac.t[1], ac.t[2], ac.t[3], dropout_p, is_causal, scale, gen, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
+    return nbd_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
+}
+
 NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("scaled_dot_product_attention", (const nb_tensor* const[]){q, k, v, attn_mask}, 4);
-        nb_status st = nbd_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
+        nb_status st = nbc_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
+    return nbc_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
 }
 
 static inline nb_status nbd_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out) {
@@ -471,14 +486,28 @@ static inline nb_status nbd_pow(const nb_tensor* a, const nb_tensor* b, nb_tenso
     return nbi_pow(a, b, dst, out);
 }
 
+static nb_status nba_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "pow", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){a, b}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_pow(a, b, dst, out);
+    st = nbd_pow(ac.t[0], ac.t[1], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_pow(a, b, dst, out);
+    return nbd_pow(a, b, dst, out);
+}
+
 NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("pow", (const nb_tensor* const[]){a, b}, 2);
-        nb_status st = nbd_pow(a, b, dst, out);
+        nb_status st = nbc_pow(a, b, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_pow(a, b, dst, out);
+    return nbc_pow(a, b, dst, out);
 }
 
 static inline nb_status nbd_maximum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
@@ -522,14 +551,28 @@ static inline nb_status nbd_atan2(const nb_tensor* a, const nb_tensor* b, nb_ten
     return nbi_atan2(a, b, dst, out);
 }
 
+static nb_status nba_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "atan2", NB_AC_NONE, NB_AC_PROMOTE, (const nb_tensor* const[]){a, b}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_atan2(a, b, dst, out);
+    st = nbd_atan2(ac.t[0], ac.t[1], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_atan2(a, b, dst, out);
+    return nbd_atan2(a, b, dst, out);
+}
+
 NB_API nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("atan2", (const nb_tensor* const[]){a, b}, 2);
-        nb_status st = nbd_atan2(a, b, dst, out);
+        nb_status st = nbc_atan2(a, b, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_atan2(a, b, dst, out);
+    return nbc_atan2(a, b, dst, out);
 }
 
 static inline nb_status nbd_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
@@ -827,14 +870,28 @@ static inline nb_status nbd_scatter_add(const nb_tensor* x, int64_t dim, const n
     return nbi_scatter_add(x, dim, index, src, dst, out);
 }
 
+static nb_status nba_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "scatter_add", NB_AC_NONE, NB_AC_PROMOTE, (const nb_tensor* const[]){x, index, src}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_scatter_add(x, dim, index, src, dst, out);
+    st = nbd_scatter_add(ac.t[0], dim, ac.t[1], ac.t[2], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_scatter_add(x, dim, index, src, dst, out);
+    return nbd_scatter_add(x, dim, index, src, dst, out);
+}
+
 NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("scatter_add", (const nb_tensor* const[]){x, index, src}, 3);
-        nb_status st = nbd_scatter_add(x, dim, index, src, dst, out);
+        nb_status st = nbc_scatter_add(x, dim, index, src, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_scatter_add(x, dim, index, src, dst, out);
+    return nbc_scatter_add(x, dim, index, src, dst, out);
 }
 
 static inline nb_status nbd_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out) {
@@ -987,14 +1044,28 @@ static inline nb_status nbd_index_put(const nb_tensor* x, const nb_tensor* const
     return nbi_index_put(x, indices, n, values, accumulate, dst, out);
 }
 
+static nb_status nba_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "index_put", NB_AC_NONE, NB_AC_PROMOTE, (const nb_tensor* const[]){x, values}, 2, indices, n, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_index_put(x, indices, n, values, accumulate, dst, out);
+    st = nbd_index_put(ac.t[0], ac.list, n, ac.t[1], accumulate, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_index_put(x, indices, n, values, accumulate, dst, out);
+    return nbd_index_put(x, indices, n, values, accumulate, dst, out);
+}
+
 NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("index_put", (const nb_tensor* const[]){x, values}, 2);
-        nb_status st = nbd_index_put(x, indices, n, values, accumulate, dst, out);
+        nb_status st = nbc_index_put(x, indices, n, values, accumulate, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_index_put(x, indices, n, values, accumulate, dst, out);
+    return nbc_index_put(x, indices, n, values, accumulate, dst, out);
 }
 
 static inline nb_status nbd_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
@@ -1004,14 +1075,28 @@ static inline nb_status nbd_matmul(const nb_tensor* a, const nb_tensor* b, nb_te
     return nbi_matmul(a, b, dst, out);
 }
 
+static nb_status nba_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "matmul", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){a, b}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_matmul(a, b, dst, out);
+    st = nbd_matmul(ac.t[0], ac.t[1], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_matmul(a, b, dst, out);
+    return nbd_matmul(a, b, dst, out);
+}
+
 NB_API nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("matmul", (const nb_tensor* const[]){a, b}, 2);
-        nb_status st = nbd_matmul(a, b, dst, out);
+        nb_status st = nbc_matmul(a, b, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_matmul(a, b, dst, out);
+    return nbc_matmul(a, b, dst, out);
 }
 
 static inline nb_status nbd_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
@@ -1021,14 +1106,28 @@ static inline nb_status nbd_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor
     return nbi_mm(a, b, dst, out);
 }
 
+static nb_status nba_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "mm", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){a, b}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_mm(a, b, dst, out);
+    st = nbd_mm(ac.t[0], ac.t[1], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_mm(a, b, dst, out);
+    return nbd_mm(a, b, dst, out);
+}
+
 NB_API nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mm", (const nb_tensor* const[]){a, b}, 2);
-        nb_status st = nbd_mm(a, b, dst, out);
+        nb_status st = nbc_mm(a, b, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_mm(a, b, dst, out);
+    return nbc_mm(a, b, dst, out);
 }
 
 static inline nb_status nbd_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
@@ -1038,14 +1137,28 @@ static inline nb_status nbd_bmm(const nb_tensor* a, const nb_tensor* b, nb_tenso
     return nbi_bmm(a, b, dst, out);
 }
 
+static nb_status nba_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "bmm", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){a, b}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_bmm(a, b, dst, out);
+    st = nbd_bmm(ac.t[0], ac.t[1], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_bmm(a, b, dst, out);
+    return nbd_bmm(a, b, dst, out);
+}
+
 NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bmm", (const nb_tensor* const[]){a, b}, 2);
-        nb_status st = nbd_bmm(a, b, dst, out);
+        nb_status st = nbc_bmm(a, b, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_bmm(a, b, dst, out);
+    return nbc_bmm(a, b, dst, out);
 }
 
 static inline nb_status nbd_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
@@ -1055,14 +1168,28 @@ static inline nb_status nbd_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor
     return nbi_mv(a, v, dst, out);
 }
 
+static nb_status nba_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "mv", NB_AC_NONE, NB_AC_LOWER, (const nb_tensor* const[]){a, v}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_mv(a, v, dst, out);
+    st = nbd_mv(ac.t[0], ac.t[1], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_mv(a, v, dst, out);
+    return nbd_mv(a, v, dst, out);
+}
+
 NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mv", (const nb_tensor* const[]){a, v}, 2);
-        nb_status st = nbd_mv(a, v, dst, out);
+        nb_status st = nbc_mv(a, v, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_mv(a, v, dst, out);
+    return nbc_mv(a, v, dst, out);
 }
 
 static inline nb_status nbd_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
@@ -1072,14 +1199,28 @@ static inline nb_status nbd_dot(const nb_tensor* a, const nb_tensor* b, nb_tenso
     return nbi_dot(a, b, dst, out);
 }
 
+static nb_status nba_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "dot", NB_AC_NONE, NB_AC_PROMOTE, (const nb_tensor* const[]){a, b}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_dot(a, b, dst, out);
+    st = nbd_dot(ac.t[0], ac.t[1], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_dot(a, b, dst, out);
+    return nbd_dot(a, b, dst, out);
+}
+
 NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("dot", (const nb_tensor* const[]){a, b}, 2);
-        nb_status st = nbd_dot(a, b, dst, out);
+        nb_status st = nbc_dot(a, b, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_dot(a, b, dst, out);
+    return nbc_dot(a, b, dst, out);
 }
 
 static inline nb_status nbd_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
@@ -1106,14 +1247,28 @@ static inline nb_status nbd_addmm(const nb_tensor* input, const nb_tensor* mat1,
     return nbi_addmm(input, mat1, mat2, beta, alpha, dst, out);
 }
 
+static nb_status nba_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "addmm", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){input, mat1, mat2}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_addmm(input, mat1, mat2, beta, alpha, dst, out);
+    st = nbd_addmm(ac.t[0], ac.t[1], ac.t[2], beta, alpha, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_addmm(input, mat1, mat2, beta, alpha, dst, out);
+    return nbd_addmm(input, mat1, mat2, beta, alpha, dst, out);
+}
+
 NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("addmm", (const nb_tensor* const[]){input, mat1, mat2}, 3);
-        nb_status st = nbd_addmm(input, mat1, mat2, beta, alpha, dst, out);
+        nb_status st = nbc_addmm(input, mat1, mat2, beta, alpha, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_addmm(input, mat1, mat2, beta, alpha, dst, out);
+    return nbc_addmm(input, mat1, mat2, beta, alpha, dst, out);
 }
 
 static inline nb_status nbd_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
@@ -1123,14 +1278,28 @@ static inline nb_status nbd_baddbmm(const nb_tensor* input, const nb_tensor* bat
     return nbi_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
 }
 
+static nb_status nba_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "baddbmm", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){input, batch1, batch2}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
+    st = nbd_baddbmm(ac.t[0], ac.t[1], ac.t[2], beta, alpha, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
+    return nbd_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
+}
+
 NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("baddbmm", (const nb_tensor* const[]){input, batch1, batch2}, 3);
-        nb_status st = nbd_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
+        nb_status st = nbc_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
+    return nbc_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
 }
 
 static inline nb_status nbd_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out) {
@@ -1140,14 +1309,28 @@ static inline nb_status nbd_linear(const nb_tensor* input, const nb_tensor* weig
     return nbi_linear(input, weight, bias, dst, out);
 }
 
+static nb_status nba_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linear", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){input, weight, bias}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linear(input, weight, bias, dst, out);
+    st = nbd_linear(ac.t[0], ac.t[1], ac.t[2], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linear(input, weight, bias, dst, out);
+    return nbd_linear(input, weight, bias, dst, out);
+}
+
 NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linear", (const nb_tensor* const[]){input, weight, bias}, 3);
-        nb_status st = nbd_linear(input, weight, bias, dst, out);
+        nb_status st = nbc_linear(input, weight, bias, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linear(input, weight, bias, dst, out);
+    return nbc_linear(input, weight, bias, dst, out);
 }
 
 static inline nb_status nbd_linalg_inv(const nb_tensor* A, nb_tensor** out) {
@@ -1156,14 +1339,28 @@ static inline nb_status nbd_linalg_inv(const nb_tensor* A, nb_tensor** out) {
     return nbi_linalg_inv(A, out);
 }
 
+static nb_status nba_linalg_inv(const nb_tensor* A, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_inv", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A}, 1, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_inv(A, out);
+    st = nbd_linalg_inv(ac.t[0], out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_inv(const nb_tensor* A, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_inv(A, out);
+    return nbd_linalg_inv(A, out);
+}
+
 NB_API nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_inv", (const nb_tensor* const[]){A}, 1);
-        nb_status st = nbd_linalg_inv(A, out);
+        nb_status st = nbc_linalg_inv(A, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_inv(A, out);
+    return nbc_linalg_inv(A, out);
 }
 
 static inline nb_status nbd_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out) {
@@ -1172,14 +1369,28 @@ static inline nb_status nbd_linalg_solve(const nb_tensor* A, const nb_tensor* B,
     return nbi_linalg_solve(A, B, left, out);
 }
 
+static nb_status nba_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_solve", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A, B}, 2, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_solve(A, B, left, out);
+    st = nbd_linalg_solve(ac.t[0], ac.t[1], left, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_solve(A, B, left, out);
+    return nbd_linalg_solve(A, B, left, out);
+}
+
 NB_API nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_solve", (const nb_tensor* const[]){A, B}, 2);
-        nb_status st = nbd_linalg_solve(A, B, left, out);
+        nb_status st = nbc_linalg_solve(A, B, left, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_solve(A, B, left, out);
+    return nbc_linalg_solve(A, B, left, out);
 }
 
 static inline nb_status nbd_linalg_det(const nb_tensor* A, nb_tensor** out) {
@@ -1220,14 +1431,28 @@ static inline nb_status nbd_linalg_cholesky(const nb_tensor* A, int32_t upper, n
     return nbi_linalg_cholesky(A, upper, out);
 }
 
+static nb_status nba_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_cholesky", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A}, 1, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_cholesky(A, upper, out);
+    st = nbd_linalg_cholesky(ac.t[0], upper, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_cholesky(A, upper, out);
+    return nbd_linalg_cholesky(A, upper, out);
+}
+
 NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_cholesky", (const nb_tensor* const[]){A}, 1);
-        nb_status st = nbd_linalg_cholesky(A, upper, out);
+        nb_status st = nbc_linalg_cholesky(A, upper, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_cholesky(A, upper, out);
+    return nbc_linalg_cholesky(A, upper, out);
 }
 
 static inline nb_status nbd_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R) {
@@ -1236,14 +1461,28 @@ static inline nb_status nbd_linalg_qr(const nb_tensor* A, int32_t mode, nb_tenso
     return nbi_linalg_qr(A, mode, Q, R);
 }
 
+static nb_status nba_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_qr", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A}, 1, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_qr(A, mode, Q, R);
+    st = nbd_linalg_qr(ac.t[0], mode, Q, R);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_qr(A, mode, Q, R);
+    return nbd_linalg_qr(A, mode, Q, R);
+}
+
 NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, nb_tensor** R) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_qr", (const nb_tensor* const[]){A}, 1);
-        nb_status st = nbd_linalg_qr(A, mode, Q, R);
+        nb_status st = nbc_linalg_qr(A, mode, Q, R);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_qr(A, mode, Q, R);
+    return nbc_linalg_qr(A, mode, Q, R);
 }
 
 static inline nb_status nbd_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
@@ -1252,14 +1491,28 @@ static inline nb_status nbd_linalg_eigh(const nb_tensor* A, int32_t upper, nb_te
     return nbi_linalg_eigh(A, upper, eigenvalues, eigenvectors);
 }
 
+static nb_status nba_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_eigh", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A}, 1, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+    st = nbd_linalg_eigh(ac.t[0], upper, eigenvalues, eigenvectors);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+    return nbd_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+}
+
 NB_API nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_eigh", (const nb_tensor* const[]){A}, 1);
-        nb_status st = nbd_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+        nb_status st = nbc_linalg_eigh(A, upper, eigenvalues, eigenvectors);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_eigh(A, upper, eigenvalues, eigenvectors);
+    return nbc_linalg_eigh(A, upper, eigenvalues, eigenvectors);
 }
 
 static inline nb_status nbd_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh) {
@@ -1268,14 +1521,28 @@ static inline nb_status nbd_linalg_svd(const nb_tensor* A, int32_t full_matrices
     return nbi_linalg_svd(A, full_matrices, U, S, Vh);
 }
 
+static nb_status nba_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_svd", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A}, 1, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_svd(A, full_matrices, U, S, Vh);
+    st = nbd_linalg_svd(ac.t[0], full_matrices, U, S, Vh);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_svd(A, full_matrices, U, S, Vh);
+    return nbd_linalg_svd(A, full_matrices, U, S, Vh);
+}
+
 NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_tensor** U, nb_tensor** S, nb_tensor** Vh) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_svd", (const nb_tensor* const[]){A}, 1);
-        nb_status st = nbd_linalg_svd(A, full_matrices, U, S, Vh);
+        nb_status st = nbc_linalg_svd(A, full_matrices, U, S, Vh);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_svd(A, full_matrices, U, S, Vh);
+    return nbc_linalg_svd(A, full_matrices, U, S, Vh);
 }
 
 static inline nb_status nbd_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_tensor** info) {
@@ -1284,14 +1551,28 @@ static inline nb_status nbd_linalg_inv_ex(const nb_tensor* A, nb_tensor** invers
     return nbi_linalg_inv_ex(A, inverse, info);
 }
 
+static nb_status nba_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_tensor** info) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_inv_ex", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A}, 1, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_inv_ex(A, inverse, info);
+    st = nbd_linalg_inv_ex(ac.t[0], inverse, info);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_tensor** info) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_inv_ex(A, inverse, info);
+    return nbd_linalg_inv_ex(A, inverse, info);
+}
+
 NB_API nb_status nb_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_tensor** info) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_inv_ex", (const nb_tensor* const[]){A}, 1);
-        nb_status st = nbd_linalg_inv_ex(A, inverse, info);
+        nb_status st = nbc_linalg_inv_ex(A, inverse, info);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_inv_ex(A, inverse, info);
+    return nbc_linalg_inv_ex(A, inverse, info);
 }
 
 static inline nb_status nbd_linalg_solve_ex(const nb_tensor* A, const nb_tensor* B, int32_t left, nb_tensor** result, nb_tensor** info) {
@@ -1316,14 +1597,28 @@ static inline nb_status nbd_linalg_cholesky_ex(const nb_tensor* A, int32_t upper
     return nbi_linalg_cholesky_ex(A, upper, L, info);
 }
 
+static nb_status nba_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_tensor** L, nb_tensor** info) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "linalg_cholesky_ex", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){A}, 1, NULL, 0, false);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_linalg_cholesky_ex(A, upper, L, info);
+    st = nbd_linalg_cholesky_ex(ac.t[0], upper, L, info);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_tensor** L, nb_tensor** info) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_linalg_cholesky_ex(A, upper, L, info);
+    return nbd_linalg_cholesky_ex(A, upper, L, info);
+}
+
 NB_API nb_status nb_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_tensor** L, nb_tensor** info) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_cholesky_ex", (const nb_tensor* const[]){A}, 1);
-        nb_status st = nbd_linalg_cholesky_ex(A, upper, L, info);
+        nb_status st = nbc_linalg_cholesky_ex(A, upper, L, info);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_linalg_cholesky_ex(A, upper, L, info);
+    return nbc_linalg_cholesky_ex(A, upper, L, info);
 }
 
 static inline nb_status nbd_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out) {
@@ -1349,14 +1644,28 @@ static inline nb_status nbd_conv1d(const nb_tensor* input, const nb_tensor* weig
     return nbi_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
 }
 
+static nb_status nba_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "conv1d", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){input, weight, bias}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
+    st = nbd_conv1d(ac.t[0], ac.t[1], ac.t[2], stride, padding_left, padding_right, dilation, groups, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
+    return nbd_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
+}
+
 NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv1d", (const nb_tensor* const[]){input, weight, bias}, 3);
-        nb_status st = nbd_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
+        nb_status st = nbc_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
+    return nbc_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
 }
 
 static inline nb_status nbd_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
@@ -1366,14 +1675,28 @@ static inline nb_status nbd_conv2d(const nb_tensor* input, const nb_tensor* weig
     return nbi_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
 }
 
+static nb_status nba_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "conv2d", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){input, weight, bias}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
+    st = nbd_conv2d(ac.t[0], ac.t[1], ac.t[2], stride, padding, dilation, groups, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
+    return nbd_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
+}
+
 NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv2d", (const nb_tensor* const[]){input, weight, bias}, 3);
-        nb_status st = nbd_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
+        nb_status st = nbc_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
+    return nbc_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
 }
 
 static inline nb_status nbd_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
@@ -1383,14 +1706,28 @@ static inline nb_status nbd_conv_transpose2d(const nb_tensor* input, const nb_te
     return nbi_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
 }
 
+static nb_status nba_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "conv_transpose2d", NB_AC_LOWER, NB_AC_LOWER, (const nb_tensor* const[]){input, weight, bias}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
+    st = nbd_conv_transpose2d(ac.t[0], ac.t[1], ac.t[2], stride, padding, output_padding, dilation, groups, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
+    return nbd_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
+}
+
 NB_API nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv_transpose2d", (const nb_tensor* const[]){input, weight, bias}, 3);
-        nb_status st = nbd_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
+        nb_status st = nbc_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
+    return nbc_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
 }
 
 static inline nb_status nbd_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices, nb_tensor* dst, nb_tensor** out) {
@@ -1451,14 +1788,28 @@ static inline nb_status nbd_layer_norm(const nb_tensor* input, const int64_t* no
     return nbi_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
 }
 
+static nb_status nba_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "layer_norm", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){input, weight, bias}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
+    st = nbd_layer_norm(ac.t[0], normalized_shape, ndim, ac.t[1], ac.t[2], eps, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
+    return nbd_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
+}
+
 NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("layer_norm", (const nb_tensor* const[]){input, weight, bias}, 3);
-        nb_status st = nbd_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
+        nb_status st = nbc_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
+    return nbc_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
 }
 
 static inline nb_status nbd_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var, const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum, double eps, nb_tensor* dst, nb_tensor** out) {
@@ -1487,14 +1838,28 @@ static inline nb_status nbd_group_norm(const nb_tensor* input, int64_t num_group
     return nbi_group_norm(input, num_groups, weight, bias, eps, dst, out);
 }
 
+static nb_status nba_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "group_norm", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){input, weight, bias}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_group_norm(input, num_groups, weight, bias, eps, dst, out);
+    st = nbd_group_norm(ac.t[0], num_groups, ac.t[1], ac.t[2], eps, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_group_norm(input, num_groups, weight, bias, eps, dst, out);
+    return nbd_group_norm(input, num_groups, weight, bias, eps, dst, out);
+}
+
 NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("group_norm", (const nb_tensor* const[]){input, weight, bias}, 3);
-        nb_status st = nbd_group_norm(input, num_groups, weight, bias, eps, dst, out);
+        nb_status st = nbc_group_norm(input, num_groups, weight, bias, eps, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_group_norm(input, num_groups, weight, bias, eps, dst, out);
+    return nbc_group_norm(input, num_groups, weight, bias, eps, dst, out);
 }
 
 static inline nb_status nbd_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
@@ -1504,14 +1869,28 @@ static inline nb_status nbd_nll_loss(const nb_tensor* input, const nb_tensor* ta
     return nbi_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
 }
 
+static nb_status nba_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "nll_loss", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target, weight}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
+    st = nbd_nll_loss(ac.t[0], ac.t[1], ac.t[2], ignore_index, reduction, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
+    return nbd_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
+}
+
 NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("nll_loss", (const nb_tensor* const[]){input, target, weight}, 3);
-        nb_status st = nbd_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
+        nb_status st = nbc_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
+    return nbc_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
 }
 
 static inline nb_status nbd_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out) {
@@ -1521,14 +1900,28 @@ static inline nb_status nbd_cross_entropy(const nb_tensor* input, const nb_tenso
     return nbi_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
 }
 
+static nb_status nba_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "cross_entropy", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target, weight}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
+    st = nbd_cross_entropy(ac.t[0], ac.t[1], ac.t[2], ignore_index, reduction, label_smoothing, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
+    return nbd_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
+}
+
 NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cross_entropy", (const nb_tensor* const[]){input, target, weight}, 3);
-        nb_status st = nbd_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
+        nb_status st = nbc_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
+    return nbc_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
 }
 
 static inline nb_status nbd_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
@@ -1538,14 +1931,28 @@ static inline nb_status nbd_mse_loss(const nb_tensor* input, const nb_tensor* ta
     return nbi_mse_loss(input, target, weight, reduction, dst, out);
 }
 
+static nb_status nba_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "mse_loss", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target, weight}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_mse_loss(input, target, weight, reduction, dst, out);
+    st = nbd_mse_loss(ac.t[0], ac.t[1], ac.t[2], reduction, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_mse_loss(input, target, weight, reduction, dst, out);
+    return nbd_mse_loss(input, target, weight, reduction, dst, out);
+}
+
 NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mse_loss", (const nb_tensor* const[]){input, target, weight}, 3);
-        nb_status st = nbd_mse_loss(input, target, weight, reduction, dst, out);
+        nb_status st = nbc_mse_loss(input, target, weight, reduction, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_mse_loss(input, target, weight, reduction, dst, out);
+    return nbc_mse_loss(input, target, weight, reduction, dst, out);
 }
 
 static inline nb_status nbd_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
@@ -1555,14 +1962,28 @@ static inline nb_status nbd_l1_loss(const nb_tensor* input, const nb_tensor* tar
     return nbi_l1_loss(input, target, weight, reduction, dst, out);
 }
 
+static nb_status nba_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "l1_loss", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target, weight}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_l1_loss(input, target, weight, reduction, dst, out);
+    st = nbd_l1_loss(ac.t[0], ac.t[1], ac.t[2], reduction, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_l1_loss(input, target, weight, reduction, dst, out);
+    return nbd_l1_loss(input, target, weight, reduction, dst, out);
+}
+
 NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("l1_loss", (const nb_tensor* const[]){input, target, weight}, 3);
-        nb_status st = nbd_l1_loss(input, target, weight, reduction, dst, out);
+        nb_status st = nbc_l1_loss(input, target, weight, reduction, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_l1_loss(input, target, weight, reduction, dst, out);
+    return nbc_l1_loss(input, target, weight, reduction, dst, out);
 }
 
 static inline nb_status nbd_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out) {
@@ -1572,14 +1993,28 @@ static inline nb_status nbd_smooth_l1_loss(const nb_tensor* input, const nb_tens
     return nbi_smooth_l1_loss(input, target, reduction, beta, dst, out);
 }
 
+static nb_status nba_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "smooth_l1_loss", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_smooth_l1_loss(input, target, reduction, beta, dst, out);
+    st = nbd_smooth_l1_loss(ac.t[0], ac.t[1], reduction, beta, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_smooth_l1_loss(input, target, reduction, beta, dst, out);
+    return nbd_smooth_l1_loss(input, target, reduction, beta, dst, out);
+}
+
 NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("smooth_l1_loss", (const nb_tensor* const[]){input, target}, 2);
-        nb_status st = nbd_smooth_l1_loss(input, target, reduction, beta, dst, out);
+        nb_status st = nbc_smooth_l1_loss(input, target, reduction, beta, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_smooth_l1_loss(input, target, reduction, beta, dst, out);
+    return nbc_smooth_l1_loss(input, target, reduction, beta, dst, out);
 }
 
 static inline nb_status nbd_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out) {
@@ -1589,14 +2024,28 @@ static inline nb_status nbd_huber_loss(const nb_tensor* input, const nb_tensor* 
     return nbi_huber_loss(input, target, weight, reduction, delta, dst, out);
 }
 
+static nb_status nba_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "huber_loss", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target, weight}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_huber_loss(input, target, weight, reduction, delta, dst, out);
+    st = nbd_huber_loss(ac.t[0], ac.t[1], ac.t[2], reduction, delta, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_huber_loss(input, target, weight, reduction, delta, dst, out);
+    return nbd_huber_loss(input, target, weight, reduction, delta, dst, out);
+}
+
 NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("huber_loss", (const nb_tensor* const[]){input, target, weight}, 3);
-        nb_status st = nbd_huber_loss(input, target, weight, reduction, delta, dst, out);
+        nb_status st = nbc_huber_loss(input, target, weight, reduction, delta, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_huber_loss(input, target, weight, reduction, delta, dst, out);
+    return nbc_huber_loss(input, target, weight, reduction, delta, dst, out);
 }
 
 static inline nb_status nbd_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
@@ -1606,14 +2055,28 @@ static inline nb_status nbd_binary_cross_entropy(const nb_tensor* input, const n
     return nbi_binary_cross_entropy(input, target, weight, reduction, dst, out);
 }
 
+static nb_status nba_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "binary_cross_entropy", NB_AC_FP32, NB_AC_NONE, (const nb_tensor* const[]){input, target, weight}, 3, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_binary_cross_entropy(input, target, weight, reduction, dst, out);
+    st = nbd_binary_cross_entropy(ac.t[0], ac.t[1], ac.t[2], reduction, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_binary_cross_entropy(input, target, weight, reduction, dst, out);
+    return nbd_binary_cross_entropy(input, target, weight, reduction, dst, out);
+}
+
 NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("binary_cross_entropy", (const nb_tensor* const[]){input, target, weight}, 3);
-        nb_status st = nbd_binary_cross_entropy(input, target, weight, reduction, dst, out);
+        nb_status st = nbc_binary_cross_entropy(input, target, weight, reduction, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_binary_cross_entropy(input, target, weight, reduction, dst, out);
+    return nbc_binary_cross_entropy(input, target, weight, reduction, dst, out);
 }
 
 static inline nb_status nbd_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
@@ -1623,14 +2086,28 @@ static inline nb_status nbd_binary_cross_entropy_with_logits(const nb_tensor* in
     return nbi_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
 }
 
+static nb_status nba_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "binary_cross_entropy_with_logits", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target, weight, pos_weight}, 4, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
+    st = nbd_binary_cross_entropy_with_logits(ac.t[0], ac.t[1], ac.t[2], ac.t[3], reduction, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
+    return nbd_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
+}
+
 NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("binary_cross_entropy_with_logits", (const nb_tensor* const[]){input, target, weight, pos_weight}, 4);
-        nb_status st = nbd_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
+        nb_status st = nbc_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
+    return nbc_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
 }
 
 static inline nb_status nbd_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out) {
@@ -1640,14 +2117,28 @@ static inline nb_status nbd_kl_div(const nb_tensor* input, const nb_tensor* targ
     return nbi_kl_div(input, target, reduction, log_target, dst, out);
 }
 
+static nb_status nba_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "kl_div", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){input, target}, 2, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_kl_div(input, target, reduction, log_target, dst, out);
+    st = nbd_kl_div(ac.t[0], ac.t[1], reduction, log_target, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_kl_div(input, target, reduction, log_target, dst, out);
+    return nbd_kl_div(input, target, reduction, log_target, dst, out);
+}
+
 NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("kl_div", (const nb_tensor* const[]){input, target}, 2);
-        nb_status st = nbd_kl_div(input, target, reduction, log_target, dst, out);
+        nb_status st = nbc_kl_div(input, target, reduction, log_target, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_kl_div(input, target, reduction, log_target, dst, out);
+    return nbc_kl_div(input, target, reduction, log_target, dst, out);
 }
 
 static inline nb_status nbd_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out) {
@@ -2090,14 +2581,28 @@ static inline nb_status nbd_sum(const nb_tensor* t, const int64_t* dims, int32_t
     return nbi_sum(t, dims, ndims, keepdim, dtype, dst, out);
 }
 
+static nb_status nba_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "sum", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_sum(t, dims, ndims, keepdim, dtype, dst, out);
+    st = nbd_sum(ac.t[0], dims, ndims, keepdim, dtype, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_sum(t, dims, ndims, keepdim, dtype, dst, out);
+    return nbd_sum(t, dims, ndims, keepdim, dtype, dst, out);
+}
+
 NB_API nb_status nb_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sum", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_sum(t, dims, ndims, keepdim, dtype, dst, out);
+        nb_status st = nbc_sum(t, dims, ndims, keepdim, dtype, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_sum(t, dims, ndims, keepdim, dtype, dst, out);
+    return nbc_sum(t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 static inline nb_status nbd_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
@@ -2124,14 +2629,28 @@ static inline nb_status nbd_prod(const nb_tensor* t, const int64_t* dims, int32_
     return nbi_prod(t, dims, ndims, keepdim, dtype, dst, out);
 }
 
+static nb_status nba_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "prod", NB_AC_FP32, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_prod(t, dims, ndims, keepdim, dtype, dst, out);
+    st = nbd_prod(ac.t[0], dims, ndims, keepdim, dtype, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_prod(t, dims, ndims, keepdim, dtype, dst, out);
+    return nbd_prod(t, dims, ndims, keepdim, dtype, dst, out);
+}
+
 NB_API nb_status nb_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("prod", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_prod(t, dims, ndims, keepdim, dtype, dst, out);
+        nb_status st = nbc_prod(t, dims, ndims, keepdim, dtype, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_prod(t, dims, ndims, keepdim, dtype, dst, out);
+    return nbc_prod(t, dims, ndims, keepdim, dtype, dst, out);
 }
 
 static inline nb_status nbd_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
@@ -2279,14 +2798,28 @@ static inline nb_status nbd_norm(const nb_tensor* t, double p, const int64_t* di
     return nbi_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
 }
 
+static nb_status nba_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "norm", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
+    st = nbd_norm(ac.t[0], p, dims, ndims, keepdim, dtype, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
+    return nbd_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
+}
+
 NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("norm", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
+        nb_status st = nbc_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
+    return nbc_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
 }
 
 static inline nb_status nbd_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
@@ -2296,14 +2829,28 @@ static inline nb_status nbd_logsumexp(const nb_tensor* t, const int64_t* dims, i
     return nbi_logsumexp(t, dims, ndims, keepdim, dst, out);
 }
 
+static nb_status nba_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "logsumexp", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_logsumexp(t, dims, ndims, keepdim, dst, out);
+    st = nbd_logsumexp(ac.t[0], dims, ndims, keepdim, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_logsumexp(t, dims, ndims, keepdim, dst, out);
+    return nbd_logsumexp(t, dims, ndims, keepdim, dst, out);
+}
+
 NB_API nb_status nb_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("logsumexp", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_logsumexp(t, dims, ndims, keepdim, dst, out);
+        nb_status st = nbc_logsumexp(t, dims, ndims, keepdim, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_logsumexp(t, dims, ndims, keepdim, dst, out);
+    return nbc_logsumexp(t, dims, ndims, keepdim, dst, out);
 }
 
 static inline nb_status nbd_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out) {
@@ -2347,14 +2894,28 @@ static inline nb_status nbd_cumsum(const nb_tensor* t, int64_t dim, int32_t dtyp
     return nbi_cumsum(t, dim, dtype, dst, out);
 }
 
+static nb_status nba_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "cumsum", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_cumsum(t, dim, dtype, dst, out);
+    st = nbd_cumsum(ac.t[0], dim, dtype, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_cumsum(t, dim, dtype, dst, out);
+    return nbd_cumsum(t, dim, dtype, dst, out);
+}
+
 NB_API nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cumsum", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_cumsum(t, dim, dtype, dst, out);
+        nb_status st = nbc_cumsum(t, dim, dtype, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_cumsum(t, dim, dtype, dst, out);
+    return nbc_cumsum(t, dim, dtype, dst, out);
 }
 
 static inline nb_status nbd_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
@@ -2364,14 +2925,28 @@ static inline nb_status nbd_cumprod(const nb_tensor* t, int64_t dim, int32_t dty
     return nbi_cumprod(t, dim, dtype, dst, out);
 }
 
+static nb_status nba_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "cumprod", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_cumprod(t, dim, dtype, dst, out);
+    st = nbd_cumprod(ac.t[0], dim, dtype, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_cumprod(t, dim, dtype, dst, out);
+    return nbd_cumprod(t, dim, dtype, dst, out);
+}
+
 NB_API nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cumprod", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_cumprod(t, dim, dtype, dst, out);
+        nb_status st = nbc_cumprod(t, dim, dtype, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_cumprod(t, dim, dtype, dst, out);
+    return nbc_cumprod(t, dim, dtype, dst, out);
 }
 
 static inline nb_status nbd_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
@@ -2381,14 +2956,28 @@ static inline nb_status nbd_softmax(const nb_tensor* t, int64_t dim, int32_t dty
     return nbi_softmax(t, dim, dtype, dst, out);
 }
 
+static nb_status nba_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "softmax", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_softmax(t, dim, dtype, dst, out);
+    st = nbd_softmax(ac.t[0], dim, dtype, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_softmax(t, dim, dtype, dst, out);
+    return nbd_softmax(t, dim, dtype, dst, out);
+}
+
 NB_API nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("softmax", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_softmax(t, dim, dtype, dst, out);
+        nb_status st = nbc_softmax(t, dim, dtype, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_softmax(t, dim, dtype, dst, out);
+    return nbc_softmax(t, dim, dtype, dst, out);
 }
 
 static inline nb_status nbd_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
@@ -2398,14 +2987,28 @@ static inline nb_status nbd_log_softmax(const nb_tensor* t, int64_t dim, int32_t
     return nbi_log_softmax(t, dim, dtype, dst, out);
 }
 
+static nb_status nba_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "log_softmax", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){t}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_log_softmax(t, dim, dtype, dst, out);
+    st = nbd_log_softmax(ac.t[0], dim, dtype, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_log_softmax(t, dim, dtype, dst, out);
+    return nbd_log_softmax(t, dim, dtype, dst, out);
+}
+
 NB_API nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log_softmax", (const nb_tensor* const[]){t}, 1);
-        nb_status st = nbd_log_softmax(t, dim, dtype, dst, out);
+        nb_status st = nbc_log_softmax(t, dim, dtype, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_log_softmax(t, dim, dtype, dst, out);
+    return nbc_log_softmax(t, dim, dtype, dst, out);
 }
 
 static inline nb_status nbd_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
@@ -2415,14 +3018,28 @@ static inline nb_status nbd_cat(const nb_tensor* const* tensors, int32_t n, int6
     return nbi_cat(tensors, n, dim, dst, out);
 }
 
+static nb_status nba_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "cat", NB_AC_PROMOTE, NB_AC_PROMOTE, NULL, 0, tensors, n, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_cat(tensors, n, dim, dst, out);
+    st = nbd_cat(ac.list, n, dim, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_cat(tensors, n, dim, dst, out);
+    return nbd_cat(tensors, n, dim, dst, out);
+}
+
 NB_API nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cat", tensors, n);
-        nb_status st = nbd_cat(tensors, n, dim, dst, out);
+        nb_status st = nbc_cat(tensors, n, dim, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_cat(tensors, n, dim, dst, out);
+    return nbc_cat(tensors, n, dim, dst, out);
 }
 
 static inline nb_status nbd_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
@@ -2432,14 +3049,28 @@ static inline nb_status nbd_stack(const nb_tensor* const* tensors, int32_t n, in
     return nbi_stack(tensors, n, dim, dst, out);
 }
 
+static nb_status nba_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "stack", NB_AC_PROMOTE, NB_AC_PROMOTE, NULL, 0, tensors, n, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_stack(tensors, n, dim, dst, out);
+    st = nbd_stack(ac.list, n, dim, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_stack(tensors, n, dim, dst, out);
+    return nbd_stack(tensors, n, dim, dst, out);
+}
+
 NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("stack", tensors, n);
-        nb_status st = nbd_stack(tensors, n, dim, dst, out);
+        nb_status st = nbc_stack(tensors, n, dim, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_stack(tensors, n, dim, dst, out);
+    return nbc_stack(tensors, n, dim, dst, out);
 }
 
 static inline nb_status nbd_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_tensor** out) {
@@ -2653,14 +3284,28 @@ static inline nb_status nbd_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** 
     return nbi_exp(x, dst, out);
 }
 
+static nb_status nba_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "exp", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_exp(x, dst, out);
+    st = nbd_exp(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_exp(x, dst, out);
+    return nbd_exp(x, dst, out);
+}
+
 NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("exp", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_exp(x, dst, out);
+        nb_status st = nbc_exp(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_exp(x, dst, out);
+    return nbc_exp(x, dst, out);
 }
 
 static inline nb_status nbd_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2687,14 +3332,28 @@ static inline nb_status nbd_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor*
     return nbi_expm1(x, dst, out);
 }
 
+static nb_status nba_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "expm1", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_expm1(x, dst, out);
+    st = nbd_expm1(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_expm1(x, dst, out);
+    return nbd_expm1(x, dst, out);
+}
+
 NB_API nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("expm1", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_expm1(x, dst, out);
+        nb_status st = nbc_expm1(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_expm1(x, dst, out);
+    return nbc_expm1(x, dst, out);
 }
 
 static inline nb_status nbd_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2704,14 +3363,28 @@ static inline nb_status nbd_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** 
     return nbi_log(x, dst, out);
 }
 
+static nb_status nba_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "log", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_log(x, dst, out);
+    st = nbd_log(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_log(x, dst, out);
+    return nbd_log(x, dst, out);
+}
+
 NB_API nb_status nb_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_log(x, dst, out);
+        nb_status st = nbc_log(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_log(x, dst, out);
+    return nbc_log(x, dst, out);
 }
 
 static inline nb_status nbd_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2721,14 +3394,28 @@ static inline nb_status nbd_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor**
     return nbi_log2(x, dst, out);
 }
 
+static nb_status nba_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "log2", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_log2(x, dst, out);
+    st = nbd_log2(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_log2(x, dst, out);
+    return nbd_log2(x, dst, out);
+}
+
 NB_API nb_status nb_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log2", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_log2(x, dst, out);
+        nb_status st = nbc_log2(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_log2(x, dst, out);
+    return nbc_log2(x, dst, out);
 }
 
 static inline nb_status nbd_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2738,14 +3425,28 @@ static inline nb_status nbd_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor*
     return nbi_log10(x, dst, out);
 }
 
+static nb_status nba_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "log10", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_log10(x, dst, out);
+    st = nbd_log10(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_log10(x, dst, out);
+    return nbd_log10(x, dst, out);
+}
+
 NB_API nb_status nb_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log10", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_log10(x, dst, out);
+        nb_status st = nbc_log10(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_log10(x, dst, out);
+    return nbc_log10(x, dst, out);
 }
 
 static inline nb_status nbd_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2755,14 +3456,28 @@ static inline nb_status nbd_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor*
     return nbi_log1p(x, dst, out);
 }
 
+static nb_status nba_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "log1p", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_log1p(x, dst, out);
+    st = nbd_log1p(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_log1p(x, dst, out);
+    return nbd_log1p(x, dst, out);
+}
+
 NB_API nb_status nb_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log1p", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_log1p(x, dst, out);
+        nb_status st = nbc_log1p(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_log1p(x, dst, out);
+    return nbc_log1p(x, dst, out);
 }
 
 static inline nb_status nbd_sqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2789,14 +3504,28 @@ static inline nb_status nbd_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor*
     return nbi_rsqrt(x, dst, out);
 }
 
+static nb_status nba_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "rsqrt", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_rsqrt(x, dst, out);
+    st = nbd_rsqrt(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_rsqrt(x, dst, out);
+    return nbd_rsqrt(x, dst, out);
+}
+
 NB_API nb_status nb_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("rsqrt", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_rsqrt(x, dst, out);
+        nb_status st = nbc_rsqrt(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_rsqrt(x, dst, out);
+    return nbc_rsqrt(x, dst, out);
 }
 
 static inline nb_status nbd_sin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2840,14 +3569,28 @@ static inline nb_status nbd_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** 
     return nbi_tan(x, dst, out);
 }
 
+static nb_status nba_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "tan", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_tan(x, dst, out);
+    st = nbd_tan(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_tan(x, dst, out);
+    return nbd_tan(x, dst, out);
+}
+
 NB_API nb_status nb_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tan", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_tan(x, dst, out);
+        nb_status st = nbc_tan(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_tan(x, dst, out);
+    return nbc_tan(x, dst, out);
 }
 
 static inline nb_status nbd_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2857,14 +3600,28 @@ static inline nb_status nbd_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor**
     return nbi_asin(x, dst, out);
 }
 
+static nb_status nba_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "asin", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_asin(x, dst, out);
+    st = nbd_asin(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_asin(x, dst, out);
+    return nbd_asin(x, dst, out);
+}
+
 NB_API nb_status nb_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("asin", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_asin(x, dst, out);
+        nb_status st = nbc_asin(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_asin(x, dst, out);
+    return nbc_asin(x, dst, out);
 }
 
 static inline nb_status nbd_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2874,14 +3631,28 @@ static inline nb_status nbd_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor**
     return nbi_acos(x, dst, out);
 }
 
+static nb_status nba_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "acos", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_acos(x, dst, out);
+    st = nbd_acos(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_acos(x, dst, out);
+    return nbd_acos(x, dst, out);
+}
+
 NB_API nb_status nb_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("acos", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_acos(x, dst, out);
+        nb_status st = nbc_acos(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_acos(x, dst, out);
+    return nbc_acos(x, dst, out);
 }
 
 static inline nb_status nbd_atan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2908,14 +3679,28 @@ static inline nb_status nbd_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor**
     return nbi_sinh(x, dst, out);
 }
 
+static nb_status nba_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "sinh", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_sinh(x, dst, out);
+    st = nbd_sinh(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_sinh(x, dst, out);
+    return nbd_sinh(x, dst, out);
+}
+
 NB_API nb_status nb_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sinh", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_sinh(x, dst, out);
+        nb_status st = nbc_sinh(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_sinh(x, dst, out);
+    return nbc_sinh(x, dst, out);
 }
 
 static inline nb_status nbd_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -2925,14 +3710,28 @@ static inline nb_status nbd_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor**
     return nbi_cosh(x, dst, out);
 }
 
+static nb_status nba_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "cosh", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_cosh(x, dst, out);
+    st = nbd_cosh(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_cosh(x, dst, out);
+    return nbd_cosh(x, dst, out);
+}
+
 NB_API nb_status nb_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cosh", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_cosh(x, dst, out);
+        nb_status st = nbc_cosh(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_cosh(x, dst, out);
+    return nbc_cosh(x, dst, out);
 }
 
 static inline nb_status nbd_tanh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -3010,14 +3809,28 @@ static inline nb_status nbd_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_te
     return nbi_reciprocal(x, dst, out);
 }
 
+static nb_status nba_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "reciprocal", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_reciprocal(x, dst, out);
+    st = nbd_reciprocal(ac.t[0], dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_reciprocal(x, dst, out);
+    return nbd_reciprocal(x, dst, out);
+}
+
 NB_API nb_status nb_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("reciprocal", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_reciprocal(x, dst, out);
+        nb_status st = nbc_reciprocal(x, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_reciprocal(x, dst, out);
+    return nbc_reciprocal(x, dst, out);
 }
 
 static inline nb_status nbd_silu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
@@ -3095,14 +3908,28 @@ static inline nb_status nbd_softplus(const nb_tensor* x, double beta, double thr
     return nbi_softplus(x, beta, threshold, dst, out);
 }
 
+static nb_status nba_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out) {
+    nb_ac_frame ac;
+    nb_status st = nb_ac_begin(&ac, "softplus", NB_AC_NONE, NB_AC_FP32, (const nb_tensor* const[]){x}, 1, NULL, 0, dst != NULL);
+    if (st != NB_OK || !ac.active) return st != NB_OK ? st : nbd_softplus(x, beta, threshold, dst, out);
+    st = nbd_softplus(ac.t[0], beta, threshold, dst, out);
+    nb_ac_end(&ac);
+    return st;
+}
+
+static inline nb_status nbc_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ac_mask != 0)) return nba_softplus(x, beta, threshold, dst, out);
+    return nbd_softplus(x, beta, threshold, dst, out);
+}
+
 NB_API nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("softplus", (const nb_tensor* const[]){x}, 1);
-        nb_status st = nbd_softplus(x, beta, threshold, dst, out);
+        nb_status st = nbc_softplus(x, beta, threshold, dst, out);
         nb_prof_op_end(prof, st);
         return st;
     }
-    return nbd_softplus(x, beta, threshold, dst, out);
+    return nbc_softplus(x, beta, threshold, dst, out);
 }
 
 static inline nb_status nbd_neg(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {

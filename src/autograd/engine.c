@@ -4,6 +4,7 @@
  * shapes of its inputs and summed into the buffers of the next nodes. Leaves
  * accumulate into .grad through their AccumulateGrad node. */
 #include "autograd.h"
+#include "../core/autocast.h"
 #include "../core/profiler.h"
 
 #include <pthread.h>
@@ -360,7 +361,10 @@ static nb_status run_node(pass* P, task* t) {
             b.ntmp = 0;
             b.msg[0] = '\0';
             bool prof = nb_prof_active() && nb_prof_node_begin(n->name);
+            const int32_t autocast = nb_ac_mask; /* backward runs in the dtypes forward chose */
+            nb_ac_mask = 0;
             st = n->backward(&b);
+            nb_ac_mask = autocast;
             if (prof) nb_profiler_range_pop();
             if (st == NB_OK) st = b.st;
             else if (st == b.st && b.msg[0] != '\0') nb_error(st, "%s", b.msg); /* the first failure's message */

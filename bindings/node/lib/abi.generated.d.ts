@@ -359,6 +359,24 @@ export interface Functions {
   nb_profiler_range_push(name: string | null): number;
   /** Closes the calling thread's innermost range; fails when none is open. */
   nb_profiler_range_pop(): number;
+  /** Turns autocast on or off for ops on a device type (NB_CPU or NB_CUDA) on the calling thread. While on, an op whose manifest entry has an "autocast" policy casts its floating-point inputs on that device (float64 excepted) first: "lower" to the autocast dtype, "fp32" to float32, "promote" to the widest of them; ops it calls run without autocast, and so does backward. */
+  nb_autocast_set_enabled(device_type: number, enabled: number): number;
+  /** 1 when autocast is on for the device type on the calling thread, else 0. */
+  nb_autocast_is_enabled(device_type: number): number;
+  /** The low-precision dtype of a device type's autocast on the calling thread: NB_BF16 or NB_F16 (defaults: bfloat16 on CPU, float16 on CUDA). */
+  nb_autocast_set_dtype(device_type: number, dtype: number): number;
+  /** The calling thread's autocast dtype for a device type (-1 for a device type without autocast). */
+  nb_autocast_get_dtype(device_type: number): number;
+  /** Whether casts of leaf tensors that require grad (the weights) are cached on the calling thread until nb_autocast_clear_cache, so a weight is cast once per autocast region. On by default. */
+  nb_autocast_set_cache_enabled(enabled: number): void;
+  /** 1 when the calling thread caches autocast weight casts. */
+  nb_autocast_is_cache_enabled(): number;
+  /** Counts entering an autocast region on the calling thread; returns the new depth. */
+  nb_autocast_increment_nesting(): number;
+  /** Counts leaving an autocast region; returns the new depth (never below 0). A frontend clears the cache when it reaches 0. */
+  nb_autocast_decrement_nesting(): number;
+  /** Releases the calling thread's cached weight casts. */
+  nb_autocast_clear_cache(): void;
   /** The calling thread's current device index of a type (0 at start). */
   nb_device_current(device_type: number, out: Int32Array): number;
   /** Sets the calling thread's current device of a type; index -1 means the current one is kept. */

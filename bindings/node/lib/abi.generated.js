@@ -139,6 +139,15 @@ const FUNCTIONS = Object.freeze({
   nb_profiler_events: ["nb_status", [["char*", "buf"], ["int64_t", "cap"], ["int64_t*", "needed"]], "profiler", false],
   nb_profiler_range_push: ["nb_status", [["const char*", "name"]], "profiler", false],
   nb_profiler_range_pop: ["nb_status", [], "profiler", false],
+  nb_autocast_set_enabled: ["nb_status", [["int32_t", "device_type"], ["int32_t", "enabled"]], "autocast", false],
+  nb_autocast_is_enabled: ["int32_t", [["int32_t", "device_type"]], "autocast", false],
+  nb_autocast_set_dtype: ["nb_status", [["int32_t", "device_type"], ["int32_t", "dtype"]], "autocast", false],
+  nb_autocast_get_dtype: ["int32_t", [["int32_t", "device_type"]], "autocast", false],
+  nb_autocast_set_cache_enabled: ["void", [["int32_t", "enabled"]], "autocast", false],
+  nb_autocast_is_cache_enabled: ["int32_t", [], "autocast", false],
+  nb_autocast_increment_nesting: ["int32_t", [], "autocast", false],
+  nb_autocast_decrement_nesting: ["int32_t", [], "autocast", false],
+  nb_autocast_clear_cache: ["void", [], "autocast", false],
   nb_device_current: ["nb_status", [["int32_t", "device_type"], ["int32_t*", "out"]], "device runtime", false],
   nb_device_set_current: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
   nb_device_synchronize: ["nb_status", [["int32_t", "device_type"], ["int32_t", "device_index"]], "device runtime", false],
@@ -519,6 +528,15 @@ function declare(koffi, lib) {
   fn.nb_profiler_events = bind('nb_profiler_events', 'nb_status nb_profiler_events(char* buf, int64_t cap, int64_t* needed)');
   fn.nb_profiler_range_push = bind('nb_profiler_range_push', 'nb_status nb_profiler_range_push(const char* name)');
   fn.nb_profiler_range_pop = bind('nb_profiler_range_pop', 'nb_status nb_profiler_range_pop()');
+  fn.nb_autocast_set_enabled = bind('nb_autocast_set_enabled', 'nb_status nb_autocast_set_enabled(int32_t device_type, int32_t enabled)');
+  fn.nb_autocast_is_enabled = bind('nb_autocast_is_enabled', 'int32_t nb_autocast_is_enabled(int32_t device_type)');
+  fn.nb_autocast_set_dtype = bind('nb_autocast_set_dtype', 'nb_status nb_autocast_set_dtype(int32_t device_type, int32_t dtype)');
+  fn.nb_autocast_get_dtype = bind('nb_autocast_get_dtype', 'int32_t nb_autocast_get_dtype(int32_t device_type)');
+  fn.nb_autocast_set_cache_enabled = bind('nb_autocast_set_cache_enabled', 'void nb_autocast_set_cache_enabled(int32_t enabled)');
+  fn.nb_autocast_is_cache_enabled = bind('nb_autocast_is_cache_enabled', 'int32_t nb_autocast_is_cache_enabled()');
+  fn.nb_autocast_increment_nesting = bind('nb_autocast_increment_nesting', 'int32_t nb_autocast_increment_nesting()');
+  fn.nb_autocast_decrement_nesting = bind('nb_autocast_decrement_nesting', 'int32_t nb_autocast_decrement_nesting()');
+  fn.nb_autocast_clear_cache = bind('nb_autocast_clear_cache', 'void nb_autocast_clear_cache()');
   fn.nb_device_current = bind('nb_device_current', 'nb_status nb_device_current(int32_t device_type, int32_t* out)');
   fn.nb_device_set_current = bind('nb_device_set_current', 'nb_status nb_device_set_current(int32_t device_type, int32_t device_index)');
   fn.nb_device_synchronize = bind('nb_device_synchronize', 'nb_status nb_device_synchronize(int32_t device_type, int32_t device_index)');

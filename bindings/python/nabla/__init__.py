@@ -27,6 +27,12 @@ from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, c
 from ._reduce import _log_softmax_backward_data, _softmax_backward_data  # noqa: F401 - torch's private names
 from ._linalg import *  # noqa: F401,F403 - matmul, mm, bmm, addmm, linear, ... and @
 from . import amp, autograd, cuda, linalg, memory, nn, optim, profiler, utils
+from . import cpu  # noqa: E402 - nabla.cpu.amp
+from .amp.autocast_mode import (autocast, is_autocast_enabled, set_autocast_enabled, get_autocast_dtype,  # noqa: F401
+                                set_autocast_dtype, is_autocast_cache_enabled, set_autocast_cache_enabled,
+                                clear_autocast_cache, autocast_increment_nesting, autocast_decrement_nesting,
+                                is_autocast_available)
+cuda.amp = amp.cuda_amp
 from .linalg import det, inverse, logdet, slogdet  # noqa: F401 - PyTorch's top-level names
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
