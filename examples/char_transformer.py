@@ -1,6 +1,6 @@
 """A character-level transformer language model trained on the Declaration of
 Independence (public domain, examples/data/declaration.txt), then sampled.
-Run: python examples/char_transformer.py [--steps N]"""
+Run: python examples/char_transformer.py [--steps N] [--autocast bfloat16]"""
 from __future__ import annotations
 
 import argparse
@@ -32,7 +32,9 @@ class CharTransformer(nn.Module):
         return self.head(self.encoder(x, mask=self.mask[:T, :T], is_causal=True))
 
 
-def main(steps: int = 300, context: int = 64) -> float:
+def main(steps: int = 300, context: int = 64, autocast: str | None = None, sample: bool = True) -> float:
+    """Trains for `steps` and returns the last loss; with autocast ("bfloat16" or "float16") the
+    forward pass and the loss run under nb.autocast("cpu") (mixed precision)."""
     nb.manual_seed(0)
     chars = sorted(set(TEXT))
     stoi = {c: i for i, c in enumerate(chars)}
@@ -46,8 +48,9 @@ def main(steps: int = 300, context: int = 64) -> float:
         starts = nb.randint(0, data.shape[0] - context - 1, (32, 1))
         idx = starts + nb.arange(context + 1)
         batch = data[idx]
-        logits = model(batch[:, :-1])
-        loss = F.cross_entropy(logits.reshape(-1, len(chars)), batch[:, 1:].reshape(-1))
+        with nb.autocast("cpu", dtype=getattr(nb, autocast or "bfloat16"), enabled=autocast is not None):
+            logits = model(batch[:, :-1])
+            loss = F.cross_entropy(logits.reshape(-1, len(chars)), batch[:, 1:].reshape(-1))
         opt.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -55,6 +58,8 @@ def main(steps: int = 300, context: int = 64) -> float:
         sched.step()
         if step % 50 == 0 or step == steps - 1:
             print(f"step {step:4d}: loss {loss.item():.3f}")
+    if not sample:
+        return loss.item()
     model.eval()
     out = [stoi[c] for c in "We hold these truths"]
     with nb.no_grad():
@@ -69,4 +74,6 @@ def main(steps: int = 300, context: int = 64) -> float:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=300)
-    main(parser.parse_args().steps)
+    parser.add_argument("--autocast", choices=["bfloat16", "float16"], default=None)
+    args = parser.parse_args()
+    main(args.steps, autocast=args.autocast)
