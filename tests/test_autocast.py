@@ -215,3 +215,17 @@ def test_bf16_training_reaches_the_float32_loss():
     print(f"loss after 25 steps: float32 {f32:.4f}, bf16 autocast {bf16:.4f}")
     assert bf16 < 3.6 and f32 < 3.6       # both learn (the loss starts at ln 61 = 4.1)
     assert abs(bf16 - f32) < 0.05
+
+
+@pytest.mark.skipif(not nb.cuda.is_available(), reason="no CUDA device (the CPU lists are checked above)")
+def test_cuda_lists_on_the_device():
+    """CUDA's lists (fp32 for softmax, sum, exp; float16 by default) differ from the CPU's."""
+    a = nb.randn(4, 4, device="cuda")
+    with nb.autocast("cuda"):
+        assert (a @ a).dtype == nb.float16 and nb.mv(a, a[0]).dtype == nb.float16
+        h = a.half()
+        assert h.softmax(-1).dtype == nb.float32 and h.sum().dtype == nb.float32 and h.exp().dtype == nb.float32
+        assert h.relu().dtype == nb.float16
+        assert (a.cpu() @ a.cpu()).dtype == nb.float32   # the CPU's autocast is off
+    with nb.cuda.amp.autocast(dtype=nb.bfloat16):
+        assert (a @ a).dtype == nb.bfloat16

@@ -185,3 +185,21 @@ def test_state_dict_pickle_and_disabled():
     if not nb.cuda.is_available():
         with pytest.warns(UserWarning, match="CUDA is not available"):
             assert not nb.amp.GradScaler().is_enabled()
+
+
+def test_device_gradients_match_the_cpu(device):
+    """On a device the fused op and the update run as queued ops: same results as on the CPU."""
+    v = np.array([[1.0, np.inf, 3.0], [4.0, 5.0, 6.0]], dtype=np.float32)
+    res = []
+    for dev in ("cpu", device):
+        g = nb.from_numpy(v.copy()).to(dev).t()  # strided, so the CPU takes the op path too
+        found, inv = nb.zeros(1, device=dev), nb.full((1,), 0.5, device=dev)
+        assert lib.nb_amp_foreach_non_finite_check_and_unscale_(ffi.new("nb_tensor*[]", [g._h]), 1, found._h,
+                                                                 inv._h) == 0
+        scale, tracker = nb.full((1,), 8.0, device=dev), nb.full((1,), 2, dtype=nb.int32, device=dev)
+        assert lib.nb_amp_update_scale_(scale._h, tracker._h, found._h, 2.0, 0.5, 3) == 0
+        zero = nb.zeros(1, device=dev)
+        assert lib.nb_amp_update_scale_(scale._h, tracker._h, zero._h, 2.0, 0.5, 1) == 0
+        res.append((g.cpu().numpy().tolist(), found.item(), scale.item(), tracker.item()))
+    assert res[0] == res[1]
+    assert res[0][1:] == (1.0, 8.0, 0)

@@ -252,3 +252,26 @@ def test_trace_format_checker_notices_bad_events():
                 {"ph": "s", "id": 3, "name": "a", "pid": 1, "tid": 1, "ts": 0}):
         with pytest.raises((AssertionError, KeyError)):
             check_trace_event_format({"traceEvents": [bad]})
+
+
+def test_device_ops_get_a_stream_track_and_flow_arrows(device):
+    a = nb.randn(32, 32, device=device)
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
+    with profile(activities=acts, profile_memory=True) as prof:
+        for _ in range(3):
+            a = (a @ a).tanh()
+        a.sum().item()
+    trace = _trace(prof)
+    check_trace_event_format(trace)
+    kernels = [e for e in trace["traceEvents"] if e.get("cat") == "kernel"]
+    evs = prof.events()
+    if device == "cpu":
+        assert kernels == [] and all(e.device_time_total == 0 for e in evs)
+        return
+    assert {e["name"] for e in kernels} >= {"nabla::matmul", "nabla::tanh"}
+    assert all(e["dur"] >= 0 for e in kernels)
+    mm = [e for e in evs if e.name == "nabla::matmul"]
+    assert len(mm) == 3 and all(e.device == "cuda:0" and e.device_start is not None for e in mm)
+    flows = [e for e in trace["traceEvents"] if e["ph"] in ("s", "f")]
+    assert len(flows) == 2 * len(kernels)
+    assert "Self CUDA" in prof.key_averages().table()
