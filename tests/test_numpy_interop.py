@@ -145,7 +145,7 @@ def _probe_args(fn: dict, target: str, ro, keep: list) -> list:
             v = ffi.NULL
         elif ctype == "const nb_tensor*":
             v = (idx if "ind" in name else mask if name == "mask" else w)._h
-        elif ctype == "const nb_tensor* const*":
+        elif ctype in ("const nb_tensor* const*", "nb_tensor* const*"):
             v = ffi.new("nb_tensor*[]", [(idx if "ind" in name else w)._h] * 2)
         elif name in ("device_index", "low"):
             v = 0
