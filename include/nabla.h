@@ -239,7 +239,7 @@ NB_API const char* nb_device_unavailable_reason(int32_t device_type);
 /* Adds a reference. NULL-safe. */
 NB_API void nb_tensor_retain(nb_tensor* t);
 
-/* Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. */
+/* Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. Handles are never silently reused: a released tensor's object stays quarantined (its memory not given to any other object) for at least the next 4096 handle releases on the releasing thread, so a stale handle passed to any function fails with NB_ERR_INVALID_ARGUMENT ("... is not a live nabla tensor: it was released") instead of reaching a newer tensor. A release of an already released handle changes nothing and is reported through the warning channel (nb_set_warning_handler; stderr without one), keeping the thread's last error. The same rule holds for nb_stream_release, nb_event_release and nb_generator_release. */
 NB_API void nb_tensor_release(nb_tensor* t);
 
 /* Current reference count (for tests and debugging); -1 for an invalid handle. */
@@ -454,7 +454,7 @@ NB_API nb_status nb_stream_from_native(int32_t device_type, int32_t device_index
 /* Adds a reference. NULL-safe. */
 NB_API void nb_stream_retain(nb_stream* s);
 
-/* Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */
+/* Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
 NB_API void nb_stream_release(nb_stream* s);
 
 /* The device's default stream (a new reference). */
@@ -503,7 +503,7 @@ NB_API nb_status nb_event_create(int32_t device_type, int32_t device_index, int3
 /* Adds a reference. NULL-safe. */
 NB_API void nb_event_retain(nb_event* e);
 
-/* Drops a reference; the last one destroys the event. NULL-safe. */
+/* Drops a reference; the last one destroys the event. NULL-safe. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
 NB_API void nb_event_release(nb_event* e);
 
 /* Captures the work queued on s so far (NULL: the current stream of e's device); e completes when it has finished. */
@@ -920,7 +920,7 @@ NB_API nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double m
 /* A new generator with the given seed and offset 0; release it with nb_generator_release. */
 NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out);
 
-/* Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. */
+/* Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
 NB_API void nb_generator_release(nb_generator* gen);
 
 /* The process default generator (seed 67280421310721 at start, as PyTorch's); static, never released. */

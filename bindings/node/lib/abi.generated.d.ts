@@ -163,7 +163,7 @@ export interface Functions {
   nb_device_unavailable_reason(device_type: number): string | null;
   /** Adds a reference. NULL-safe. */
   nb_tensor_retain(t: nb_tensor | null): void;
-  /** Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. */
+  /** Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. Handles are never silently reused: a released tensor's object stays quarantined (its memory not given to any other object) for at least the next 4096 handle releases on the releasing thread, so a stale handle passed to any function fails with NB_ERR_INVALID_ARGUMENT ("... is not a live nabla tensor: it was released") instead of reaching a newer tensor. A release of an already released handle changes nothing and is reported through the warning channel (nb_set_warning_handler; stderr without one), keeping the thread's last error. The same rule holds for nb_stream_release, nb_event_release and nb_generator_release. */
   nb_tensor_release(t: nb_tensor | null): void;
   /** Current reference count (for tests and debugging); -1 for an invalid handle. */
   nb_tensor_refcount(t: nb_tensor | null): number | bigint;
@@ -301,7 +301,7 @@ export interface Functions {
   nb_stream_from_native(device_type: number, device_index: number, native: ArrayBufferView | ArrayBuffer | Pointer | null, out: BigUint64Array | null): number;
   /** Adds a reference. NULL-safe. */
   nb_stream_retain(s: nb_stream | null): void;
-  /** Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */
+  /** Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
   nb_stream_release(s: nb_stream | null): void;
   /** The device's default stream (a new reference). */
   nb_stream_default(device_type: number, device_index: number, out: BigUint64Array | null): number;
@@ -333,7 +333,7 @@ export interface Functions {
   nb_event_create(device_type: number, device_index: number, flags: number, out: BigUint64Array | null): number;
   /** Adds a reference. NULL-safe. */
   nb_event_retain(e: nb_event | null): void;
-  /** Drops a reference; the last one destroys the event. NULL-safe. */
+  /** Drops a reference; the last one destroys the event. NULL-safe. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
   nb_event_release(e: nb_event | null): void;
   /** Captures the work queued on s so far (NULL: the current stream of e's device); e completes when it has finished. */
   nb_event_record(e: nb_event | null, s: nb_stream | null): number;
@@ -603,7 +603,7 @@ export interface Functions {
   nb_clip_grad_norm_(grads: BigUint64Array | null, n: number, max_norm: number, norm_type: number, error_if_nonfinite: number, out: BigUint64Array | null): number;
   /** A new generator with the given seed and offset 0; release it with nb_generator_release. */
   nb_generator_create(seed: number | bigint, out: BigUint64Array | null): number;
-  /** Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. */
+  /** Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
   nb_generator_release(gen: nb_generator | null): void;
   /** The process default generator (seed 67280421310721 at start, as PyTorch's); static, never released. */
   nb_default_generator(): nb_generator | null;
