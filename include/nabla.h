@@ -169,6 +169,9 @@ typedef nb_status (*nb_custom_backward_fn)(void* payload, int32_t n_grad_outputs
 /* Receives a warning (UTF-8 text, valid during the call) on the thread that raised it. Returns NB_OK, or a status (message through nb_set_error) that turns the warning into an error: the call that warned fails with it. */
 typedef nb_status (*nb_warning_fn)(void* payload, const char* message);
 
+/* A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
+typedef struct nb_checkpoint nb_checkpoint;
+
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
 NB_API uint32_t nb_version(void);
@@ -625,6 +628,40 @@ NB_API nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tens
 
 /* Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
 NB_API nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn fn, void* payload, nb_deleter_fn destroy);
+
+/* ---- checkpoint ---- */
+/* Writes n named tensors (any device, any layout; stored contiguous, little-endian) and n_meta string pairs of metadata to path in the safetensors format, which PyTorch's and the safetensors package's readers take. Names are unique UTF-8, not "__metadata__". The file is written beside path under a temporary name, flushed and renamed over path, so a failure leaves the old file as it was. */
+NB_API nb_status nb_save(const char* path, const char* const* names, nb_tensor* const* tensors, int64_t n, const char* const* meta_keys, const char* const* meta_values, int64_t n_meta);
+
+/* nb_save into memory: sets *needed to the file's size in bytes and, when buf is non-NULL, writes the file to buf (cap must be at least *needed). Call with buf NULL to size the buffer. */
+NB_API nb_status nb_save_buffer(const char* const* names, nb_tensor* const* tensors, int64_t n, const char* const* meta_keys, const char* const* meta_values, int64_t n_meta, void* buf, int64_t cap, int64_t* needed);
+
+/* Opens a safetensors file: reads its header and checks every entry (dtype, shape, sizes without overflow, offsets inside the data section, no overlaps, unique names) before any tensor is made; errors name the file and the tensor. Tensor bytes are read later, one tensor at a time (nb_checkpoint_tensor), so memory holds one copy of what is asked for. The file stays open until nb_checkpoint_release. */
+NB_API nb_status nb_load(const char* path, nb_checkpoint** out);
+
+/* nb_load over a file already in memory (nbytes bytes); name (NULL: "the buffer") stands for it in messages. data is borrowed: it must stay valid and unchanged until nb_checkpoint_release. */
+NB_API nb_status nb_load_buffer(const void* data, int64_t nbytes, const char* name, nb_checkpoint** out);
+
+/* The number of tensors, in header order; -1 (and the last error) for a bad handle. */
+NB_API int64_t nb_checkpoint_count(const nb_checkpoint* ck);
+
+/* The name of tensor i (0 <= i < count), valid until nb_checkpoint_release; NULL (and the last error) for a bad handle or index. */
+NB_API const char* nb_checkpoint_name(const nb_checkpoint* ck, int64_t i);
+
+/* Reads tensor i into a new contiguous CPU tensor. */
+NB_API nb_status nb_checkpoint_tensor(const nb_checkpoint* ck, int64_t i, nb_tensor** out);
+
+/* Reads the tensor called name into a new contiguous CPU tensor; NB_ERR_INDEX when there is none. */
+NB_API nb_status nb_checkpoint_get(const nb_checkpoint* ck, const char* name, nb_tensor** out);
+
+/* The number of __metadata__ pairs; -1 (and the last error) for a bad handle. */
+NB_API int64_t nb_checkpoint_metadata_count(const nb_checkpoint* ck);
+
+/* Metadata pair i (UTF-8, valid until nb_checkpoint_release). */
+NB_API nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, const char** key, const char** value);
+
+/* Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
+NB_API void nb_checkpoint_release(nb_checkpoint* ck);
 
 /* ---- ops: attention ---- */
 /* softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */

@@ -26,7 +26,7 @@ VALGRIND_PROGRAMS = ["test_basics", "test_creation", "test_views", "test_copy", 
                      "test_caching_allocator", "test_device_runtime", "test_autograd",
                      "custom_function", "test_autograd_reduce", "test_autograd_linalg", "test_autograd_saved",
                      "autograd_expression",
-                     "train_mlp", "dlpack_exchange", "test_dlpack", "test_handles"]
+                     "train_mlp", "dlpack_exchange", "test_dlpack", "test_handles", "test_checkpoint"]
 RUN_TIMEOUT_S = 300
 
 CC = shutil.which("cc") or shutil.which("gcc")
