@@ -417,9 +417,9 @@ export interface Functions {
   /** Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
   nb_autograd_function_record(name: string | null, inputs: BigUint64Array | null, n_inputs: number, outputs: BigUint64Array | null, n_outputs: number, non_differentiable: Int32Array | ArrayLike<number> | null, fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null): number;
   /** Writes n named tensors (any device, any layout; stored contiguous, little-endian) and n_meta string pairs of metadata to path in the safetensors format, which PyTorch's and the safetensors package's readers take. Names are unique UTF-8, not "__metadata__". The file is written beside path under a temporary name, flushed and renamed over path, so a failure leaves the old file as it was. */
-  nb_save(path: string | null, names: ArrayBufferView | ArrayBuffer | Pointer | null, tensors: BigUint64Array | null, n: number | bigint, meta_keys: ArrayBufferView | ArrayBuffer | Pointer | null, meta_values: ArrayBufferView | ArrayBuffer | Pointer | null, n_meta: number | bigint): number;
+  nb_save(path: string | null, names: string[], tensors: BigUint64Array | null, n: number | bigint, meta_keys: string[], meta_values: string[], n_meta: number | bigint): number;
   /** nb_save into memory: sets *needed to the file's size in bytes and, when buf is non-NULL, writes the file to buf (cap must be at least *needed). Call with buf NULL to size the buffer. */
-  nb_save_buffer(names: ArrayBufferView | ArrayBuffer | Pointer | null, tensors: BigUint64Array | null, n: number | bigint, meta_keys: ArrayBufferView | ArrayBuffer | Pointer | null, meta_values: ArrayBufferView | ArrayBuffer | Pointer | null, n_meta: number | bigint, buf: ArrayBufferView | ArrayBuffer | Pointer | null, cap: number | bigint, needed: BigInt64Array): number;
+  nb_save_buffer(names: string[], tensors: BigUint64Array | null, n: number | bigint, meta_keys: string[], meta_values: string[], n_meta: number | bigint, buf: ArrayBufferView | ArrayBuffer | Pointer | null, cap: number | bigint, needed: BigInt64Array): number;
   /** Opens a safetensors file: reads its header and checks every entry (dtype, shape, sizes without overflow, offsets inside the data section, no overlaps, unique names) before any tensor is made; errors name the file and the tensor. Tensor bytes are read later, one tensor at a time (nb_checkpoint_tensor), so memory holds one copy of what is asked for. The file stays open until nb_checkpoint_release. */
   nb_load(path: string | null, out: BigUint64Array | null): number;
   /** nb_load over a file already in memory (nbytes bytes); name (NULL: "the buffer") stands for it in messages. data is borrowed: it must stay valid and unchanged until nb_checkpoint_release. */
@@ -435,7 +435,7 @@ export interface Functions {
   /** The number of __metadata__ pairs; -1 (and the last error) for a bad handle. */
   nb_checkpoint_metadata_count(ck: nb_checkpoint | null): number | bigint;
   /** Metadata pair i (UTF-8, valid until nb_checkpoint_release). */
-  nb_checkpoint_metadata(ck: nb_checkpoint | null, i: number | bigint, key: ArrayBufferView | ArrayBuffer | Pointer | null, value: ArrayBufferView | ArrayBuffer | Pointer | null): number;
+  nb_checkpoint_metadata(ck: nb_checkpoint | null, i: number | bigint, key: [string | null], value: [string | null]): number;
   /** Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
   nb_checkpoint_release(ck: nb_checkpoint | null): void;
   /** softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */

@@ -550,8 +550,8 @@ function declare(koffi, lib) {
   fn.nb_backward = bind('nb_backward', 'nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph)');
   fn.nb_autograd_grad = bind('nb_autograd_grad', 'nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads)');
   fn.nb_autograd_function_record = bind('nb_autograd_function_record', 'nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn* fn, void* payload, nb_deleter_fn* destroy)');
-  fn.nb_save = bind('nb_save', 'nb_status nb_save(const char* path, const char* const* names, nb_tensor* const* tensors, int64_t n, const char* const* meta_keys, const char* const* meta_values, int64_t n_meta)');
-  fn.nb_save_buffer = bind('nb_save_buffer', 'nb_status nb_save_buffer(const char* const* names, nb_tensor* const* tensors, int64_t n, const char* const* meta_keys, const char* const* meta_values, int64_t n_meta, void* buf, int64_t cap, int64_t* needed)');
+  fn.nb_save = bind('nb_save', 'nb_status nb_save(const char* path, const char** names, nb_tensor* const* tensors, int64_t n, const char** meta_keys, const char** meta_values, int64_t n_meta)');
+  fn.nb_save_buffer = bind('nb_save_buffer', 'nb_status nb_save_buffer(const char** names, nb_tensor* const* tensors, int64_t n, const char** meta_keys, const char** meta_values, int64_t n_meta, void* buf, int64_t cap, int64_t* needed)');
   fn.nb_load = bind('nb_load', 'nb_status nb_load(const char* path, nb_checkpoint** out)');
   fn.nb_load_buffer = bind('nb_load_buffer', 'nb_status nb_load_buffer(const void* data, int64_t nbytes, const char* name, nb_checkpoint** out)');
   fn.nb_checkpoint_count = bind('nb_checkpoint_count', 'int64_t nb_checkpoint_count(const nb_checkpoint* ck)');
@@ -559,7 +559,7 @@ function declare(koffi, lib) {
   fn.nb_checkpoint_tensor = bind('nb_checkpoint_tensor', 'nb_status nb_checkpoint_tensor(const nb_checkpoint* ck, int64_t i, nb_tensor** out)');
   fn.nb_checkpoint_get = bind('nb_checkpoint_get', 'nb_status nb_checkpoint_get(const nb_checkpoint* ck, const char* name, nb_tensor** out)');
   fn.nb_checkpoint_metadata_count = bind('nb_checkpoint_metadata_count', 'int64_t nb_checkpoint_metadata_count(const nb_checkpoint* ck)');
-  fn.nb_checkpoint_metadata = bind('nb_checkpoint_metadata', 'nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, const char** key, const char** value)');
+  fn.nb_checkpoint_metadata = bind('nb_checkpoint_metadata', 'nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, _Out_ const char** key, _Out_ const char** value)');
   fn.nb_checkpoint_release = bind('nb_checkpoint_release', 'void nb_checkpoint_release(nb_checkpoint* ck)');
   fn.nb_scaled_dot_product_attention = bind('nb_scaled_dot_product_attention', 'nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out)');
   fn.nb_add = bind('nb_add', 'nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out)');
