@@ -73,7 +73,8 @@ def _constants(m: dict) -> list[str]:
         out.append(f"/* {group['doc']} */")
         width = max(len(n) for n, _, _ in group["values"])
         for name, value, doc in group["values"]:
-            out.append(f"#define {name.ljust(width)} {value}  /* {doc} */")
+            text = str(value) if value >= 0 else f"({value})"  # a negative value stays one token in expressions
+            out.append(f"#define {name.ljust(width)} {text}  /* {doc} */")
         out.append("")
     return out
 

@@ -102,6 +102,11 @@ extern "C" {
 #define NB_QR_COMPLETE 1  /* "complete": Q [m, m], R [m, n] */
 #define NB_QR_R        2  /* "r": R [k, n] only (Q is an empty tensor) */
 
+/* Sentinel arguments, named for C code that would otherwise write bare numbers. */
+#define NB_DTYPE_DEFAULT  (-1)  /* a dtype argument that asks for the op's default (a reduction's rule, the input's dtype) */
+#define NB_DEVICE_CURRENT (-1)  /* a device_index meaning the thread's current device, where a function says so (nb_stream_create, ...) */
+#define NB_IGNORE_INDEX   (-100)  /* PyTorch's default ignore_index of nb_nll_loss and nb_cross_entropy */
+
 /* Flags of nb_event_create (int32_t bits). */
 #define NB_EVENT_DEFAULT  0  /* no timing; waiting spins */
 #define NB_EVENT_TIMING   1  /* records time, for nb_event_elapsed_time */
@@ -621,10 +626,13 @@ NB_API nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn fn, void*
 NB_API nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id);
 
 /* Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
-NB_API nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph);
+NB_API nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph);
+
+/* PyTorch's t.backward(gradient, retain_graph, create_graph): nb_backward of the one tensor t, seeded with grad (NULL: 1, for a one-element t). */
+NB_API nb_status nb_tensor_backward(nb_tensor* t, nb_tensor* grad, int32_t retain_graph, int32_t create_graph);
 
 /* The gradients of outputs with respect to inputs[n_inputs], written as new references to grads[n_inputs] (NULL for an input the outputs do not depend on, which is an error unless allow_unused); .grad fields are left untouched. */
-NB_API nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads);
+NB_API nb_status nb_autograd_grad(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads);
 
 /* Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
 NB_API nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn fn, void* payload, nb_deleter_fn destroy);

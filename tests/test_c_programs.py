@@ -114,6 +114,15 @@ def test_example_builds_with_pkg_config(tmp_path):
     check_result(run([str(exe)]), is_test=False)
 
 
+@needs_cc
+@pytest.mark.parametrize("source", [TEST_DIR / "test_backward_api.c", EXAMPLE_DIR / "train_mlp.c"], ids=lambda p: p.stem)
+def test_training_calls_compile_without_casts_under_pedantic_errors(tmp_path, source):
+    """nb_backward(&loss, ...) and parameter arrays type-check as written: no cast, no warning."""
+    flags = ["-Wall", "-Wextra", "-pedantic-errors", "-Werror", *shlex.split(nabla_config("--cflags", "--libs"))]
+    exe = compile_program(source, tmp_path, flags)
+    check_result(run([str(exe)]), is_test=source.parent == TEST_DIR)
+
+
 def test_every_program_is_collected():
     names = {p.stem for p in TESTS}
     assert {"test_basics", "test_creation", "test_views", "test_copy", "test_errors", "test_memory",

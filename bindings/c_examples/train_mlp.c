@@ -84,7 +84,7 @@ static double accuracy(nb_tensor* x, nb_tensor* const* p, nb_tensor* labels) {
     int64_t correct = 0;
     TRY(nb_argmax(logits, &dim, 0, NULL, &pred));
     TRY(nb_eq(pred, labels, NULL, &hit));
-    TRY(nb_sum(hit, NULL, 0, 0, -1, NULL, &count));
+    TRY(nb_sum(hit, NULL, 0, 0, NB_DTYPE_DEFAULT, NULL, &count));
     TRY(nb_tensor_item_int(count, &correct));
     nb_tensor_release(pred);
     nb_tensor_release(hit);
@@ -121,13 +121,12 @@ int main(void) {
     for (int step = 1; step <= STEPS; step++) {
         nb_tensor* logits = forward(x, p);
         nb_tensor* loss = NULL;
-        TRY(nb_cross_entropy(logits, labels, NULL, -100, NB_REDUCTION_MEAN, 0.0, NULL, &loss));
+        TRY(nb_cross_entropy(logits, labels, NULL, NB_IGNORE_INDEX, NB_REDUCTION_MEAN, 0.0, NULL, &loss));
         TRY(nb_tensor_item_double(loss, &loss_value));
         if (step == 1) first_loss = loss_value;
         /* Gradients as new tensors (the .grad fields stay empty), then one fused step each. */
         nb_tensor* grads[NPARAM] = {NULL};
-        TRY(nb_autograd_grad((const nb_tensor* const*)&loss, NULL, 1, (const nb_tensor* const*)p, NPARAM, 0, 0, 0,
-                             grads));
+        TRY(nb_autograd_grad(&loss, NULL, 1, p, NPARAM, 0, 0, 0, grads));
         const int32_t prev = nb_set_grad_enabled(0); /* updates are not recorded (PyTorch's no_grad) */
         for (int i = 0; i < NPARAM; i++) {
             TRY(nb_adam_step(p[i], grads[i], m[i], v[i], NULL, step, 0.02, 0.9, 0.999, 1e-8, 0.0, 0, 0, 0));

@@ -113,6 +113,8 @@ export declare const CONSTANTS: {
   readonly "scatter_reduce": { readonly NB_SCATTER_SUM: 0; readonly NB_SCATTER_PROD: 1; readonly NB_SCATTER_MEAN: 2; readonly NB_SCATTER_AMAX: 3; readonly NB_SCATTER_AMIN: 4 };
   /** What nb_linalg_qr returns (int32_t); PyTorch's mode strings. */
   readonly "qr_mode": { readonly NB_QR_REDUCED: 0; readonly NB_QR_COMPLETE: 1; readonly NB_QR_R: 2 };
+  /** Sentinel arguments, named for C code that would otherwise write bare numbers. */
+  readonly "defaults": { readonly NB_DTYPE_DEFAULT: -1; readonly NB_DEVICE_CURRENT: -1; readonly NB_IGNORE_INDEX: -100 };
   /** Flags of nb_event_create (int32_t bits). */
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
 };
@@ -412,6 +414,8 @@ export interface Functions {
   nb_tensor_remove_hook(t: nb_tensor | null, id: number | bigint): number;
   /** Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
   nb_backward(outputs: BigUint64Array | null, grad_outputs: BigUint64Array | null, n: number, retain_graph: number, create_graph: number): number;
+  /** PyTorch's t.backward(gradient, retain_graph, create_graph): nb_backward of the one tensor t, seeded with grad (NULL: 1, for a one-element t). */
+  nb_tensor_backward(t: nb_tensor | null, grad: nb_tensor | null, retain_graph: number, create_graph: number): number;
   /** The gradients of outputs with respect to inputs[n_inputs], written as new references to grads[n_inputs] (NULL for an input the outputs do not depend on, which is an error unless allow_unused); .grad fields are left untouched. */
   nb_autograd_grad(outputs: BigUint64Array | null, grad_outputs: BigUint64Array | null, n: number, inputs: BigUint64Array | null, n_inputs: number, retain_graph: number, create_graph: number, allow_unused: number, grads: BigUint64Array | null): number;
   /** Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */

@@ -15,6 +15,7 @@ const CONSTANTS = Object.freeze({
   "pad_mode": Object.freeze({NB_PAD_CONSTANT: 0, NB_PAD_REFLECT: 1, NB_PAD_REPLICATE: 2, NB_PAD_CIRCULAR: 3}),
   "scatter_reduce": Object.freeze({NB_SCATTER_SUM: 0, NB_SCATTER_PROD: 1, NB_SCATTER_MEAN: 2, NB_SCATTER_AMAX: 3, NB_SCATTER_AMIN: 4}),
   "qr_mode": Object.freeze({NB_QR_REDUCED: 0, NB_QR_COMPLETE: 1, NB_QR_R: 2}),
+  "defaults": Object.freeze({NB_DTYPE_DEFAULT: -1, NB_DEVICE_CURRENT: -1, NB_IGNORE_INDEX: -100}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
 });
 
@@ -163,8 +164,9 @@ const FUNCTIONS = Object.freeze({
   nb_node_next: ["nb_status", [["const nb_node*", "node"], ["int32_t", "i"], ["nb_node**", "next"], ["int32_t*", "input_nr"]], "autograd", false],
   nb_tensor_register_hook: ["nb_status", [["nb_tensor*", "t"], ["nb_grad_hook_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"], ["int64_t*", "id"]], "autograd", false],
   nb_tensor_remove_hook: ["nb_status", [["nb_tensor*", "t"], ["int64_t", "id"]], "autograd", false],
-  nb_backward: ["nb_status", [["const nb_tensor* const*", "outputs"], ["const nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false],
-  nb_autograd_grad: ["nb_status", [["const nb_tensor* const*", "outputs"], ["const nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["const nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"], ["int32_t", "allow_unused"], ["nb_tensor**", "grads"]], "autograd", false],
+  nb_backward: ["nb_status", [["nb_tensor* const*", "outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false],
+  nb_tensor_backward: ["nb_status", [["nb_tensor*", "t"], ["nb_tensor*", "grad"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false],
+  nb_autograd_grad: ["nb_status", [["nb_tensor* const*", "outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"], ["int32_t", "allow_unused"], ["nb_tensor**", "grads"]], "autograd", false],
   nb_autograd_function_record: ["nb_status", [["const char*", "name"], ["const nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["nb_tensor* const*", "outputs"], ["int32_t", "n_outputs"], ["const int32_t*", "non_differentiable"], ["nb_custom_backward_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"]], "autograd", false],
   nb_save: ["nb_status", [["const char*", "path"], ["const char* const*", "names"], ["nb_tensor* const*", "tensors"], ["int64_t", "n"], ["const char* const*", "meta_keys"], ["const char* const*", "meta_values"], ["int64_t", "n_meta"]], "checkpoint", false],
   nb_save_buffer: ["nb_status", [["const char* const*", "names"], ["nb_tensor* const*", "tensors"], ["int64_t", "n"], ["const char* const*", "meta_keys"], ["const char* const*", "meta_values"], ["int64_t", "n_meta"], ["void*", "buf"], ["int64_t", "cap"], ["int64_t*", "needed"]], "checkpoint", false],
@@ -547,8 +549,9 @@ function declare(koffi, lib) {
   fn.nb_node_next = bind('nb_node_next', 'nb_status nb_node_next(const nb_node* node, int32_t i, nb_node** next, int32_t* input_nr)');
   fn.nb_tensor_register_hook = bind('nb_tensor_register_hook', 'nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn* fn, void* payload, nb_deleter_fn* destroy, int64_t* id)');
   fn.nb_tensor_remove_hook = bind('nb_tensor_remove_hook', 'nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id)');
-  fn.nb_backward = bind('nb_backward', 'nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph)');
-  fn.nb_autograd_grad = bind('nb_autograd_grad', 'nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads)');
+  fn.nb_backward = bind('nb_backward', 'nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph)');
+  fn.nb_tensor_backward = bind('nb_tensor_backward', 'nb_status nb_tensor_backward(nb_tensor* t, nb_tensor* grad, int32_t retain_graph, int32_t create_graph)');
+  fn.nb_autograd_grad = bind('nb_autograd_grad', 'nb_status nb_autograd_grad(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads)');
   fn.nb_autograd_function_record = bind('nb_autograd_function_record', 'nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn* fn, void* payload, nb_deleter_fn* destroy)');
   fn.nb_save = bind('nb_save', 'nb_status nb_save(const char* path, const char** names, nb_tensor* const* tensors, int64_t n, const char** meta_keys, const char** meta_values, int64_t n_meta)');
   fn.nb_save_buffer = bind('nb_save_buffer', 'nb_status nb_save_buffer(const char** names, nb_tensor* const* tensors, int64_t n, const char** meta_keys, const char** meta_values, int64_t n_meta, void* buf, int64_t cap, int64_t* needed)');
