@@ -123,6 +123,23 @@ def test_training_calls_compile_without_casts_under_pedantic_errors(tmp_path, so
     check_result(run([str(exe)]), is_test=source.parent == TEST_DIR)
 
 
+@needs_cc
+def test_c_guide_example_compiles_and_trains(tmp_path):
+    """docs/c_guide.md's complete program, as printed there: -pedantic-errors, then run (under valgrind
+    when it is installed) in a scratch directory, where it writes and removes its checkpoint."""
+    text = (ROOT / "docs" / "c_guide.md").read_text()
+    source = tmp_path / "c_guide.c"
+    source.write_text(re.search(r"```c\n(.*?)```", text, re.S).group(1))
+    flags = ["-Wall", "-Wextra", "-pedantic-errors", "-Werror", *shlex.split(nabla_config("--cflags", "--libs"))]
+    exe = compile_program(source, tmp_path, flags)
+    cmd = [str(exe)] if VALGRIND is None else [VALGRIND, "-q", "--error-exitcode=99", "--leak-check=full",
+                                               "--errors-for-leak-kinds=definite,indirect", str(exe)]
+    result = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=RUN_TIMEOUT_S)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "weight read back: 2.000 -3.000" in result.stdout and "0 before, 0 after" in result.stdout
+    assert "regression.safetensors" not in os.listdir(tmp_path)
+
+
 def test_every_program_is_collected():
     names = {p.stem for p in TESTS}
     assert {"test_basics", "test_creation", "test_views", "test_copy", "test_errors", "test_memory",
