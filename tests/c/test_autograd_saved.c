@@ -324,7 +324,7 @@ static void leaf_moved_iteration(int saved, int backward) {
     CHECK_EQ_INT(nb_tensor_is_leaf(w), 0);
     if (backward) {
         CHECK_OK(nb_sum(w, NULL, 0, 0, -1, NULL, &s));
-        const nb_tensor* roots[1] = {s};
+        nb_tensor* roots[1] = {s};
         if (saved) CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "is at version 1");
         else CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "moved into the graph interior");
     }
