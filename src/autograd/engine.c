@@ -508,16 +508,25 @@ static nb_status engine(const char* op, const nb_tensor* const* outputs, const n
     return st;
 }
 
-NB_API nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n,
-                             int32_t retain_graph, int32_t create_graph) {
-    return engine("backward", outputs, grad_outputs, n, NULL, 0, retain_graph != 0, create_graph != 0, false, NULL);
+/* The handle arrays are nb_tensor* const* so that C callers pass &loss without a cast; nothing is written through them. */
+NB_API nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph,
+                             int32_t create_graph) {
+    return engine("backward", (const nb_tensor* const*)outputs, (const nb_tensor* const*)grad_outputs, n, NULL, 0,
+                  retain_graph != 0, create_graph != 0, false, NULL);
 }
 
-NB_API nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n,
-                                  const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph,
+NB_API nb_status nb_tensor_backward(nb_tensor* t, nb_tensor* grad, int32_t retain_graph, int32_t create_graph) {
+    const nb_tensor* g = grad;
+    return engine("backward", (const nb_tensor* const*)&t, &g, 1, NULL, 0, retain_graph != 0, create_graph != 0, false,
+                  NULL);
+}
+
+NB_API nb_status nb_autograd_grad(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n,
+                                  nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph,
                                   int32_t create_graph, int32_t allow_unused, nb_tensor** grads) {
     if (n_inputs <= 0 || inputs == NULL || grads == NULL)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "grad: expected at least one input tensor and a grads array");
-    return engine("grad", outputs, grad_outputs, n, inputs, n_inputs, retain_graph != 0, create_graph != 0,
-                  allow_unused != 0, grads);
+    return engine("grad", (const nb_tensor* const*)outputs, (const nb_tensor* const*)grad_outputs, n,
+                  (const nb_tensor* const*)inputs, n_inputs, retain_graph != 0, create_graph != 0, allow_unused != 0,
+                  grads);
 }
