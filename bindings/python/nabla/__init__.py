@@ -31,6 +31,11 @@ from .linalg import det, inverse, logdet, slogdet  # noqa: F401 - PyTorch's top-
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
 from .serialization import save, load
+from ._finfo import finfo, iinfo
+from ._precision import set_float32_matmul_precision, get_float32_matmul_precision
+from ._legacy import CPU_TYPES as _LEGACY_TYPES
+from . import accelerator, backends, onnx  # noqa: E402
+from ._lib import DeviceUnavailableError  # noqa: F401
 from ._dlpack import from_dlpack, from_numpy
 
 def set_num_threads(n: int) -> None:
@@ -53,5 +58,11 @@ half = float16
 short = int16
 int = int32  # noqa: A001
 long = int64
+
+globals().update(_LEGACY_TYPES)  # LongTensor, FloatTensor, ... (legacy constructors)
+
+import math as _math
+
+pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 
 __version__ = _ffi.string(_lib.nb_version_string()).decode()
