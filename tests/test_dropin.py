@@ -22,7 +22,7 @@ torch = pytest.importorskip("torch")
 def test_import_paths_scripts_use_exist():
     code = ("import nabla as torch, nabla.onnx, nabla.nn.parallel, nabla.backends.cudnn as cudnn\n"
             "from nabla.nn.parallel import DistributedDataParallel as DDP, DataParallel\n"
-            "import nabla.accelerator\n"
+            "import nabla.distributions, nabla.accelerator, nabla.special\n"
             "print(cudnn.benchmark)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

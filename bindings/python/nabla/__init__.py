@@ -31,10 +31,12 @@ from .linalg import det, inverse, logdet, slogdet  # noqa: F401 - PyTorch's top-
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
 from .serialization import save, load
+from ._special import *  # noqa: F401,F403 - lgamma, digamma, erfinv, xlogy, logit, ... and their methods
+from . import special  # noqa: F401
 from ._finfo import finfo, iinfo
 from ._precision import set_float32_matmul_precision, get_float32_matmul_precision
 from ._legacy import CPU_TYPES as _LEGACY_TYPES
-from . import accelerator, backends, onnx  # noqa: E402
+from . import accelerator, backends, distributions, onnx  # noqa: E402
 from ._lib import DeviceUnavailableError  # noqa: F401
 from ._dlpack import from_dlpack, from_numpy
 
