@@ -30,7 +30,7 @@ from . import autograd, cuda, linalg, memory, nn, optim, utils
 from .linalg import det, inverse, logdet, slogdet  # noqa: F401 - PyTorch's top-level names
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
-from .serialization import save, load
+from ._checkpoint import save, load
 from ._special import *  # noqa: F401,F403 - lgamma, digamma, erfinv, xlogy, logit, ... and their methods
 from . import special  # noqa: F401
 from ._finfo import finfo, iinfo
