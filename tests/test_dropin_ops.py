@@ -36,8 +36,9 @@ def _check(fn_ours, fn_theirs, *shapes, rtol=1e-10, atol=1e-12, grad=True):
         (a * nabla.tensor(up)).sum().backward()
         (b * torch.tensor(up)).sum().backward()
         for x, y in zip(ours, theirs):
-            if y.grad is None:
-                assert x.grad is None or not x.grad.numpy().any()
+            if y.grad is None or x.grad is None:  # no gradient on one side: the other's must be zero
+                g = y.grad if x.grad is None else x.grad
+                assert g is None or not g.numpy().any()
             else:
                 np.testing.assert_allclose(x.grad.numpy(), y.grad.numpy(), rtol=rtol * 10, atol=atol * 10)
 
@@ -416,3 +417,48 @@ def test_nn_utils_vector_fusion_and_weight_norm_match_torch():
     np.testing.assert_allclose(lin.weight_v.grad.numpy(), tlin.weight_v.grad.numpy(), rtol=1e-5, atol=1e-6)
     nn.utils.remove_weight_norm(lin)
     assert sorted(n for n, _ in lin.named_parameters()) == ["bias", "weight"]
+
+
+@pytest.mark.parametrize("name,fn,shapes", [
+    ("broadcast_to", lambda m, a: m.broadcast_to(a, (2, 3, 4)), [(3, 1)]),
+    ("hstack", lambda m, a, b: m.hstack([a, b]), [(2, 3), (2, 1)]),
+    ("vstack", lambda m, a, b: m.vstack([a, b]), [(3,), (3,)]),
+    ("dstack", lambda m, a, b: m.dstack([a, b]), [(2, 3), (2, 3)]),
+    ("column_stack", lambda m, a, b: m.column_stack([a, b]), [(3,), (3, 2)]),
+    ("atleast_3d", lambda m, a: m.atleast_3d(a), [(3,)]),
+    ("nansum", lambda m, a: m.nansum(m.where(a > 1, a * float("nan"), a), 1), [(3, 4)]),
+    ("nanmean", lambda m, a: m.nanmean(m.where(a > 1, a * float("nan"), a)), [(3, 4)]),
+    ("frac", lambda m, a: m.frac(a * 3), [(3, 4)]),
+    ("hypot", lambda m, a, b: m.hypot(a, b), [(3, 4), (3, 4)]),
+    ("deg2rad", lambda m, a: m.deg2rad(a), [(3,)]),
+    ("kron", lambda m, a, b: m.kron(a, b), [(2, 3), (4, 2)]),
+    ("fmax", lambda m, a, b: m.fmax(a, b), [(3, 4), (3, 4)]),
+    ("copysign", lambda m, a, b: m.copysign(a, b), [(3, 4), (3, 4)]),
+    ("conv2d", lambda m, a, w: m.conv2d(a, w, padding=1), [(1, 2, 5, 5), (3, 2, 3, 3)]),
+    ("layer_norm", lambda m, a: m.layer_norm(a, (4,)), [(3, 4)]),
+    ("exp_", lambda m, a: m.exp_(a * 1), [(3,)]),
+])
+def test_top_level_aliases_match_torch(name, fn, shapes):
+    _check(lambda *t: fn(nabla, *t), lambda *t: fn(torch, *t), *shapes, rtol=1e-9, atol=1e-11)
+
+
+def test_logspace_heaviside_signbit_match_torch():
+    np.testing.assert_allclose(nabla.logspace(-1, 2, 7, dtype=nabla.float64).numpy(),
+                               torch.logspace(-1, 2, 7, dtype=torch.float64).numpy(), rtol=1e-12)
+    x = np.array([-1.5, 0.0, -0.0, 2.0])
+    np.testing.assert_array_equal(nabla.heaviside(nabla.tensor(x), nabla.tensor(0.5, dtype=nabla.float64)).numpy(),
+                                  torch.heaviside(torch.tensor(x), torch.tensor(0.5, dtype=torch.float64)).numpy())
+    np.testing.assert_array_equal(nabla.signbit(nabla.tensor(x)).numpy(), torch.signbit(torch.tensor(x)).numpy())
+
+
+def test_parameter_list_and_dict_register_like_torch():
+    ours = nn.ParameterList([nn.Parameter(nabla.ones(2)), nabla.zeros(3)])
+    theirs = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(2)), torch.zeros(3)])
+    ours.append(nabla.ones(1))
+    theirs.append(torch.ones(1))
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()] == ["0", "1", "2"]
+    assert isinstance(ours[1], nn.Parameter) and len(ours) == 3 and tuple(ours[-1].shape) == (1,)
+    d, td = nn.ParameterDict({"a": nabla.ones(2)}), torch.nn.ParameterDict({"a": torch.ones(2)})
+    d["b"], td["b"] = nabla.zeros(1), torch.zeros(1)
+    assert list(d.keys()) == list(td.keys()) and [n for n, _ in d.named_parameters()] == ["a", "b"]
+    assert list(d.state_dict()) == list(td.state_dict())

@@ -65,6 +65,9 @@ long = int64
 
 globals().update(_LEGACY_TYPES)  # LongTensor, FloatTensor, ... (legacy constructors)
 
+from . import _aliases  # noqa: E402
+_aliases.install(globals())  # torch.conv2d, torch.exp_, broadcast_to, hstack, nansum, ... (never over a name nabla has)
+
 import math as _math
 
 pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan

@@ -611,3 +611,29 @@ class ChainedScheduler(_OfSchedulers):
 
 __all__ += ["ConstantLR", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR", "SequentialLR",
             "ChainedScheduler"]
+
+
+class MultiplicativeLR(LRScheduler):
+    """Multiplies the lr by lr_lambda(epoch) at every step after the first."""
+
+    def __init__(self, optimizer: Optimizer, lr_lambda, last_epoch: int = -1) -> None:
+        self.optimizer = optimizer
+        n = len(optimizer.param_groups)
+        if not isinstance(lr_lambda, (list, tuple)):
+            self.lr_lambdas = [lr_lambda] * n
+        else:
+            if len(lr_lambda) != n:
+                raise ValueError(f"Expected {n} lr_lambdas, but got {len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch > 0:
+            return [lr * lmbda(self.last_epoch) for lmbda, lr in zip(self.lr_lambdas, self._group_lrs())]
+        return self._group_lrs()
+
+
+__all__ += ["MultiplicativeLR"]

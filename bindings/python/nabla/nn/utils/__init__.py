@@ -4,3 +4,4 @@ from . import rnn  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights  # noqa: F401
 from .weight_norm import weight_norm, remove_weight_norm  # noqa: F401
+clip_grad_norm = clip_grad_norm_  # PyTorch's deprecated spelling
