@@ -319,6 +319,56 @@ def test_in_place_update_from_itself_matches_pytorch(name, from_leaf):
         np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-12)
 
 
+def _leaf_moved(m, saved):
+    """A leaf that took part in a graph, then requires_grad_(False) and an in-place write
+    from that graph: it moves into the graph's interior (its accumulator, and a node
+    that saved it, would otherwise hold it through its own new history)."""
+    w = m.tensor(np.arange(12.0).reshape(3, 4), requires_grad=True)
+    y = w * w if saved else w * 2
+    w.requires_grad_(False)
+    w.copy_(y)
+    return w
+
+
+@pytest.mark.parametrize("saved", [True, False], ids=["saved_leaf", "edge_only"])
+def test_leaf_moved_into_its_own_graph_is_freed(saved):
+    _leaf_moved(nabla, saved)
+    before = _live()
+    for _ in range(100):
+        _leaf_moved(nabla, saved)
+    assert _live() == before
+
+
+@pytest.mark.parametrize("saved", [True, False], ids=["saved_leaf", "edge_only"])
+def test_leaf_moved_into_its_own_graph_backward_matches_pytorch(saved):
+    torch = pytest.importorskip("torch")
+    errors = []
+    for m in (nabla, torch):
+        w = _leaf_moved(m, saved)
+        assert not w.is_leaf and w.requires_grad
+        np.testing.assert_allclose(w.detach().numpy(), np.arange(12.0).reshape(3, 4) ** (2 if saved else 1) *
+                                   (1 if saved else 2))
+        with pytest.raises(RuntimeError) as info:
+            (w * 1).sum().backward()
+        errors.append(str(info.value))
+    # saved: mul saved w, which the copy_ then overwrote; edge only: the accumulator's leaf moved
+    key = "is at version 1; expected version 0 instead" if saved else "leaf variable has been moved into the graph interior"
+    assert key in errors[0] and key in errors[1]
+
+
+def test_saved_leaf_gives_create_graph_gradients_to_the_leaf():
+    torch = pytest.importorskip("torch")
+    out = []
+    for m in (nabla, torch):
+        w = m.tensor([0.5, -1.0, 2.0], dtype=m.float64, requires_grad=True)
+        y = (w * w * w).sum()  # the muls save the leaf w
+        (g,) = m.autograd.grad(y, [w], create_graph=True)
+        g.sum().backward()
+        out.append((g.detach().numpy(), w.grad.numpy()))
+    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-14)
+    np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-14)
+
+
 def test_saved_non_leaf_keeps_its_history_for_create_graph():
     torch = pytest.importorskip("torch")
     grads = []

@@ -30,7 +30,9 @@ ASAN=1
 [ "${1:-}" = "--no-asan" ] && ASAN=0
 cd "$ROOT"
 
-step() { echo; echo "=== $*"; }
+T0=$SECONDS
+step() { echo; echo "=== [$((SECONDS - T0)) s] $*"; }
+trap 'echo "=== [$((SECONDS - T0)) s] end"' EXIT
 
 # Fails unless nabla loads the plugin NABLA_CUDA_PLUGIN names (else every cuda test would skip).
 require_device() {

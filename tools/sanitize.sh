@@ -65,14 +65,14 @@ build_c() {  # build_c OUT SOURCES... [EXTRA FLAGS]
   "$CC" "${CFLAGS[@]}" "$@" "${LIBS[@]}" -o "$out"
 }
 
-echo "sanitize: C tests and examples"
+echo "sanitize: [$((SECONDS - start)) s] C tests and examples"
 for src in tests/c/test_*.c bindings/c_examples/*.c; do
   name=$(basename "$src" .c)
   build_c "$BIN/$name" "$src" -Itests/c
   run "$name" "$BIN/$name"
 done
 
-echo "sanitize: ABI fuzzer seeds"
+echo "sanitize: [$((SECONDS - start)) s] ABI fuzzer seeds"
 "$PY" tests/fuzz/gen_calls.py "$BIN/fuzz_calls.inc"
 build_c "$BIN/fuzz_abi" tests/fuzz/fuzz_abi.c tests/fuzz/fuzz_gen.c tests/fuzz/fuzz_dlpack.c -I"$BIN" -Itests/fuzz
 # Known-bug families left out while unmerged: $NB_FUZZ_EXCLUDE, else tests/fuzz/known_bugs.txt.
@@ -82,7 +82,7 @@ for seed in 1 2 3; do
   run "fuzz_abi-seed$seed" "$BIN/fuzz_abi" --seed "$seed" --episodes "$FUZZ_EPISODES" ${exclude:+--exclude "$exclude"}
 done
 
-echo "sanitize: conformance C runner"
+echo "sanitize: [$((SECONDS - start)) s] conformance C runner"
 build_c "$BIN/nb_conformance" conformance/c/runner.c
 run conformance "$BIN/nb_conformance" conformance/cases/*.txt
 tail -1 "$LOG/conformance.log" | sed 's/^/  /'

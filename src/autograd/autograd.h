@@ -130,6 +130,8 @@ NB_INTERNAL void nb_node_release_saved(nb_node* n);
 NB_INTERNAL nb_status nb_ag_freed_error(void);
 /* The edge a gradient for t flows along: its grad_fn, or its leaf's AccumulateGrad. */
 NB_INTERNAL nb_status nb_ag_gradient_edge(nb_tensor* t, nb_edge* out);
+NB_INTERNAL void nb_ag_leaf_moved(nb_ag_meta* m);                /* a leaf takes a history in place */
+NB_INTERNAL nb_tensor* nb_ag_accumulator_leaf(nb_node* acc);      /* new reference, or NULL once moved */
 NB_INTERNAL void nb_tensor_meta_of(const nb_tensor* t, nb_tensor_meta* m);
 NB_INTERNAL extern const char* nb_ag_leaf_accumulate_name;
 

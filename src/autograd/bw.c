@@ -79,7 +79,7 @@ nb_tensor* bw_saved(nb_bw* b, int32_t slot) {
         char which[160] = "";
         if (s->output_nr >= 0)
             snprintf(which, sizeof which, ", which is output %d of %s,", (int)s->output_nr, n->name);
-        else if (s->grad_fn != NULL)
+        else if (s->grad_fn != NULL && s->grad_fn->name != nb_ag_leaf_accumulate_name)
             snprintf(which, sizeof which, ", which was output %d of %s when saved,", (int)s->grad_fn_nr,
                      s->grad_fn->name);
         bw_fail(b, nb_error(NB_ERR_AUTOGRAD, "one of the variables needed for gradient computation has been "

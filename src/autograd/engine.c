@@ -284,13 +284,15 @@ static nb_status run_hooks(nb_hook* hooks, int32_t k, nb_tensor** g, bool match_
 /* The backward of AccumulateGrad: .grad += grad. */
 NB_INTERNAL nb_status nb_ag_accumulate_backward(nb_bw* b);
 nb_status nb_ag_accumulate_backward(nb_bw* b) {
-    nb_tensor* leaf = b->node->leaf;
+    nb_tensor* leaf = nb_ag_accumulator_leaf(b->node);
+    if (leaf == NULL) return nb_error(NB_ERR_AUTOGRAD, "leaf variable has been moved into the graph interior");
     nb_ag_meta* m = leaf->ag;
     nb_tensor* g = b->go[0];
     nb_tensor_retain(g);
     nb_status st = run_hooks(m->hooks, 0, &g, false);
     if (st != NB_OK) {
         nb_tensor_release(g);
+        nb_tensor_release(leaf);
         return st;
     }
     bool create_graph = !nb_ag_disabled;
@@ -323,6 +325,7 @@ nb_status nb_ag_accumulate_backward(nb_bw* b) {
     }
     pthread_mutex_unlock(&accumulate_lock);
     nb_tensor_release(g);
+    nb_tensor_release(leaf);
     return st;
 }
 

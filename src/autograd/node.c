@@ -120,6 +120,31 @@ static bool retain_if_alive(nb_node* n) {
 const char* nb_ag_leaf_accumulate_name = "AccumulateGrad";
 NB_INTERNAL nb_status nb_ag_accumulate_backward(nb_bw* b); /* engine.c */
 
+/* A leaf that takes a history in place (its requires_grad was switched off first)
+ * is no leaf any more: its accumulator lets go of it, or the tensor would hold its
+ * own accumulator through that history — a cycle. Backward into the old accumulator
+ * then fails as in PyTorch ("moved into the graph interior"). */
+void nb_ag_leaf_moved(nb_ag_meta* m) {
+    pthread_mutex_lock(&leaf_lock);
+    nb_node* acc = m->grad_acc;
+    nb_tensor* leaf = NULL;
+    if (acc != NULL) {
+        m->grad_acc = NULL;
+        leaf = acc->leaf;
+        acc->leaf = NULL;
+    }
+    pthread_mutex_unlock(&leaf_lock);
+    nb_tensor_release(leaf); /* the caller holds its own reference */
+}
+
+nb_tensor* nb_ag_accumulator_leaf(nb_node* acc) {
+    pthread_mutex_lock(&leaf_lock);
+    nb_tensor* leaf = acc->leaf;
+    nb_tensor_retain(leaf);
+    pthread_mutex_unlock(&leaf_lock);
+    return leaf;
+}
+
 nb_status nb_ag_gradient_edge(nb_tensor* t, nb_edge* out) {
     nb_ag_meta* m = t->ag;
     if (m->is_view && t->base != NULL &&

@@ -143,12 +143,13 @@ nb_status nb_ag_save_input(nb_ag_rec* r, int32_t slot, const nb_tensor* t) {
     if (r->dst != NULL && r->dst->storage == t->storage) {
         /* The op is about to overwrite it: keep the value as it was. */
         st = nbi_tensor_clone(t, &keep);
-    } else if (t->ag != NULL && t->ag->requires_grad && t->ag->grad_fn == NULL) {
-        nb_tensor_retain(keep); /* a leaf that requires grad never takes a history in place: no cycle */
     } else {
-        /* No autograd state (plain data): no alias is cached, as making the state would write
-         * to a tensor other threads may be reading. */
-        if (t->ag != NULL && t->ag->grad_fn != NULL) st = nb_ag_gradient_edge(keep, &fn);
+        /* The data and, for create_graph, the edge the tensor's gradient takes: its
+         * grad_fn, or a leaf's accumulator (holding the leaf itself would make a cycle
+         * once it takes a history in place after requires_grad_(False)). No autograd
+         * state (plain data): no alias is cached, as making the state would write to a
+         * tensor other threads may be reading. */
+        if (nb_ag_requires(t)) st = nb_ag_gradient_edge(keep, &fn);
         if (st == NB_OK) st = data_alias(t, t->ag, &keep);
         if (st != NB_OK) nb_node_release(fn.node);
     }
@@ -179,6 +180,7 @@ void nb_ag_mark_view(nb_tensor* view) {
 nb_status nb_ag_attach(nb_node* n, nb_tensor* t, int32_t output_nr) {
     nb_ag_meta* m = nb_ag_meta_get(t);
     if (m == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "autograd: out of memory");
+    if (m->grad_fn == NULL) nb_ag_leaf_moved(m);
     nb_node_retain(n);
     nb_node_release(m->grad_fn); /* in place: the old history is this node's input now */
     m->grad_fn = n;

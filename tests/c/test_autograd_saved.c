@@ -4,7 +4,7 @@
  * every op family; nodes that saved nothing may run again. In-place updates
  * computed from the tensor they write (x.copy_(x * w), v.mul_(v * w) on a view)
  * leave no reference cycle: the live-object counts and the allocator's bytes
- * return to where they were. */
+ * return to where they were, also when a leaf moves into its own graph's interior. */
 #include "nbtest.h"
 
 #define FREED "Trying to backward through the graph a second time (or directly access saved tensors after they " \
@@ -310,6 +310,41 @@ TEST(in_place_updates_from_themselves_leave_no_cycle) {
     }
 }
 
+/* A leaf used by a graph (saved by mul, or only an edge to its accumulator), then
+ * requires_grad off and written in place from that graph: it moves into the graph's
+ * interior. Nothing of it stays alive, and a backward into its old accumulator fails
+ * as in PyTorch. */
+static void leaf_moved_iteration(int saved, int backward) {
+    nb_tensor* w = input(1, 0.25);
+    nb_tensor *two = NULL, *y = NULL, *s = NULL;
+    CHECK_OK(nb_scalar(2.0, 2, NB_F64, &two));
+    CHECK_OK(nb_mul(w, saved ? w : two, NULL, &y));
+    CHECK_OK(nb_tensor_set_requires_grad(w, 0));
+    CHECK_OK(nb_tensor_copy_(w, y));
+    CHECK_EQ_INT(nb_tensor_is_leaf(w), 0);
+    if (backward) {
+        CHECK_OK(nb_sum(w, NULL, 0, 0, -1, NULL, &s));
+        const nb_tensor* roots[1] = {s};
+        if (saved) CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "is at version 1");
+        else CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "moved into the graph interior");
+    }
+    nb_tensor_release(s), nb_tensor_release(y), nb_tensor_release(two), nb_tensor_release(w);
+}
+
+TEST(leaf_moved_into_its_own_graph_leaves_no_cycle) {
+    const int iters = (int)nbt_iters(100, 10);
+    for (int variant = 0; variant < 4; variant++) {
+        int saved = variant & 1, backward = variant >> 1;
+        leaf_moved_iteration(saved, backward);
+        nb_memory_stats before = nbt_stats();
+        for (int i = 0; i < iters; i++) leaf_moved_iteration(saved, backward);
+        nb_memory_stats after = nbt_stats();
+        CHECK_EQ_INT(after.live_tensors, before.live_tensors);
+        CHECK_EQ_INT(after.live_storages, before.live_storages);
+        CHECK_EQ_INT(after.allocated_bytes, before.allocated_bytes);
+    }
+}
+
 /* d/dw sum(x) after x.copy_(exp(x) * w) with x = a * 1: exp(a); d/da: exp(a) * w. */
 TEST(in_place_update_from_itself_has_the_right_gradient) {
     nb_tensor* a = input(1, 0.0);
@@ -346,5 +381,6 @@ int main(int argc, char** argv) {
     RUN(functional_grad_frees_saved_tensors_too);
     RUN(in_place_updates_from_themselves_leave_no_cycle);
     RUN(in_place_update_from_itself_has_the_right_gradient);
+    RUN(leaf_moved_into_its_own_graph_leaves_no_cycle);
     return NBT_END();
 }

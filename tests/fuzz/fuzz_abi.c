@@ -15,6 +15,7 @@
 #include "fuzz.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -444,6 +445,26 @@ static double now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Huge but valid calls (an out= resized to a 10 GB result, a broadcast of large views)
+ * are not what the fuzzer looks for and would run for minutes: memory is capped, so
+ * they fail at allocation with NB_ERR_OUT_OF_MEMORY, a status like any other. Under
+ * ASan (whose shadow memory needs a large address space) the same cap is its
+ * allocation limit; sanitize.sh makes such a malloc return NULL. */
+#define FZ_MEMORY_CAP_MB 8192
+#if defined(__SANITIZE_ADDRESS__)
+const char* __asan_default_options(void);
+const char* __asan_default_options(void) { return "max_allocation_size_mb=8192"; }
+static void cap_memory(void) {}
+#else
+static void cap_memory(void) {
+    struct rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) != 0) return;
+    const rlim_t cap = (rlim_t)FZ_MEMORY_CAP_MB << 20;
+    if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > cap) r.rlim_cur = cap;
+    setrlimit(RLIMIT_AS, &r);
+}
+#endif
+
 int main(int argc, char** argv) {
     double seconds = 10;
     int64_t episodes = -1, only_episode = -1, steps = 40;
@@ -461,6 +482,7 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--plant-leak")) FZ.plant_leak = 1;
         else { fprintf(stderr, "usage: see the top of tests/fuzz/fuzz_abi.c (%s)\n", argv[i]); return 2; }
     }
+    cap_memory();
     signal(SIGSEGV, on_signal);
     signal(SIGBUS, on_signal);
     signal(SIGFPE, on_signal);

@@ -115,6 +115,10 @@ class Runner {
       if (kind === 'out') this.owned.push(slot[0]);
       if (kind === 'genout') this.gens[name] = slot[0];
     }
+    if (c.kind === 'error' && status === C.NB_OK && c.status === 'NB_ERR_INDEX' && this.caseDevice === C.NB_CUDA) {
+      // a kernel's out-of-range index arrives at the next synchronisation
+      return this.checkError(c, fn.nb_device_synchronize(C.NB_CUDA, 0), {});
+    }
     if (c.kind === 'error') return this.checkError(c, status, slots);
     check(status, c.call);
     if (c.kind === 'grad') return this.checkGrads(c, inputs, slots);
