@@ -349,19 +349,17 @@ static nb_status run_node(pass* P, task* t) {
         if (st == NB_OK && n->n_inputs > 0 && (gi = calloc((size_t)n->n_inputs, sizeof *gi)) == NULL) st = oom();
         if (st == NB_OK && n->released) st = nb_ag_freed_error(); /* every node type, before its formula runs */
         if (st == NB_OK) {
-            /* Field by field: an initializer would zero tmp[] and msg[] (1.8 KB) for every node. */
+            /* Field by field: an initializer would zero tmp_inline[] and msg[] (1.8 KB) for every node. */
             nb_bw b;
             b.node = n;
             b.go = t->buf;
             b.go_zero = zero;
             b.gi = gi;
-            b.st = NB_OK;
-            b.ntmp = 0;
-            b.msg[0] = '\0';
+            bw_begin(&b);
             st = n->backward(&b);
             if (st == NB_OK) st = b.st;
             else if (st == b.st && b.msg[0] != '\0') nb_error(st, "%s", b.msg); /* the first failure's message */
-            for (int32_t i = 0; i < b.ntmp; i++) nb_tensor_release(b.tmp[i]);
+            bw_end(&b);
         }
         if (!P->retain_graph) nb_node_release_saved(n);
     }

@@ -307,6 +307,39 @@ TEST(training_steps_leave_no_tensor_behind) {
     nb_tensor_release(w);
 }
 
+/* cat and stack of 999 inputs: the formula keeps one temporary per input, far past
+ * the inline temporaries (a sequence model's 999 outputs, an episode's log-probs). */
+TEST(cat_and_stack_of_999_inputs_backpropagate_to_each) {
+    enum { N = 999 };
+    static nb_tensor* xs[N];
+    int64_t base = live_tensors();
+    for (int i = 0; i < N; i++) {
+        const double v[2] = {i, -i};
+        xs[i] = vec(v, 2, 1);
+    }
+    nb_tensor *c = NULL, *st = NULL, *sc = NULL, *ss = NULL, *loss = NULL, *g = NULL;
+    CHECK_OK(nb_cat((const nb_tensor* const*)xs, N, 0, NULL, &c));
+    CHECK_OK(nb_stack((const nb_tensor* const*)xs, N, 1, NULL, &st));
+    CHECK_EQ_INT(nb_tensor_shape(st)[1], N);
+    sc = sum_of_squares(c); /* d/dx = 2x */
+    CHECK_OK(nb_sum(st, NULL, 0, 0, -1, NULL, &ss)); /* d/dx = 1 */
+    CHECK_OK(nb_add(sc, ss, 1.0, NULL, &loss));
+    CHECK_OK(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0));
+    for (int i = 0; i < N; i += 141) {
+        CHECK_OK(nb_tensor_get_grad(xs[i], &g));
+        CHECK_EQ_DBL(at(g, 0), 2.0 * i + 1);
+        CHECK_EQ_DBL(at(g, 1), -2.0 * i + 1);
+        nb_tensor_release(g);
+    }
+    nb_tensor_release(loss);
+    nb_tensor_release(ss);
+    nb_tensor_release(sc);
+    nb_tensor_release(st);
+    nb_tensor_release(c);
+    for (int i = 0; i < N; i++) nb_tensor_release(xs[i]);
+    CHECK_EQ_INT(live_tensors(), base);
+}
+
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(backward_accumulates_into_the_leaf);
@@ -317,5 +350,6 @@ int main(int argc, char** argv) {
     RUN(custom_function_in_c);
     RUN(four_threads_run_their_own_backward_into_one_leaf);
     RUN(training_steps_leave_no_tensor_behind);
+    RUN(cat_and_stack_of_999_inputs_backpropagate_to_each);
     return NBT_END();
 }

@@ -59,7 +59,7 @@ class Fuzzer:
         if r.random() < 0.3:
             obj = {"model": obj, "step": [r.randint(0, 9)], "nested": (obj.get("t0"),) if obj else ()}
         buf = io.BytesIO()
-        nabla.save(obj, buf)
+        nabla.save(obj, buf, format="safetensors")
         return buf.getvalue()
 
     def mutate_header(self, data: bytes) -> bytes:

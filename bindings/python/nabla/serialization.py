@@ -18,8 +18,8 @@ import json
 import math
 import os
 import sys
-import tempfile
 
+from ._atomic import write_atomically
 from ._lib import error, ffi, lib
 from ._tensor import Tensor, _wrap
 
@@ -108,21 +108,7 @@ def save(obj, f, metadata: dict | None = None) -> None:
     if hasattr(f, "write"):
         f.write(data)
         return
-    path = os.fspath(f)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomically(os.fspath(f), data)
 
 
 def _decode(ck, name: str):
@@ -191,3 +177,5 @@ def _move(obj, device):
         return type(obj)(_move(v, device) for v in obj)
     return obj
 
+
+from ._torch_format import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals  # noqa: E402,F401
