@@ -18,6 +18,7 @@ src/core/ew_codes.h, binary kernels first.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -73,7 +74,8 @@ def _constants(m: dict) -> list[str]:
         out.append(f"/* {group['doc']} */")
         width = max(len(n) for n, _, _ in group["values"])
         for name, value, doc in group["values"]:
-            out.append(f"#define {name.ljust(width)} {value}  /* {doc} */")
+            text = str(value) if value >= 0 else f"({value})"  # a negative value stays one token in expressions
+            out.append(f"#define {name.ljust(width)} {text}  /* {doc} */")
         out.append("")
     return out
 
@@ -184,14 +186,40 @@ def exported_symbols(m: dict) -> set[str]:
     return {fn["name"] for fn in m["functions"] + m["ops"]}
 
 
+_DST_OUT = re.compile(r"\s*dst/out as in nb_(add|rand)\.")
+
+DOCS_CONVENTIONS = """## Conventions
+
+- **Status and message.** Every fallible function returns `nb_status` (`NB_OK` is 0). On failure
+  the thread's `nb_last_error_message()` names the function and the values involved, the
+  out-parameters are left untouched and nothing leaks.
+- **Ownership.** Tensor arguments are borrowed. Every handle a function hands out (`nb_tensor**`,
+  `nb_checkpoint**`, ...) is a new reference that the caller releases (`nb_tensor_release`, ...).
+  Released handles are never silently reused (see `nb_tensor_release`).
+- **`dst` and `out`.** An op with the parameters `nb_tensor* dst, nb_tensor** out` computes a
+  new tensor into `*out` when `dst` is NULL. With `dst` non-NULL the result is written into
+  `dst` (PyTorch's `out=`; in place when `dst` is one of the inputs, resized by PyTorch's
+  resize_output rule otherwise) and `*out`, which may then be NULL, receives a new reference
+  to `dst`. Random ops follow the same rule (`nb_rand`). Rows below that say nothing more about
+  `dst` follow this rule.
+- **Sentinels.** `NB_DTYPE_DEFAULT` asks for an op's default dtype, `NB_DEVICE_CURRENT` for the
+  current device, `NB_IGNORE_INDEX` is PyTorch's default `ignore_index`; NULL for an optional
+  tensor or array argument means "not given".
+- **Arrays.** A pointer parameter is an array whose length is given by another parameter (`shape`
+  with `ndim`) or fixed by the op (`stride[2]`); `docs/bindings.md` has the full rules.
+"""
+
+
 def docs(m: dict) -> str:
     major, minor, patch = m["version"]
     lines = [
         "# The nabla C ABI",
         "",
         f"Version {major}.{minor}.{patch}. Generated from `abi/nabla.json` by `abi/gen.py`;",
-        "do not edit by hand. Conventions are in [architecture.md](architecture.md).",
+        "do not edit by hand. The design is in [architecture.md](architecture.md); a walk",
+        "through training from C is in [c_guide.md](c_guide.md).",
         "",
+        DOCS_CONVENTIONS,
         "## Constants",
         "",
     ]
@@ -201,11 +229,17 @@ def docs(m: dict) -> str:
         lines.append("")
     lines += ["## Types", "", "| name | kind | meaning |", "|---|---|---|"]
     lines += [f"| `{t['name']}` | {t['kind']} | {t['doc']} |" for t in m["types"]]
-    lines += ["", "## Functions", "", "| group | signature | meaning |", "|---|---|---|"]
+    lines += ["", "## Functions", ""]
+    groups: dict[str, list] = {}
     for fn in m["functions"] + m["ops"]:
-        sig = f"{fn['returns']} {fn['name']}({_param_list(fn['params'])})"
-        lines.append(f"| {fn.get('group', 'op')} | `{sig}` | {fn['doc']} |")
-    lines += ["", f"{len(m['functions'])} functions, {len(m['ops'])} ops.", ""]
+        groups.setdefault(fn.get("group", "op"), []).append(fn)
+    for group, fns in groups.items():
+        lines += [f"### {group}", ""]
+        for fn in fns:
+            sig = f"{fn['returns']} {fn['name']}({_param_list(fn['params'])})"
+            lines += [f"- `{sig}`", f"  {_DST_OUT.sub('', fn['doc'])}"]
+        lines.append("")
+    lines += [f"{len(m['functions'])} functions, {len(m['ops'])} ops.", ""]
     return "\n".join(lines)
 
 

@@ -70,6 +70,8 @@ class Types:
             return f"{base}*" if depth == 0 else ctype
         if param and depth == 1 and not const and self.kind.get(base) == "struct":
             return f"_Inout_ {ctype}"
+        if param and base == "char" and depth == 2:  # koffi marshals a string array / a string out-value
+            return "const char**" if ctype.replace(" ", "").endswith("*const*") else "_Out_ const char**"
         return ctype
 
     def ts(self, ctype: str, returned: bool) -> str:
@@ -89,6 +91,8 @@ class Types:
             return f"{base} | null" if depth == 1 else "BigUint64Array | null"
         if rbase == "char" and depth == 1 and const:
             return "string | null"
+        if rbase == "char" and depth == 2 and not returned:
+            return "string[]" if ctype.replace(" ", "").endswith("*const*") else "[string | null]"
         if returned:
             return "Pointer | null"
         if kind == "struct" and depth == 1:

@@ -150,9 +150,21 @@ def diff(old: dict, new: dict) -> tuple[list[str], list[str]]:
     return lines, breaking
 
 
+_POINTEE_CONST = re.compile(r"\bconst\s+(?=[A-Za-z_][A-Za-z0-9_]*\s*\*)")
+
+
+def _abi_signature(signature: str) -> str:
+    """A signature as the calling convention sees it. A const on what a pointer parameter points to
+    (`const nb_tensor* const*` -> `nb_tensor* const*`) passes the same address in the same register:
+    binaries built against either declaration call the other unchanged. Only C sources that pass a
+    pointer to const may need a cast, so such a change is reported, not refused."""
+    return _POINTEE_CONST.sub("", signature)
+
+
 def _key(section: str, entry):
-    """The part of an entry whose change breaks binaries (not docs, ownership text or `since`)."""
-    return entry["signature"] if section == "functions" else entry
+    """The part of an entry whose change breaks binaries (not docs, ownership text, `since`, or a const on a
+    pointee)."""
+    return _abi_signature(entry["signature"]) if section == "functions" else entry
 
 
 def _short(entry) -> str:

@@ -102,6 +102,11 @@ extern "C" {
 #define NB_QR_COMPLETE 1  /* "complete": Q [m, m], R [m, n] */
 #define NB_QR_R        2  /* "r": R [k, n] only (Q is an empty tensor) */
 
+/* Sentinel arguments, named for C code that would otherwise write bare numbers. */
+#define NB_DTYPE_DEFAULT  (-1)  /* a dtype argument that asks for the op's default (a reduction's rule, the input's dtype) */
+#define NB_DEVICE_CURRENT (-1)  /* a device_index meaning the thread's current device, where a function says so (nb_stream_create, ...) */
+#define NB_IGNORE_INDEX   (-100)  /* PyTorch's default ignore_index of nb_nll_loss and nb_cross_entropy */
+
 /* Flags of nb_event_create (int32_t bits). */
 #define NB_EVENT_DEFAULT  0  /* no timing; waiting spins */
 #define NB_EVENT_TIMING   1  /* records time, for nb_event_elapsed_time */
@@ -174,6 +179,9 @@ typedef nb_status (*nb_custom_backward_fn)(void* payload, int32_t n_grad_outputs
 /* Receives a warning (UTF-8 text, valid during the call) on the thread that raised it. Returns NB_OK, or a status (message through nb_set_error) that turns the warning into an error: the call that warned fails with it. */
 typedef nb_status (*nb_warning_fn)(void* payload, const char* message);
 
+/* A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
+typedef struct nb_checkpoint nb_checkpoint;
+
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
 NB_API uint32_t nb_version(void);
@@ -244,7 +252,7 @@ NB_API const char* nb_device_unavailable_reason(int32_t device_type);
 /* Adds a reference. NULL-safe. */
 NB_API void nb_tensor_retain(nb_tensor* t);
 
-/* Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. */
+/* Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. Handles are never silently reused: a released tensor's object stays quarantined (its memory not given to any other object) for at least the next 4096 handle releases on the releasing thread, so a stale handle passed to any function fails with NB_ERR_INVALID_ARGUMENT ("... is not a live nabla tensor: it was released") instead of reaching a newer tensor. A release of an already released handle changes nothing and is reported through the warning channel (nb_set_warning_handler; stderr without one), keeping the thread's last error. The same rule holds for nb_stream_release, nb_event_release and nb_generator_release. */
 NB_API void nb_tensor_release(nb_tensor* t);
 
 /* Current reference count (for tests and debugging); -1 for an invalid handle. */
@@ -459,7 +467,7 @@ NB_API nb_status nb_stream_from_native(int32_t device_type, int32_t device_index
 /* Adds a reference. NULL-safe. */
 NB_API void nb_stream_retain(nb_stream* s);
 
-/* Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */
+/* Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
 NB_API void nb_stream_release(nb_stream* s);
 
 /* The device's default stream (a new reference). */
@@ -508,7 +516,7 @@ NB_API nb_status nb_event_create(int32_t device_type, int32_t device_index, int3
 /* Adds a reference. NULL-safe. */
 NB_API void nb_event_retain(nb_event* e);
 
-/* Drops a reference; the last one destroys the event. NULL-safe. */
+/* Drops a reference; the last one destroys the event. NULL-safe. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
 NB_API void nb_event_release(nb_event* e);
 
 /* Captures the work queued on s so far (NULL: the current stream of e's device); e completes when it has finished. */
@@ -670,13 +678,50 @@ NB_API nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn fn, void*
 NB_API nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id);
 
 /* Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
-NB_API nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph);
+NB_API nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph);
+
+/* PyTorch's t.backward(gradient, retain_graph, create_graph): nb_backward of the one tensor t, seeded with grad (NULL: 1, for a one-element t). */
+NB_API nb_status nb_tensor_backward(nb_tensor* t, nb_tensor* grad, int32_t retain_graph, int32_t create_graph);
 
 /* The gradients of outputs with respect to inputs[n_inputs], written as new references to grads[n_inputs] (NULL for an input the outputs do not depend on, which is an error unless allow_unused); .grad fields are left untouched. */
-NB_API nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads);
+NB_API nb_status nb_autograd_grad(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads);
 
 /* Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
 NB_API nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn fn, void* payload, nb_deleter_fn destroy);
+
+/* ---- checkpoint ---- */
+/* Writes n named tensors (any device, any layout; stored contiguous, little-endian) and n_meta string pairs of metadata to path in the safetensors format, which PyTorch's and the safetensors package's readers take. Names are unique UTF-8, not "__metadata__". The file is written beside path under a temporary name, flushed and renamed over path, so a failure leaves the old file as it was. */
+NB_API nb_status nb_save(const char* path, const char* const* names, nb_tensor* const* tensors, int64_t n, const char* const* meta_keys, const char* const* meta_values, int64_t n_meta);
+
+/* nb_save into memory: sets *needed to the file's size in bytes and, when buf is non-NULL, writes the file to buf (cap must be at least *needed). Call with buf NULL to size the buffer. */
+NB_API nb_status nb_save_buffer(const char* const* names, nb_tensor* const* tensors, int64_t n, const char* const* meta_keys, const char* const* meta_values, int64_t n_meta, void* buf, int64_t cap, int64_t* needed);
+
+/* Opens a safetensors file: reads its header and checks every entry (dtype, shape, sizes without overflow, offsets inside the data section, no overlaps, unique names) before any tensor is made; errors name the file and the tensor. Tensor bytes are read later, one tensor at a time (nb_checkpoint_tensor), so memory holds one copy of what is asked for. The file stays open until nb_checkpoint_release. */
+NB_API nb_status nb_load(const char* path, nb_checkpoint** out);
+
+/* nb_load over a file already in memory (nbytes bytes); name (NULL: "the buffer") stands for it in messages. data is borrowed: it must stay valid and unchanged until nb_checkpoint_release. */
+NB_API nb_status nb_load_buffer(const void* data, int64_t nbytes, const char* name, nb_checkpoint** out);
+
+/* The number of tensors, in header order; -1 (and the last error) for a bad handle. */
+NB_API int64_t nb_checkpoint_count(const nb_checkpoint* ck);
+
+/* The name of tensor i (0 <= i < count), valid until nb_checkpoint_release; NULL (and the last error) for a bad handle or index. */
+NB_API const char* nb_checkpoint_name(const nb_checkpoint* ck, int64_t i);
+
+/* Reads tensor i into a new contiguous CPU tensor. */
+NB_API nb_status nb_checkpoint_tensor(const nb_checkpoint* ck, int64_t i, nb_tensor** out);
+
+/* Reads the tensor called name into a new contiguous CPU tensor; NB_ERR_INDEX when there is none. */
+NB_API nb_status nb_checkpoint_get(const nb_checkpoint* ck, const char* name, nb_tensor** out);
+
+/* The number of __metadata__ pairs; -1 (and the last error) for a bad handle. */
+NB_API int64_t nb_checkpoint_metadata_count(const nb_checkpoint* ck);
+
+/* Metadata pair i (UTF-8, valid until nb_checkpoint_release). */
+NB_API nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, const char** key, const char** value);
+
+/* Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
+NB_API void nb_checkpoint_release(nb_checkpoint* ck);
 
 /* ---- ops: amp ---- */
 /* Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
@@ -979,7 +1024,7 @@ NB_API nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double m
 /* A new generator with the given seed and offset 0; release it with nb_generator_release. */
 NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out);
 
-/* Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. */
+/* Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
 NB_API void nb_generator_release(nb_generator* gen);
 
 /* The process default generator (seed 67280421310721 at start, as PyTorch's); static, never released. */

@@ -98,3 +98,18 @@ def test_status_names_cover_every_status_constant():
     for name, value, _ in statuses:
         assert ffi.string(lib.nb_status_name(value)).decode() == name
     assert ffi.string(lib.nb_status_name(len(statuses))).decode() == "NB_UNKNOWN_STATUS"
+
+
+def test_the_manifest_is_found_without_a_checkout():
+    """--abidir names the manifest a binding generator reads (installed beside the package by meson.build,
+    the checkout's abi/ in an editable install): the same functions and ops, and the struct layouts."""
+    abidir = Path(subprocess.run([sys.executable, "-m", "nabla.config", "--abidir"], capture_output=True, text=True,
+                                 check=True).stdout.strip())
+    there = gen.load(abidir / "nabla.json")
+    assert [f["name"] for f in there["functions"] + there["ops"]] == [f["name"] for f in MANIFEST["functions"] +
+                                                                        MANIFEST["ops"]]
+    import json
+    lock = json.loads((abidir / "abi_lock.json").read_text())
+    assert {"DLTensor", "DLManagedTensorVersioned", "nb_memory_stats"} <= set(lock["structs"])
+    meson = (ROOT / "meson.build").read_text()
+    assert "install_data('abi/nabla.json', 'abi/abi_lock.json'" in meson and "install_subdir('abi/ops'" in meson

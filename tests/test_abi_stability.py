@@ -85,3 +85,20 @@ def test_from_1_0_additions_are_accepted(lock, tmp_path):
                                         "since": "1.1.0"}
     assert stability.diff(old, now)[1] == []
     assert stability.write(tmp_path / "lock.json", now, old) == []
+
+
+def test_a_const_on_a_pointee_is_not_breaking_but_a_type_is(lock):
+    """`const nb_tensor* const*` -> `nb_tensor* const*` passes the same address: old binaries keep working (so
+    nb_backward could take &loss without a cast); a changed type or pointer depth still breaks."""
+    old = copy.deepcopy(lock)
+    old["version"] = "1.0.0"
+    sig = old["functions"]["nb_backward"]["signature"]
+    old["functions"]["nb_backward"]["signature"] = sig.replace("nb_tensor* const*", "const nb_tensor* const*")
+    now = copy.deepcopy(old)
+    now["functions"]["nb_backward"]["signature"] = sig
+    lines, breaking = stability.diff(old, now)
+    assert breaking == [] and any("nb_backward" in line and "(not breaking)" in line for line in lines)
+    now["functions"]["nb_backward"]["signature"] = sig.replace("int32_t n,", "int64_t n,")
+    assert len(stability.diff(old, now)[1]) == 1
+    now["functions"]["nb_backward"]["signature"] = sig.replace("nb_tensor* const* outputs", "nb_tensor* outputs")
+    assert len(stability.diff(old, now)[1]) == 1

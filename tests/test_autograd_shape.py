@@ -168,3 +168,19 @@ def test_against_torch(name, fn):
     y.backward(nabla.tensor(go))
     ty.backward(torch.tensor(go))
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["cat", "stack"])
+def test_cat_and_stack_of_999_inputs_match_torch(op):
+    """A formula with one temporary per input has no fixed cap (an episode's 999 log-probs)."""
+    torch = pytest.importorskip("torch")
+    values = np.random.default_rng(7).standard_normal((999, 3))
+    ours = [nabla.tensor(v, requires_grad=True) for v in values]
+    theirs = [torch.tensor(v, requires_grad=True) for v in values]
+    weight = np.random.default_rng(8).standard_normal(2997)
+    y = getattr(nabla, op)(ours).reshape(-1)
+    (y * nabla.tensor(weight)).sum().backward()
+    z = getattr(torch, op)(theirs).reshape(-1)
+    (z * torch.tensor(weight)).sum().backward()
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a.grad.numpy(), b.grad.numpy())

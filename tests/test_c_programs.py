@@ -26,7 +26,7 @@ VALGRIND_PROGRAMS = ["test_basics", "test_creation", "test_views", "test_copy", 
                      "test_caching_allocator", "test_device_runtime", "test_autograd",
                      "custom_function", "test_autograd_reduce", "test_autograd_linalg", "test_autograd_saved",
                      "autograd_expression",
-                     "train_mlp", "dlpack_exchange", "test_dlpack"]
+                     "train_mlp", "dlpack_exchange", "test_dlpack", "test_handles", "test_checkpoint"]
 RUN_TIMEOUT_S = 300
 
 CC = shutil.which("cc") or shutil.which("gcc")
@@ -112,6 +112,32 @@ def test_example_builds_with_pkg_config(tmp_path):
     assert result.returncode == 0, result.stderr
     exe = compile_program(EXAMPLE_DIR / "hello_tensor.c", tmp_path, shlex.split(result.stdout))
     check_result(run([str(exe)]), is_test=False)
+
+
+@needs_cc
+@pytest.mark.parametrize("source", [TEST_DIR / "test_backward_api.c", EXAMPLE_DIR / "train_mlp.c"], ids=lambda p: p.stem)
+def test_training_calls_compile_without_casts_under_pedantic_errors(tmp_path, source):
+    """nb_backward(&loss, ...) and parameter arrays type-check as written: no cast, no warning."""
+    flags = ["-Wall", "-Wextra", "-pedantic-errors", "-Werror", *shlex.split(nabla_config("--cflags", "--libs"))]
+    exe = compile_program(source, tmp_path, flags)
+    check_result(run([str(exe)]), is_test=source.parent == TEST_DIR)
+
+
+@needs_cc
+def test_c_guide_example_compiles_and_trains(tmp_path):
+    """docs/c_guide.md's complete program, as printed there: -pedantic-errors, then run (under valgrind
+    when it is installed) in a scratch directory, where it writes and removes its checkpoint."""
+    text = (ROOT / "docs" / "c_guide.md").read_text()
+    source = tmp_path / "c_guide.c"
+    source.write_text(re.search(r"```c\n(.*?)```", text, re.S).group(1))
+    flags = ["-Wall", "-Wextra", "-pedantic-errors", "-Werror", *shlex.split(nabla_config("--cflags", "--libs"))]
+    exe = compile_program(source, tmp_path, flags)
+    cmd = [str(exe)] if VALGRIND is None else [VALGRIND, "-q", "--error-exitcode=99", "--leak-check=full",
+                                               "--errors-for-leak-kinds=definite,indirect", str(exe)]
+    result = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=RUN_TIMEOUT_S)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "weight read back: 2.000 -3.000" in result.stdout and "0 before, 0 after" in result.stdout
+    assert "regression.safetensors" not in os.listdir(tmp_path)
 
 
 def test_every_program_is_collected():

@@ -40,21 +40,21 @@ def test_round_trip_every_dtype_shape_and_view(tmp_path):
 
 def test_single_tensor_and_nested_checkpoint(tmp_path):
     t = nabla.randn(4, 5)
-    nabla.save(t, tmp_path / "one")
+    nabla.save(t, tmp_path / "one", format="safetensors")
     back = nabla.load(tmp_path / "one")
     assert isinstance(back, nabla.Tensor)
     np.testing.assert_array_equal(back.numpy(), t.numpy())
     ckpt = {"epoch": 3, "lr": 0.1, "best": float("inf"), "name": "run", "done": None, "shape": (2, 3),
             "model": {"w": nabla.ones(2)}, "hist": [nabla.zeros(1), 1.5], 7: "int key"}
     buf = io.BytesIO()
-    nabla.save(ckpt, buf)
+    nabla.save(ckpt, buf, format="safetensors")
     buf.seek(0)
     back = nabla.load(buf)
     assert back["epoch"] == 3 and back["best"] == float("inf") and back["shape"] == (2, 3) and back[7] == "int key"
     assert back["done"] is None and back["name"] == "run" and back["hist"][1] == 1.5
     np.testing.assert_array_equal(back["model"]["w"].numpy(), [1.0, 1.0])
     with pytest.raises(TypeError, match="cannot save an object of type object"):
-        nabla.save({"x": object()}, io.BytesIO())
+        nabla.save({"x": object()}, io.BytesIO(), format="safetensors")
 
 
 def test_model_and_optimizer_checkpoint_reloads(tmp_path):
@@ -150,7 +150,7 @@ def _corrupt_cases(good: bytes):
 
 def test_truncated_or_corrupt_files_raise_clear_errors(tmp_path):
     buf = io.BytesIO()
-    nabla.save({"a": nabla.ones(3)}, buf)
+    nabla.save({"a": nabla.ones(3)}, buf, format="safetensors")
     for data, why in _corrupt_cases(buf.getvalue()):
         path = tmp_path / "bad.safetensors"
         path.write_bytes(data)

@@ -60,7 +60,7 @@ int main(void) {
     TRY(nb_tensor_item_double(f, &value));
 
     /* Backward from the scalar f (grad_outputs NULL means ones). */
-    TRY(nb_backward((const nb_tensor* const*)&f, NULL, 1, 0, 0));
+    TRY(nb_backward((nb_tensor* const*)&f, NULL, 1, 0, 0));
     nb_tensor *gx = NULL, *gw = NULL;
     TRY(nb_tensor_get_grad(x, &gx));
     TRY(nb_tensor_get_grad(w, &gw));

@@ -72,7 +72,7 @@ int main(void) {
         TRY(nb_sub(y, target, 1.0, NULL, &diff));
         TRY(nb_mul(diff, diff, NULL, &sq));
         TRY(nb_mean(sq, NULL, 0, 0, -1, NULL, &loss));
-        TRY(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0));
+        TRY(nb_backward((nb_tensor* const*)&loss, NULL, 1, 0, 0));
         TRY(nb_tensor_get_grad(w, &grad));
         int32_t prev = nb_set_grad_enabled(0);
         TRY(nb_sub(w, grad, 2.0, w, NULL)); /* w -= lr * grad */

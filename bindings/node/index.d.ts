@@ -107,6 +107,12 @@ export declare class Tensor {
 }
 
 /** A failed nabla call: status code, its name and the C message (which names the op). */
+/** Writes {name: Tensor} and string metadata to a safetensors file (the C ABI's nb_save). */
+export declare function save(tensors: Record<string, Tensor>, path: string, metadata?: Record<string, string>): void;
+/** Reads a safetensors file (nb_load): its tensors by name, in the file's order. */
+export declare function load(path: string): Record<string, Tensor>;
+export declare function load(path: string, options: { metadata: true }): { tensors: Record<string, Tensor>; metadata: Record<string, string> };
+
 export declare class NablaError extends Error {
   readonly status: number;
   readonly statusName: string;

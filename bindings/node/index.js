@@ -9,6 +9,7 @@ require('./lib/methods.js');
 const factory = require('./lib/factory.js');
 const autograd = require('./lib/autograd.js');
 const { functional } = require('./lib/nn.js');
+const serialization = require('./lib/serialization.js');
 
 // Ops as functions: nabla.add(a, b), nabla.matmul(a, b), nabla.sum(t, 1), ... (a number as
 // first argument becomes a tensor).
@@ -44,6 +45,8 @@ module.exports = {
   enableGrad: autograd.enableGrad,
   isGradEnabled: autograd.isGradEnabled,
   setGradEnabled: autograd.setGradEnabled,
+  save: serialization.save,
+  load: serialization.load,
   errors,
   ...errors,
   /** The raw C ABI: every function of the manifest (fn), the constants (C) and the manifest tables. */

@@ -547,8 +547,8 @@ static int check_grads(const cr_case* c, cr_state* st, const cr_call* call) {
         wrt[i] = st->in[j];
         grads[i] = NULL;
     }
-    const nb_status s = nb_autograd_grad((const nb_tensor* const*)outs, (const nb_tensor* const*)gouts, c->ngrad_out,
-                                         (const nb_tensor* const*)wrt, c->nrequires, 0, 0, 1, grads);
+    const nb_status s = nb_autograd_grad((nb_tensor* const*)outs, (nb_tensor* const*)gouts, c->ngrad_out,
+                                         (nb_tensor* const*)wrt, c->nrequires, 0, 0, 1, grads);
     if (s != NB_OK) return fail("nb_autograd_grad: %s: %s", nb_status_name(s), nb_last_error_message());
     for (int i = 0; i < c->nrequires; i++)
         if (grads[i] != NULL && own(st, grads[i])) return 1;
@@ -684,7 +684,7 @@ static int abi_refcount_autograd(const cr_case* c, cr_state* st) {
     r = r || nb_tensor_set_requires_grad(x, 1) != NB_OK;
     r = r || nb_exp(x, NULL, &y) != NB_OK;
     r = r || nb_sum(y, NULL, 0, 0, -1, NULL, &s) != NB_OK;
-    r = r || nb_backward((const nb_tensor* const*)&s, NULL, 1, 0, 0) != NB_OK;
+    r = r || nb_backward((nb_tensor* const*)&s, NULL, 1, 0, 0) != NB_OK;
     r = r || nb_tensor_get_grad(x, &g) != NB_OK || g == NULL;
     if (r) fail("exp, sum and backward failed: %s", nb_last_error_message());
     nb_tensor_release(g);

@@ -8,6 +8,11 @@
  * hold at most GLOBAL_CACHE_LIMIT bytes; past that, blocks return to the system.
  * Every block is 64-byte aligned (cache line, AVX-512).
  *
+ * Handle objects (tensors, streams, events) are freed through a quarantine instead:
+ * a per-thread FIFO of the last QUARANTINE_SLOTS released blocks, which keep their
+ * dead magic word there. Without it the free list's LIFO order hands a released
+ * tensor's block to the very next tensor, and a stale handle would alias it.
+ *
  * Counters are per thread (single writer, relaxed atomics: plain moves on x86)
  * and summed over a registry of threads when queried; only allocated_bytes is a
  * shared atomic, because its peak must be exact. */
@@ -24,6 +29,7 @@
 #define TLS_MAX_BLOCKS 64                 /* per class and thread */
 #define TLS_CACHE_LIMIT ((int64_t)8 << 20)
 #define GLOBAL_CACHE_LIMIT ((int64_t)1 << 29) /* 512 MiB */
+#define QUARANTINE_SLOTS NB_HANDLE_QUARANTINE /* 4096 tensors: 1.3 MiB per thread that releases them */
 
 typedef struct free_block { struct free_block* next; } free_block;
 
@@ -32,12 +38,17 @@ typedef struct {
     free_block* head;
 } __attribute__((aligned(64))) global_class;
 
-enum { ST_ALLOC, ST_FREE, ST_SYS_ALLOC, ST_SYS_FREE, ST_LIVE_TENSORS, ST_LIVE_STORAGES, ST_TLS_CACHED, ST_COUNT };
+enum { ST_ALLOC, ST_FREE, ST_SYS_ALLOC, ST_SYS_FREE, ST_LIVE_TENSORS, ST_LIVE_STORAGES, ST_TLS_CACHED, ST_QUARANTINED,
+       ST_COUNT };
+
+typedef struct { void* ptr; size_t nbytes; } quarantined;
 
 typedef struct thread_cache {
     free_block* heads[TLS_CLASSES];
     int32_t counts[TLS_CLASSES];
     atomic_int_fast64_t stats[ST_COUNT]; /* written only by the owning thread */
+    quarantined* ring;                    /* QUARANTINE_SLOTS entries, allocated at the first handle free */
+    int32_t ring_next, ring_len;          /* oldest entry at ring_next once the ring is full */
     struct thread_cache* prev;
     struct thread_cache* next;
 } thread_cache;
@@ -135,8 +146,11 @@ static void flush(thread_cache* c) {
     }
 }
 
+static void quarantine_drain(thread_cache* c);
+
 static void thread_exit(void* p) {
     thread_cache* c = p;
+    quarantine_drain(c);
     flush(c);
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < ST_COUNT; i++) retired_stats[i] += atomic_load_explicit(&c->stats[i], memory_order_relaxed);
@@ -220,6 +234,53 @@ void nb_cpu_free(void* ptr, size_t nbytes) {
     global_push(c, b);
 }
 
+/* Hands a quarantined block to nb_cpu_free, which counts the free again. */
+static void quarantine_evict(thread_cache* tc, const quarantined* q) {
+    size_t rounded;
+    size_class_of(q->nbytes, &rounded);
+    bump(tc, ST_QUARANTINED, -(int64_t)rounded);
+    atomic_fetch_add_explicit(&allocated_bytes, (int64_t)rounded, memory_order_relaxed);
+    bump(tc, ST_FREE, -1);
+    nb_cpu_free(q->ptr, q->nbytes);
+}
+
+/* Blocks in quarantine count as freed (allocated_bytes) and as cached (cached_bytes). */
+void nb_cpu_free_handle(void* ptr, size_t nbytes) {
+    if (ptr == NULL) return;
+    thread_cache* tc = cache();
+    if (tc != NULL && tc->ring == NULL) tc->ring = malloc(sizeof(quarantined) * QUARANTINE_SLOTS);
+    if (tc == NULL || tc->ring == NULL) {
+        nb_cpu_free(ptr, nbytes);
+        return;
+    }
+    size_t rounded;
+    size_class_of(nbytes, &rounded);
+    quarantined* slot = &tc->ring[tc->ring_next];
+    if (tc->ring_len == QUARANTINE_SLOTS) { /* the oldest leaves for the free lists */
+        quarantine_evict(tc, slot);
+    } else {
+        tc->ring_len++;
+    }
+    slot->ptr = ptr;
+    slot->nbytes = nbytes;
+    tc->ring_next = tc->ring_next + 1 == QUARANTINE_SLOTS ? 0 : tc->ring_next + 1;
+    atomic_fetch_sub_explicit(&allocated_bytes, (int64_t)rounded, memory_order_relaxed);
+    bump(tc, ST_FREE, 1);
+    bump(tc, ST_QUARANTINED, (int64_t)rounded);
+}
+
+/* Frees every quarantined block of thread c (at its exit). */
+static void quarantine_drain(thread_cache* c) {
+    if (c->ring == NULL) return;
+    int32_t first = c->ring_len == QUARANTINE_SLOTS ? c->ring_next : 0;
+    for (int32_t i = 0; i < c->ring_len; i++) {
+        quarantine_evict(c, &c->ring[(first + i) % QUARANTINE_SLOTS]);
+    }
+    free(c->ring);
+    c->ring = NULL;
+    c->ring_len = c->ring_next = 0;
+}
+
 void nb_count_live(int32_t kind, int64_t delta) {
     thread_cache* tc = cache();
     if (tc) bump(tc, kind == NB_LIVE_TENSOR ? ST_LIVE_TENSORS : ST_LIVE_STORAGES, delta);
@@ -230,7 +291,10 @@ void nb_count_live(int32_t kind, int64_t delta) {
 void nb_cpu_empty_cache(void) {
     pthread_once(&init_once, init);
     thread_cache* tc = tls;
-    if (tc) flush(tc);
+    if (tc) {
+        quarantine_drain(tc);
+        flush(tc);
+    }
     for (int c = 0; c < NUM_CLASSES; c++) {
         global_class* gc = &classes[c];
         pthread_mutex_lock(&gc->lock);
@@ -261,7 +325,8 @@ void nb_cpu_stats(nb_memory_stats* out) {
     pthread_mutex_unlock(&registry_lock);
     out->allocated_bytes = atomic_load_explicit(&allocated_bytes, memory_order_relaxed);
     out->peak_allocated_bytes = atomic_load_explicit(&peak_bytes, memory_order_relaxed);
-    out->cached_bytes = atomic_load_explicit(&global_cached_bytes, memory_order_relaxed) + sum[ST_TLS_CACHED];
+    out->cached_bytes =
+        atomic_load_explicit(&global_cached_bytes, memory_order_relaxed) + sum[ST_TLS_CACHED] + sum[ST_QUARANTINED];
     out->alloc_count = sum[ST_ALLOC];
     out->free_count = sum[ST_FREE];
     out->system_alloc_count = sum[ST_SYS_ALLOC];

@@ -8,6 +8,10 @@
 NB_INTERNAL void* nb_cpu_alloc(size_t nbytes);
 /* nbytes must be the size passed to nb_cpu_alloc. NULL-safe. */
 NB_INTERNAL void nb_cpu_free(void* ptr, size_t nbytes);
+/* nb_cpu_free for a handle object (tensor, stream, event) whose magic word was cleared: the
+ * block stays untouched in the calling thread's quarantine for the next NB_HANDLE_QUARANTINE
+ * such releases, so a stale handle reads a dead magic word instead of a newer object. */
+NB_INTERNAL void nb_cpu_free_handle(void* ptr, size_t nbytes);
 NB_INTERNAL void nb_cpu_stats(nb_memory_stats* out);
 NB_INTERNAL void nb_cpu_reset_peak(void);
 NB_INTERNAL void nb_cpu_empty_cache(void);

@@ -14,7 +14,8 @@
 #include "../core/internal.h"
 
 #define NB_AG_MAX_SAVED 8
-#define NB_AG_MAX_TMP 96
+/* Temporaries a formula keeps inline; more (cat of 999 inputs) grow on the heap. */
+#define NB_AG_INLINE_TMP 96
 #define NB_AG_NUM_IATTR (2 * NB_MAX_DIMS + 8)
 
 typedef struct nb_bw nb_bw;
@@ -189,12 +190,24 @@ struct nb_bw {
     nb_tensor** gi;          /* [n_inputs]: gradients of the inputs to fill (NULL: none) */
     nb_status st;            /* first failure; helpers return NULL once it is set */
     int32_t ntmp;
-    nb_tensor* tmp[NB_AG_MAX_TMP];
+    int32_t cap_tmp;         /* capacity of tmp: NB_AG_INLINE_TMP while tmp == tmp_inline */
+    nb_tensor** tmp;         /* tmp_inline, or a heap array once a formula keeps more */
+    nb_tensor* tmp_inline[NB_AG_INLINE_TMP];
     /* The first failure's message: a helper that failed yields NULL, and the op that
      * receives it writes "tensor is NULL" over the message, so the engine restores it. */
     char msg[1024];
 };
 
+/* Prepares b for one formula: no temporaries, no failure (the large arrays stay uninitialised). */
+static inline void bw_begin(nb_bw* b) {
+    b->st = NB_OK;
+    b->ntmp = 0;
+    b->cap_tmp = NB_AG_INLINE_TMP;
+    b->tmp = b->tmp_inline;
+    b->msg[0] = '\0';
+}
+/* Releases the formula's temporaries (and their heap array). */
+NB_INTERNAL void bw_end(nb_bw* b);
 /* Records failure st (with the current message) unless an earlier one was recorded; returns b->st. */
 NB_INTERNAL nb_status bw_fail(nb_bw* b, nb_status st);
 

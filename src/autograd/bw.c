@@ -4,6 +4,8 @@
 #include "autograd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char* legacy_type_name(int32_t dtype) {
     switch (dtype) {
@@ -23,9 +25,32 @@ nb_status bw_fail(nb_bw* b, nb_status st) {
     return b->st;
 }
 
+void bw_end(nb_bw* b) {
+    for (int32_t i = 0; i < b->ntmp; i++) nb_tensor_release(b->tmp[i]);
+    if (b->tmp != b->tmp_inline) free(b->tmp);
+    b->tmp = b->tmp_inline;
+    b->cap_tmp = NB_AG_INLINE_TMP;
+    b->ntmp = 0;
+}
+
+/* Doubles the temporaries array (the first growth moves it off the inline one). */
+static bool bw_grow(nb_bw* b) {
+    if (b->cap_tmp > INT32_MAX / 2) return false;
+    int32_t cap = b->cap_tmp * 2;
+    nb_tensor** t = b->tmp == b->tmp_inline ? malloc((size_t)cap * sizeof *t)
+                                            : realloc(b->tmp, (size_t)cap * sizeof *t);
+    if (t == NULL) return false;
+    if (b->tmp == b->tmp_inline) memcpy(t, b->tmp_inline, (size_t)b->ntmp * sizeof *t);
+    b->tmp = t;
+    b->cap_tmp = cap;
+    return true;
+}
+
 nb_tensor* bw_keep(nb_bw* b, nb_status st, nb_tensor* t) {
-    if (st != NB_OK || b->ntmp >= NB_AG_MAX_TMP) {
-        if (st == NB_OK) st = nb_error(NB_ERR_INTERNAL, "%s: backward formula uses too many temporaries", b->node->name);
+    if (st == NB_OK && b->ntmp >= b->cap_tmp && !bw_grow(b))
+        st = nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory keeping %d backward temporaries", b->node->name,
+                      (int)b->ntmp + 1);
+    if (st != NB_OK) {
         bw_fail(b, st);
         nb_tensor_release(t);
         return NULL;

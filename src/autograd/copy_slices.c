@@ -38,11 +38,12 @@ static nb_status copy_slices_bw(nb_bw* b) {
     if (b->st != NB_OK) return b->st;
     nb_tensor** fgi = calloc((size_t)f->n_inputs, sizeof *fgi);
     if (fgi == NULL) return b->st = nb_error(NB_ERR_OUT_OF_MEMORY, "CopySlices: out of memory");
-    nb_bw fb = {.node = f, .go = &fgo, .gi = fgi, .st = NB_OK, .ntmp = 0};
+    nb_bw fb = {.node = f, .go = &fgo, .gi = fgi};
+    bw_begin(&fb);
     nb_status st = f->backward(&fb);
     if (st == NB_OK) st = fb.st;
     else if (st == fb.st && fb.msg[0] != '\0') nb_error(st, "%s", fb.msg);
-    for (int32_t i = 0; i < fb.ntmp; i++) nb_tensor_release(fb.tmp[i]);
+    bw_end(&fb);
     /* The view's old values: their gradient goes back into the region (zero when none). */
     nb_tensor* old = NULL;
     if (st == NB_OK && fgi[k] != NULL) st = nb_ag_conform(f->name, k, fgi[k], &f->in_meta[k], &old);

@@ -351,15 +351,13 @@ static nb_status run_node(pass* P, task* t) {
         if (st == NB_OK && n->n_inputs > 0 && (gi = calloc((size_t)n->n_inputs, sizeof *gi)) == NULL) st = oom();
         if (st == NB_OK && n->released) st = nb_ag_freed_error(); /* every node type, before its formula runs */
         if (st == NB_OK) {
-            /* Field by field: an initializer would zero tmp[] and msg[] (1.8 KB) for every node. */
+            /* Field by field: an initializer would zero tmp_inline[] and msg[] (1.8 KB) for every node. */
             nb_bw b;
             b.node = n;
             b.go = t->buf;
             b.go_zero = zero;
             b.gi = gi;
-            b.st = NB_OK;
-            b.ntmp = 0;
-            b.msg[0] = '\0';
+            bw_begin(&b);
             bool prof = nb_prof_active() && nb_prof_node_begin(n->name);
             const int32_t autocast = nb_ac_mask; /* backward runs in the dtypes forward chose */
             nb_ac_mask = 0;
@@ -368,7 +366,7 @@ static nb_status run_node(pass* P, task* t) {
             if (prof) nb_profiler_range_pop();
             if (st == NB_OK) st = b.st;
             else if (st == b.st && b.msg[0] != '\0') nb_error(st, "%s", b.msg); /* the first failure's message */
-            for (int32_t i = 0; i < b.ntmp; i++) nb_tensor_release(b.tmp[i]);
+            bw_end(&b);
         }
         if (!P->retain_graph) nb_node_release_saved(n);
     }
@@ -515,16 +513,25 @@ static nb_status engine(const char* op, const nb_tensor* const* outputs, const n
     return st;
 }
 
-NB_API nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n,
-                             int32_t retain_graph, int32_t create_graph) {
-    return engine("backward", outputs, grad_outputs, n, NULL, 0, retain_graph != 0, create_graph != 0, false, NULL);
+/* The handle arrays are nb_tensor* const* so that C callers pass &loss without a cast; nothing is written through them. */
+NB_API nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph,
+                             int32_t create_graph) {
+    return engine("backward", (const nb_tensor* const*)outputs, (const nb_tensor* const*)grad_outputs, n, NULL, 0,
+                  retain_graph != 0, create_graph != 0, false, NULL);
 }
 
-NB_API nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n,
-                                  const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph,
+NB_API nb_status nb_tensor_backward(nb_tensor* t, nb_tensor* grad, int32_t retain_graph, int32_t create_graph) {
+    const nb_tensor* g = grad;
+    return engine("backward", (const nb_tensor* const*)&t, &g, 1, NULL, 0, retain_graph != 0, create_graph != 0, false,
+                  NULL);
+}
+
+NB_API nb_status nb_autograd_grad(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n,
+                                  nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph,
                                   int32_t create_graph, int32_t allow_unused, nb_tensor** grads) {
     if (n_inputs <= 0 || inputs == NULL || grads == NULL)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "grad: expected at least one input tensor and a grads array");
-    return engine("grad", outputs, grad_outputs, n, inputs, n_inputs, retain_graph != 0, create_graph != 0,
-                  allow_unused != 0, grads);
+    return engine("grad", (const nb_tensor* const*)outputs, (const nb_tensor* const*)grad_outputs, n,
+                  (const nb_tensor* const*)inputs, n_inputs, retain_graph != 0, create_graph != 0, allow_unused != 0,
+                  grads);
 }

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 5
+#define NB_PLUGIN_ABI 6
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -19,11 +19,32 @@ extern "C" {
  * the manifest (abi/gen.py writes ew_codes.h), binary kernels below NB_BK_NUM_BINARY. */
 #include "ew_codes.h"
 
+/* The ternary select, outside the manifest's codes: out[i] = cond[i] ? in[0][i] : in[1][i]
+ * for any dtype (a bit copy; scalars come as their bits in the dtype, in scalar_i64). */
+#define NB_BK_WHERE NB_BK_NUM_OPS
+
+/* The kernels that also run on integer and bool inputs (the rest are float only; an
+ * integer input of those promotes to float before it gets here). Integers compute in
+ * int64 and wrap; bool computes in int64 and stores != 0. */
+#define NB_BK_INTEGER(X)                                                                                    \
+    X(ADD) X(SUB) X(MUL) X(DIV_TRUNC) X(DIV_FLOOR) X(REMAINDER) X(FMOD) X(POW) X(MAXIMUM) X(MINIMUM) X(EQ)  \
+    X(NE) X(LT) X(LE) X(GT) X(GE) X(LOGICAL_AND) X(LOGICAL_OR) X(LOGICAL_XOR) X(NEG) X(ABS) X(SIGN) X(RELU) \
+    X(SQUARE) X(FLOOR) X(CEIL) X(ROUND) X(TRUNC) X(LOGICAL_NOT) X(ISNAN) X(ISINF) X(ISFINITE) X(CLAMP)
+#define NB_BK_CASE_(NAME) case NB_BK_##NAME:
+static inline int nb_bk_has_integer_kernel(int32_t op) {
+    switch (op) {
+    NB_BK_INTEGER(NB_BK_CASE_) return 1;
+    default: return 0;
+    }
+}
+
 /* One elementwise launch: out[i] = op(in[0][i], in[1][i]) over shape[ndim].
- * Inputs have dtype `dtype` (NB_F32, NB_F64, NB_F16 or NB_BF16; half types
- * compute in float), the output that dtype or bool. Pointers include the
- * tensors' offsets; strides count elements, 0 broadcasts. An input with
- * is_scalar[i] set is the value scalar[i] and in[i] is unused. */
+ * Inputs have dtype `dtype`: NB_F32, NB_F64, NB_F16 or NB_BF16 (half types compute
+ * in float), or, for the kernels of nb_bk_has_integer_kernel, NB_I64 or NB_BOOL
+ * (narrower integers are widened to int64 by the caller); NB_BK_WHERE takes any
+ * dtype. The output has that dtype or bool. Pointers include the tensors'
+ * offsets; strides count elements, 0 broadcasts. An input with is_scalar[i] set is
+ * the value scalar[i] (integer kernels: scalar_i64[i], exact) and in[i] is unused. */
 typedef struct nb_bk_ew {
     int32_t op, nin, dtype, ndim;
     int64_t shape[NB_MAX_DIMS];
@@ -36,6 +57,9 @@ typedef struct nb_bk_ew {
     /* attributes: alpha (add/sub alpha, leaky_relu slope, elu alpha, softplus beta,
      * clamp min, nan_to_num nan), beta (softplus threshold, clamp max, posinf), gamma (neginf) */
     double alpha, beta, gamma;
+    int64_t scalar_i64[2];              /* integer kernels: the scalars as int64; NB_BK_WHERE: their bits */
+    const void* cond;                   /* NB_BK_WHERE: the bool condition and its strides */
+    int64_t cond_strides[NB_MAX_DIMS];
 } nb_bk_ew;
 
 /* Kernel families. An op validates, promotes, broadcasts and sizes its outputs

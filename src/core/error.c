@@ -58,9 +58,24 @@ const char* nb_shape_str(const int64_t* shape, int32_t ndim) {
 
 nb_status nb_bad_handle(const char* op, const char* arg, const nb_tensor* t) {
     if (t == NULL) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: tensor '%s' is NULL", op, arg);
+    if (t->magic == NB_TENSOR_DEAD)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: tensor '%s' is not a live nabla tensor: it was released (stale handle %p)",
+                        op, arg, (const void*)t);
     return nb_error(NB_ERR_INVALID_ARGUMENT,
                     "%s: tensor '%s' is not a live nabla tensor (released or corrupt handle %p)",
                     op, arg, (const void*)t);
+}
+
+void nb_bad_release(const char* fn, const char* kind, const void* h, uint32_t magic) {
+    /* The thread's last error survives: a release returns void, and callers release on error paths. */
+    nb_status st = nb_last_error_status();
+    char saved[NB_ERROR_CAP];
+    snprintf(saved, sizeof saved, "%s", nb_last_error_message());
+    if (magic == NB_TENSOR_DEAD)
+        nb_warn("%s: %s %p was already released (double release; the second one is ignored)", fn, kind, h);
+    else
+        nb_warn("%s: %p is not a live nabla %s (released long ago or corrupt handle); ignored", fn, h, kind);
+    if (st != NB_OK) nb_error(st, "%s", saved);
 }
 
 NB_API uint32_t nb_version(void) { return NB_VERSION_NUMBER; }

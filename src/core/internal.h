@@ -19,6 +19,9 @@
 #define NB_NUM_DTYPES 10
 #define NB_TENSOR_MAGIC 0x6e61626cu /* "nabl": a live handle */
 #define NB_TENSOR_DEAD 0xdeadbeefu  /* written on release, to catch reuse of a dead handle */
+/* A released handle object stays recognisable (dead magic, memory not reused) for at least this many
+ * later handle releases on the same thread (cpu_allocator.c's quarantine). */
+#define NB_HANDLE_QUARANTINE 4096
 
 /* ---- errors (error.c) ---- */
 
@@ -98,6 +101,9 @@ static inline bool nb_tensor_ok(const nb_tensor* t) {
 }
 /* The error for a NULL or released handle passed as argument `arg` of `op`. */
 NB_INTERNAL nb_status nb_bad_handle(const char* op, const char* arg, const nb_tensor* t);
+/* Reports the release of a handle whose magic word is not `live` (released already, or never a handle of
+ * that kind) through the warning channel; `kind` names it ("tensor", "stream", ...). */
+NB_INTERNAL void nb_bad_release(const char* fn, const char* kind, const void* h, uint32_t magic);
 
 #define NB_CHECK_TENSOR(op, t) \
     do { if (NB_UNLIKELY(!nb_tensor_ok(t))) return nb_bad_handle(op, #t, t); } while (0)

@@ -76,13 +76,15 @@ static nb_status plugin_error(const char* op, nb_status st, const nb_backend* p)
     do {                                                                                              \
         if (NB_UNLIKELY((s) == NULL || (s)->magic != NB_STREAM_MAGIC))                                \
             return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: " #s " is %s", op,                          \
-                            (s) == NULL ? "NULL" : "not a live stream");                              \
+                            (s) == NULL ? "NULL" : (s)->magic == NB_TENSOR_DEAD ? "a released stream" \
+                                                    : "not a live stream");                   \
     } while (0)
 #define CHECK_EVENT(op, e)                                                                            \
     do {                                                                                              \
         if (NB_UNLIKELY((e) == NULL || (e)->magic != NB_EVENT_MAGIC))                                 \
             return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: " #e " is %s", op,                          \
-                            (e) == NULL ? "NULL" : "not a live event");                               \
+                            (e) == NULL ? "NULL" : (e)->magic == NB_TENSOR_DEAD ? "a released event" \
+                                                    : "not a live event");                    \
     } while (0)
 
 /* ---- streams ---- */
@@ -181,12 +183,17 @@ NB_API void nb_stream_retain(nb_stream* s) {
 }
 
 NB_API void nb_stream_release(nb_stream* s) {
-    if (s == NULL || s->magic != NB_STREAM_MAGIC || s->is_default) return;
+    if (s == NULL) return;
+    if (s->magic != NB_STREAM_MAGIC) {
+        nb_bad_release("nb_stream_release", "stream", s, s->magic);
+        return;
+    }
+    if (s->is_default) return;
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
     s->magic = NB_TENSOR_DEAD;
     if (s->device_type == NB_CUDA && !s->external) nb_cuda_plugin()->stream_destroy(s->device_index, s->native);
     pthread_mutex_destroy(&s->error_lock);
-    nb_cpu_free(s, sizeof *s);
+    nb_cpu_free_handle(s, sizeof *s);
 }
 
 NB_API nb_status nb_stream_default(int32_t device_type, int32_t device_index, nb_stream** out) {
@@ -350,11 +357,15 @@ NB_API void nb_event_retain(nb_event* e) {
 }
 
 NB_API void nb_event_release(nb_event* e) {
-    if (e == NULL || e->magic != NB_EVENT_MAGIC) return;
+    if (e == NULL) return;
+    if (e->magic != NB_EVENT_MAGIC) {
+        nb_bad_release("nb_event_release", "event", e, e->magic);
+        return;
+    }
     if (atomic_fetch_sub_explicit(&e->refcount, 1, memory_order_acq_rel) != 1) return;
     e->magic = NB_TENSOR_DEAD;
     if (e->device_type == NB_CUDA) nb_cuda_plugin()->event_destroy(e->device_index, e->native);
-    nb_cpu_free(e, sizeof *e);
+    nb_cpu_free_handle(e, sizeof *e);
 }
 
 NB_API nb_status nb_event_record(nb_event* e, nb_stream* s) {

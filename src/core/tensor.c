@@ -234,13 +234,17 @@ NB_API void nb_tensor_retain(nb_tensor* t) {
 }
 
 NB_API void nb_tensor_release(nb_tensor* t) {
-    if (t == NULL || t->magic != NB_TENSOR_MAGIC) return;
+    if (t == NULL) return;
+    if (NB_UNLIKELY(t->magic != NB_TENSOR_MAGIC)) {
+        nb_bad_release("nb_tensor_release", "tensor", t, t->magic);
+        return;
+    }
     if (!drop_last(&t->refcount)) return;
     t->magic = NB_TENSOR_DEAD;
     if (t->ag != NULL) nb_ag_meta_free(t->ag);
     nb_tensor_release(t->base);
     nb_storage_release(t->storage);
-    nb_cpu_free(t, sizeof *t);
+    nb_cpu_free_handle(t, sizeof *t);
     nb_count_live(NB_LIVE_TENSOR, -1);
 }
 

@@ -1,11 +1,14 @@
 // elementwise.cu: the plugin's elementwise entry: checks the request, plans the
-// launch (ew_plan.h) and hands it to the binary or unary family.
+// launch (ew_plan.h) and hands it to the binary or unary family; where has its own kernel.
 #include <cstring>
 
 #include "elementwise.cuh"
 #include "kernels.h"
 
 cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, cudaStream_t stream) {
+    if (args->op == NB_BK_WHERE)
+        return args->nin == 2 && args->ndim >= 0 && args->ndim <= NB_MAX_DIMS ? nb_cuda_where(args, stream)
+                                                                               : cudaErrorInvalidValue;
     if (args->op < 0 || args->op >= NB_BK_NUM_OPS || args->ndim < 0 || args->ndim > NB_MAX_DIMS ||
         args->nin != (args->op < NB_BK_NUM_BINARY ? 2 : 1))
         return cudaErrorInvalidValue;

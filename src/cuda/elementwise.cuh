@@ -4,7 +4,9 @@
 // stores), ew_rows (dense or broadcast rows: offsets once per row, vectors when
 // the row starts are aligned), ew_tile (a transposed input read through a
 // 32x32 shared-memory tile) and ew_strided (per-element offsets; broadcast dims
-// have stride 0). Grid-stride loops and 64-bit indices throughout.
+// have stride 0). Grid-stride loops and 64-bit indices throughout. Integer and
+// bool inputs (int64 storage, or bool) compute in int64 (ew_int.cuh) and take
+// the contiguous and strided kernels only.
 #ifndef NABLA_CUDA_ELEMENTWISE_CUH_
 #define NABLA_CUDA_ELEMENTWISE_CUH_
 
@@ -17,6 +19,8 @@
 
 #include "backend.h"
 #include "ew_plan.h"
+#include "ew_compare.cuh"
+#include "ew_int.cuh"
 #include "launch.cuh"
 
 namespace nbcuda {
@@ -28,11 +32,14 @@ struct Attrs {
 template <typename T> struct Compute { using type = T; };
 template <> struct Compute<__half> { using type = float; };
 template <> struct Compute<__nv_bfloat16> { using type = float; };
+template <> struct Compute<bool> { using type = int64_t; };
 
 template <typename C> __device__ __forceinline__ C to_c(float x) { return x; }
 template <typename C> __device__ __forceinline__ C to_c(double x) { return static_cast<C>(x); }
 template <typename C> __device__ __forceinline__ C to_c(__half x) { return __half2float(x); }
 template <typename C> __device__ __forceinline__ C to_c(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <typename C> __device__ __forceinline__ C to_c(int64_t x) { return x; }
+template <typename C> __device__ __forceinline__ C to_c(bool x) { return x; }
 
 template <typename T> __device__ __forceinline__ T from_c(float x) { return static_cast<T>(x); }
 template <typename T> __device__ __forceinline__ T from_c(double x) { return static_cast<T>(x); }
@@ -40,8 +47,15 @@ template <> __device__ __forceinline__ __half from_c<__half>(float x) { return _
 template <> __device__ __forceinline__ __nv_bfloat16 from_c<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
 template <> __device__ __forceinline__ uint8_t from_c<uint8_t>(float x) { return x != 0; }
 template <> __device__ __forceinline__ uint8_t from_c<uint8_t>(double x) { return x != 0; }
+template <typename T> __device__ __forceinline__ T from_c(int64_t x) { return static_cast<T>(x); }  // bool: != 0
 
 constexpr bool is_bool_op(int op) { return NB_BK_IS_BOOL(op); }
+constexpr bool has_integer_kernel(int op) {
+    switch (op) {
+        NB_BK_INTEGER(NB_BK_CASE_) return true;
+        default: return false;
+    }
+}
 
 // Python's floor division and modulo (as the CPU kernels and NumPy).
 template <typename C> __device__ __forceinline__ C floordiv(C a, C b) {
@@ -62,6 +76,11 @@ template <typename C> __device__ __forceinline__ C remainder(C a, C b) {
 // The scalar function of op in the compute type C (y unused by unary ops); bool ops return 0 or 1.
 template <int Op, typename C>
 __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
+    if constexpr (is_compare_op(Op)) {
+        return compare<Op, C>(x, y);
+    } else if constexpr (std::is_integral<C>::value) {
+        return apply_int<Op>(x, y, p.alpha, p.beta);
+    } else {
     constexpr C kInf = C(INFINITY);
     if constexpr (Op == NB_BK_ADD) return x + C(p.alpha) * y;
     else if constexpr (Op == NB_BK_SUB) return x - C(p.alpha) * y;
@@ -76,15 +95,6 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
     else if constexpr (Op == NB_BK_MAXIMUM) return (x != x || y != y) ? x + y : x > y ? x : y;
     else if constexpr (Op == NB_BK_MINIMUM) return (x != x || y != y) ? x + y : x < y ? x : y;
     else if constexpr (Op == NB_BK_ATAN2) return atan2(x, y);
-    else if constexpr (Op == NB_BK_EQ) return x == y;
-    else if constexpr (Op == NB_BK_NE) return x != y;
-    else if constexpr (Op == NB_BK_LT) return x < y;
-    else if constexpr (Op == NB_BK_LE) return x <= y;
-    else if constexpr (Op == NB_BK_GT) return x > y;
-    else if constexpr (Op == NB_BK_GE) return x >= y;
-    else if constexpr (Op == NB_BK_LOGICAL_AND) return (x != 0) && (y != 0);
-    else if constexpr (Op == NB_BK_LOGICAL_OR) return (x != 0) || (y != 0);
-    else if constexpr (Op == NB_BK_LOGICAL_XOR) return (x != 0) != (y != 0);
     else if constexpr (Op == NB_BK_EXP) return exp(x);
     else if constexpr (Op == NB_BK_EXP2) return exp2(x);
     else if constexpr (Op == NB_BK_EXPM1) return expm1(x);
@@ -135,6 +145,7 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
     else if constexpr (Op == NB_BK_ISFINITE) return isfinite(x);
     else if constexpr (Op == NB_BK_LOGICAL_NOT) return x == 0;
     else static_assert(Op < 0, "unknown elementwise op");
+    }
 }
 
 template <typename T, int N>
@@ -145,10 +156,9 @@ struct alignas(sizeof(T) * N) Vec {
 // Operand i is a tensor (in[i]) or a value (scalar[i]); O is T, or uint8_t for bool ops.
 template <typename T, typename O, int Op, int Nin>
 __global__ void ew_contiguous(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
-                              int32_t sb, double va, double vb, Attrs p, int64_t n, bool vectorised) {
+                              int32_t sb, typename Compute<T>::type ca, typename Compute<T>::type cb, Attrs p, int64_t n, bool vectorised) {
     using C = typename Compute<T>::type;
     constexpr int N = 16 / sizeof(T);
-    const C ca = C(va), cb = C(vb);
     const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     int64_t tail = 0;
@@ -184,9 +194,8 @@ struct Strides {
 
 template <typename T, typename O, int Op, int Nin>
 __global__ void ew_strided(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
-                           int32_t sb, double va, double vb, Attrs p, int64_t n, Strides st) {
+                           int32_t sb, typename Compute<T>::type ca, typename Compute<T>::type cb, Attrs p, int64_t n, Strides st) {
     using C = typename Compute<T>::type;
-    const C ca = C(va), cb = C(vb);
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
         int64_t rem = i, oo = 0, oa = 0, ob = 0;
         for (int d = st.ndim - 1; d >= 0; d--) {
@@ -220,7 +229,7 @@ struct RowDims {
 // computed once per tile, then every load of the tile is issued before the first store.
 template <typename T, typename O, int Op, int Nin, bool Vector>
 __global__ void ew_rows(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
-                        int32_t sb, double va, double vb, Attrs p, RowDims rd) {
+                        int32_t sb, typename Compute<T>::type ca, typename Compute<T>::type cb, Attrs p, RowDims rd) {
     using C = typename Compute<T>::type;
     constexpr int N = Vector ? 16 / sizeof(T) : 1;
     const int64_t width = static_cast<int64_t>(blockDim.x) * kEwUnroll * N;
@@ -239,8 +248,8 @@ __global__ void ew_rows(O* __restrict__ out, const T* __restrict__ a, const T* _
         const T* brow = b + ob;
         // a scalar or a broadcast input is one value for the whole row (a unary op's b: none)
         const bool ra = sa || rd.bcast[0], rb = Nin != 2 || sb || rd.bcast[1];
-        const C ca = sa ? C(va) : rd.bcast[0] ? to_c<C>(arow[0]) : C(0);
-        const C cb = Nin == 2 ? (sb ? C(vb) : rd.bcast[1] ? to_c<C>(brow[0]) : C(0)) : C(0);
+        const C row_a = sa ? ca : rd.bcast[0] ? to_c<C>(arow[0]) : C(0);
+        const C row_b = Nin == 2 ? (sb ? cb : rd.bcast[1] ? to_c<C>(brow[0]) : C(0)) : C(0);
         Vec<T, N> xa[kEwUnroll], xb[kEwUnroll];
 #pragma unroll
         for (int k = 0; k < kEwUnroll; k++) {
@@ -256,16 +265,16 @@ __global__ void ew_rows(O* __restrict__ out, const T* __restrict__ a, const T* _
             Vec<O, N> r;
 #pragma unroll
             for (int e = 0; e < N; e++) {
-                const C x = ra ? ca : to_c<C>(xa[k].v[e]);
-                const C y = rb ? cb : to_c<C>(xb[k].v[e]);
+                const C x = ra ? row_a : to_c<C>(xa[k].v[e]);
+                const C y = rb ? row_b : to_c<C>(xb[k].v[e]);
                 r.v[e] = from_c<O>(apply<Op, C>(x, y, p));
             }
             *reinterpret_cast<Vec<O, N>*>(orow + c) = r;
         }
         if (N > 1 && col0 + width >= rd.inner)  // the row's last tile: the elements after its last whole vector
             for (int64_t c = rd.inner / N * N + threadIdx.x; c < rd.inner; c += blockDim.x) {
-                const C x = ra ? ca : to_c<C>(arow[c]);
-                const C y = rb ? cb : to_c<C>(brow[c]);
+                const C x = ra ? row_a : to_c<C>(arow[c]);
+                const C y = rb ? row_b : to_c<C>(brow[c]);
                 orow[c] = from_c<O>(apply<Op, C>(x, y, p));
             }
     }
@@ -288,10 +297,9 @@ struct TileDims {
 // free of bank conflicts); other inputs are read at the output's positions.
 template <typename T, typename O, int Op, int Nin>
 __global__ void ew_tile(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
-                        int32_t sb, double va, double vb, Attrs p, TileDims td) {
+                        int32_t sb, typename Compute<T>::type ca, typename Compute<T>::type cb, Attrs p, TileDims td) {
     using C = typename Compute<T>::type;
     __shared__ C tile[Nin][kEwTile][kEwTile + 1];
-    const C ca = C(va), cb = C(vb);
     const int tx = threadIdx.x, ty = threadIdx.y;
     const T* in[2] = {a, b};
     for (int64_t t = blockIdx.x; t < td.ntiles; t += gridDim.x) {
@@ -332,6 +340,50 @@ inline int ew_blocks(int64_t work) {
     return static_cast<int>(b < 65535 * 8 ? b : 65535 * 8);
 }
 
+// A scalar operand in the kernel's compute type (integer kernels: exact, from scalar_i64).
+template <typename T> inline typename Compute<T>::type scalar_arg(const EwPlan& pl, int i) {
+    using C = typename Compute<T>::type;
+    if constexpr (std::is_integral<C>::value) return pl.scalar_i64[i];
+    else return C(pl.scalar[i]);
+}
+
+inline Strides strides_of(const EwPlan& pl) {
+    Strides st;
+    st.ndim = pl.ndim;
+    for (int d = 0; d < pl.ndim; d++) {
+        st.shape[d] = pl.shape[d];
+        st.s[0][d] = pl.out_strides[d];
+        st.s[1][d] = pl.in_strides[0][d];
+        st.s[2][d] = pl.in_strides[1][d];
+    }
+    return st;
+}
+
+// Integer and bool kernels: the contiguous kernel for one flat run, else the strided one.
+template <typename T, int Op, int Nin>
+cudaError_t ew_launch_integer(const EwPlan& pl, cudaStream_t stream) {
+    if constexpr (!has_integer_kernel(Op)) {
+        return cudaErrorInvalidValue;
+    } else {
+        using O = typename std::conditional<is_bool_op(Op), uint8_t, T>::type;
+        O* out = static_cast<O*>(pl.out);
+        const T* a = static_cast<const T*>(pl.in[0]);
+        const T* b = static_cast<const T*>(pl.in[1]);
+        const Attrs p{pl.alpha, pl.beta, pl.gamma};
+        if (pl.path == EW_CONTIGUOUS) {
+            constexpr int N = 16 / sizeof(T);
+            NB_LAUNCH(ew_blocks(pl.vectorised ? pl.numel / N + 1 : pl.numel), kEwThreads, 0, stream,
+                      ew_contiguous<T, O, Op, Nin>)(out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0),
+                                                    scalar_arg<T>(pl, 1), p, pl.numel, pl.vectorised);
+        } else {
+            NB_LAUNCH(ew_blocks(pl.numel), kEwThreads, 0, stream, ew_strided<T, O, Op, Nin>)(
+                out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, pl.numel,
+                strides_of(pl));
+        }
+        return cudaGetLastError();
+    }
+}
+
 template <typename T, int Op, int Nin>
 cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
     using O = typename std::conditional<is_bool_op(Op), uint8_t, T>::type;
@@ -366,10 +418,10 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
         const int blocks = static_cast<int>(rd.ntiles < 65535 * 8 ? rd.ntiles : 65535 * 8);
         if (pl.vectorised)
             NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, true>)(
-                out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, rd);
+                out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, rd);
         else
             NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, false>)(
-                out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, rd);
+                out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, rd);
     } else if (pl.path == EW_TILE) {
         TileDims td;
         td.nbatch = 0;
@@ -391,18 +443,11 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
         td.ntiles = td.tiles_j * td.tiles_l * (pl.numel / (td.nj * td.nl));
         const int blocks = static_cast<int>(td.ntiles < 65535 * 8 ? td.ntiles : 65535 * 8);
         NB_LAUNCH(blocks, dim3(kEwTile, kEwTileRows), 0, stream, ew_tile<T, O, Op, Nin>)(
-            out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, td);
+            out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, td);
     } else {
-        Strides st;
-        st.ndim = pl.ndim;
-        for (int d = 0; d < pl.ndim; d++) {
-            st.shape[d] = pl.shape[d];
-            st.s[0][d] = pl.out_strides[d];
-            st.s[1][d] = pl.in_strides[0][d];
-            st.s[2][d] = pl.in_strides[1][d];
-        }
         NB_LAUNCH(ew_blocks(pl.numel), kEwThreads, 0, stream, ew_strided<T, O, Op, Nin>)(
-            out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0], pl.scalar[1], p, pl.numel, st);
+            out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, pl.numel,
+            strides_of(pl));
     }
     return cudaGetLastError();
 }
@@ -414,6 +459,8 @@ cudaError_t ew_launch(const EwPlan& pl, cudaStream_t stream) {
         case NB_F64: return ew_launch_typed<double, Op, Nin>(pl, stream);
         case NB_F16: return ew_launch_typed<__half, Op, Nin>(pl, stream);
         case NB_BF16: return ew_launch_typed<__nv_bfloat16, Op, Nin>(pl, stream);
+        case NB_I64: return ew_launch_integer<int64_t, Op, Nin>(pl, stream);
+        case NB_BOOL: return ew_launch_integer<bool, Op, Nin>(pl, stream);
         default: return cudaErrorInvalidValue;
     }
 }

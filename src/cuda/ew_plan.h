@@ -37,6 +37,7 @@ struct EwPlan {
     const void* in[2];
     int32_t is_scalar[2];  // an absent second input counts as a scalar
     double scalar[2];
+    int64_t scalar_i64[2];  // integer kernels: the scalars, exact
     double alpha, beta, gamma;
     bool contiguous;  // every tensor operand dense in the same order (ndim <= 1, stride 1)
     bool vectorised;  // CONTIGUOUS or ROWS with 16-byte accesses: every (row) start aligned
@@ -54,6 +55,7 @@ inline void ew_plan(const nb_bk_ew& a, EwPlan& pl) {
         pl.in[i] = a.in[i];
         pl.is_scalar[i] = i < a.nin ? a.is_scalar[i] : 1;
         pl.scalar[i] = a.scalar[i];
+        pl.scalar_i64[i] = a.scalar_i64[i];
     }
     int64_t zeros[NB_MAX_DIMS] = {0};
     const int64_t* strides[3] = {a.out_strides, pl.is_scalar[0] ? zeros : a.in_strides[0],

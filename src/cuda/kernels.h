@@ -11,6 +11,7 @@
 cudaError_t nb_cuda_fill(void* dst, const void* pattern, int32_t pattern_size, int64_t count, cudaStream_t stream);
 // One elementwise op (see nb_bk_ew in backend.h); queued on stream.
 cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, cudaStream_t stream);
+cudaError_t nb_cuda_where(const nb_bk_ew* args, cudaStream_t stream);  // op NB_BK_WHERE (where.cu)
 // One strided copy with conversion (see nb_bk_copy); queued on stream.
 cudaError_t nb_cuda_copy_strided(const nb_bk_copy* args, cudaStream_t stream);
 // One reduction (see nb_bk_reduce); queued on stream.

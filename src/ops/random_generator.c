@@ -17,10 +17,11 @@
 
 /* Generators live in slots of their own: a released one keeps its memory, with the
  * magic word cleared, on a free list that only nb_generator_create takes from. A stale
- * handle therefore always points at a generator slot, released (refused) or reused by
- * a newer generator, never at freed memory or at another kind of object (a block of
- * the shared allocator would be reused by any object of its size class, or go back to
- * the system). */
+ * handle therefore always points at a generator slot, never at freed memory or at
+ * another kind of object (a block of the shared allocator would be reused by any object
+ * of its size class, or go back to the system). The list is a FIFO that is taken from
+ * only while it holds more than NB_HANDLE_QUARANTINE slots, so a released generator is
+ * refused, not silently aliased by a newer one, for that many later releases. */
 struct nb_generator {
     uint64_t seed;
     uint32_t magic;
@@ -31,7 +32,9 @@ struct nb_generator {
 };
 
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
-static nb_generator* free_slots;
+static nb_generator* free_slots;      /* oldest released first */
+static nb_generator* free_slots_tail;
+static int64_t free_count;
 
 static nb_generator default_generator = {.seed = DEFAULT_SEED, .magic = GENERATOR_MAGIC, .is_default = 1,
                                          .offset = 0, .lock = PTHREAD_MUTEX_INITIALIZER};
@@ -59,19 +62,33 @@ nb_philox nb_rng_reserve(nb_generator* gen, uint64_t blocks) {
     return p;
 }
 
+/* Appends a released slot at the young end of the free list. */
+static void push_free(nb_generator* g) {
+    g->next_free = NULL;
+    pthread_mutex_lock(&slots_lock);
+    if (free_slots_tail != NULL) free_slots_tail->next_free = g;
+    else free_slots = g;
+    free_slots_tail = g;
+    free_count++;
+    pthread_mutex_unlock(&slots_lock);
+}
+
 NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out) {
     NB_CHECK_OUT("generator_create", out);
     pthread_mutex_lock(&slots_lock);
-    nb_generator* g = free_slots;
-    if (g != NULL) free_slots = g->next_free;
+    nb_generator* g = NULL;
+    if (free_count > NB_HANDLE_QUARANTINE) {
+        g = free_slots;
+        free_slots = g->next_free;
+        if (free_slots == NULL) free_slots_tail = NULL;
+        free_count--;
+    }
     pthread_mutex_unlock(&slots_lock);
     if (g == NULL && (g = calloc(1, sizeof *g)) == NULL)
         return nb_error(NB_ERR_OUT_OF_MEMORY, "generator_create: out of memory");
     if (pthread_mutex_init(&g->lock, NULL) != 0) {
-        pthread_mutex_lock(&slots_lock);
-        g->next_free = free_slots;
-        free_slots = g;
-        pthread_mutex_unlock(&slots_lock);
+        g->magic = NB_TENSOR_DEAD;
+        push_free(g);
         return nb_error(NB_ERR_INTERNAL, "generator_create: pthread_mutex_init failed");
     }
     g->is_default = 0;
@@ -84,13 +101,15 @@ NB_API nb_status nb_generator_create(uint64_t seed, nb_generator** out) {
 }
 
 NB_API void nb_generator_release(nb_generator* gen) {
-    if (gen == NULL || gen->magic != GENERATOR_MAGIC || gen->is_default) return;
+    if (gen == NULL) return;
+    if (gen->magic != GENERATOR_MAGIC) {
+        nb_bad_release("nb_generator_release", "generator", gen, gen->magic);
+        return;
+    }
+    if (gen->is_default) return;
     gen->magic = NB_TENSOR_DEAD;
     pthread_mutex_destroy(&gen->lock);
-    pthread_mutex_lock(&slots_lock);
-    gen->next_free = free_slots;
-    free_slots = gen;
-    pthread_mutex_unlock(&slots_lock);
+    push_free(gen);
 }
 
 NB_API nb_generator* nb_default_generator(void) { return &default_generator; }

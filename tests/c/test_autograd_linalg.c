@@ -37,7 +37,7 @@ static nb_tensor* sum_all(nb_tensor* t) {
 static void first_and_second(nb_tensor* y, nb_tensor* const* leaves, int32_t n) {
     nb_tensor* loss = sum_all(y);
     nb_tensor* grads[8] = {NULL};
-    CHECK_OK(nb_autograd_grad((const nb_tensor* const*)&loss, NULL, 1, (const nb_tensor* const*)leaves, n, 1, 1, 1,
+    CHECK_OK(nb_autograd_grad((nb_tensor* const*)&loss, NULL, 1, (nb_tensor* const*)leaves, n, 1, 1, 1,
                               grads));
     nb_tensor* total = NULL;
     for (int32_t i = 0; i < n; i++) {
@@ -56,7 +56,7 @@ static void first_and_second(nb_tensor* y, nb_tensor* const* leaves, int32_t n) 
         nb_tensor_release(s);
         nb_tensor_release(sq);
     }
-    if (total != NULL) CHECK_OK(nb_backward((const nb_tensor* const*)&total, NULL, 1, 0, 0));
+    if (total != NULL) CHECK_OK(nb_backward((nb_tensor* const*)&total, NULL, 1, 0, 0));
     nb_tensor_release(total);
     for (int32_t i = 0; i < n; i++) nb_tensor_release(grads[i]);
     nb_tensor_release(loss);
@@ -73,7 +73,7 @@ TEST(test_mm_gradient_values) {
     nb_tensor *a = leaf(av, s, 2), *b = leaf(bv, s, 2), *y = NULL;
     CHECK_OK(nb_mm(a, b, NULL, &y));
     nb_tensor* loss = sum_all(y);
-    CHECK_OK(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0));
+    CHECK_OK(nb_backward((nb_tensor* const*)&loss, NULL, 1, 0, 0));
     nb_tensor *ga = NULL, *gb = NULL;
     CHECK_OK(nb_tensor_get_grad(a, &ga));
     CHECK_OK(nb_tensor_get_grad(b, &gb));
@@ -90,7 +90,7 @@ TEST(test_linear_gradient_values) {
     nb_tensor *x = leaf(xv, sx, 2), *w = leaf(wv, sw, 2), *b = leaf(bv, sb, 1), *y = NULL;
     CHECK_OK(nb_linear(x, w, b, NULL, &y));
     nb_tensor* loss = sum_all(y);
-    CHECK_OK(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0));
+    CHECK_OK(nb_backward((nb_tensor* const*)&loss, NULL, 1, 0, 0));
     nb_tensor *gx = NULL, *gw = NULL, *gb = NULL;
     CHECK_OK(nb_tensor_get_grad(x, &gx));
     CHECK_OK(nb_tensor_get_grad(w, &gw));
@@ -207,7 +207,7 @@ TEST(test_modified_saved_index_fails_cleanly) {
     CHECK_OK(nb_scalar(1, 1, NB_I64, &one));
     CHECK_OK(nb_add(r, one, 1.0, r, NULL));
     nb_tensor* loss = sum_all(y);
-    CHECK_STATUS(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0), NB_ERR_AUTOGRAD,
+    CHECK_STATUS(nb_backward((nb_tensor* const*)&loss, NULL, 1, 0, 0), NB_ERR_AUTOGRAD,
                  "modified by an inplace operation");
     nb_tensor* all[] = {loss, one, y, r, x};
     release_all(all, 5);
@@ -220,8 +220,8 @@ TEST(test_second_backward_without_retain_graph) {
     const nb_tensor* idx[] = {r};
     CHECK_OK(nb_index(x, idx, 1, &y));
     nb_tensor* loss = sum_all(y);
-    CHECK_OK(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0));
-    CHECK_STATUS(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "a second time");
+    CHECK_OK(nb_backward((nb_tensor* const*)&loss, NULL, 1, 0, 0));
+    CHECK_STATUS(nb_backward((nb_tensor* const*)&loss, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "a second time");
     nb_tensor* all[] = {loss, y, r, x};
     release_all(all, 4);
 }

@@ -21,7 +21,7 @@ static nb_tensor* grad_of(nb_tensor* y, nb_tensor* x) {
     int32_t nd = nb_tensor_ndim(y);
     for (int32_t d = 0; d < nd; d++) shape[d] = nb_tensor_shape(y)[d];
     CHECK_OK(nb_ones(shape, nd, nb_tensor_dtype(y), NB_CPU, 0, &ones));
-    CHECK_OK(nb_backward((const nb_tensor* const*)&y, (const nb_tensor* const*)&ones, 1, 0, 0));
+    CHECK_OK(nb_backward((nb_tensor* const*)&y, (nb_tensor* const*)&ones, 1, 0, 0));
     CHECK_OK(nb_tensor_get_grad(x, &g));
     nb_tensor_release(ones);
     return g;
@@ -95,8 +95,8 @@ TEST(test_softmax_second_derivative) {
     CHECK_OK(nb_softmax(x, 1, -1, NULL, &y));
     CHECK_OK(nb_tensor_select(y, 1, 0, &sel));
     nb_tensor* gout = nbt_tensor((double[]){1, 1}, (int64_t[]){2}, 1, NB_F64);
-    CHECK_OK(nb_autograd_grad((const nb_tensor* const*)&sel, (const nb_tensor* const*)&gout, 1,
-                              (const nb_tensor* const*)&x, 1, 1, 1, 0, &gx));
+    CHECK_OK(nb_autograd_grad((nb_tensor* const*)&sel, (nb_tensor* const*)&gout, 1,
+                              (nb_tensor* const*)&x, 1, 1, 1, 0, &gx));
     CHECK_EQ_INT(nb_tensor_requires_grad(gx), 1);
     CHECK_OK(nb_sum(gx, NULL, 0, 0, -1, NULL, &s));  /* sum of a softmax gradient is 0 */
     double sv;
@@ -106,7 +106,7 @@ TEST(test_softmax_second_derivative) {
     CHECK_OK(nb_mul(gx, gx, NULL, &sq));
     nb_tensor_release(s);
     CHECK_OK(nb_sum(sq, NULL, 0, 0, -1, NULL, &s));
-    CHECK_OK(nb_autograd_grad((const nb_tensor* const*)&s, NULL, 1, (const nb_tensor* const*)&x, 1, 0, 0, 0, &ggx));
+    CHECK_OK(nb_autograd_grad((nb_tensor* const*)&s, NULL, 1, (nb_tensor* const*)&x, 1, 0, 0, 0, &ggx));
     CHECK_EQ_INT(nb_tensor_numel(ggx), 6);
     nb_tensor_release(ggx);
     nb_tensor_release(sq);

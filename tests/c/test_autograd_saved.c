@@ -198,7 +198,7 @@ TEST(second_backward_fails_for_every_node_that_saved_tensors) {
         nb_tensor* w = input(1, 0.5);
         nb_tensor* s = summed(c, x, w);
         CHECK(s != NULL);
-        const nb_tensor* roots[1] = {s};
+        nb_tensor* roots[1] = {s};
         CHECK_OK(nb_backward(roots, NULL, 1, 0, 0));
         if (c->saves) {
             nb_clear_error();
@@ -223,7 +223,7 @@ TEST(retain_graph_keeps_saved_tensors_for_one_more_pass) {
         nb_tensor* x = input(1, 0.0);
         nb_tensor* w = input(1, 0.5);
         nb_tensor* s = summed(&CASES[i], x, w);
-        const nb_tensor* roots[1] = {s};
+        nb_tensor* roots[1] = {s};
         CHECK_OK(nb_backward(roots, NULL, 1, 1, 0));
         CHECK_OK(nb_backward(roots, NULL, 1, 0, 0)); /* the retained graph runs once more, then is freed */
         if (CASES[i].saves) CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, FREED);
@@ -234,8 +234,8 @@ TEST(retain_graph_keeps_saved_tensors_for_one_more_pass) {
 TEST(functional_grad_frees_saved_tensors_too) {
     nb_tensor* x = input(1, 0.0);
     nb_tensor* s = summed(&CASES[3], x, NULL); /* softmax */
-    const nb_tensor* roots[1] = {s};
-    const nb_tensor* ins[1] = {x};
+    nb_tensor* roots[1] = {s};
+    nb_tensor* ins[1] = {x};
     nb_tensor* g = NULL;
     CHECK_OK(nb_autograd_grad(roots, NULL, 1, ins, 1, 0, 0, 0, &g));
     nb_tensor* g2 = NULL;
@@ -280,7 +280,7 @@ static void in_place_iteration(int pattern, int from_leaf, int backward) {
     }
     nb_tensor* s = NULL;
     CHECK_OK(nb_sum(x, NULL, 0, 0, -1, NULL, &s));
-    const nb_tensor* roots[1] = {s};
+    nb_tensor* roots[1] = {s};
     if (!backward) {
     } else if (pattern == SELF_COPY || pattern == VIEW_MUL) { /* x (or v) was saved by mul, then overwritten */
         CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "is at version 1; expected version 0");
@@ -324,7 +324,7 @@ static void leaf_moved_iteration(int saved, int backward) {
     CHECK_EQ_INT(nb_tensor_is_leaf(w), 0);
     if (backward) {
         CHECK_OK(nb_sum(w, NULL, 0, 0, -1, NULL, &s));
-        const nb_tensor* roots[1] = {s};
+        nb_tensor* roots[1] = {s};
         if (saved) CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "is at version 1");
         else CHECK_STATUS(nb_backward(roots, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "moved into the graph interior");
     }
@@ -356,7 +356,7 @@ TEST(in_place_update_from_itself_has_the_right_gradient) {
     CHECK_OK(nb_mul(e, w, NULL, &p));
     CHECK_OK(nb_tensor_copy_(x, p));
     CHECK_OK(nb_sum(x, NULL, 0, 0, -1, NULL, &s));
-    const nb_tensor* roots[1] = {s};
+    nb_tensor* roots[1] = {s};
     CHECK_OK(nb_backward(roots, NULL, 1, 0, 0));
     nb_tensor *ga = NULL, *gw = NULL;
     CHECK_OK(nb_tensor_get_grad(a, &ga));

@@ -44,7 +44,7 @@ TEST(test_relu_backward_after_its_result_was_written_in_place) {
     CHECK_OK(nb_relu(x, NULL, &y));
     CHECK_OK(nb_tensor_copy_(y, y));
     CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
-    const nb_tensor* outs[1] = {z};
+    nb_tensor* outs[1] = {z};
     CHECK_STATUS(nb_backward(outs, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "ReluBackward0");
     nb_tensor_release(z), nb_tensor_release(y), nb_tensor_release(x);
 }
@@ -96,7 +96,7 @@ TEST(test_second_backward_through_svd_and_eigh) {
         if (which == 0) CHECK_OK(nb_linalg_svd(a, 0, &u, &sv, &vh));
         else CHECK_OK(nb_linalg_eigh(a, 0, &sv, &u));
         CHECK_OK(nb_sum(u, NULL, 0, 0, -1, NULL, &z));
-        const nb_tensor* outs[1] = {z};
+        nb_tensor* outs[1] = {z};
         CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
         CHECK_STATUS(nb_backward(outs, NULL, 1, 0, 0), NB_ERR_AUTOGRAD, "second time");
         nb_tensor_release(z), nb_tensor_release(u), nb_tensor_release(sv), nb_tensor_release(vh);
@@ -134,7 +134,7 @@ TEST(test_repeat_backward_with_a_zero_count) {
     CHECK_OK(nb_tensor_set_requires_grad(x, 1));
     CHECK_OK(nb_repeat(x, reps, 4, &y));
     CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
-    const nb_tensor* outs[1] = {z};
+    nb_tensor* outs[1] = {z};
     CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
     CHECK_OK(nb_tensor_get_grad(x, &g));
     CHECK_SHAPE(g, 1, 1, 2);
@@ -160,7 +160,7 @@ TEST(test_batch_norm_backward_with_a_3d_weight) {
         CHECK_OK(nb_tensor_set_requires_grad(b, 1));
         CHECK_OK(nb_batch_norm(x, rm, rv, w, b, training, 0.1, 1e-5, NULL, &y));
         CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
-        const nb_tensor* outs[1] = {z};
+        nb_tensor* outs[1] = {z};
         CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
         CHECK_OK(nb_tensor_get_grad(w, &gw));
         CHECK_OK(nb_tensor_get_grad(b, &gb));
@@ -185,7 +185,7 @@ TEST(test_cat_of_empty_1d_tensors_with_grad) {
     CHECK_OK(nb_cat(ins, 2, 64, NULL, &y));
     CHECK_SHAPE(y, 0);
     CHECK_OK(nb_sum(y, NULL, 0, 0, -1, NULL, &z));
-    const nb_tensor* outs[1] = {z};
+    nb_tensor* outs[1] = {z};
     CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
     CHECK_OK(nb_tensor_get_grad(a, &g));
     CHECK_SHAPE(g, 0);
@@ -202,7 +202,7 @@ TEST(test_kl_div_backward_with_a_broadcast_target) {
     CHECK_OK(nb_tensor_from_host(tv, st, 2, NB_F32, NB_CPU, 0, &t));
     CHECK_OK(nb_tensor_set_requires_grad(x, 1));
     CHECK_OK(nb_kl_div(x, t, NB_REDUCTION_SUM, 0, NULL, &y));
-    const nb_tensor* outs[1] = {y};
+    nb_tensor* outs[1] = {y};
     CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
     CHECK_OK(nb_tensor_get_grad(x, &g));
     CHECK_SHAPE(g, 2);
@@ -226,7 +226,7 @@ TEST(test_copy_into_a_view_next_to_a_leaf_view) {
     CHECK_OK(nb_tensor_copy_(w, y));
     CHECK_OK(nb_pow(w, three, w, NULL));  /* in place on the view, through the same history */
     CHECK_OK(nb_sum(b, NULL, 0, 0, -1, NULL, &z));
-    const nb_tensor* outs[1] = {z};
+    nb_tensor* outs[1] = {z};
     CHECK_OK(nb_backward(outs, NULL, 1, 0, 0));
     CHECK_OK(nb_tensor_get_grad(v, &g));
     /* v stays a leaf; it reaches sum(b) through w = (3 v)^3 only: 81 v^2 = 81 at v = 1 */
@@ -304,7 +304,7 @@ TEST(test_pow_into_a_view_with_its_own_export_as_base) {
     static const double four[6] = {4, 4, 4, 4, 4, 4};
     CHECK_VALUES(B, four, 6);
     CHECK_OK(nb_sum(B, NULL, 0, 0, -1, NULL, &z));
-    const nb_tensor* outs[1] = {z};
+    nb_tensor* outs[1] = {z};
     CHECK_OK(nb_backward(outs, NULL, 1, 1, 0));  /* through CopySlices into x; the graph kept */
     CHECK_OK(nb_tensor_get_grad(x, &g));
     CHECK_SHAPE(g, 2, 3);
@@ -328,7 +328,7 @@ TEST(test_copy_into_a_tensor_from_its_own_export) {
         static const double six[3] = {6, 6, 6};
         CHECK_VALUES(B, six, 3);
         CHECK_OK(nb_sum(B, NULL, 0, 0, -1, NULL, &z));
-        const nb_tensor* outs[1] = {z};
+        nb_tensor* outs[1] = {z};
         CHECK_OK(nb_backward(outs, NULL, 1, 1, 0));  /* retain_graph: the saved tensors stay */
         CHECK_OK(nb_tensor_get_grad(w, &g));
         CHECK_SHAPE(g, 3);

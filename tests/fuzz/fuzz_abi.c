@@ -251,12 +251,12 @@ static void backward_step(void) {
     fz_check_status("nb_sum", st);
     if (st != NB_OK) return;
     int32_t retain = (int32_t)fz_below(2), create = fz_chance(20);
-    const nb_tensor* outs[1] = {s};
+    nb_tensor* outs[1] = {s};
     if (create) {
         /* Higher order through nb_autograd_grad: nb_backward with create_graph makes the
          * reference cycle leaf -> .grad -> graph -> leaf that PyTorch warns about. */
         nb_tensor* grads[1] = {NULL};
-        const nb_tensor* ins[1] = {t};
+        nb_tensor* ins[1] = {t};
         fz_current = "nb_autograd_grad";
         if (FZ.verbose) fprintf(stderr, "  step %lld: nb_autograd_grad(create)\n", (long long)FZ.step);
         st = nb_autograd_grad(outs, NULL, 1, ins, 1, retain, 1, (int32_t)fz_below(2), grads);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fuzzes nabla.load with mutated safetensors files and nabla.from_dlpack with
+"""Fuzzes nabla.load (the C ABI's nb_load_buffer, and nb_load for a fifth of the inputs,
+written to a file) with mutated safetensors files and nabla.from_dlpack with
 arrays and capsules of random layouts (tests/fuzz/README.md).
 
     python tests/fuzz/fuzz_load.py --seed 1 --seconds 10
@@ -15,9 +16,12 @@ import argparse
 import gc
 import io
 import json
+import os
 import random
+import shutil
 import struct
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -37,6 +41,7 @@ class Fuzzer:
         self.violations = 0
         self.inputs = 0
         self.loaded = 0
+        self.tmpdir = tempfile.mkdtemp(prefix="fuzz_load_")
 
     def violation(self, what: str, detail: str) -> None:
         self.violations += 1
@@ -54,7 +59,7 @@ class Fuzzer:
         if r.random() < 0.3:
             obj = {"model": obj, "step": [r.randint(0, 9)], "nested": (obj.get("t0"),) if obj else ()}
         buf = io.BytesIO()
-        nabla.save(obj, buf)
+        nabla.save(obj, buf, format="safetensors")
         return buf.getvalue()
 
     def mutate_header(self, data: bytes) -> bytes:
@@ -108,8 +113,13 @@ class Fuzzer:
         if self.rng.random() < 0.5:
             data = self.mutate_bytes(data)
         self.inputs += 1
+        source = io.BytesIO(data)
+        if self.rng.random() < 0.2:  # a path: the C loader's pread path instead of its buffer path
+            source = os.path.join(self.tmpdir, "input.safetensors")
+            with open(source, "wb") as f:
+                f.write(data)
         try:
-            obj = nabla.load(io.BytesIO(data))
+            obj = nabla.load(source)
         except RuntimeError as e:
             if not str(e).startswith("nabla.load"):
                 self.violation("nabla.load", f"RuntimeError without the op's name: {e}")
@@ -204,6 +214,7 @@ def main(argv=None) -> int:
     live = nabla.memory.stats()["live_tensors"]
     if live != live0:
         f.violation("end", f"{live - live0} nabla tensors still alive")
+    shutil.rmtree(f.tmpdir, ignore_errors=True)
     print(f"seed {args.seed}: {f.inputs} inputs ({f.loaded} accepted), {f.violations} violations, "
           f"{f.inputs / max(elapsed, 1e-9):.0f} inputs/s")
     return 1 if f.violations else 0

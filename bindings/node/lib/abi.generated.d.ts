@@ -93,6 +93,9 @@ export type nb_custom_backward_fn = (payload: Pointer | null, n_grad_outputs: nu
 /** Receives a warning (UTF-8 text, valid during the call) on the thread that raised it. Returns NB_OK, or a status (message through nb_set_error) that turns the warning into an error: the call that warned fails with it. */
 export type nb_warning_fn = (payload: Pointer | null, message: Pointer | null) => number;
 
+/** A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
+export type nb_checkpoint = Pointer & { readonly __nb_checkpoint?: never };
+
 export declare const CONSTANTS: {
   /** Status codes (nb_status). 0 is success; values are explicit and append-only. */
   readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11; readonly NB_ERR_LINALG: 12 };
@@ -110,6 +113,8 @@ export declare const CONSTANTS: {
   readonly "scatter_reduce": { readonly NB_SCATTER_SUM: 0; readonly NB_SCATTER_PROD: 1; readonly NB_SCATTER_MEAN: 2; readonly NB_SCATTER_AMAX: 3; readonly NB_SCATTER_AMIN: 4 };
   /** What nb_linalg_qr returns (int32_t); PyTorch's mode strings. */
   readonly "qr_mode": { readonly NB_QR_REDUCED: 0; readonly NB_QR_COMPLETE: 1; readonly NB_QR_R: 2 };
+  /** Sentinel arguments, named for C code that would otherwise write bare numbers. */
+  readonly "defaults": { readonly NB_DTYPE_DEFAULT: -1; readonly NB_DEVICE_CURRENT: -1; readonly NB_IGNORE_INDEX: -100 };
   /** Flags of nb_event_create (int32_t bits). */
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
   /** Flags of nb_profiler_start (int32_t bits). */
@@ -165,7 +170,7 @@ export interface Functions {
   nb_device_unavailable_reason(device_type: number): string | null;
   /** Adds a reference. NULL-safe. */
   nb_tensor_retain(t: nb_tensor | null): void;
-  /** Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. */
+  /** Drops a reference; the last one frees the tensor (and its storage when no view remains). NULL-safe. Handles are never silently reused: a released tensor's object stays quarantined (its memory not given to any other object) for at least the next 4096 handle releases on the releasing thread, so a stale handle passed to any function fails with NB_ERR_INVALID_ARGUMENT ("... is not a live nabla tensor: it was released") instead of reaching a newer tensor. A release of an already released handle changes nothing and is reported through the warning channel (nb_set_warning_handler; stderr without one), keeping the thread's last error. The same rule holds for nb_stream_release, nb_event_release and nb_generator_release. */
   nb_tensor_release(t: nb_tensor | null): void;
   /** Current reference count (for tests and debugging); -1 for an invalid handle. */
   nb_tensor_refcount(t: nb_tensor | null): number | bigint;
@@ -303,7 +308,7 @@ export interface Functions {
   nb_stream_from_native(device_type: number, device_index: number, native: ArrayBufferView | ArrayBuffer | Pointer | null, out: BigUint64Array | null): number;
   /** Adds a reference. NULL-safe. */
   nb_stream_retain(s: nb_stream | null): void;
-  /** Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. */
+  /** Drops a reference; the last one destroys the stream after its queued work. NULL-safe; default streams are never destroyed. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
   nb_stream_release(s: nb_stream | null): void;
   /** The device's default stream (a new reference). */
   nb_stream_default(device_type: number, device_index: number, out: BigUint64Array | null): number;
@@ -335,7 +340,7 @@ export interface Functions {
   nb_event_create(device_type: number, device_index: number, flags: number, out: BigUint64Array | null): number;
   /** Adds a reference. NULL-safe. */
   nb_event_retain(e: nb_event | null): void;
-  /** Drops a reference; the last one destroys the event. NULL-safe. */
+  /** Drops a reference; the last one destroys the event. NULL-safe. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
   nb_event_release(e: nb_event | null): void;
   /** Captures the work queued on s so far (NULL: the current stream of e's device); e completes when it has finished. */
   nb_event_record(e: nb_event | null, s: nb_stream | null): number;
@@ -441,10 +446,34 @@ export interface Functions {
   nb_tensor_remove_hook(t: nb_tensor | null, id: number | bigint): number;
   /** Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
   nb_backward(outputs: BigUint64Array | null, grad_outputs: BigUint64Array | null, n: number, retain_graph: number, create_graph: number): number;
+  /** PyTorch's t.backward(gradient, retain_graph, create_graph): nb_backward of the one tensor t, seeded with grad (NULL: 1, for a one-element t). */
+  nb_tensor_backward(t: nb_tensor | null, grad: nb_tensor | null, retain_graph: number, create_graph: number): number;
   /** The gradients of outputs with respect to inputs[n_inputs], written as new references to grads[n_inputs] (NULL for an input the outputs do not depend on, which is an error unless allow_unused); .grad fields are left untouched. */
   nb_autograd_grad(outputs: BigUint64Array | null, grad_outputs: BigUint64Array | null, n: number, inputs: BigUint64Array | null, n_inputs: number, retain_graph: number, create_graph: number, allow_unused: number, grads: BigUint64Array | null): number;
   /** Records a custom function: outputs (computed by the caller with grad mode off) get a node named name whose backward calls fn(payload, ...). non_differentiable[n_outputs] (may be NULL) marks outputs that get no history. Nothing is recorded when grad mode is off or no input requires grad; destroy(payload) then runs at once. */
   nb_autograd_function_record(name: string | null, inputs: BigUint64Array | null, n_inputs: number, outputs: BigUint64Array | null, n_outputs: number, non_differentiable: Int32Array | ArrayLike<number> | null, fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null): number;
+  /** Writes n named tensors (any device, any layout; stored contiguous, little-endian) and n_meta string pairs of metadata to path in the safetensors format, which PyTorch's and the safetensors package's readers take. Names are unique UTF-8, not "__metadata__". The file is written beside path under a temporary name, flushed and renamed over path, so a failure leaves the old file as it was. */
+  nb_save(path: string | null, names: string[], tensors: BigUint64Array | null, n: number | bigint, meta_keys: string[], meta_values: string[], n_meta: number | bigint): number;
+  /** nb_save into memory: sets *needed to the file's size in bytes and, when buf is non-NULL, writes the file to buf (cap must be at least *needed). Call with buf NULL to size the buffer. */
+  nb_save_buffer(names: string[], tensors: BigUint64Array | null, n: number | bigint, meta_keys: string[], meta_values: string[], n_meta: number | bigint, buf: ArrayBufferView | ArrayBuffer | Pointer | null, cap: number | bigint, needed: BigInt64Array): number;
+  /** Opens a safetensors file: reads its header and checks every entry (dtype, shape, sizes without overflow, offsets inside the data section, no overlaps, unique names) before any tensor is made; errors name the file and the tensor. Tensor bytes are read later, one tensor at a time (nb_checkpoint_tensor), so memory holds one copy of what is asked for. The file stays open until nb_checkpoint_release. */
+  nb_load(path: string | null, out: BigUint64Array | null): number;
+  /** nb_load over a file already in memory (nbytes bytes); name (NULL: "the buffer") stands for it in messages. data is borrowed: it must stay valid and unchanged until nb_checkpoint_release. */
+  nb_load_buffer(data: ArrayBufferView | ArrayBuffer | Pointer | null, nbytes: number | bigint, name: string | null, out: BigUint64Array | null): number;
+  /** The number of tensors, in header order; -1 (and the last error) for a bad handle. */
+  nb_checkpoint_count(ck: nb_checkpoint | null): number | bigint;
+  /** The name of tensor i (0 <= i < count), valid until nb_checkpoint_release; NULL (and the last error) for a bad handle or index. */
+  nb_checkpoint_name(ck: nb_checkpoint | null, i: number | bigint): string | null;
+  /** Reads tensor i into a new contiguous CPU tensor. */
+  nb_checkpoint_tensor(ck: nb_checkpoint | null, i: number | bigint, out: BigUint64Array | null): number;
+  /** Reads the tensor called name into a new contiguous CPU tensor; NB_ERR_INDEX when there is none. */
+  nb_checkpoint_get(ck: nb_checkpoint | null, name: string | null, out: BigUint64Array | null): number;
+  /** The number of __metadata__ pairs; -1 (and the last error) for a bad handle. */
+  nb_checkpoint_metadata_count(ck: nb_checkpoint | null): number | bigint;
+  /** Metadata pair i (UTF-8, valid until nb_checkpoint_release). */
+  nb_checkpoint_metadata(ck: nb_checkpoint | null, i: number | bigint, key: [string | null], value: [string | null]): number;
+  /** Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
+  nb_checkpoint_release(ck: nb_checkpoint | null): void;
   /** Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
   nb_amp_foreach_non_finite_check_and_unscale_(grads: BigUint64Array | null, n: number, found_inf: nb_tensor | null, inv_scale: nb_tensor | null): number;
   /** The loss scale's update (PyTorch's _amp_update_scale_), in place on the device: when found_inf is non-zero, scale *= backoff_factor and growth_tracker = 0; else growth_tracker + 1 successful steps, and at growth_interval of them scale *= growth_factor (kept when that overflows) and growth_tracker = 0. scale and found_inf: 1-element float32 tensors; growth_tracker: 1-element int32. */
@@ -639,7 +668,7 @@ export interface Functions {
   nb_clip_grad_norm_(grads: BigUint64Array | null, n: number, max_norm: number, norm_type: number, error_if_nonfinite: number, out: BigUint64Array | null): number;
   /** A new generator with the given seed and offset 0; release it with nb_generator_release. */
   nb_generator_create(seed: number | bigint, out: BigUint64Array | null): number;
-  /** Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. */
+  /** Frees a generator made by nb_generator_create. NULL-safe; does nothing to the default generator. A released handle is refused, and a double release warned about, as for nb_tensor_release. */
   nb_generator_release(gen: nb_generator | null): void;
   /** The process default generator (seed 67280421310721 at start, as PyTorch's); static, never released. */
   nb_default_generator(): nb_generator | null;

@@ -15,6 +15,7 @@ const CONSTANTS = Object.freeze({
   "pad_mode": Object.freeze({NB_PAD_CONSTANT: 0, NB_PAD_REFLECT: 1, NB_PAD_REPLICATE: 2, NB_PAD_CIRCULAR: 3}),
   "scatter_reduce": Object.freeze({NB_SCATTER_SUM: 0, NB_SCATTER_PROD: 1, NB_SCATTER_MEAN: 2, NB_SCATTER_AMAX: 3, NB_SCATTER_AMIN: 4}),
   "qr_mode": Object.freeze({NB_QR_REDUCED: 0, NB_QR_COMPLETE: 1, NB_QR_R: 2}),
+  "defaults": Object.freeze({NB_DTYPE_DEFAULT: -1, NB_DEVICE_CURRENT: -1, NB_IGNORE_INDEX: -100}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
   "profiler": Object.freeze({NB_PROFILE_SHAPES: 1, NB_PROFILE_MEMORY: 2, NB_PROFILE_CUDA: 4}),
 });
@@ -179,9 +180,21 @@ const FUNCTIONS = Object.freeze({
   nb_node_next: ["nb_status", [["const nb_node*", "node"], ["int32_t", "i"], ["nb_node**", "next"], ["int32_t*", "input_nr"]], "autograd", false],
   nb_tensor_register_hook: ["nb_status", [["nb_tensor*", "t"], ["nb_grad_hook_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"], ["int64_t*", "id"]], "autograd", false],
   nb_tensor_remove_hook: ["nb_status", [["nb_tensor*", "t"], ["int64_t", "id"]], "autograd", false],
-  nb_backward: ["nb_status", [["const nb_tensor* const*", "outputs"], ["const nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false],
-  nb_autograd_grad: ["nb_status", [["const nb_tensor* const*", "outputs"], ["const nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["const nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"], ["int32_t", "allow_unused"], ["nb_tensor**", "grads"]], "autograd", false],
+  nb_backward: ["nb_status", [["nb_tensor* const*", "outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false],
+  nb_tensor_backward: ["nb_status", [["nb_tensor*", "t"], ["nb_tensor*", "grad"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false],
+  nb_autograd_grad: ["nb_status", [["nb_tensor* const*", "outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"], ["int32_t", "allow_unused"], ["nb_tensor**", "grads"]], "autograd", false],
   nb_autograd_function_record: ["nb_status", [["const char*", "name"], ["const nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["nb_tensor* const*", "outputs"], ["int32_t", "n_outputs"], ["const int32_t*", "non_differentiable"], ["nb_custom_backward_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"]], "autograd", false],
+  nb_save: ["nb_status", [["const char*", "path"], ["const char* const*", "names"], ["nb_tensor* const*", "tensors"], ["int64_t", "n"], ["const char* const*", "meta_keys"], ["const char* const*", "meta_values"], ["int64_t", "n_meta"]], "checkpoint", false],
+  nb_save_buffer: ["nb_status", [["const char* const*", "names"], ["nb_tensor* const*", "tensors"], ["int64_t", "n"], ["const char* const*", "meta_keys"], ["const char* const*", "meta_values"], ["int64_t", "n_meta"], ["void*", "buf"], ["int64_t", "cap"], ["int64_t*", "needed"]], "checkpoint", false],
+  nb_load: ["nb_status", [["const char*", "path"], ["nb_checkpoint**", "out"]], "checkpoint", false],
+  nb_load_buffer: ["nb_status", [["const void*", "data"], ["int64_t", "nbytes"], ["const char*", "name"], ["nb_checkpoint**", "out"]], "checkpoint", false],
+  nb_checkpoint_count: ["int64_t", [["const nb_checkpoint*", "ck"]], "checkpoint", false],
+  nb_checkpoint_name: ["const char*", [["const nb_checkpoint*", "ck"], ["int64_t", "i"]], "checkpoint", false],
+  nb_checkpoint_tensor: ["nb_status", [["const nb_checkpoint*", "ck"], ["int64_t", "i"], ["nb_tensor**", "out"]], "checkpoint", false],
+  nb_checkpoint_get: ["nb_status", [["const nb_checkpoint*", "ck"], ["const char*", "name"], ["nb_tensor**", "out"]], "checkpoint", false],
+  nb_checkpoint_metadata_count: ["int64_t", [["const nb_checkpoint*", "ck"]], "checkpoint", false],
+  nb_checkpoint_metadata: ["nb_status", [["const nb_checkpoint*", "ck"], ["int64_t", "i"], ["const char**", "key"], ["const char**", "value"]], "checkpoint", false],
+  nb_checkpoint_release: ["void", [["nb_checkpoint*", "ck"]], "checkpoint", false],
   nb_amp_foreach_non_finite_check_and_unscale_: ["nb_status", [["nb_tensor* const*", "grads"], ["int32_t", "n"], ["nb_tensor*", "found_inf"], ["const nb_tensor*", "inv_scale"]], "ops: amp", false],
   nb_amp_update_scale_: ["nb_status", [["nb_tensor*", "scale"], ["nb_tensor*", "growth_tracker"], ["const nb_tensor*", "found_inf"], ["double", "growth_factor"], ["double", "backoff_factor"], ["int64_t", "growth_interval"]], "ops: amp", false],
   nb_scaled_dot_product_attention: ["nb_status", [["const nb_tensor*", "q"], ["const nb_tensor*", "k"], ["const nb_tensor*", "v"], ["const nb_tensor*", "attn_mask"], ["double", "dropout_p"], ["int32_t", "is_causal"], ["double", "scale"], ["nb_generator*", "gen"], ["nb_tensor**", "out"]], "ops: attention", true],
@@ -409,6 +422,7 @@ function declare(koffi, lib) {
   types.nb_grad_hook_fn = koffi.proto('nb_status nb_grad_hook_fn(void* payload, const nb_tensor* grad, nb_tensor** replacement)');
   types.nb_custom_backward_fn = koffi.proto('nb_status nb_custom_backward_fn(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs)');
   types.nb_warning_fn = koffi.proto('nb_status nb_warning_fn(void* payload, const char* message)');
+  types.nb_checkpoint = koffi.opaque('nb_checkpoint');
   const fn = {};
   fn.nb_version = bind('nb_version', 'uint32_t nb_version()');
   fn.nb_version_string = bind('nb_version_string', 'const char* nb_version_string()');
@@ -568,9 +582,21 @@ function declare(koffi, lib) {
   fn.nb_node_next = bind('nb_node_next', 'nb_status nb_node_next(const nb_node* node, int32_t i, nb_node** next, int32_t* input_nr)');
   fn.nb_tensor_register_hook = bind('nb_tensor_register_hook', 'nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn* fn, void* payload, nb_deleter_fn* destroy, int64_t* id)');
   fn.nb_tensor_remove_hook = bind('nb_tensor_remove_hook', 'nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id)');
-  fn.nb_backward = bind('nb_backward', 'nb_status nb_backward(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph)');
-  fn.nb_autograd_grad = bind('nb_autograd_grad', 'nb_status nb_autograd_grad(const nb_tensor* const* outputs, const nb_tensor* const* grad_outputs, int32_t n, const nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads)');
+  fn.nb_backward = bind('nb_backward', 'nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph)');
+  fn.nb_tensor_backward = bind('nb_tensor_backward', 'nb_status nb_tensor_backward(nb_tensor* t, nb_tensor* grad, int32_t retain_graph, int32_t create_graph)');
+  fn.nb_autograd_grad = bind('nb_autograd_grad', 'nb_status nb_autograd_grad(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads)');
   fn.nb_autograd_function_record = bind('nb_autograd_function_record', 'nb_status nb_autograd_function_record(const char* name, const nb_tensor* const* inputs, int32_t n_inputs, nb_tensor* const* outputs, int32_t n_outputs, const int32_t* non_differentiable, nb_custom_backward_fn* fn, void* payload, nb_deleter_fn* destroy)');
+  fn.nb_save = bind('nb_save', 'nb_status nb_save(const char* path, const char** names, nb_tensor* const* tensors, int64_t n, const char** meta_keys, const char** meta_values, int64_t n_meta)');
+  fn.nb_save_buffer = bind('nb_save_buffer', 'nb_status nb_save_buffer(const char** names, nb_tensor* const* tensors, int64_t n, const char** meta_keys, const char** meta_values, int64_t n_meta, void* buf, int64_t cap, int64_t* needed)');
+  fn.nb_load = bind('nb_load', 'nb_status nb_load(const char* path, nb_checkpoint** out)');
+  fn.nb_load_buffer = bind('nb_load_buffer', 'nb_status nb_load_buffer(const void* data, int64_t nbytes, const char* name, nb_checkpoint** out)');
+  fn.nb_checkpoint_count = bind('nb_checkpoint_count', 'int64_t nb_checkpoint_count(const nb_checkpoint* ck)');
+  fn.nb_checkpoint_name = bind('nb_checkpoint_name', 'const char* nb_checkpoint_name(const nb_checkpoint* ck, int64_t i)');
+  fn.nb_checkpoint_tensor = bind('nb_checkpoint_tensor', 'nb_status nb_checkpoint_tensor(const nb_checkpoint* ck, int64_t i, nb_tensor** out)');
+  fn.nb_checkpoint_get = bind('nb_checkpoint_get', 'nb_status nb_checkpoint_get(const nb_checkpoint* ck, const char* name, nb_tensor** out)');
+  fn.nb_checkpoint_metadata_count = bind('nb_checkpoint_metadata_count', 'int64_t nb_checkpoint_metadata_count(const nb_checkpoint* ck)');
+  fn.nb_checkpoint_metadata = bind('nb_checkpoint_metadata', 'nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, _Out_ const char** key, _Out_ const char** value)');
+  fn.nb_checkpoint_release = bind('nb_checkpoint_release', 'void nb_checkpoint_release(nb_checkpoint* ck)');
   fn.nb_amp_foreach_non_finite_check_and_unscale_ = bind('nb_amp_foreach_non_finite_check_and_unscale_', 'nb_status nb_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale)');
   fn.nb_amp_update_scale_ = bind('nb_amp_update_scale_', 'nb_status nb_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracker, const nb_tensor* found_inf, double growth_factor, double backoff_factor, int64_t growth_interval)');
   fn.nb_scaled_dot_product_attention = bind('nb_scaled_dot_product_attention', 'nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out)');

@@ -36,7 +36,16 @@ cuda.amp = amp.cuda_amp
 from .linalg import det, inverse, logdet, slogdet  # noqa: F401 - PyTorch's top-level names
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled)
-from .serialization import save, load
+from ._checkpoint import save, load
+from ._composite import *  # noqa: F401,F403 - einsum, diag, diagonal, repeat_interleave, diff, lerp, allclose, ...
+from ._composite import arctanh, arcsinh, arccosh  # noqa: F401
+from ._special import *  # noqa: F401,F403 - lgamma, digamma, erfinv, xlogy, logit, ... and their methods
+from . import special  # noqa: F401
+from ._finfo import finfo, iinfo
+from ._precision import set_float32_matmul_precision, get_float32_matmul_precision
+from ._legacy import CPU_TYPES as _LEGACY_TYPES
+from . import accelerator, backends, distributions, futures, jit, multiprocessing, onnx, testing  # noqa: E402
+from ._lib import DeviceUnavailableError  # noqa: F401
 from ._dlpack import from_dlpack, from_numpy
 
 def set_num_threads(n: int) -> None:
@@ -59,5 +68,23 @@ half = float16
 short = int16
 int = int32  # noqa: A001
 long = int64
+
+globals().update(_LEGACY_TYPES)  # LongTensor, FloatTensor, ... (legacy constructors)
+
+from . import _aliases  # noqa: E402
+_aliases.install(globals())  # torch.conv2d, torch.exp_, broadcast_to, hstack, nansum, ... (never over a name nabla has)
+
+import math as _math
+
+pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
+
+
+def compile(model=None, *, fullgraph: bool = False, dynamic=None, backend="inductor", mode=None, options=None,
+            disable: bool = False):
+    """model itself: nabla runs eagerly and has no graph compiler. Works as torch.compile(model) and as the
+    decorator @torch.compile / @torch.compile(mode=...)."""
+    if model is None:
+        return lambda fn: fn
+    return model
 
 __version__ = _ffi.string(_lib.nb_version_string()).decode()

@@ -42,6 +42,11 @@ class LinAlgError(RuntimeError):
     matrix, no convergence (PyTorch's torch.linalg.LinAlgError)."""
 
 
+class DeviceUnavailableError(AssertionError, RuntimeError):
+    """A request for a device this machine or build cannot serve (.cuda() without a GPU). PyTorch raises
+    AssertionError ('Torch not compiled with CUDA enabled') or RuntimeError (no driver) for it; this is both."""
+
+
 # nb_status -> the exception PyTorch raises for the same mistake.
 _EXCEPTIONS = {
     lib.NB_ERR_INVALID_ARGUMENT: RuntimeError,
@@ -76,7 +81,10 @@ def error(status: int) -> BaseException:
     if exc is not None:
         return exc
     message = ffi.string(lib.nb_last_error_message()).decode("utf-8", "replace")
-    exc = _EXCEPTIONS.get(status, RuntimeError)(message)
+    cls = _EXCEPTIONS.get(status, RuntimeError)
+    if status == lib.NB_ERR_DEVICE and "not available" in message:
+        cls = DeviceUnavailableError
+    exc = cls(message)
     exc.status = status
     exc.status_name = ffi.string(lib.nb_status_name(status)).decode()
     return exc

@@ -369,9 +369,10 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if lib.nb_tensor_ndim(self._h) == 0 and spec:
+        """A 0-dim tensor formats as its value (f"{t}" is '61.0', as PyTorch); others as repr, without a spec."""
+        if lib.nb_tensor_ndim(self._h) == 0:
             return self.item().__format__(spec)
-        return repr(self)
+        return object.__format__(self, spec) if spec else repr(self)
 
     # ---- views ----
 
@@ -587,6 +588,12 @@ class Tensor:
     def new_tensor(self, data, *, dtype=None, device=None) -> "Tensor":
         from ._factory import tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device)
+
+    # Last in the class body: the name `type` would shadow the builtin for the body below it.
+    def type(self, dtype=None, non_blocking: bool = False, **kwargs):
+        """type() -> 'torch.FloatTensor'; type(dtype | nabla.LongTensor | 'torch.LongTensor') -> converted."""
+        from ._legacy import tensor_type
+        return tensor_type(self, dtype, non_blocking, **kwargs)
 
 
 from ._indexing import getitem as _getitem  # noqa: E402 - _indexing needs Tensor defined first

@@ -2,7 +2,9 @@
 
     cc prog.c $(python -m nabla.config --cflags --libs) -o prog
 
---libs includes an rpath, so the program runs without LD_LIBRARY_PATH.
+--libs includes an rpath, so the program runs without LD_LIBRARY_PATH. --abidir is
+where a binding generator finds the ABI manifest without a checkout; --pkgconfigdir
+holds nabla.pc, for build systems that find the library without Python.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = PACKAGE_DIR / "include"
 LIB_DIR = PACKAGE_DIR / "lib"
+# Installed beside the package; an editable install of a checkout reads the checkout's abi/.
+ABI_DIR = PACKAGE_DIR / "abi" if (PACKAGE_DIR / "abi" / "nabla.json").is_file() else PACKAGE_DIR.parents[2] / "abi"
 
 
 def cflags() -> str:
@@ -44,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--includedir", action="store_true", help="the directory holding nabla.h")
     parser.add_argument("--libdir", action="store_true", help="the directory holding libnabla.so")
     parser.add_argument("--pkgconfigdir", action="store_true", help="the directory holding nabla.pc")
+    parser.add_argument("--abidir", action="store_true", help="the directory holding the ABI manifest (nabla.json, "
+                        "ops/*.json) and abi_lock.json (struct layouts, DLPack's included)")
     parser.add_argument("--version", action="store_true", help="the library's version")
     args = parser.parse_args(argv)
     out = []
@@ -57,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         out.append(str(LIB_DIR))
     if args.pkgconfigdir:
         out.append(str(LIB_DIR / "pkgconfig"))
+    if args.abidir:
+        out.append(str(ABI_DIR))
     if args.version:
         from ._lib import ffi, lib
         out.append(ffi.string(lib.nb_version_string()).decode())

@@ -8,6 +8,9 @@ from ._lib import error, ffi, lib, scratch
 from ._tensor import Tensor
 from . import _device
 from ._memory_summary import summary_table
+from . import _legacy, _random
+
+globals().update(_legacy.CUDA_TYPES)  # nabla.cuda.FloatTensor, ... (legacy constructors on the GPU)
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "device", "device_of", "synchronize",
            "Stream", "Event", "stream", "StreamContext", "current_stream", "default_stream", "set_stream",
@@ -15,7 +18,9 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
            "reset_peak_memory_stats", "reset_max_memory_allocated", "empty_cache", "memory_stats",
            "memory_snapshot", "memory_summary", "mem_get_info", "unavailable_reason", "OutOfMemoryError",
            "ExternalStream", "get_device_properties", "get_device_name", "get_device_capability",
-           "is_bf16_supported"]
+           "is_bf16_supported", "manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed",
+           "is_initialized", "init", "get_rng_state", "set_rng_state", "get_rng_state_all", "set_rng_state_all",
+           *_legacy.CUDA_TYPES]
 
 from ._lib import OutOfMemoryError  # noqa: E402
 
@@ -465,3 +470,63 @@ def _record_stream(self: Tensor, stream: Stream) -> None:
 Tensor.pin_memory = _pin_memory
 Tensor.is_pinned = _is_pinned
 Tensor.record_stream = _record_stream
+
+
+# ---- random numbers: nabla has one generator for every device (see nabla.Generator) ----
+
+def manual_seed(seed) -> None:
+    """Seeds the generator CUDA tensors draw from. Without a GPU it does nothing, as in PyTorch (whose call
+    is queued until CUDA initialises); with one it seeds nabla's one default generator, shared with the CPU."""
+    seed = _random._seed_value(seed)
+    if is_available():
+        _random.manual_seed(seed)
+
+
+manual_seed_all = manual_seed
+
+
+def seed() -> None:
+    """Seeds CUDA's generator from the operating system (nothing without a GPU)."""
+    if is_available():
+        _random.seed()
+
+
+seed_all = seed
+
+
+def initial_seed() -> int:
+    """The seed of the generator CUDA tensors draw from (raises without a GPU, as PyTorch)."""
+    if not is_available():
+        _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))  # raises with the reason
+    return _random.initial_seed()
+
+
+def get_rng_state(device="cuda"):
+    if not is_available():
+        _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+    return _random.get_rng_state()
+
+
+def set_rng_state(new_state, device="cuda") -> None:
+    if not is_available():
+        _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+    _random.set_rng_state(new_state)
+
+
+def get_rng_state_all() -> list:
+    return [get_rng_state() for _ in range(device_count())]
+
+
+def set_rng_state_all(new_states) -> None:
+    for state in new_states:
+        set_rng_state(state)
+
+
+def is_initialized() -> bool:
+    """Whether CUDA has been set up in this process (a usable device was found)."""
+    return is_available()
+
+
+def init() -> None:
+    """Initialises CUDA; raises with the reason when there is no usable device."""
+    _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))

@@ -7,32 +7,25 @@ dtype, shape and byte range, then the raw little-endian bytes. A flat
 strings, None and tensors (an optimizer's state_dict, a checkpoint bundle) keeps its
 shape as JSON in the header's __metadata__; there is no pickle, so loading a file
 runs no code. Saving to a path writes a temporary file in the same directory and
-renames it over the target, so a crash never leaves a half-written checkpoint."""
+renames it over the target, so a crash never leaves a half-written checkpoint.
+
+The format itself lives in the C ABI (nb_save_buffer, nb_load, nb_load_buffer): the
+file's header is read and checked there, once for every language; this module adds
+the structure of nested checkpoints and Python's file handling."""
 from __future__ import annotations
 
 import json
 import math
 import os
-import struct
 import sys
-import tempfile
 
-from . import _dtype
+from ._atomic import write_atomically
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _checked
+from ._tensor import Tensor, _wrap
 
 __all__ = ["save", "load"]
 
-_ST_NAMES = {"float64": "F64", "float32": "F32", "float16": "F16", "bfloat16": "BF16", "int64": "I64",
-             "int32": "I32", "int16": "I16", "int8": "I8", "uint8": "U8", "bool": "BOOL"}
-_ST_DTYPES = {v: k for k, v in _ST_NAMES.items()}
 _STRUCTURE_KEY = "nabla.structure"
-_MAX_HEADER = 100 * 1024 * 1024  # the safetensors package's own limit
-_INT64_MAX = 2**63 - 1
-
-
-def _dtype_name(t: Tensor) -> str:
-    return t.dtype.name
 
 
 def _flatten(obj, path: str, tensors: dict):
@@ -75,7 +68,14 @@ def _unflatten(obj, tensors: dict):
     return obj
 
 
+def _c_strings(items) -> tuple:
+    """A const char* array over UTF-8 copies of items, and the buffers that keep it alive."""
+    bufs = [ffi.new("char[]", str(x).encode("utf-8")) for x in items]
+    return ffi.new("const char*[]", bufs) if bufs else ffi.NULL, bufs
+
+
 def _encode(obj, metadata: dict | None) -> bytes:
+    """The file's bytes, written by the C ABI's nb_save_buffer."""
     tensors: dict = {}
     plain = isinstance(obj, dict) and all(isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items())
     meta = {str(k): str(v) for k, v in (metadata or {}).items()}
@@ -83,31 +83,19 @@ def _encode(obj, metadata: dict | None) -> bytes:
         tensors = dict(obj)
     else:
         meta[_STRUCTURE_KEY] = json.dumps(_flatten(obj, "", tensors), separators=(",", ":"))
-    header: dict = {}
-    offset = 0
-    for name, t in tensors.items():
-        if not t.is_cpu:
-            t = t.cpu()
-            tensors[name] = t
-        nbytes = t.numel() * t.element_size()
-        header[name] = {"dtype": _ST_NAMES[_dtype_name(t)], "shape": list(t.shape),
-                        "data_offsets": [offset, offset + nbytes]}
-        offset += nbytes
-    if meta:
-        header = {"__metadata__": meta, **header}
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)  # the data starts 8-byte aligned, as safetensors writes it
-    out = bytearray(8 + len(text) + offset)
-    struct.pack_into("<Q", out, 0, len(text))
-    out[8:8 + len(text)] = text
-    base = ffi.from_buffer(out)
-    start = 8 + len(text)
-    for name, t in tensors.items():
-        begin, end = header[name]["data_offsets"]
-        if end > begin:
-            status = lib.nb_tensor_copy_to_host(t._h, base + start + begin, end - begin)
-            if status:
-                raise error(status)
+    names, keep_names = _c_strings(tensors)
+    keys, keep_keys = _c_strings(meta)
+    values, keep_values = _c_strings(meta.values())
+    handles = ffi.new("nb_tensor*[]", [t._h for t in tensors.values()]) if tensors else ffi.NULL
+    needed = ffi.new("int64_t*")
+    args = (names, handles, len(tensors), keys, values, len(meta))
+    status = lib.nb_save_buffer(*args, ffi.NULL, 0, needed)
+    if status:
+        raise error(status)
+    out = bytearray(needed[0])
+    status = lib.nb_save_buffer(*args, ffi.from_buffer(out), len(out), needed)
+    if status:
+        raise error(status)
     return bytes(out)
 
 
@@ -120,98 +108,53 @@ def save(obj, f, metadata: dict | None = None) -> None:
     if hasattr(f, "write"):
         f.write(data)
         return
-    path = os.fspath(f)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    write_atomically(os.fspath(f), data)
+
+
+def _decode(ck, name: str):
+    """The tensors (or the saved structure) of an open nb_checkpoint."""
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _corrupt(name: str, why: str) -> RuntimeError:
-    return RuntimeError(f"nabla.load: {name} is not a valid safetensors file: {why}")
-
-
-def _is_int(v) -> bool:
-    return type(v) is int  # JSON integers (not bools, not floats that int() would truncate)
-
-
-def _entry(name: str, key: str, info, size: int):
-    """(key, dtype, shape, begin, end) of one header entry, checked against the data section's size: the
-    file is untrusted, so every number is checked before nabla sees it."""
-    try:
-        dtype = _ST_DTYPES[info["dtype"]]
-        shape, offsets = info["shape"], info["data_offsets"]
-    except (KeyError, TypeError):
-        raise _corrupt(name, f"tensor '{key}' has an invalid entry {info!r}") from None
-    if not isinstance(shape, list) or not all(_is_int(s) for s in shape):
-        raise _corrupt(name, f"tensor '{key}' has shape {shape!r}; expected a list of integers")
-    if not isinstance(offsets, list) or len(offsets) != 2 or not all(_is_int(o) for o in offsets):
-        raise _corrupt(name, f"tensor '{key}' has data_offsets {offsets!r}; expected [begin, end] integers")
-    if any(s < 0 for s in shape):
-        raise _corrupt(name, f"tensor '{key}' has a negative size in shape {shape}")
-    if len(shape) > lib.NB_MAX_DIMS:
-        raise _corrupt(name, f"tensor '{key}' has {len(shape)} dims; nabla supports at most {lib.NB_MAX_DIMS}")
-    dt = getattr(_dtype, dtype if dtype != "bool" else "bool_")
-    extent = dt.itemsize  # PyTorch's storage size rule: a 0 in the shape does not excuse a huge dim
-    for s in shape:
-        extent *= max(s, 1)
-    if extent > _INT64_MAX:
-        raise _corrupt(name, f"tensor '{key}' of shape {shape} and dtype {dtype}: Storage size calculation overflowed")
-    numel = math.prod(shape)
-    begin, end = offsets
-    if not 0 <= begin <= end or end - begin != numel * dt.itemsize:
-        raise _corrupt(name, f"tensor '{key}' of shape {shape} and dtype {dtype} has data_offsets "
-                             f"[{begin}, {end}], which do not hold its {numel * dt.itemsize} bytes")
-    if end > size:
-        raise _corrupt(name, f"tensor '{key}' ends at byte {end} of a data section of {size} bytes (truncated?)")
-    return key, dt, shape, begin, end
-
-
-def _decode(data: bytes, name: str):
-    if len(data) < 8:
-        raise _corrupt(name, f"it has {len(data)} bytes, fewer than the 8-byte header length (truncated?)")
-    (n,) = struct.unpack_from("<Q", data, 0)
-    if n > _MAX_HEADER:
-        raise _corrupt(name, f"header length {n} is too large (corrupt?)")
-    if 8 + n > len(data):
-        raise _corrupt(name, f"header length {n} exceeds the file size {len(data)} (truncated?)")
-    try:
-        header = json.loads(data[8:8 + n].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise _corrupt(name, f"the header is not valid JSON ({e})") from None
-    if not isinstance(header, dict):
-        raise _corrupt(name, "the header is not a JSON object")
-    meta = header.pop("__metadata__", None) or {}
-    if not isinstance(meta, dict):
-        raise _corrupt(name, f"__metadata__ is {meta!r}, not a JSON object")
-    start, size = 8 + n, len(data) - 8 - n
-    entries = [_entry(name, key, info, size) for key, info in header.items()]
-    spans = sorted((begin, end, key) for key, _, _, begin, end in entries if end > begin)
-    for (b0, e0, k0), (b1, e1, k1) in zip(spans, spans[1:]):
-        if b1 < e0:
-            raise _corrupt(name, f"tensors '{k0}' and '{k1}' overlap: data_offsets [{b0}, {e0}] and [{b1}, {e1}]")
-    base = ffi.from_buffer(data)
-    tensors = {}
-    for key, dt, shape, begin, _ in entries:
-        tensors[key] = _checked(lib.nbpy_tensor_from_host(base + start + begin, shape, len(shape), dt.code, lib.NB_CPU,
-                                                          0))
+        tensors, meta = {}, {}
+        k, v = ffi.new("const char**"), ffi.new("const char**")
+        for i in range(lib.nb_checkpoint_metadata_count(ck)):
+            if lib.nb_checkpoint_metadata(ck, i, k, v):
+                raise error(lib.nb_last_error_status())
+            meta[ffi.string(k[0]).decode()] = ffi.string(v[0]).decode()
+        out = ffi.new("nb_tensor**")
+        for i in range(lib.nb_checkpoint_count(ck)):
+            key = ffi.string(lib.nb_checkpoint_name(ck, i)).decode()
+            status = lib.nb_checkpoint_tensor(ck, i, out)
+            if status:
+                raise error(status)
+            tensors[key] = _wrap(out[0])
+    finally:
+        lib.nb_checkpoint_release(ck)
     structure = meta.get(_STRUCTURE_KEY)
     if structure is None:
         return tensors
     try:
         return _unflatten(json.loads(structure), tensors)
     except (ValueError, KeyError, TypeError) as e:
-        raise _corrupt(name, f"the checkpoint structure is invalid ({e})") from None
+        raise RuntimeError(f"nabla.load: {name} is not a valid safetensors file: the checkpoint structure is "
+                           f"invalid ({e})") from None
+
+
+def _open(f):
+    """An nb_checkpoint over a path (read tensor by tensor) or a file object's bytes, and its name."""
+    out = ffi.new("nb_checkpoint**")
+    if hasattr(f, "read"):
+        data, name = f.read(), "the file object"
+        status = lib.nb_load_buffer(ffi.from_buffer(data), len(data), name.encode(), out)
+    else:
+        path = os.fspath(f)
+        name = repr(path)
+        if not os.path.exists(path):
+            raise FileNotFoundError(2, "No such file or directory", path)
+        status = lib.nb_load(os.fsencode(path), out)
+    if status:
+        exc = error(status)
+        raise type(exc)(str(exc).replace("nb_load_buffer: ", "nabla.load: ", 1).replace("nb_load: ", "nabla.load: ", 1))
+    return out[0], name
 
 
 def load(f, map_location=None, weights_only: bool = True, **kwargs):
@@ -219,13 +162,7 @@ def load(f, map_location=None, weights_only: bool = True, **kwargs):
     object. map_location (a device or string) moves the tensors there."""
     if sys.byteorder != "little":
         raise RuntimeError("nabla.load: only little-endian machines are supported")
-    if hasattr(f, "read"):
-        data, name = f.read(), "the file object"
-    else:
-        with open(os.fspath(f), "rb") as fh:
-            data = fh.read()
-        name = repr(os.fspath(f))
-    obj = _decode(data, name)
+    obj = _decode(*_open(f))
     if map_location is not None:
         obj = _move(obj, map_location)
     return obj
@@ -240,3 +177,5 @@ def _move(obj, device):
         return type(obj)(_move(v, device) for v in obj)
     return obj
 
+
+from ._torch_format import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals  # noqa: E402,F401

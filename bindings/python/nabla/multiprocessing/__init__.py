@@ -14,6 +14,7 @@ import multiprocessing
 from multiprocessing import *  # noqa: F401,F403 - the standard module's names
 
 from .reductions import init_reductions, rebuild_tensor, shared_meta  # noqa: F401
+from .spawn import spawn, start_processes, ProcessContext, ProcessRaisedException, ProcessExitedException  # noqa: F401
 
 __all__ = ["set_sharing_strategy", "get_sharing_strategy", "get_all_sharing_strategies"]
 __all__ += multiprocessing.__all__  # type: ignore[attr-defined]

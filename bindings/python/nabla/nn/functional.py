@@ -14,12 +14,14 @@ from ._functional_nn import __all__ as _nn_all
 from ._functional_layers import *  # noqa: F401,F403 - softmax, log_softmax, softmin, logsigmoid
 from ._functional_layers import __all__ as _layers_all
 from ._functional_embedding import embedding  # noqa: F401
+from ._functional_extra import *  # noqa: F401,F403 - normalize, interpolate, rms_norm, dropout2d, hardtanh, ...
+from ._functional_extra import __all__ as _extra_all
 from ._functional_attention import multi_head_attention_forward, _canonical_mask, _none_or_dtype  # noqa: F401
 
 _NULL = ffi.NULL
 
 __all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
-           "one_hot", "linear", "embedding", "multi_head_attention_forward"] + _nn_all + _layers_all
+           "one_hot", "linear", "embedding", "multi_head_attention_forward"] + _nn_all + _layers_all + _extra_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:

@@ -6,3 +6,4 @@ from .sgd import SGD  # noqa: F401
 from .adam import Adam, AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
+from .composed import Adadelta, Adamax, NAdam, RAdam, ASGD, Rprop, LBFGS  # noqa: F401

@@ -15,3 +15,7 @@ from .rnn import RNNBase, RNN, LSTM, GRU
 from .rnn_cell import RNNCellBase, RNNCell, LSTMCell, GRUCell
 from .loss import (CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss,
                    KLDivLoss)
+from .padding import *  # noqa: F401,F403 - ZeroPad2d, ReflectionPad2d, ...
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401
+from .extra_layers import *  # noqa: F401,F403 - RMSNorm, Dropout2d, Upsample, AdaptiveMaxPool2d, activations
+from .param_containers import ParameterList, ParameterDict  # noqa: F401

@@ -223,7 +223,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._remove_from(name, d, params)
+            self._remove_from(name, d, params, "_parameters")
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -233,7 +233,7 @@ class Module:
         elif isinstance(value, Module):
             if "_modules" not in d:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._remove_from(name, d, params)
+            self._remove_from(name, d, params, "_modules")
             d["_modules"][name] = value
         elif "_modules" in d and name in d["_modules"]:
             if value is not None:
@@ -245,7 +245,7 @@ class Module:
                 raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' "
                                 "(nabla.Tensor or None expected)")
             if isinstance(value, Buffer):
-                self._remove_from(name, d, params)
+                self._remove_from(name, d, params, "_buffers")
                 self.register_buffer(name, value, value.persistent)
             else:
                 d["_buffers"][name] = value
@@ -253,13 +253,16 @@ class Module:
             _setattr(self, name, value)
 
     @staticmethod
-    def _remove_from(name: str, d: dict, params) -> None:
+    def _remove_from(name: str, d: dict, params, keep: str) -> None:
+        """Drops name from the instance dict and from the registries other than `keep`: re-assigning a
+        parameter, buffer or submodule keeps its position there (parameters() and state_dict() order)."""
         d.pop(name, None)
         if params is not None:
-            params.pop(name, None)
-            d["_buffers"].pop(name, None)
-            d["_modules"].pop(name, None)
-            d["_non_persistent_buffers_set"].discard(name)
+            for key in ("_parameters", "_buffers", "_modules"):
+                if key != keep:
+                    d[key].pop(name, None)
+            if keep != "_buffers":
+                d["_non_persistent_buffers_set"].discard(name)
 
     def __delattr__(self, name: str) -> None:
         d = self.__dict__
