@@ -324,7 +324,7 @@ TEST(cat_and_stack_of_999_inputs_backpropagate_to_each) {
     sc = sum_of_squares(c); /* d/dx = 2x */
     CHECK_OK(nb_sum(st, NULL, 0, 0, -1, NULL, &ss)); /* d/dx = 1 */
     CHECK_OK(nb_add(sc, ss, 1.0, NULL, &loss));
-    CHECK_OK(nb_backward((const nb_tensor* const*)&loss, NULL, 1, 0, 0));
+    CHECK_OK(nb_backward(&loss, NULL, 1, 0, 0));
     for (int i = 0; i < N; i += 141) {
         CHECK_OK(nb_tensor_get_grad(xs[i], &g));
         CHECK_EQ_DBL(at(g, 0), 2.0 * i + 1);
