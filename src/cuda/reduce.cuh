@@ -246,8 +246,8 @@ struct LseOp {
         if (b.mx == -A(INFINITY)) return a;
         if (a.mx == -A(INFINITY)) return b;
         if (b.mx == A(INFINITY) || a.mx == A(INFINITY)) return Acc{A(INFINITY), a.s};
-        if (b.mx > a.mx) return Acc{b.mx, a.s * exp(a.mx - b.mx) + b.s};
-        return Acc{a.mx, a.s + b.s * exp(b.mx - a.mx)};
+        if (b.mx > a.mx) return Acc{b.mx, a.s * A(exp(a.mx - b.mx)) + b.s};
+        return Acc{a.mx, a.s + b.s * A(exp(b.mx - a.mx))};
     }
     __device__ static Acc step(Acc a, T x, int64_t, const RedOut& r) { return combine(a, Acc{load_as<IC, A>(x), A(1)}, r); }
     __device__ static Acc shfl(Acc a, int off) { return Acc{shfl_down(a.mx, off), shfl_down(a.s, off)}; }
