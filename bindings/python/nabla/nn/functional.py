@@ -1,6 +1,7 @@
 """nabla.nn.functional: activation functions with PyTorch's signatures; convolutions,
 pooling, normalization, losses and pad come from _functional_nn.py, embedding,
-multi_head_attention_forward and softmax & co. from the other _functional_* files."""
+multi_head_attention_forward, softmax & co., the margin losses, unfold / fold, grid_sample and
+embedding_bag from the other _functional_* files."""
 from __future__ import annotations
 
 from .._binary import _wrap
@@ -16,12 +17,20 @@ from ._functional_layers import __all__ as _layers_all
 from ._functional_embedding import embedding  # noqa: F401
 from ._functional_extra import *  # noqa: F401,F403 - normalize, interpolate, rms_norm, dropout2d, hardtanh, ...
 from ._functional_extra import __all__ as _extra_all
+from ._functional_losses import *  # noqa: F401,F403 - margin, embedding and likelihood losses
+from ._functional_losses import __all__ as _losses_all
+from ._functional_activations import *  # noqa: F401,F403 - hardshrink, prelu, rrelu, gumbel_softmax, elu_, ...
+from ._functional_activations import __all__ as _activations_all
+from ._functional_spatial import *  # noqa: F401,F403 - unfold, fold, grid_sample, conv_transpose1d, max_unpool2d, ...
+from ._functional_spatial import __all__ as _spatial_all
+from ._functional_embedding_bag import embedding_bag  # noqa: F401
 from ._functional_attention import multi_head_attention_forward, _canonical_mask, _none_or_dtype  # noqa: F401
 
 _NULL = ffi.NULL
 
 __all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
-           "one_hot", "linear", "embedding", "multi_head_attention_forward"] + _nn_all + _layers_all + _extra_all
+           "one_hot", "linear", "embedding", "embedding_bag", "multi_head_attention_forward"] + _nn_all + _layers_all + _extra_all
+__all__ += _losses_all + _activations_all + _spatial_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:
