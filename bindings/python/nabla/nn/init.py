@@ -11,7 +11,7 @@ import numpy as np
 from .._tensor import Tensor
 from ._grad_mode import no_grad
 
-__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
+__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_", "dirac_",
            "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_"]
 
 
@@ -110,6 +110,24 @@ def eye_(tensor: Tensor) -> Tensor:
         return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))
 
 
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fills a [out, in, *k] (3-5 dims) conv weight with the Dirac delta: each group's first min(out / groups,
+    in) output channels copy the matching input channel at the kernel centre."""
+    nd = tensor.dim()
+    if nd not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(s // 2 for s in tensor.shape[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
@@ -178,6 +196,7 @@ def _deprecated(new):
 
 
 uniform, normal, constant = _deprecated(uniform_), _deprecated(normal_), _deprecated(constant_)
+eye, dirac = _deprecated(eye_), _deprecated(dirac_)
 xavier_uniform, xavier_normal = _deprecated(xavier_uniform_), _deprecated(xavier_normal_)
 kaiming_uniform, kaiming_normal, orthogonal = (_deprecated(kaiming_uniform_), _deprecated(kaiming_normal_),
                                                _deprecated(orthogonal_))

@@ -1,11 +1,11 @@
 """nabla.nn.modules: the layer classes, one file per family."""
 from .module import Module, RemovableHandle
 from .linear import Identity, Linear
-from .conv import Conv1d, Conv2d, ConvTranspose2d
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .normalization import LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d
 from .dropout import Dropout
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .activation import ReLU, LeakyReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention
 from .flatten import Flatten, Unflatten
 from .container import Sequential, ModuleList, ModuleDict
@@ -19,3 +19,5 @@ from .padding import *  # noqa: F401,F403 - ZeroPad2d, ReflectionPad2d, ...
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401
 from .extra_layers import *  # noqa: F401,F403 - RMSNorm, Dropout2d, Upsample, AdaptiveMaxPool2d, activations
 from .param_containers import ParameterList, ParameterDict  # noqa: F401
+from .loss_margin import *  # noqa: F401,F403 - MarginRankingLoss, TripletMarginLoss, GaussianNLLLoss, ...
+from .more_layers import *  # noqa: F401,F403 - Hardshrink, RReLU, AlphaDropout, Unfold, Fold, Bilinear, ...

@@ -1,4 +1,4 @@
-"""Conv1d, Conv2d and ConvTranspose2d."""
+"""Conv1d, Conv2d, ConvTranspose1d and ConvTranspose2d."""
 from __future__ import annotations
 
 import math
@@ -9,7 +9,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 
 def _ntuple(v, n: int) -> tuple:
@@ -117,8 +117,8 @@ class Conv2d(_ConvNd):
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
-class ConvTranspose2d(_ConvNd):
-    """Transposed 2-D convolution: [N, C_in, H, W] -> [N, C_out, H_out, W_out]."""
+class _ConvTransposeNd(_ConvNd):
+    n = 2
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
                  groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
@@ -126,20 +126,38 @@ class ConvTranspose2d(_ConvNd):
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, True, output_padding,
-                         groups, bias, padding_mode, 2, device, dtype)
+                         groups, bias, padding_mode, self.n, device, dtype)
+
+    def _output_padding(self, input: Tensor, output_size) -> list:
+        """output_padding, or the one that makes the output output_size (PyTorch's _output_padding)."""
+        if output_size is None:
+            return self.output_padding
+        n = self.n
+        size = list(output_size)[-n:]
+        output_padding = []
+        for d in range(n):
+            i = input.shape[input.dim() - n + d]
+            base = ((i - 1) * self.stride[d] - 2 * self.padding[d] + self.dilation[d] * (self.kernel_size[d] - 1) + 1)
+            if not base <= size[d] < base + self.stride[d]:
+                raise ValueError(f"requested an output size of {size}, but valid sizes range from {base} to "
+                                 f"{base + self.stride[d] - 1} (for an input of {list(input.shape[-n:])})")
+            output_padding.append(size[d] - base)
+        return output_padding
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Transposed 1-D convolution: [N, C_in, L] -> [N, C_out, L_out]."""
+
+    n = 1
 
     def forward(self, input: Tensor, output_size=None) -> Tensor:
-        output_padding = self.output_padding
-        if output_size is not None:
-            size = list(output_size)[-2:]
-            output_padding = []
-            for d in range(2):
-                i = input.shape[input.dim() - 2 + d]
-                base = ((i - 1) * self.stride[d] - 2 * self.padding[d] + self.dilation[d] * (self.kernel_size[d] - 1)
-                        + 1)
-                if not base <= size[d] < base + self.stride[d]:
-                    raise ValueError(f"requested an output size of {size}, but valid sizes range from {base} to "
-                                     f"{base + self.stride[d] - 1} (for an input of {list(input.shape[-2:])})")
-                output_padding.append(size[d] - base)
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
-                                  self.groups, self.dilation)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """Transposed 2-D convolution: [N, C_in, H, W] -> [N, C_out, H_out, W_out]."""
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
