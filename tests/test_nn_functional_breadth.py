@@ -10,6 +10,7 @@ import pytest
 
 import nabla
 import nabla.nn.functional as F
+from torch_reference import Const, convert_args
 
 torch = pytest.importorskip("torch")
 TF = torch.nn.functional
@@ -17,32 +18,14 @@ RNG = np.random.default_rng(23)
 TOL = {np.float64: dict(rtol=1e-9, atol=1e-10), np.float32: dict(rtol=2e-5, atol=2e-5)}
 
 
-class Const:
-    """An argument converted to a tensor that never requires grad."""
-
-    def __init__(self, a: np.ndarray) -> None:
-        self.a = a
-
-
 def _x(*shape):
     return RNG.standard_normal(shape)
 
 
 def _convert(v, dtype, to_torch: bool, leaves: list):
-    if isinstance(v, (list, tuple)):
-        return type(v)(_convert(e, dtype, to_torch, leaves) for e in v)
     if isinstance(v, dict):
         return {k: _convert(e, dtype, to_torch, leaves) for k, e in v.items()}
-    grad = not isinstance(v, Const)
-    a = v.a if isinstance(v, Const) else v
-    if not isinstance(a, np.ndarray):
-        return a
-    a = a.astype(dtype) if a.dtype.kind == "f" else a
-    t = torch.from_numpy(a.copy()) if to_torch else nabla.tensor(a.copy())
-    if grad and a.dtype.kind == "f":
-        t.requires_grad_(True)
-        leaves.append(t)
-    return t
+    return convert_args(v, dtype, to_torch, leaves)
 
 
 def check(fn: str, *args, dtypes=(np.float64, np.float32), grad: bool = True, tol=None, **kwargs):

@@ -44,6 +44,24 @@ def _convert(x, dtype, grad: bool, cache: dict, to_torch: bool):
     return cache[key]
 
 
+def convert_args(v, dtype, to_torch: bool, leaves: list, grad: bool = True):
+    """np arrays (nested in lists / tuples) -> fresh tensors, floats cast to dtype and, with grad, requiring it
+    (collected in leaves); Const arrays never require grad; anything else passes through."""
+    torch = pytest.importorskip("torch")
+    if isinstance(v, (list, tuple)):
+        return type(v)(convert_args(e, dtype, to_torch, leaves, grad) for e in v)
+    g = grad and not isinstance(v, Const)
+    a = v.array if isinstance(v, Const) else v
+    if not isinstance(a, np.ndarray):
+        return a
+    a = a.astype(dtype) if a.dtype.kind == "f" else a
+    t = torch.from_numpy(a.copy()) if to_torch else nabla.tensor(a.copy())
+    if g and a.dtype.kind == "f":
+        t.requires_grad_(True)
+        leaves.append(t)
+    return t
+
+
 def flatten(out) -> list:
     """The tensors of a (possibly nested) output, None kept in place."""
     if isinstance(out, (tuple, list)):

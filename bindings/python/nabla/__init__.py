@@ -41,6 +41,9 @@ from ._composite import *  # noqa: F401,F403 - einsum, diag, diagonal, repeat_in
 from ._composite import arctanh, arcsinh, arccosh  # noqa: F401
 from ._special import *  # noqa: F401,F403 - lgamma, digamma, erfinv, xlogy, logit, ... and their methods
 from . import special  # noqa: F401
+from ._scan_select import *  # noqa: F401,F403 - logcumsumexp, cummax, median, index_copy, take, slice_scatter, ...
+from ._math_extra import *  # noqa: F401,F403 - gcd, ldexp, frexp, cross, cdist, tensordot, addmv, cov, trapezoid, ...
+from ._build_extra import *  # noqa: F401,F403 - block_diag, vander, windows, histc, searchsorted, hsplit, asarray, ...
 from ._finfo import finfo, iinfo
 from ._precision import set_float32_matmul_precision, get_float32_matmul_precision
 from ._legacy import CPU_TYPES as _LEGACY_TYPES
