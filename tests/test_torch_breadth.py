@@ -310,3 +310,102 @@ def test_positive_and_rsub_scalars():
 ])
 def test_errors_match_torch(fn, args, kwargs):
     raises_like(fn, *args, **kwargs)
+
+
+SPD = (lambda a: a @ a.T + 4 * np.eye(4))(_x(4, 4))
+SPELLINGS = [
+    ("alias_copy", (_x(3, 4).T,), {}), ("as_strided_copy", (_x(12), (3, 2), (1, 3), 1), {}),
+    ("diagonal_copy", (_x(3, 4), 1), {}), ("expand_copy", (_x(3, 1), (3, 4)), {}),
+    ("narrow_copy", (_x(5, 3), 0, 1, 3), {}), ("permute_copy", (_x(2, 3, 4), (2, 0, 1)), {}),
+    ("select_copy", (_x(3, 4), 1, 2), {}), ("slice_copy", (_x(6, 3), 0, 1, 5, 2), {}),
+    ("split_copy", (_x(5, 3), 2), {}), ("split_with_sizes_copy", (_x(5, 3), [1, 4]), {}),
+    ("squeeze_copy", (_x(3, 1, 4),), {}), ("squeeze_copy", (_x(3, 1, 4), 1), {}), ("t_copy", (_x(3, 4),), {}),
+    ("transpose_copy", (_x(2, 3, 4), 0, 2), {}), ("unbind_copy", (_x(3, 4), 1), {}),
+    ("unsqueeze_copy", (_x(3, 4), -1), {}), ("view_copy", (_x(3, 4), (2, 6)), {}),
+    ("unsafe_split", (_x(5, 3), 2), {}), ("unsafe_split_with_sizes", (_x(5, 3), [2, 3]), {}),
+    ("unsafe_chunk", (_x(5, 3), 2, 1), {}), ("t", (_x(3, 4),), {}), ("t", (_x(3),), {}),
+    ("inner", (_x(3, 4), _x(2, 5, 4)), {}), ("inner", (_x(4), _x(4)), {}), ("inner", (np.array(2.0), _x(3)), {}),
+    ("cholesky", (SPD,), {}), ("cholesky", (SPD,), {"upper": True}),
+    ("cholesky_solve", (_x(4, 2), Const(np.linalg.cholesky(SPD))), {}),
+    ("cholesky_solve", (_x(4, 2), Const(np.linalg.cholesky(SPD).T.copy())), {"upper": True}),
+    ("cholesky_inverse", (Const(np.linalg.cholesky(SPD)),), {}),
+    ("pinverse", (_x(4, 3),), {}), ("nuclear_norm", (_x(4, 3),), {}), ("frobenius_norm", (_x(2, 4, 3), (-2, -1)), {}),
+    ("frobenius_norm", (_x(2, 4, 3), (0, 2)), {"keepdim": True}),
+]
+
+
+@pytest.mark.parametrize("fn,args,kwargs", SPELLINGS, ids=[f"{c[0]}-{i}" for i, c in enumerate(SPELLINGS)])
+def test_spellings_match_torch(fn, args, kwargs):
+    check(fn, *args, **kwargs)
+
+
+def test_copy_forms_own_their_memory():
+    base = nabla.tensor(_x(3, 4))
+    for out in (nabla.t_copy(base), nabla.alias_copy(base), nabla.narrow_copy(base, 0, 0, 2)):
+        assert out.is_contiguous() and out.data_ptr() != base.data_ptr()
+
+
+def test_qr_and_svd_legacy_forms():
+    a = _x(5, 3)
+    for some in (True, False):
+        q, r = nabla.qr(nabla.tensor(a), some)
+        tq, tr = torch.qr(torch.from_numpy(a), some)
+        assert q.shape == tq.shape and r.shape == tr.shape
+        np.testing.assert_allclose((q @ r).numpy(), a, atol=1e-12)
+        u, s, v = nabla.svd(nabla.tensor(a), some)
+        tu, ts, tv = torch.svd(torch.from_numpy(a), some)
+        assert tuple(u.shape) == tuple(tu.shape) and tuple(v.shape) == tuple(tv.shape)
+        np.testing.assert_allclose(s.numpy(), ts.numpy(), rtol=1e-12)
+        k = s.shape[0]
+        np.testing.assert_allclose((u[:, :k] * s) @ v[:, :k].T, a, atol=1e-12)
+    u, s, v = nabla.svd(nabla.tensor(a), compute_uv=False)
+    tu, ts, tv = torch.svd(torch.from_numpy(a), compute_uv=False)
+    assert tuple(u.shape) == tuple(tu.shape) and not np.any(u.numpy()) and tuple(v.shape) == tuple(tv.shape)
+
+
+def test_chain_matmul_warns_and_matches():
+    mats = [_x(2, 3), _x(3, 4), _x(4, 2)]
+    with pytest.warns(UserWarning, match="torch.chain_matmul is deprecated"):
+        out = nabla.chain_matmul(*(nabla.tensor(m) for m in mats))
+    np.testing.assert_allclose(out.numpy(), mats[0] @ mats[1] @ mats[2], rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["alpha_dropout_", "feature_alpha_dropout_"])
+def test_inplace_alpha_dropout_at_top_level(name):
+    x = nabla.tensor(_x(4, 3, 2))
+    assert getattr(nabla, name)(x, 0.5, True) is x
+    y = nabla.tensor(_x(4, 3))
+    np.testing.assert_array_equal(getattr(nabla, name)(y, 0.5, False).numpy(), y.numpy())
+
+
+@pytest.mark.parametrize("name,args", [("bilinear", (_x(3, 2), _x(3, 4), _x(5, 2, 4), _x(5))),
+                                       ("pdist", (_x(4, 3),)), ("channel_shuffle", (_x(1, 4, 2), 2)),
+                                       ("conv_transpose1d", (_x(1, 2, 5), _x(2, 3, 2))),
+                                       ("margin_ranking_loss", (_x(3), _x(3), Const(np.ones(3)), 0.0, 0)),
+                                       ("margin_ranking_loss", (_x(3), _x(3), Const(-np.ones(3)))),
+                                       ("hinge_embedding_loss", (_x(3), Const(-np.ones(3)), 1.0, 2)),
+                                       ("cosine_embedding_loss", (_x(3, 2), _x(3, 2), Const(np.ones(3)), 0.1, 0)),
+                                       ("poisson_nll_loss", (_x(3), Const(np.ones(3)), True, True, 1e-8, 1)),
+                                       ("triplet_margin_loss", (_x(3, 2), _x(3, 2), _x(3, 2), 0.5, 1.0, 1e-6,
+                                                                True, 0)),
+                                       ("rms_norm", (_x(3, 4), [4]))])
+def test_functional_forms_at_top_level(name, args):
+    check(name, *args)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_solve_and_inverse_gradients_on_the_factor_triangle(upper):
+    """The factor's gradient where the factor is read (its triangle); PyTorch's formula also fills the other
+    triangle, which the forward never reads, so that part is not compared."""
+    L = np.linalg.cholesky(SPD)
+    L = L.T.copy() if upper else L
+    mask = np.triu(np.ones((4, 4))) if upper else np.tril(np.ones((4, 4)))
+    b, g = _x(4, 2), _x(4, 2)
+    for fn, args in (("cholesky_solve", (b,)), ("cholesky_inverse", ())):
+        lo, lt = nabla.tensor(L, requires_grad=True), torch.tensor(L, requires_grad=True)
+        ours = getattr(nabla, fn)(*(nabla.tensor(a) for a in args), lo, upper)
+        theirs = getattr(torch, fn)(*(torch.from_numpy(a) for a in args), lt, upper)
+        w = g if fn == "cholesky_solve" else _x(4, 4)
+        (ours * nabla.tensor(w)).sum().backward()
+        (theirs * torch.from_numpy(w)).sum().backward()
+        np.testing.assert_allclose(lo.grad.numpy() * mask, lt.grad.numpy() * mask, rtol=1e-9, atol=1e-10)

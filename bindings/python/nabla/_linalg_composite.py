@@ -152,8 +152,10 @@ def matrix_power(A: Tensor, n: int, *, out=None) -> Tensor:
         raise TypeError(f"linalg_matrix_power(): argument 'n' must be int, not {type(n).__name__}")
     _square(A, fname)
     n = operator.index(n)
-    if n == 0:
-        r = _nb().eye(A.shape[-1], dtype=A.dtype).expand(A.shape).clone()
+    if n == 0:  # the identity, with a zero gradient for A (PyTorch copies it into a clone of A)
+        nb = _nb()
+        eye = nb.eye(A.shape[-1], dtype=A.dtype, device=A.device).expand(A.shape)
+        r = nb.where(nb.ones((), dtype=nb.bool, device=A.device), eye, A)
     else:
         if n < 0:
             A, n = inv(A), -n

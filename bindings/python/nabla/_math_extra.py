@@ -1,6 +1,6 @@
 """torch math functions written as compositions of nabla ops: gcd / lcm (Euclid's steps on
 whole tensors), ldexp / frexp, rsub, dist, renorm, cross, cdist, tensordot, addmv / addr /
-addbmm, matrix_power, cov / corrcoef and trapezoid / cumulative_trapezoid. Gradients come from
+addbmm, cov / corrcoef and trapezoid / cumulative_trapezoid. Gradients come from
 the ops they are made of."""
 from __future__ import annotations
 
@@ -210,25 +210,8 @@ def _beta_alpha(input: Tensor, product: Tensor, beta, alpha, out) -> Tensor:
 
 
 def matrix_power(input: Tensor, n: int) -> Tensor:
-    """input @ input @ ... (n times) by repeated squaring; n = 0 gives the identity, n < 0 the inverse's power."""
-    nb = _nb()
-    if input.dim() < 2 or input.shape[-1] != input.shape[-2]:
-        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are "
-                           f"{input.shape[-2] if input.dim() >= 2 else 0} by "
-                           f"{input.shape[-1] if input.dim() else 0} matrices")
-    if n == 0:  # the identity, with a zero gradient for input (PyTorch's copy_ into a clone of it)
-        eye = nb.eye(input.shape[-1], dtype=input.dtype, device=input.device)
-        return nb.where(nb.ones((), dtype=nb.bool, device=input.device), eye.expand(input.shape), input)
-    base = nb.linalg.inv(input) if n < 0 else input
-    n = abs(n)
-    result = None
-    while n:
-        if n & 1:
-            result = base if result is None else result.matmul(base)
-        n >>= 1
-        if n:
-            base = base.matmul(base)
-    return result if result is not input else input.clone()
+    """torch.matrix_power: linalg.matrix_power."""
+    return _nb().linalg.matrix_power(input, n)
 
 
 def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
