@@ -5,10 +5,12 @@ import math
 
 from .._special import digamma, erfinv, logit, mvlgamma as multigammaln, polygamma, sinc, xlogy
 from .._special import lgamma as gammaln
+from ._polynomials import *  # noqa: F401,F403 - chebyshev_polynomial_t, hermite_polynomial_h, legendre_polynomial_p, ...
+from ._polynomials import __all__ as _polynomials_all
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p", "log_ndtr",
            "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round",
-           "sinc", "softmax", "xlog1py", "xlogy"]
+           "sinc", "softmax", "xlog1py", "xlogy"] + _polynomials_all
 
 psi = digamma
 
