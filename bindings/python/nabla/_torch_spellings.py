@@ -15,7 +15,7 @@ __all__ = ["alias_copy", "as_strided_copy", "detach_copy", "diagonal_copy", "exp
            "t_copy", "transpose_copy", "unbind_copy", "unsqueeze_copy", "view_copy", "unsafe_split",
            "unsafe_split_with_sizes", "unsafe_chunk", "t", "inner", "chain_matmul", "cholesky", "cholesky_solve",
            "cholesky_inverse", "qr", "svd", "pinverse", "nuclear_norm", "frobenius_norm", "alpha_dropout_", "feature_alpha_dropout_",
-           "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss", "poisson_nll_loss",
+           "matrix_exp", "orgqr", "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss", "poisson_nll_loss",
            "triplet_margin_loss"]
 
 _svd = namedtuple("svd", ["U", "S", "V"])
@@ -205,6 +205,14 @@ def frobenius_norm(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Te
     """sqrt of the sum of squares over dim."""
     result = _nb().linalg.vector_norm(input, 2, dim=dim, keepdim=keepdim)
     return result if out is None else out.copy_(result)
+
+
+def matrix_exp(input: Tensor) -> Tensor:
+    return _nb().linalg.matrix_exp(input)
+
+
+def orgqr(input: Tensor, input2: Tensor) -> Tensor:
+    return _nb().linalg.householder_product(input, input2)
 
 
 def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:

@@ -2,7 +2,8 @@
 det, slogdet, cholesky, the _ex forms of inv / solve / cholesky, solve_triangular, qr,
 eigh, svd: float32 / float64, batched over leading dims), the norms composed from them,
 and the functions composed from those (_linalg_composite: pinv, matrix_rank, lstsq,
-matrix_power, multi_dot, cross, vecdot, diagonal). Failures on the input's values raise
+matrix_power, multi_dot, cross, vecdot, diagonal; _linalg_more: matrix_exp, vander,
+tensorinv, tensorsolve, householder_product). Failures on the input's values raise
 LinAlgError (a RuntimeError), as PyTorch's do."""
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from ._tensor import Tensor, _write_out, _wrap
 
 __all__ = ["LinAlgError", "inv", "inv_ex", "solve", "solve_ex", "solve_triangular", "det", "slogdet", "cholesky",
            "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm", "matrix_norm", "norm", "matmul",
-           "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot", "cross", "vecdot", "diagonal"]
+           "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot", "cross", "vecdot", "diagonal",
+           "matrix_exp", "vander", "tensorinv", "tensorsolve", "householder_product"]
 
 _NULL = ffi.NULL
 _SAME = "{fname}: Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
@@ -274,6 +276,7 @@ def logdet(input: Tensor) -> Tensor:
 
 
 from ._linalg_composite import cross, diagonal, lstsq, matrix_power, matrix_rank, multi_dot, pinv, vecdot  # noqa: E402
+from ._linalg_more import householder_product, matrix_exp, tensorinv, tensorsolve, vander  # noqa: E402
 
 
 def _top_level() -> None:
@@ -282,6 +285,8 @@ def _top_level() -> None:
     Tensor.slogdet = lambda self: slogdet(self)
     Tensor.inverse = lambda self: inv(self)
     Tensor.cholesky = lambda self, upper=False: cholesky(self, upper=upper)
+    Tensor.matrix_exp = lambda self: matrix_exp(self)
+    Tensor.orgqr = lambda self, input2: householder_product(self, input2)
 
 
 _top_level()
