@@ -84,3 +84,57 @@ def _tensor_deepcopy(self: Tensor, memo):
 
 if "__deepcopy__" not in Tensor.__dict__:  # deepcopy of modules (TransformerEncoder clones its layer)
     Tensor.__deepcopy__ = _tensor_deepcopy
+
+
+class UninitializedTensorMixin:
+    """A placeholder with no shape yet (an empty tensor of the intended dtype and device) that a lazy module
+    materializes on its first forward, becoming cls_to_become in place."""
+
+    cls_to_become: type = Parameter
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Gives the placeholder storage of shape (uninitialized values) and turns it into cls_to_become."""
+        from .._factory import empty
+        from .modules.module import _swap_handle
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        new = empty(*shape, device=device or self.device, dtype=dtype or self.dtype)
+        if self.cls_to_become is Parameter:
+            new = Parameter(new, getattr(self, "requires_grad", True))
+        _swap_handle(self, new)
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A Parameter whose shape is set later (by a Lazy* module's first forward)."""
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
+        from .._factory import empty
+        return Parameter.__new__(cls, empty(0, device=device, dtype=dtype), requires_grad)
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None):
+        pass
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer whose shape is set later (by a Lazy* module's first forward); it becomes a Buffer (a Tensor
+    subclass: plain Tensors have no per-object attributes to change class into)."""
+
+    cls_to_become = Buffer
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None, persistent: bool = True):
+        from .._factory import empty
+        b = _adopt(cls, empty(0, device=device, dtype=dtype))
+        b.persistent = persistent
+        return b
+
+
+def is_lazy(param) -> bool:
+    """Whether param is a placeholder still waiting for its shape."""
+    return isinstance(param, UninitializedTensorMixin)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ... import _factory
+from ..._dtype import int64
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
@@ -22,9 +23,12 @@ class _InstanceNorm(Module):
         if track_running_stats:
             self.register_buffer("running_mean", _factory.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", _factory.ones(num_features, device=device, dtype=dtype))
+            # kept for PyTorch's state_dict layout (its _NormBase has it); instance norm never counts batches
+            self.register_buffer("num_batches_tracked", _factory.tensor(0, dtype=int64, device=device))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
         _init_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
