@@ -60,3 +60,37 @@ def test_spherical_bessel_j0_matches_torch(dtype):
     ours = nabla.special.spherical_bessel_j0(nabla.tensor(x.astype(dtype)))
     theirs = torch.special.spherical_bessel_j0(torch.from_numpy(x.astype(dtype)))
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), **TOL[dtype])
+
+
+BESSEL_X = np.array([0.0, 1e-8, -1e-3, 0.5, 1.0, -2.0, 7.5, 10.0, 19.9, 20.0, 20.1, -25.0, 50.0, 200.0, 700.0])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("name", ["i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1"])
+def test_modified_bessel_first_kind_matches_torch(name, dtype):
+    x = BESSEL_X if dtype == np.float64 else BESSEL_X[BESSEL_X < 80]
+    xo = nabla.tensor(x.astype(dtype), requires_grad=True)
+    xt = torch.tensor(x.astype(dtype), requires_grad=True)
+    ours, theirs = getattr(nabla.special, name)(xo), getattr(torch.special, name)(xt)
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=TOL[dtype]["rtol"] / 10, atol=0)
+    if name in ("i0", "i0e", "i1e", "i1"):  # torch has formulas for these gradients
+        g = np.ones_like(x).astype(dtype)
+        ours.backward(nabla.tensor(g))
+        theirs.backward(torch.from_numpy(g))
+        np.testing.assert_allclose(xo.grad.numpy(), xt.grad.numpy(), rtol=1e-6 if dtype == np.float64 else 1e-4,
+                                   atol=1e-12)
+
+
+def test_top_level_i0_kaiser_window():
+    x = BESSEL_X[:8]
+    np.testing.assert_allclose(nabla.i0(nabla.tensor(x)).numpy(), torch.i0(torch.from_numpy(x)).numpy(), rtol=1e-12)
+    t = nabla.tensor(x.copy())
+    assert t.i0_() is t
+    np.testing.assert_allclose(t.numpy(), torch.from_numpy(x).i0().numpy(), rtol=1e-12)
+    assert nabla.special.i0(nabla.tensor([1, 2])).dtype == nabla.float32
+    for n, periodic, beta in [(0, True, 12.0), (1, True, 12.0), (5, True, 12.0), (6, False, 8.0), (16, True, 3.0)]:
+        for dtype in (nabla.float32, nabla.float64):
+            ours = nabla.kaiser_window(n, periodic, beta, dtype=dtype)
+            theirs = torch.kaiser_window(n, periodic, beta, dtype=getattr(torch, str(dtype).split(".")[-1]))
+            assert tuple(ours.shape) == tuple(theirs.shape)
+            np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-9)

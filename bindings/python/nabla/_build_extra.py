@@ -2,7 +2,8 @@
 cartesian_prod, combinations, vander, rot90, diagflat, the window functions (hann, hamming,
 blackman, bartlett), histc, bincount, bucketize / searchsorted and isin (comparisons against
 every boundary: O(n * m) memory, fine for the sizes programs bin with), hsplit / vsplit /
-dsplit, split_with_sizes, ravel, scalar_tensor, asarray, and the in-place spellings of
+dsplit, split_with_sizes, ravel, scalar_tensor, asarray, kaiser_window and torch.i0 (special's
+composition), and the in-place spellings of
 elementwise functions (acosh_, deg2rad_, frac_, clamp_min_, ...) as Tensor methods."""
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import math
 import numbers
 
 from ._tensor import Tensor
+from .special._bessel import i0
 
 __all__ = ["block_diag", "cartesian_prod", "combinations", "vander", "rot90", "diagflat", "hann_window",
-           "hamming_window", "blackman_window", "bartlett_window", "histc", "bincount", "bucketize", "searchsorted",
+           "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "i0", "histc", "bincount", "bucketize", "searchsorted",
            "isin", "hsplit", "vsplit", "dsplit", "split_with_sizes", "ravel", "scalar_tensor", "asarray", "positive"]
 
 
@@ -165,6 +167,15 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, la
     """1 - |2 n / (N - 1) - 1|."""
     return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
                    lambda t, m: 1 - (t * (2 / m) - 1).abs())
+
+
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype=None, layout=None,
+                  device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+    """I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)."""
+    def fn(t, m):
+        r = ((t - m / 2) / (m / 2)).clamp(-1, 1)
+        return i0(beta * (1 - r * r).clamp(min=0).sqrt()) / i0(t.new_full((), beta))
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad, fn)
 
 
 def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:  # noqa: A002 - PyTorch's names
@@ -390,12 +401,12 @@ def _get_device(self: Tensor) -> int:
 
 
 _INPLACE = ("acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "frac", "clamp_min",
-            "clamp_max", "copysign", "hypot", "heaviside", "sgn", "sinc", "xlogy")
+            "clamp_max", "copysign", "hypot", "heaviside", "sgn", "i0", "sinc", "xlogy")
 
 
 def _attach() -> None:
     for name in ("rot90", "diagflat", "histc", "bincount", "hsplit", "vsplit", "dsplit", "split_with_sizes", "ravel",
-                 "positive"):
+                 "positive", "i0"):
         setattr(Tensor, name, globals()[name])
     Tensor.sum_to_size, Tensor.get_device = _sum_to_size, _get_device
 

@@ -7,10 +7,12 @@ from .._special import digamma, erfinv, logit, mvlgamma as multigammaln, polygam
 from .._special import lgamma as gammaln
 from ._polynomials import *  # noqa: F401,F403 - chebyshev_polynomial_t, hermite_polynomial_h, legendre_polynomial_p, ...
 from ._polynomials import __all__ as _polynomials_all
+from ._bessel import i0, i0e, i1, i1e, modified_bessel_i0, modified_bessel_i1  # noqa: F401
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p", "log_ndtr",
            "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round",
-           "sinc", "softmax", "xlog1py", "xlogy"] + _polynomials_all
+           "sinc", "softmax", "xlog1py", "xlogy", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
+           "modified_bessel_i1"] + _polynomials_all
 
 psi = digamma
 
