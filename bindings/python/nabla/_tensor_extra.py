@@ -1,0 +1,151 @@
+"""Tensor methods composed from nabla ops: the remaining in-place random fills (exponential_,
+cauchy_, geometric_, log_normal_, by inverse transform of uniform_ / normal_ draws of nabla's
+generator), fill_diagonal_, the legacy constructor Tensor.new, the CPU-only apply_ / map_ /
+map2_ (a Python callable per element), and torch.empty_strided."""
+from __future__ import annotations
+
+import math
+
+from ._tensor import Tensor
+
+__all__ = ["empty_strided"]
+
+
+def _nb():
+    import nabla
+    return nabla
+
+
+def _fmt(v) -> str:
+    """A number as PyTorch's messages print it (-1, 0.5)."""
+    return f"{v:g}"
+
+
+def _uniform_like(self: Tensor, generator) -> Tensor:
+    """U[0, 1) draws of self's shape in its float dtype (float32 for integer tensors)."""
+    nb = _nb()
+    dtype = self.dtype if self.dtype.is_floating_point else nb.float32
+    return nb.empty(self.shape, dtype=dtype, device=self.device).uniform_(generator=generator)
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
+    """Fills self with draws of Exp(lambd): -log(1 - U) / lambd."""
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+    u = _uniform_like(self, generator)
+    return self.copy_(-(1 - u).log() / lambd)
+
+
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
+    """Fills self with draws of Cauchy(median, sigma): median + sigma tan(pi (U - 1/2))."""
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt(sigma)}")
+    u = _uniform_like(self, generator)
+    return self.copy_(median + sigma * (math.pi * (u - 0.5)).tan())
+
+
+def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
+    """Fills self with the number of Bernoulli(p) trials up to the first success (>= 1)."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt(p)}")
+    u = _uniform_like(self, generator).double()
+    trials = ((1 - u).log() / math.log1p(-p)).ceil().clamp(min=1)
+    return self.copy_(trials)
+
+
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
+    """Fills self with exp of N(mean, std) draws."""
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt(std)}")
+    return self.normal_(mean, std, generator=generator).exp_()
+
+
+def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
+    """Writes fill_value on the main diagonal (every dim equal beyond 2-d); wrap continues a tall matrix's
+    diagonal after each block of columns + 1 rows, as NumPy's fill_diagonal."""
+    nb = _nb()
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    shape = list(self.shape)
+    if self.dim() > 2 and len(set(shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    numel = self.numel()
+    if self.dim() == 2:
+        rows, cols = shape
+        step = cols + 1
+        end = numel if wrap and rows > cols else min(rows, cols) * cols
+    else:
+        step = sum(math.prod(shape[d + 1:]) for d in range(len(shape)))
+        end = numel
+    positions = nb.arange(0, end, step, device=self.device)
+    return self.copy_(self.reshape(-1).index_fill(0, positions, fill_value).reshape(shape))
+
+
+def new(self: Tensor, *args, **kwargs) -> Tensor:
+    """The legacy constructor: new() is empty, new(sizes...) uninitialized of self's dtype and device,
+    new(sequence) a copy of the data in self's dtype."""
+    nb = _nb()
+    device = kwargs.pop("device", self.device)
+    if kwargs:
+        raise TypeError(f"new() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if not args:
+        return nb.empty(0, dtype=self.dtype, device=device)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype != self.dtype:
+            raise TypeError(f"expected {self.type()} (got {args[0].type()})")
+        return args[0].detach()
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return nb.empty(*args, dtype=self.dtype, device=device)
+    if len(args) == 1 and isinstance(args[0], nb.Size):
+        return nb.empty(tuple(args[0]), dtype=self.dtype, device=device)
+    if len(args) == 1:
+        return nb.tensor(args[0], dtype=self.dtype, device=device)
+    raise TypeError(f"new() received an invalid combination of arguments: {args}")
+
+
+def _cpu_only(self: Tensor, name: str) -> None:
+    if self.device.type != "cpu":
+        raise TypeError(f"{name} is only implemented on CPU tensors")
+
+
+def apply_(self: Tensor, callable) -> Tensor:
+    """self[i] = callable(self[i]) for every element, in Python (CPU tensors only; slow, as PyTorch's)."""
+    _cpu_only(self, "apply_")
+    values = [callable(v) for v in self.reshape(-1).tolist()]
+    return self.copy_(_nb().tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
+    """self[i] = callable(self[i], tensor[i]) with tensor broadcast to self (CPU tensors only)."""
+    _cpu_only(self, "map_")
+    other = tensor.expand(self.shape).reshape(-1).tolist()
+    values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
+    return self.copy_(_nb().tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+def map2_(self: Tensor, x: Tensor, y: Tensor, callable) -> Tensor:
+    """self[i] = callable(self[i], x[i], y[i]) with x, y broadcast to self (CPU tensors only)."""
+    _cpu_only(self, "map2_")
+    xs, ys = x.expand(self.shape).reshape(-1).tolist(), y.expand(self.shape).reshape(-1).tolist()
+    values = [callable(a, b, c) for a, b, c in zip(self.reshape(-1).tolist(), xs, ys)]
+    return self.copy_(_nb().tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+                  pin_memory: bool = False) -> Tensor:
+    """An uninitialized tensor of the given size and strides (over the smallest storage that holds them)."""
+    nb = _nb()
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    storage = 0 if 0 in size else 1 + sum((s - 1) * st for s, st in zip(size, stride))
+    t = nb.empty(storage, dtype=dtype, device=device).as_strided(size, stride).detach()
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def _attach() -> None:
+    for fn in (exponential_, cauchy_, geometric_, log_normal_, fill_diagonal_, new, apply_, map_, map2_):
+        setattr(Tensor, fn.__name__, fn)
+
+
+_attach()
