@@ -14,13 +14,13 @@ _FUNCTIONAL = ("conv1d", "conv2d", "conv_transpose2d", "layer_norm", "group_norm
                "kl_div", "pixel_shuffle", "pixel_unshuffle", "prelu", "hardshrink", "rrelu", "threshold",
                "alpha_dropout", "feature_dropout", "dropout", "feature_alpha_dropout", "bilinear", "channel_shuffle",
                "native_channel_shuffle", "conv_transpose1d", "pdist", "rms_norm", "rrelu_",
-               "threshold_")
+               "threshold_", "celu_", "selu_")
 _INPLACE = ("abs_", "acos_", "arccos_", "asin_", "arcsin_", "atan_", "arctan_", "ceil_", "clamp_", "clip_", "cos_",
             "cosh_", "erf_", "erfc_", "exp_", "exp2_", "expm1_", "fix_", "floor_", "log_", "log10_", "log1p_",
             "log2_", "neg_", "negative_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_",
             "sqrt_", "square_", "tan_", "tanh_", "trunc_", "fill_", "zero_", "detach_", "logit_", "nan_to_num_",
             "index_put_", "selu_", "celu_", "clamp_min_", "clamp_max_", "acosh_", "arccosh_", "asinh_", "arcsinh_",
-            "atanh_", "arctanh_", "deg2rad_", "rad2deg_", "frac_", "gcd_", "lcm_", "ldexp_", "sinc_", "xlogy_")
+            "atanh_", "arctanh_", "deg2rad_", "rad2deg_", "frac_", "gcd_", "lcm_", "ldexp_", "sinc_", "xlogy_", "i0_", "addmv_")
 
 
 def _nb():

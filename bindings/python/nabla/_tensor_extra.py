@@ -1,14 +1,18 @@
 """Tensor methods composed from nabla ops: the remaining in-place random fills (exponential_,
 cauchy_, geometric_, log_normal_, by inverse transform of uniform_ / normal_ draws of nabla's
 generator), fill_diagonal_, the legacy constructor Tensor.new, the CPU-only apply_ / map_ /
-map2_ (a Python callable per element), and torch.empty_strided."""
+map2_ (a Python callable per element), Tensor.new_empty_strided, mvlgamma_ / polygamma_ /
+float_power_, the layout (nabla's tensors are all strided), and the torch functions empty_strided,
+get_device, get_default_device, range, nonzero_static and feature_dropout(_)."""
 from __future__ import annotations
 
+import builtins  # this module defines torch.range
 import math
 
 from ._tensor import Tensor
 
-__all__ = ["empty_strided"]
+__all__ = ["empty_strided", "get_device", "get_default_device", "range", "nonzero_static", "feature_dropout",
+           "feature_dropout_", "layout", "strided"]
 
 
 def _nb():
@@ -75,7 +79,7 @@ def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
         step = cols + 1
         end = numel if wrap and rows > cols else min(rows, cols) * cols
     else:
-        step = sum(math.prod(shape[d + 1:]) for d in range(len(shape)))
+        step = sum(math.prod(shape[d + 1:]) for d in builtins.range(len(shape)))
         end = numel
     positions = nb.arange(0, end, step, device=self.device)
     return self.copy_(self.reshape(-1).index_fill(0, positions, fill_value).reshape(shape))
@@ -143,9 +147,118 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     return t.requires_grad_(True) if requires_grad else t
 
 
+def get_device(input: Tensor) -> int:
+    """-1 for a CPU tensor, the GPU index otherwise."""
+    return input.get_device()
+
+
+def get_default_device():
+    """The device factories use when none is given: the CPU (nabla has no default-device switch)."""
+    return _nb().device("cpu")
+
+
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A001
+    """[start, end] with step, end included (deprecated in PyTorch, with its warning)."""
+    import warnings
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    nb = _nb()
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    count = int(math.floor((end - start) / step)) + 1
+    t = nb.arange(count, dtype=nb.float64, device=device) * step + start
+    t = t.to(dtype or nb.get_default_dtype())
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """nonzero(input) cut or padded (with fill_value rows) to exactly size rows: [size, input.dim()]."""
+    nb = _nb()
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got {size}")
+    found = input.nonzero()
+    if found.shape[0] >= size:
+        return found[:size]
+    pad = nb.full((size - found.shape[0], input.dim()), fill_value, dtype=nb.int64, device=input.device)
+    return nb.cat([found, pad], 0)
+
+
+def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Zeroes whole channels (dim 1 of [N, C, *]) with probability p while training, scaling the rest."""
+    return _feature_dropout(input, p, train, False)
+
+
+def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    return _feature_dropout(input, p, train, True)
+
+
+def _feature_dropout(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
+    nb = _nb()
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not train or p == 0 or input.numel() == 0:
+        return input
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    keep = nb.bernoulli(nb.full(shape, 1 - p, dtype=input.dtype, device=input.device))
+    result = input * keep / (1 - p) if p < 1 else input * keep
+    return input.copy_(result) if inplace else result
+
+
+class layout:
+    """A tensor memory layout; nabla has one, strided."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+
+strided = layout("strided")
+
+
+def new_empty_strided(self: Tensor, size, stride, *, dtype=None, device=None, requires_grad: bool = False,
+                      layout=None, pin_memory: bool = False) -> Tensor:
+    return empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
+                         requires_grad=requires_grad)
+
+
+def mvlgamma_(self: Tensor, p: int) -> Tensor:
+    return self.copy_(_nb().mvlgamma(self, p))
+
+
+def polygamma_(self: Tensor, n: int) -> Tensor:
+    return self.copy_(_nb().polygamma(n, self))
+
+
+def float_power_(self: Tensor, exponent) -> Tensor:
+    """self = self ** exponent in float64 (self must already be float64, as PyTorch requires)."""
+    nb = _nb()
+    if self.dtype != nb.float64:
+        from ._build_extra import _torch_name
+        raise RuntimeError(f"the base given to float_power_ has dtype {_torch_name(self.dtype)} but the operation's "
+                           f"result requires dtype Double")
+    return self.copy_(nb.float_power(self, exponent))
+
+
 def _attach() -> None:
-    for fn in (exponential_, cauchy_, geometric_, log_normal_, fill_diagonal_, new, apply_, map_, map2_):
+    for fn in (exponential_, cauchy_, geometric_, log_normal_, fill_diagonal_, new, apply_, map_, map2_,
+               new_empty_strided, mvlgamma_, polygamma_, float_power_):
         setattr(Tensor, fn.__name__, fn)
+    Tensor.layout = property(lambda self: strided, doc="torch.strided: nabla's only layout")
+    Tensor.is_meta = property(lambda self: False, doc="False: nabla has no meta device")
+    Tensor.is_nested = property(lambda self: False, doc="False: nabla has no nested tensors")
+    Tensor.const_data_ptr = lambda self: self.data_ptr()
+    Tensor.is_distributed = lambda self: False
+    Tensor.hardshrink = lambda self, lambd=0.5: _nb().nn.functional.hardshrink(self, lambd)
+    Tensor.prelu = lambda self, weight: _nb().nn.functional.prelu(self, weight)
 
 
 _attach()

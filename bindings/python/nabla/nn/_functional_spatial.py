@@ -12,9 +12,13 @@ import numpy as np
 
 from .._tensor import Tensor
 
-__all__ = ["local_response_norm", "lp_pool1d", "lp_pool2d", "unfold", "fold", "pdist", "bilinear",
+__all__ = ["GRID_SAMPLE_INTERPOLATION_MODES", "GRID_SAMPLE_PADDING_MODES", "local_response_norm", "lp_pool1d", "lp_pool2d", "unfold", "fold", "pdist", "bilinear",
            "channel_shuffle", "native_channel_shuffle", "upsample_nearest", "upsample_bilinear", "affine_grid",
            "grid_sample", "conv_transpose1d", "max_unpool1d", "max_unpool2d"]
+
+
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
 
 
 def _nb():

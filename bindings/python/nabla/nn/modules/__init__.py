@@ -13,7 +13,7 @@ from .transformer import TransformerEncoderLayer, TransformerEncoder
 from .transformer_decoder import TransformerDecoderLayer, TransformerDecoder, Transformer
 from .rnn import RNNBase, RNN, LSTM, GRU
 from .rnn_cell import RNNCellBase, RNNCell, LSTMCell, GRUCell
-from .loss import (CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss,
+from .loss import (CrossEntropyLoss, NLLLoss, NLLLoss2d, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss,
                    KLDivLoss)
 from .padding import *  # noqa: F401,F403 - ZeroPad2d, ReflectionPad2d, ...
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401

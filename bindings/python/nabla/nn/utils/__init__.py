@@ -1,5 +1,5 @@
 """nabla.nn.utils: gradient clipping, and rnn (packing and padding sequences)."""
-from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm  # noqa: F401
+from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm  # noqa: F401
 from . import rnn  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights  # noqa: F401

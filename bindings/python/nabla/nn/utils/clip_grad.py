@@ -1,4 +1,4 @@
-"""clip_grad_norm_ (one C call over every gradient) and clip_grad_value_."""
+"""clip_grad_norm_ (one C call over every gradient), clip_grads_with_norm_ and clip_grad_value_."""
 from __future__ import annotations
 
 from typing import Iterable
@@ -33,6 +33,19 @@ def get_total_norm(tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0, e
     if isinstance(tensors, Tensor):
         tensors = [tensors]
     return _norm(list(tensors), float("inf"), norm_type, error_if_nonfinite)
+
+
+def clip_grads_with_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float, total_norm: Tensor,
+                          foreach: bool | None = None) -> None:
+    """Scales every gradient by min(1, max_norm / (total_norm + 1e-6)), total_norm computed by the caller
+    (get_total_norm), without a host synchronisation."""
+    grads = _grads(parameters)
+    if not grads:
+        return
+    with no_grad():
+        coef = (max_norm / (total_norm + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(coef.to(g.dtype))
 
 
 def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float, foreach: bool | None = None) -> None:
