@@ -11,7 +11,7 @@
 typedef struct {
     nb_status st;
     int32_t n;
-    nb_tensor* tmp[40];
+    nb_tensor* tmp[64];
 } expr;
 
 /* Takes t (the result of a call made before this one: never pass the call itself as an
@@ -52,11 +52,20 @@ static nb_tensor* unary(expr* e, unary_fn fn, const nb_tensor* x) {
     const nb_status st = fn(x, NULL, &r);
     return keep(e, st, r);
 }
+static nb_tensor* divide(expr* e, const nb_tensor* a, const nb_tensor* b) {
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_div(a, b, NB_ROUND_NONE, NULL, &r);
+    return keep(e, st, r);
+}
 #define sub(e, a, b) linear(e, nb_sub, a, b)
 #define add(e, a, b) linear(e, nb_add, a, b)
 #define mul(e, a, b) binary(e, nb_mul, a, b)
 #define lt(e, a, b) binary(e, nb_lt, a, b)
 #define eq(e, a, b) binary(e, nb_eq, a, b)
+#define ne(e, a, b) binary(e, nb_ne, a, b)
+#define lor(e, a, b) binary(e, nb_logical_or, a, b)
+#define ge(e, a, b) binary(e, nb_ge, a, b)
 static nb_tensor* where(expr* e, const nb_tensor* c, const nb_tensor* a, const nb_tensor* b) {
     if (e->st != NB_OK) return NULL;
     nb_tensor* r = NULL;
@@ -75,10 +84,47 @@ static nb_tensor* scalar(expr* e, double v) { /* a wrapped number: takes the oth
     const nb_status st = nb_scalar(v, (int64_t)v, NB_F64, &r);
     return keep(e, st, r);
 }
+static nb_tensor* iscalar(expr* e, int64_t v) {
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_scalar((double)v, v, NB_I64, &r);
+    return keep(e, st, r);
+}
 static nb_tensor* cast(expr* e, const nb_tensor* x, int32_t dtype) {
     if (e->st != NB_OK) return NULL;
     nb_tensor* r = NULL;
     const nb_status st = nb_tensor_to(x, dtype, x->storage->device_type, x->storage->device_index, 0, &r);
+    return keep(e, st, r);
+}
+
+static nb_tensor* unsqueeze(expr* e, const nb_tensor* x, int64_t dim) {
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_tensor_unsqueeze(x, dim, &r);
+    return keep(e, st, r);
+}
+static nb_tensor* reshape(expr* e, const nb_tensor* x, const int64_t* shape, int32_t ndim) {
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_tensor_reshape(x, shape, ndim, &r);
+    return keep(e, st, r);
+}
+static nb_tensor* sum_dim(expr* e, const nb_tensor* x, int64_t dim) { /* dim < 0: everything */
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_sum(x, dim >= 0 ? &dim : NULL, dim >= 0 ? 1 : 0, 0, -1, NULL, &r);
+    return keep(e, st, r);
+}
+static nb_tensor* log_softmax(expr* e, const nb_tensor* x, int64_t dim) {
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_log_softmax(x, dim, -1, NULL, &r);
+    return keep(e, st, r);
+}
+static nb_tensor* arange_on(expr* e, int64_t n, const nb_tensor* like) {
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_arange(0, (double)n, 1, NB_I64, like->storage->device_type, like->storage->device_index, &r);
     return keep(e, st, r);
 }
 
@@ -182,6 +228,67 @@ nb_status nn_pointwise_loss_composed(const char* op, int kind, const nb_tensor* 
     } else {
         st = e.st;
     }
+    for (int32_t i = 0; i < e.n; i++) nb_tensor_release(e.tmp[i]);
+    if (st == NB_OK) *out = result;
+    return st;
+}
+
+/* A class-index target outside [0, C) (and not ignore_index): its value, read back to name it. */
+static nb_status index_range(const char* op, expr* e, nb_tensor* t, nb_tensor* kept, int64_t C) {
+    nb_tensor* bad = binary(e, nb_logical_and, kept, lor(e, lt(e, t, iscalar(e, 0)), ge(e, t, iscalar(e, C))));
+    nb_tensor* any = NULL;
+    if (e->st == NB_OK) e->st = nb_any(bad, NULL, 0, 0, NULL, &any);
+    int64_t found = 0;
+    if (e->st == NB_OK) e->st = nb_tensor_item_int(any, &found);
+    nb_tensor_release(any);
+    if (e->st != NB_OK || !found) return e->st;
+    nb_tensor* values = NULL;
+    int64_t first = 0;
+    nb_status st = nb_masked_select(t, bad, &values);
+    if (st == NB_OK) st = nb_tensor_copy_to_host(values, &first, sizeof first);
+    nb_tensor_release(values);
+    return st != NB_OK ? st : nb_error(NB_ERR_INDEX, "%s: Target %lld is out of bounds.", op, (long long)first);
+}
+
+nb_status nn_classification_loss_composed(const char* op, bool logits, const nb_tensor* input, const nb_tensor* target,
+                                          const nb_tensor* weight, int64_t ignore_index, int32_t reduction,
+                                          double smoothing, int32_t kd, nb_tensor** out) {
+    expr e = {NB_OK, 0, {NULL}};
+    const int32_t nd = input->ndim, cd = nd >= 2 ? 1 : 0;
+    const int64_t C = input->shape[cd];
+    int64_t cshape[NB_MAX_DIMS]; /* [1, C, 1, ...]: the weight along the class dim */
+    for (int32_t d = 0; d < nd; d++) cshape[d] = d == cd ? C : 1;
+    const bool probs = logits && nb_dtype_is_floating(target->dtype);
+    nb_tensor* x = cast(&e, input, kd);
+    nb_tensor* logp = logits ? log_softmax(&e, x, cd) : x;
+    nb_tensor* wc = weight != NULL ? reshape(&e, cast(&e, weight, kd), cshape, nd) : NULL;
+    nb_tensor *q, *kept = NULL, *denom = NULL;
+    if (probs) { /* q = w ((1 - ls) t + ls / C) */
+        q = cast(&e, target, kd);
+    } else {     /* q = w ((1 - ls) onehot(t) + ls / C); positions at ignore_index count for nothing */
+        nb_tensor* t = cast(&e, target, NB_I64);
+        kept = ne(&e, t, iscalar(&e, ignore_index));
+        nb_status st = e.st == NB_OK ? index_range(op, &e, t, kept, C) : e.st;
+        if (st != NB_OK && e.st == NB_OK) e.st = st;
+        nb_tensor* tu = unsqueeze(&e, t, cd);
+        q = cast(&e, eq(&e, tu, reshape(&e, arange_on(&e, C, input), cshape, nd)), kd);
+        kept = cast(&e, kept, kd);
+        if (reduction == NN_RED_MEAN) /* PyTorch's mean: over the summed weights of the kept targets */
+            denom = sum_dim(&e, mul(&e, wc != NULL ? mul(&e, q, wc) : q, unsqueeze(&e, kept, cd)), -1);
+    }
+    if (smoothing != 0) q = add(&e, mul(&e, q, scalar(&e, 1.0 - smoothing)), scalar(&e, smoothing / (double)C));
+    if (wc != NULL) q = mul(&e, q, wc);
+    nb_tensor* loss = unary(&e, nb_neg, sum_dim(&e, mul(&e, q, logp), cd)); /* per position */
+    if (kept != NULL) loss = mul(&e, loss, kept);
+    nb_tensor* result = loss;
+    if (reduction != NN_RED_NONE) {
+        result = sum_dim(&e, loss, -1);
+        if (reduction == NN_RED_MEAN)
+            result = denom != NULL ? divide(&e, result, denom)
+                                   : mul(&e, result, scalar(&e, C > 0 ? (double)C / (double)input->numel : NAN));
+    }
+    nb_status st = e.st;
+    if (st == NB_OK) nb_tensor_retain(result);
     for (int32_t i = 0; i < e.n; i++) nb_tensor_release(e.tmp[i]);
     if (st == NB_OK) *out = result;
     return st;
