@@ -10,7 +10,7 @@ layers) with SGD + momentum at batch 64 >= 1.0x; a 2-layer transformer encoder
 Frameworks alternate in short rounds and each keeps its best round (see bench_nn)."""
 from __future__ import annotations
 
-from bench_nn import interleaved
+from harness import interleaved
 from harness import try_import
 
 import nabla
