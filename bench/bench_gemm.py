@@ -11,9 +11,8 @@ prints the speed ratio torch time / nabla time (>= 1.0: nabla at least as
 fast) with both GFLOP/s."""
 from __future__ import annotations
 
-import sys
 
-from harness import interleaved_settled, print_ratio_table, try_import
+from harness import against_torch, interleaved_settled, print_ratio_table
 
 import nabla
 import numpy as np
@@ -37,15 +36,9 @@ def shapes(quick: bool) -> list[tuple[str, int, int, int]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    torch = try_import("torch")
+    torch, quick, threads = against_torch("bench_gemm", argv)
     if torch is None:
-        print("bench_gemm: PyTorch is not installed; nothing to compare against")
         return
-    quick = "--quick" in argv
-    threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else torch.get_num_threads()
-    torch.set_num_threads(threads)
-    nabla.set_num_threads(threads)
     rng = np.random.default_rng(0)
     rounds = 3 if quick else 5
     print(f"\nthreads: {threads}")

@@ -14,10 +14,9 @@ from __future__ import annotations
 import ctypes
 import os
 import subprocess
-import sys
 import tempfile
 
-from harness import interleaved, print_ratio_table, try_import
+from harness import against_torch, interleaved, print_ratio_table
 
 import nabla
 import numpy as np
@@ -122,15 +121,9 @@ def make(rng, n: int, dtype: str, torch):
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    torch = try_import("torch")
+    torch, quick, threads = against_torch("bench_reduce", argv)
     if torch is None:
-        print("bench_reduce: PyTorch is not installed; nothing to compare against")
         return
-    quick = "--quick" in argv
-    threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else torch.get_num_threads()
-    torch.set_num_threads(threads)
-    nabla.set_num_threads(threads)
     budget = 0.01 if quick else 0.02  # seconds per timed loop; ROUNDS loops each
     rng = np.random.default_rng(0)
     bw, how = read_bandwidth(threads)

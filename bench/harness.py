@@ -126,3 +126,20 @@ def print_ratio_table(title: str, rows: list[tuple[str, float, float, str]]) -> 
         ratios.sort()
         print(f"\n{len(ratios)} cases; speed ratio min {ratios[0]:.2f}, median {ratios[len(ratios) // 2]:.2f}; "
               f"{sum(r < 1.0 for r in ratios)} below 1.0")
+
+
+def against_torch(name: str, argv: list[str] | None):
+    """(torch or None, --quick given, thread count) for a suite that compares with
+    PyTorch; both frameworks are set to the thread count (--threads N, default
+    PyTorch's)."""
+    import sys
+    argv = sys.argv[1:] if argv is None else argv
+    torch = try_import("torch")
+    if torch is None:
+        print(f"{name}: PyTorch is not installed; nothing to compare against")
+        return None, False, 0
+    import nabla
+    threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else torch.get_num_threads()
+    torch.set_num_threads(threads)
+    nabla.set_num_threads(threads)
+    return torch, "--quick" in argv, threads
