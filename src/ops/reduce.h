@@ -219,6 +219,18 @@ NB_INTERNAL const nb_red_kernel* nb_red_cpu_stats(int32_t op, int32_t dtype, nb_
 /* Stores a value into an element of any dtype (float16/bfloat16 rounded once). */
 NB_INTERNAL void nb_store_f64(char* p, int32_t dtype, double v);
 NB_INTERNAL void nb_store_i64(char* p, int32_t dtype, int64_t v);
+/* Their inline fronts for the kernels' finish loops: float32, float64 and int64
+ * results are written without a call (one per output counts when each output
+ * reduces a handful of elements). */
+NB_INLINE void nb_red_store_f(char* p, int32_t dtype, double v) {
+    if (dtype == NB_F32) { const float f = (float)v; memcpy(p, &f, sizeof f); }
+    else if (dtype == NB_F64) memcpy(p, &v, sizeof v);
+    else nb_store_f64(p, dtype, v);
+}
+NB_INLINE void nb_red_store_i(char* p, int32_t dtype, int64_t v) {
+    if (dtype == NB_I64) memcpy(p, &v, sizeof v);
+    else nb_store_i64(p, dtype, v);
+}
 
 /* A kernel with one scalar accumulator of type A per output, input type T.
  * RUN(p, n, s, v): folds n elements at p (byte stride s) into v, returns it.

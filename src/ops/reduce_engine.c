@@ -349,12 +349,16 @@ static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const 
     }
     p.isize = 1;
     if (nr > 0) p.isize = rd[nr - 1].size, p.ixs = rd[nr - 1].xs;
+    /* Nothing to reduce (reduced dims of size 1): one element per output, taken
+     * as a column block (its stride is never stepped) so kernels run across the
+     * outputs' contiguous dim instead of one call per output. */
+    if (nr == 0 && nk > 0) p.ixs = 2 * llabs(p.jxs) + 1;
     p.nro = nr > 0 ? nr - 1 : 0;
     int64_t router = 1;
     for (int32_t d = 0; d < p.nro; d++) p.ro_size[d] = rd[d].size, p.ro_xs[d] = rd[d].xs, router *= rd[d].size;
     p.rtotal = empty ? 0 : router * p.isize;
 
-    bool column = nk > 0 && nr > 0 && llabs(p.jxs) < llabs(p.ixs);
+    bool column = nk > 0 && llabs(p.jxs) < llabs(p.ixs);
     int64_t tile = column ? TILE_COL : TILE_ROW;
     if (tile * k->acc_size > ACC_BYTES) tile = ACC_BYTES / k->acc_size;
     p.tile = p.jsize < tile ? p.jsize : tile;

@@ -88,7 +88,7 @@ static void var_finish(const void* acc, int64_t m, char* const* out, const int64
     for (int64_t j = 0; j < m; j++) {
         double dof = a[j].n - c->correction;
         double v = a[j].m2 / (dof > 0 ? dof : 0.0);
-        nb_store_f64(out[0] + j * os[0], c->out_dtype[0], c->variant == V_STD ? sqrt(v) : v);
+        nb_red_store_f(out[0] + j * os[0], c->out_dtype[0], c->variant == V_STD ? sqrt(v) : v);
     }
 }
 
@@ -106,7 +106,7 @@ enum { N_ZERO, N_ONE, N_TWO, N_INF, N_NINF, N_P };
 #define MAX_ABS(v, e) do { double a_ = fabs((double)(e)); if (a_ > (v) || a_ != a_) (v) = a_; } while (0)
 #define MIN_ABS(v, e) do { double a_ = fabs((double)(e)); if (a_ < (v) || a_ != a_) (v) = a_; } while (0)
 #define MERGE_ADD(a, b) ((a) += (b))
-#define STORE_NORM(ptr, v) nb_store_f64((ptr), c->out_dtype[0], c->variant == N_TWO ? sqrt(v) \
+#define STORE_NORM(ptr, v) nb_red_store_f((ptr), c->out_dtype[0], c->variant == N_TWO ? sqrt(v) \
                                         : c->variant == N_P ? pow((v), 1.0 / c->p) : (v))
 
 /* float64, p = 1 and p = 2 on contiguous data: double lanes. */
@@ -279,7 +279,7 @@ static void lse_finish(const void* acc, int64_t m, char* const* out, const int64
     const lse_acc* a = acc;
     for (int64_t j = 0; j < m; j++) {
         double v = isfinite(a[j].mx) ? a[j].mx + log(a[j].s) : a[j].mx;
-        nb_store_f64(out[0] + j * os[0], c->out_dtype[0], v);
+        nb_red_store_f(out[0] + j * os[0], c->out_dtype[0], v);
     }
 }
 
