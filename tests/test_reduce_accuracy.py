@@ -147,3 +147,21 @@ def test_results_do_not_depend_on_the_thread_count(threads):
         nabla.set_num_threads(old)
     for w, g in zip(want, got):
         np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+@pytest.mark.parametrize("rows", [1, 7, 300])
+def test_float32_logsumexp_over_columns_matches_torch_with_special_values(rows):
+    """The column kernel (outputs contiguous): vector tails, -inf / inf / NaN columns, large values."""
+    rng = np.random.default_rng(rows)
+    a = (rng.standard_normal((rows, 83)) * 30).astype(np.float32)
+    a[:, 3] = -np.inf
+    a[rows // 2, 4] = np.inf
+    a[rows - 1, 5] = np.nan
+    a[:, 80] = 88.0
+    a[:, 81] = -100.0
+    a[0, 70] = -np.inf
+    got = nabla.logsumexp(nabla.from_numpy(a), 0).numpy()
+    want = torch.logsumexp(torch.from_numpy(a), 0).numpy()
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-5)
+    strided = nabla.logsumexp(nabla.from_numpy(a)[:, 1:], 0).numpy()
+    np.testing.assert_allclose(strided, want[1:], rtol=2e-6, atol=1e-5)

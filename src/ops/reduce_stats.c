@@ -233,6 +233,46 @@ NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
     lse_fold(a, mx, s);
 }
 
+/* float32 columns (outputs contiguous): per 256 columns, the column max over
+ * the block's rows, then exp(x - max) in float lanes, summed in float over 8
+ * rows at a time and in double across them (as the row case's blocks). A
+ * column whose max is not finite gets its result from lse_fold alone. */
+#define LSE_COLS 256
+NB_INLINE bool lse_cols_f32(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {
+    if (sj != (int64_t)sizeof(float) || m < 16) return false;
+    for (int64_t j0 = 0; j0 < m; j0 += LSE_COLS) {
+        const int64_t mw = m - j0 < LSE_COLS ? m - j0 : LSE_COLS, mv = mw - mw % 16;
+        float mx[LSE_COLS];
+        double sd[LSE_COLS];
+        for (int64_t j = 0; j < mw; j++) mx[j] = -INFINITY, sd[j] = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const float* r = (const float*)(x + i * si) + j0;
+            for (int64_t j = 0; j < mw; j++) FMAX(mx[j], r[j]);
+        }
+        for (int64_t j = 0; j < mv; j += 16) {
+            const nb_v16f vm = nb_ld16f(mx + j);
+            nb_v8d lo = {0}, hi = {0};
+            int64_t i = 0;
+            while (i < n) {
+                nb_v16f blk = {0};
+                for (int k = 0; k < 8 && i < n; k++, i++) {
+                    const nb_v16f d = nb_ld16f((const float*)(x + i * si) + j0 + j) - vm;
+                    blk += nb_vexp16(&d);
+                }
+                lo += nb_widen_lo(&blk);
+                hi += nb_widen_hi(&blk);
+            }
+            for (int k = 0; k < 8; k++) sd[j + k] = lo[k], sd[j + 8 + k] = hi[k];
+        }
+        for (int64_t j = mv; j < mw; j++)
+            if (isfinite(mx[j]))
+                for (int64_t i = 0; i < n; i++) sd[j] += exp((double)((const float*)(x + i * si))[j0 + j] - mx[j]);
+        for (int64_t j = 0; j < mw; j++) lse_fold(&a[j0 + j], mx[j], sd[j]);
+    }
+    return true;
+}
+#define lse_cols_f64(a, m, x, n, si, sj) false
+
 #define LSE_KERNEL(T, TAG, CODE, ...)                                                                   \
     NB_SIMD static void lse_##TAG##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si,  \
                                           int64_t sj, int64_t idx0, const nb_red_ctx* c) {             \
@@ -254,7 +294,7 @@ NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
                     for (int64_t i = 0; i < n; i++) s += exp((double)*(const T*)(p + i * si) - mx);    \
                 lse_fold(&a[j], mx, s);                                                                \
             }                                                                                          \
-        } else {                                                                                       \
+        } else if (!lse_cols_##TAG(a, m, x, n, si, sj)) {                                              \
             for (int64_t i = 0; i < n; i++)                                                            \
                 for (int64_t j = 0; j < m; j++) lse_fold(&a[j], *(const T*)(x + i * si + j * sj), 1.0);  \
         }                                                                                              \
