@@ -11,6 +11,7 @@
  *
  * Reductions: 0 none, 1 mean, 2 sum. float16/bfloat16 results are rounded from
  * the float32/double computation. */
+#include "loss_composed.h"
 #include "nn_common.h"
 
 #include "../core/elementwise.h"
@@ -183,10 +184,13 @@ static nb_status classification(const char* op, bool logits, const nb_tensor* in
                                 nb_tensor* dst, nb_tensor** out) {
     nb_status st;
     int32_t kd;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "target", target, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "weight", weight, true)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK)
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_handle(op, "target", target, false)) != NB_OK ||
+        (st = nn_check_handle(op, "weight", weight, true)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK)
         return st;
+    const nb_tensor* placed[4] = {input, target, weight, dst};
+    static const char* const placed_names[4] = {"input", "target", "weight", "out"};
+    if ((st = nn_check_same_device(op, placed_names, placed, 4)) != NB_OK) return st;
     if (input->ndim < 1)
         return nb_error(NB_ERR_SHAPE, "%s: Expected 1 or more dimensions (got 0)", op);
     if ((st = nn_check_float(op, input, &kd)) != NB_OK) return st;
@@ -235,6 +239,11 @@ static nb_status classification(const char* op, bool logits, const nb_tensor* in
         return nb_error(NB_ERR_DTYPE, "%s: expected a floating-point weight, but got %s", op, nb_dtype_str(weight->dtype));
 
     nb_tensor *x = NULL, *t = NULL, *w = NULL, *result = NULL;
+    if (input->storage->device_type != NB_CPU) { /* no loss kernels there: composed from the device's ops */
+        st = nn_classification_loss_composed(op, logits, input, target, weight, ignore_index, reduction, smoothing, kd,
+                                             &result);
+        return st == NB_OK ? nn_deliver(op, result, input->dtype, dst, out) : st;
+    }
     double* loss = NULL;
     const int64_t npos = g.N * g.S;
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig(target, probs ? kd : target->dtype, &t)) != NB_OK ||
@@ -294,7 +303,8 @@ nb_status nbi_cross_entropy(const nb_tensor* input, const nb_tensor* target, con
 
 /* ---- pointwise losses ---- */
 
-enum { PW_MSE, PW_L1, PW_SMOOTH_L1, PW_HUBER, PW_BCE, PW_BCE_LOGITS, PW_KL, PW_KL_LOG };
+enum { PW_MSE = NN_PW_MSE, PW_L1 = NN_PW_L1, PW_SMOOTH_L1 = NN_PW_SMOOTH_L1, PW_HUBER = NN_PW_HUBER, PW_BCE = NN_PW_BCE,
+       PW_BCE_LOGITS = NN_PW_BCE_LOGITS, PW_KL = NN_PW_KL, PW_KL_LOG = NN_PW_KL_LOG };
 
 static inline double pw_value(int kind, double x, double t, double w, double pw, double p) {
     switch (kind) {
@@ -355,9 +365,13 @@ static const char* const pw_names[] = {"input", "target", "weight", "pos_weight"
 static nb_status pointwise(const char* op, int kind, const nb_tensor* const* ops, bool same_shape, bool same_dtype,
                            int32_t reduction, double p, nb_tensor* dst, nb_tensor** out) {
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK) return st;
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK)
+        return st;
     for (int i = 0; i < 4; i++)
-        if ((st = nn_check_tensor(op, pw_names[i], ops[i], i >= 2)) != NB_OK) return st;
+        if ((st = nn_check_handle(op, pw_names[i], ops[i], i >= 2)) != NB_OK) return st;
+    const nb_tensor* placed[5] = {ops[0], ops[1], ops[2], ops[3], dst};
+    static const char* const placed_names[5] = {"input", "target", "weight", "pos_weight", "out"};
+    if ((st = nn_check_same_device(op, placed_names, placed, 5)) != NB_OK) return st;
     const nb_tensor *input = ops[0], *target = ops[1];
     if (same_dtype && target->dtype != input->dtype)
         return nb_error(NB_ERR_DTYPE, "%s: Found dtype %s but expected %s", op, nb_dtype_str(target->dtype),
@@ -385,8 +399,12 @@ static nb_status pointwise(const char* op, int kind, const nb_tensor* const* ops
         return nb_error(NB_ERR_SHAPE, "%s: weights of shape %s and %s must broadcast to the input size %s", op,
                         ops[2] ? nb_shape_str(ops[2]->shape, ops[2]->ndim) : "[]",
                         ops[3] ? nb_shape_str(ops[3]->shape, ops[3]->ndim) : "[]", nb_shape_str(input->shape, input->ndim));
-    nb_tensor* dense[4] = {NULL, NULL, NULL, NULL};
     nb_tensor* y = NULL;
+    if (input->storage->device_type != NB_CPU) { /* no loss kernels there: composed from elementwise ops */
+        st = nn_pointwise_loss_composed(op, kind, ops, reduction, p, kd, &y);
+        return st == NB_OK ? nn_deliver(op, y, dtype, dst, out) : st;
+    }
+    nb_tensor* dense[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < 4 && st == NB_OK; i++) {
         if (ops[i] == NULL) continue;
         nb_tensor* view = NULL;

@@ -5,6 +5,7 @@
  * in the kernel dtype with the blocks added in double; outputs are
  * (x - mean) * scale + shift. float16/bfloat16 compute in float32. */
 #include "nn_common.h"
+#include "norm_composed.h"
 
 #include <math.h>
 #include <string.h>
@@ -134,11 +135,13 @@ nb_status nbi_layer_norm(const nb_tensor* input, const int64_t* normalized_shape
                                const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst,
                                nb_tensor** out) {
     static const char* op = "layer_norm";
+    static const char* const names[4] = {"input", "weight", "bias", "out"};
     nb_status st;
     int32_t kd;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "weight", weight, true)) != NB_OK ||
-        (st = nn_check_tensor(op, "bias", bias, true)) != NB_OK)
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_handle(op, "weight", weight, true)) != NB_OK ||
+        (st = nn_check_handle(op, "bias", bias, true)) != NB_OK ||
+        (st = nn_check_same_device(op, names, (const nb_tensor*[4]){input, weight, bias, dst}, 4)) != NB_OK)
         return st;
     if (ndim < 1 || normalized_shape == NULL)
         return nb_error(NB_ERR_SHAPE, "%s: Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
@@ -163,10 +166,14 @@ nb_status nbi_layer_norm(const nb_tensor* input, const int64_t* normalized_shape
     if ((st = nn_check_float(op, input, &kd)) != NB_OK || (st = nn_check_same_dtype(op, "weight", weight, input->dtype)) != NB_OK ||
         (st = nn_check_same_dtype(op, "bias", bias, input->dtype)) != NB_OK)
         return st;
+    nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
+    if (input->storage->device_type != NB_CPU) { /* no norm kernels there: composed from the device's ops */
+        st = nn_layer_norm_composed(input, ndim, weight, bias, eps, kd, &y);
+        return st == NB_OK ? nn_deliver(op, y, input->dtype, dst, out) : st;
+    }
     int64_t D = 1;
     for (int32_t i = 0; i < ndim; i++) D *= normalized_shape[i];
     const int64_t rows = D > 0 ? input->numel / D : 0;
-    nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig_opt(weight, kd, &w)) != NB_OK ||
         (st = nn_contig_opt(bias, kd, &b)) != NB_OK ||
         (st = nn_output(op, input->shape, input->ndim, kd, input->dtype, dst,
