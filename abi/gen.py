@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Derive nabla's public artefacts from the ABI manifest (abi/nabla.json).
 
-    python abi/gen.py write    regenerate include/nabla.h, docs/abi.md and the Node.js declarations
-                               (bindings/node/lib/abi.generated.*), reformat the manifest
+    python abi/gen.py write    regenerate include/nabla.h, include/nabla.hpp (C++), docs/abi.md and the
+                               Node.js declarations (bindings/node/lib/abi.generated.*), reformat the manifest
     python abi/gen.py check    exit 1 if any of them is stale
     python abi/gen.py cdef     print the cffi cdef
 
@@ -34,6 +34,7 @@ DISPATCH_H = ROOT / "src" / "autograd" / "dispatch.h"
 EW_CODES = ROOT / "src" / "core" / "ew_codes.h"
 NODE_JS = ROOT / "bindings" / "node" / "lib" / "abi.generated.js"
 NODE_DTS = ROOT / "bindings" / "node" / "lib" / "abi.generated.d.ts"
+HEADER_CPP = ROOT / "include" / "nabla.hpp"
 
 
 def load(path: Path = MANIFEST) -> dict:
@@ -610,6 +611,8 @@ def _outputs(m: dict) -> dict[Path, str]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import gen_node  # the Node.js binding's koffi declarations and TypeScript types
     out.update({NODE_JS: gen_node.js(m), NODE_DTS: gen_node.dts(m)})
+    import gen_cpp  # the header-only C++ API
+    out[HEADER_CPP] = gen_cpp.hpp(m)
     return out
 
 
