@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Derive nabla's public artefacts from the ABI manifest (abi/nabla.json).
 
-    python abi/gen.py write    regenerate include/nabla.h, include/nabla.hpp (C++), docs/abi.md and the
-                               Node.js declarations (bindings/node/lib/abi.generated.*), reformat the manifest
+    python abi/gen.py write    regenerate include/nabla.h, include/nabla.hpp (C++), docs/abi.md, the
+                               Node.js declarations (bindings/node/lib/abi.generated.*) and abi/dlpack.json,
+                               reformat the manifest
     python abi/gen.py check    exit 1 if any of them is stale
     python abi/gen.py cdef     print the cffi cdef
 
@@ -35,6 +36,8 @@ EW_CODES = ROOT / "src" / "core" / "ew_codes.h"
 NODE_JS = ROOT / "bindings" / "node" / "lib" / "abi.generated.js"
 NODE_DTS = ROOT / "bindings" / "node" / "lib" / "abi.generated.d.ts"
 HEADER_CPP = ROOT / "include" / "nabla.hpp"
+DLPACK_H = ROOT / "include" / "nabla" / "dlpack.h"
+DLPACK_JSON = ROOT / "abi" / "dlpack.json"
 
 
 def load(path: Path = MANIFEST) -> dict:
@@ -599,6 +602,52 @@ def ew_codes_header(m: dict) -> str:
     return "\n".join(lines)
 
 
+# ---- DLPack, machine-readable ----
+#
+# nb_tensor_to_dlpack* hand out DLPack's structs (include/nabla/dlpack.h, void* in nabla.h so that
+# header stays free of enums). abi/dlpack.json, installed with the manifest, gives a binding
+# their field types, enums and flags; abi_lock.json gives each struct's measured size and offsets.
+
+_DL_STRUCT = re.compile(r"typedef struct(?: \w+)? \{(.*?)\} (\w+);", re.S)
+_DL_ENUM = re.compile(r"typedef enum(?: : \w+)? \{(.*?)\} (\w+);", re.S)
+
+
+def dlpack_description(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"#ifdef __cplusplus\ntypedef enum : int32_t \{\n#else\n(typedef enum \{)\n#endif", r"\1", text)
+    structs = {}
+    for body, name in _DL_STRUCT.findall(text):
+        fields = []
+        for decl in filter(None, (d.strip() for d in body.split(";"))):
+            fn = re.fullmatch(r"void \(\*(\w+)\)\((.*)\)", decl)
+            if fn:  # a function pointer: void (*deleter)(struct X* self)
+                fields.append([f"void (*)({fn.group(2).replace('struct ', '')})", fn.group(1)])
+            else:
+                ctype, fname = decl.rsplit(" ", 1)
+                fields.append([ctype.strip(), fname])
+        structs[name] = fields
+    enums = {}
+    for body, name in _DL_ENUM.findall(text):
+        enums[name] = {k: int(v.rstrip("U")) for k, v in re.findall(r"(\w+) = (\d+U?)", body)}
+    defines = dict(re.findall(r"#define (DLPACK_(?:MAJOR|MINOR)_VERSION) (\d+)", text))
+    flags = {k: 1 << int(v) for k, v in re.findall(r"#define (DLPACK_FLAG_BITMASK_\w+) \(1UL << (\d+)UL\)", text)}
+    desc = {"header": "nabla/dlpack.h",
+            "doc": "DLPack's structs as nb_tensor_to_dlpack / nb_tensor_to_dlpack_versioned hand them out (void* in "
+                   "nabla.h). Field types here; each struct's size and field offsets in abi_lock.json (structs).",
+            "version": [int(defines["DLPACK_MAJOR_VERSION"]), int(defines["DLPACK_MINOR_VERSION"])],
+            "enum_type": "int32_t", "enums": enums, "flags": flags, "structs": structs}
+    lines = ["{"]
+    items = list(desc.items())
+    for i, (k, v) in enumerate(items):
+        end = "," if i + 1 < len(items) else ""
+        if k in ("enums", "structs"):
+            inner = ",\n".join(f"    {json.dumps(n)}: {json.dumps(x)}" for n, x in v.items())
+            lines.append(f'  "{k}": {{\n{inner}\n  }}{end}')
+        else:
+            lines.append(f"  {json.dumps(k)}: {json.dumps(v)}{end}")
+    return "\n".join(lines) + "\n}\n"
+
+
 def _outputs(m: dict) -> dict[Path, str]:
     errors = pointer_errors(m)
     if errors:
@@ -613,6 +662,7 @@ def _outputs(m: dict) -> dict[Path, str]:
     out.update({NODE_JS: gen_node.js(m), NODE_DTS: gen_node.dts(m)})
     import gen_cpp  # the header-only C++ API
     out[HEADER_CPP] = gen_cpp.hpp(m)
+    out[DLPACK_JSON] = dlpack_description(DLPACK_H.read_text(encoding="utf-8"))
     return out
 
 

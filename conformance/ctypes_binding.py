@@ -1,8 +1,8 @@
 """A raw-FFI binding of libnabla for Python's ctypes, generated at load time from the ABI
 manifest alone: no cffi, no nabla Python package, no header. Every prototype comes from
 the C types of the manifest and, for every pointer parameter, its direction and length
-(the manifest's "pointers", docs/bindings.md); struct layouts come from the installed
-abi_lock.json (DLPack's included).
+(the manifest's "pointers", docs/bindings.md); DLPack's structs from dlpack.json, and
+every struct's layout is checked against abi_lock.json.
 
     from ctypes_binding import Binding
     nb = Binding.load()              # NABLA_LIB / NABLA_ABIDIR, pkg-config, or the checkout's build/
@@ -90,6 +90,8 @@ class Binding:
         self.callbacks.update({n: self._callback(t) for n, t in kinds.items() if t["kind"] == "callback"})
         self.constants = {n: v for g in self.manifest["constants"] for n, v, _ in g["values"]}
         self.functions = {fn["name"]: fn for fn in self.manifest["functions"] + self.manifest["ops"]}
+        dlpack = abidir / "dlpack.json"
+        self.dlpack = self._dlpack(json.loads(dlpack.read_text())) if dlpack.is_file() else {}
         self.missing = []
         for name, fn in self.functions.items():
             try:
@@ -145,11 +147,32 @@ class Binding:
 
     def _struct(self, t: dict):
         fields = [(name, SCALARS[self.resolve(ctype)]) for ctype, name, _ in t["fields"]]
-        cls = type(t["name"], (ctypes.Structure,), {"_fields_": fields})
-        layout = self.layouts.get(t["name"])
+        return self._checked(type(t["name"], (ctypes.Structure,), {"_fields_": fields}))
+
+    def _dlpack(self, desc: dict) -> dict:
+        """DLPack's structs as ctypes Structures, from dlpack.json's field types; their layout
+        must be the one abi_lock.json measured."""
+        out: dict = {}
+        for name, fields in desc["structs"].items():
+            def ftype(ctype: str):
+                if ctype in out:
+                    return out[ctype]
+                if ctype in desc["enums"]:
+                    return SCALARS[desc["enum_type"]]
+                if "(" in ctype or ctype == "void*":
+                    return ctypes.c_void_p  # a function pointer or an address
+                if ctype.endswith("*"):
+                    return ctypes.POINTER(SCALARS[ctype[:-1]])
+                return SCALARS[ctype]
+            out[name] = self._checked(type(name, (ctypes.Structure,),
+                                           {"_fields_": [(f, ftype(c)) for c, f in fields]}))
+        return out
+
+    def _checked(self, cls):
+        layout = self.layouts.get(cls.__name__)
         if layout and (ctypes.sizeof(cls) != layout["size"]
                        or any(getattr(cls, f).offset != o for f, o in layout["offsets"].items())):
-            raise OSError(f"{t['name']}: the layout differs from abi_lock.json")
+            raise OSError(f"{cls.__name__}: the layout differs from abi_lock.json")
         return cls
 
     def _callback(self, t: dict):
@@ -168,7 +191,3 @@ class Binding:
         const, base, depth, _ = parse(ctype)
         elem = ctypes.c_void_p if depth == 2 else SCALARS[self.resolve(base)]
         return (elem * length)(*([fill] * length))
-
-    def field_at(self, address: int, struct: str, field: str, ctype):
-        """A field of a struct the lock describes (DLPack's), read at its recorded offset."""
-        return ctype.from_address(address + self.layouts[struct]["offsets"][field]).value

@@ -298,7 +298,7 @@ class Runner:
             raise Failure("nb_clear_error left a status or a message")
 
     def abi_dlpack(self, case) -> None:
-        """Export and import through DLPack, reading the capsule at the offsets of abi_lock.json."""
+        """Export and import through DLPack, reading the capsule through dlpack.json's structs."""
         lib, nb = self.lib, self.nb
         versioned = case["variant"] if "variant" in case else "versioned" in case["id"]
         suffix = "_versioned" if versioned else ""
@@ -306,25 +306,15 @@ class Runner:
         x = self.tensor(xt, self.C["NB_CPU"])
         m = ctypes.c_void_p()
         self.check(getattr(lib, "nb_tensor_to_dlpack" + suffix)(x, -1, -1, 0, ctypes.byref(m)), "to_dlpack")
-        managed = "DLManagedTensorVersioned" if versioned else "DLManagedTensor"
-        t = m.value + nb.layouts[managed]["offsets"]["dl_tensor"]
-        if versioned:
-            major = nb.field_at(m.value, "DLPackVersion", "major", ctypes.c_uint32)
-            if major != 1:
-                raise Failure(f"DLPack major {major}")
-        data = nb.field_at(t, "DLTensor", "data", ctypes.c_void_p) or 0
-        data += nb.field_at(t, "DLTensor", "byte_offset", ctypes.c_uint64)
-        ndim = nb.field_at(t, "DLTensor", "ndim", ctypes.c_int32)
-        shape_ptr = ctypes.cast(nb.field_at(t, "DLTensor", "shape", ctypes.c_void_p), ctypes.POINTER(ctypes.c_int64))
-        dev = t + nb.layouts["DLTensor"]["offsets"]["device"]
-        device = (nb.field_at(dev, "DLDevice", "device_type", ctypes.c_int32),
-                  nb.field_at(dev, "DLDevice", "device_id", ctypes.c_int32))
-        dt = t + nb.layouts["DLTensor"]["offsets"]["dtype"]
-        dtype = tuple(nb.field_at(dt, "DLDataType", f, c)
-                      for f, c in (("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)))
+        managed = nb.dlpack["DLManagedTensorVersioned" if versioned else "DLManagedTensor"].from_address(m.value)
+        if versioned and managed.version.major != 1:
+            raise Failure(f"DLPack major {managed.version.major}")
+        t = managed.dl_tensor
+        data, shape = (t.data or 0) + t.byte_offset, t.shape[:t.ndim]
+        device, dtype = (t.device.device_type, t.device.device_id), (t.dtype.code, t.dtype.bits, t.dtype.lanes)
         data_ptr = lib.nb_tensor_data_ptr(x) or 0
-        if data != data_ptr or shape_ptr[:ndim] != xt.shape or device != (1, 0) or dtype != _DL_DTYPE[xt.dtype]:
-            raise Failure(f"exported DLTensor: data {data:#x} vs {data_ptr:#x}, shape {shape_ptr[:ndim]}, "
+        if data != data_ptr or shape != xt.shape or device != (1, 0) or dtype != _DL_DTYPE[xt.dtype]:
+            raise Failure(f"exported DLTensor: data {data:#x} vs {data_ptr:#x}, shape {shape}, "
                           f"device {device}, dtype {dtype}")
         y = ctypes.c_void_p()
         self.check(getattr(lib, "nb_tensor_from_dlpack" + suffix)(m, ctypes.byref(y)), "from_dlpack")

@@ -66,6 +66,11 @@ def test_every_function_gets_a_prototype_from_the_manifest(env, monkeypatch):
     stats.struct_size = ctypes.sizeof(stats)
     assert nb.lib.nb_memory_stats_get(nb.constants["NB_CPU"], 0, stats) == nb.constants["NB_OK"]
     assert stats.live_tensors >= 0 and stats.struct_size == ctypes.sizeof(stats)
+    # DLPack's structs from dlpack.json's field types, at the sizes and offsets abi_lock.json measured
+    assert set(nb.dlpack) >= {"DLTensor", "DLManagedTensor", "DLManagedTensorVersioned"}
+    assert ctypes.sizeof(nb.dlpack["DLTensor"]) == nb.layouts["DLTensor"]["size"]
+    assert nb.dlpack["DLManagedTensorVersioned"].dl_tensor.offset == \
+        nb.layouts["DLManagedTensorVersioned"]["offsets"]["dl_tensor"]
 
 
 def test_a_pointer_without_direction_and_length_is_refused(env, monkeypatch):
