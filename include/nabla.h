@@ -176,6 +176,15 @@ typedef struct nb_node nb_node;
 /* A tensor hook: sees the gradient computed for a tensor during backward; may store a new reference in *replacement to use instead. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
 typedef nb_status (*nb_grad_hook_fn)(void* payload, const nb_tensor* grad, nb_tensor** replacement);
 
+/* A saved-tensor pack hook: sees each tensor an autograd node saves while its hooks are pushed (borrowed) and stores in *packed what the node keeps instead (retain t to keep the tensor itself). Returns NB_OK or a status (message through nb_set_error), which fails the op that saved it. Tensors saved while it runs are not packed again. */
+typedef nb_status (*nb_saved_pack_fn)(void* payload, const nb_tensor* t, void** packed);
+
+/* A saved-tensor unpack hook: stores in *out a new reference to the tensor that *packed stands for. Called each time backward reads the saved tensor, on the thread running backward; a status aborts the backward pass. */
+typedef nb_status (*nb_saved_unpack_fn)(void* payload, void* packed, nb_tensor** out);
+
+/* Frees a value a pack hook returned, when the node that saved it lets go of its saved tensors. */
+typedef void (*nb_saved_free_fn)(void* payload, void* packed);
+
 /* The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
 typedef nb_status (*nb_custom_backward_fn)(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs);
 
@@ -679,6 +688,18 @@ NB_API nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn fn, void*
 
 /* Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
 NB_API nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id);
+
+/* Pushes saved-tensor hooks for this thread (torch.autograd.graph.saved_tensors_hooks): until the matching pop, every tensor an autograd node saves goes through pack, and backward reads it back through unpack; the innermost push applies. free_packed (may be NULL) frees each packed value; destroy(payload) (may be NULL) runs once the hooks are popped and no graph saved with them remains. Saved tensors kept through hooks are not checked against in-place writes. Fails with NB_ERR_AUTOGRAD while hooks are disabled (nb_saved_tensors_hooks_disable). */
+NB_API nb_status nb_saved_tensors_hooks_push(nb_saved_pack_fn pack, nb_saved_unpack_fn unpack, nb_saved_free_fn free_packed, void* payload, nb_deleter_fn destroy);
+
+/* Pops this thread's innermost saved-tensor hooks; NB_ERR_AUTOGRAD when none are pushed. */
+NB_API nb_status nb_saved_tensors_hooks_pop(void);
+
+/* Forbids saved-tensor hooks on this thread: later pushes fail with NB_ERR_AUTOGRAD and this message (torch.autograd.graph.disable_saved_tensors_hooks); fails with the message itself when hooks are pushed already. NULL allows them again. */
+NB_API nb_status nb_saved_tensors_hooks_disable(const char* message);
+
+/* The message saved-tensor hooks are disabled with on this thread, or NULL when they are allowed. */
+NB_API const char* nb_saved_tensors_hooks_disabled_message(void);
 
 /* Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
 NB_API nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph);

@@ -398,6 +398,7 @@ inline void retain_grad(const Tensor& t);
 inline Tensor detach(const Tensor& t);
 inline void detach_(const Tensor& t);
 inline void remove_hook(const Tensor& t, int64_t id);
+inline void saved_tensors_hooks_pop();
 inline void amp_foreach_non_finite_check_and_unscale_(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale);
 inline void amp_update_scale_(const Tensor& scale, const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval);
 inline Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen = nullptr);
@@ -838,6 +839,10 @@ inline void detach_(const Tensor& t) {
 /** Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
 inline void remove_hook(const Tensor& t, int64_t id) {
     detail::check(nb_tensor_remove_hook(t.get(), id));
+}
+/** Pops this thread's innermost saved-tensor hooks; NB_ERR_AUTOGRAD when none are pushed. */
+inline void saved_tensors_hooks_pop() {
+    detail::check(nb_saved_tensors_hooks_pop());
 }
 /** Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
 inline void amp_foreach_non_finite_check_and_unscale_(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale) {

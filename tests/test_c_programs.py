@@ -25,7 +25,7 @@ SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$")
 VALGRIND_PROGRAMS = ["test_basics", "test_creation", "test_views", "test_copy", "test_binary", "test_hooks",
                      "test_random", "test_shape", "test_nn", "test_reduce", "test_linalg", "hello_tensor",
                      "test_caching_allocator", "test_device_runtime", "test_autograd",
-                     "custom_function", "test_autograd_reduce", "test_autograd_linalg", "test_autograd_saved",
+                     "custom_function", "test_autograd_reduce", "test_autograd_linalg", "test_autograd_saved", "test_saved_hooks",
                      "autograd_expression",
                      "train_mlp", "dlpack_exchange", "test_dlpack", "test_handles", "test_checkpoint"]
 RUN_TIMEOUT_S = 300

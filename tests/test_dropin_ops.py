@@ -142,8 +142,9 @@ def test_unfold_is_a_view_and_checks_its_arguments():
     ("pixel_unshuffle", lambda F_, a: F_.pixel_unshuffle(a, 2), [(2, 2, 4, 6)]),
 ])
 def test_functional_forms_match_torch(name, fn, shapes):
-    # PyTorch's hardsigmoid/hardswish backward multiplies by 1/6 rounded to float32
-    rtol = 1e-7 if name.startswith("hards") else 1e-9
+    # PyTorch's hardsigmoid/hardswish backward multiplies by 1/6 rounded to float32, and its
+    # celu backward is off by up to ~3e-8 relative in float64 (nabla's matches exp(x/alpha) exactly)
+    rtol = 1e-7 if name.startswith("hards") or name == "celu" else 1e-9
     _check(lambda *t: fn(F, *t), lambda *t: fn(TF, *t), *shapes, rtol=rtol, atol=1e-11)
 
 

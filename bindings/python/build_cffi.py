@@ -58,7 +58,7 @@ GIL_HOOKS_CDEF = """
 void* nbpy_release_gil(void);
 void nbpy_acquire_gil(void* state);
 """
-# Closures that call back into Python (autograd hooks and custom functions); the
+# Closures that call back into Python (autograd hooks, saved-tensor hooks and custom functions); the
 # payload is a cffi handle on the Python object, released by nbpy_payload_release.
 CALLBACKS_CDEF = """
 extern "Python" nb_status nbpy_hook_call(void* payload, const nb_tensor* grad, nb_tensor** replacement);
@@ -66,6 +66,9 @@ extern "Python" nb_status nbpy_custom_backward(void* payload, int32_t n_grad_out
                                                int32_t n_grad_inputs, nb_tensor** grad_inputs);
 extern "Python" void nbpy_payload_release(void* payload);
 extern "Python" nb_status nbpy_warning(void* payload, const char* message);
+extern "Python" nb_status nbpy_saved_pack(void* payload, const nb_tensor* t, void** packed);
+extern "Python" nb_status nbpy_saved_unpack(void* payload, void* packed, nb_tensor** out);
+extern "Python" void nbpy_saved_free(void* payload, void* packed);
 """
 
 

@@ -67,12 +67,16 @@ typedef struct nb_tensor_meta {
  * node part of t's history (x.copy_(x * w)), neither could ever be freed. So it is
  * the data (an alias sharing storage and version counter, without history) plus,
  * for inputs, the history they had when saved, which create_graph reattaches. */
+typedef struct nb_saved_hooks nb_saved_hooks; /* saved_hooks.c */
+
 typedef struct nb_saved {
     nb_tensor* t;            /* an alias without history; a leaf that requires grad: the leaf itself */
     int64_t version;
     int32_t output_nr;       /* outputs: which one (this node is their history); -1 for inputs */
     nb_node* grad_fn;        /* inputs: their grad_fn when saved (strong; NULL for none) */
     int32_t grad_fn_nr;      /* ... and which of its outputs they were */
+    nb_saved_hooks* hooks;   /* saved through saved-tensor hooks (then t is NULL): the set (strong) */
+    void* packed;            /* ... and what its pack function returned */
 } nb_saved;
 
 struct nb_node {
@@ -134,6 +138,16 @@ NB_INTERNAL void nb_ag_leaf_moved(nb_ag_meta* m);                /* a leaf takes
 NB_INTERNAL nb_tensor* nb_ag_accumulator_leaf(nb_node* acc);      /* new reference, or NULL once moved */
 NB_INTERNAL void nb_tensor_meta_of(const nb_tensor* t, nb_tensor_meta* m);
 NB_INTERNAL extern const char* nb_ag_leaf_accumulate_name;
+
+/* ---- saved-tensor hooks (saved_hooks.c) ---- */
+
+/* Packs a just-filled slot through this thread's innermost hooks, if any: on success
+ * the slot holds the packed value instead of s->t. */
+NB_INTERNAL nb_status nb_saved_hooks_pack(nb_saved* s);
+/* *out = a new reference to the tensor a packed slot unpacks to. */
+NB_INTERNAL nb_status nb_saved_hooks_unpack(const nb_saved* s, const char* node_name, nb_tensor** out);
+NB_INTERNAL void nb_saved_hooks_free(nb_saved* s); /* frees a packed slot's value; no-op otherwise */
+static inline bool nb_saved_present(const nb_saved* s) { return s->t != NULL || s->hooks != NULL; }
 
 /* ---- recording a forward op (record.c) ---- */
 

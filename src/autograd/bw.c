@@ -66,14 +66,38 @@ void bw_set(nb_bw* b, int32_t i, nb_tensor* t) {
     b->gi[i] = t;
 }
 
+/* The tensor behind a slot filled through saved-tensor hooks: what unpack returns, kept
+ * until the formula returns; under create_graph, with the slot's history attached. */
+static nb_tensor* saved_unpacked(nb_bw* b, const nb_saved* s) {
+    nb_tensor* t = NULL;
+    nb_status st = nb_saved_hooks_unpack(s, b->node->name, &t);
+    if (st != NB_OK) {
+        bw_fail(b, st);
+        return NULL;
+    }
+    nb_node* fn = s->output_nr >= 0 ? b->node : s->grad_fn;
+    if (fn == NULL || nb_ag_disabled) return bw_keep(b, NB_OK, t);
+    nb_tensor* alias = NULL;
+    st = nb_tensor_detach(t, &alias);
+    nb_tensor_release(t);
+    if (st == NB_OK && nb_ag_meta_get(alias) == NULL) st = nb_error(NB_ERR_OUT_OF_MEMORY, "backward: out of memory");
+    if (st == NB_OK) {
+        nb_node_retain(fn);
+        alias->ag->grad_fn = fn;
+        alias->ag->output_nr = s->output_nr >= 0 ? s->output_nr : s->grad_fn_nr;
+    }
+    return bw_keep(b, st, alias);
+}
+
 nb_tensor* bw_saved(nb_bw* b, int32_t slot) {
     if (b->st != NB_OK) return NULL;
     nb_node* n = b->node;
     nb_saved* s = &n->saved[slot];
-    if (n->released || s->t == NULL) { /* the engine refuses released nodes first; a slot never filled lands here */
+    if (n->released || !nb_saved_present(s)) { /* the engine refuses released nodes first; a slot never filled lands here */
         bw_fail(b, nb_ag_freed_error());
         return NULL;
     }
+    if (s->hooks != NULL) return saved_unpacked(b, s);
     int64_t now = atomic_load_explicit(&s->t->storage->version, memory_order_relaxed);
     if (now != s->version) {
         char which[160] = "";

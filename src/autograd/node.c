@@ -37,7 +37,8 @@ static pthread_mutex_t leaf_lock = PTHREAD_MUTEX_INITIALIZER;
 void nb_node_release_saved(nb_node* n) {
     bool had = false;
     for (int32_t i = 0; i < n->n_saved; i++) {
-        had |= n->saved[i].t != NULL;
+        had |= nb_saved_present(&n->saved[i]);
+        nb_saved_hooks_free(&n->saved[i]);
         nb_tensor_release(n->saved[i].t);
         n->saved[i].t = NULL;
         nb_node_release(n->saved[i].grad_fn);

@@ -76,7 +76,7 @@ nb_status nb_ag_begin(nb_ag_rec* r, const char* op, const char* node_name, nb_ba
 
 bool nb_ag_needs(const nb_ag_rec* r, int32_t input) { return r->node->next[input].node != NULL; }
 
-static void save(nb_node* n, int32_t slot, nb_tensor* t, int32_t output_nr, nb_edge fn) {
+static nb_status save(nb_node* n, int32_t slot, nb_tensor* t, int32_t output_nr, nb_edge fn) {
     nb_saved* s = &n->saved[slot];
     s->t = t;
     s->version = atomic_load_explicit(&t->storage->version, memory_order_relaxed);
@@ -84,6 +84,7 @@ static void save(nb_node* n, int32_t slot, nb_tensor* t, int32_t output_nr, nb_e
     s->grad_fn = fn.node;
     s->grad_fn_nr = fn.input_nr;
     if (slot >= n->n_saved) n->n_saved = slot + 1;
+    return nb_saved_hooks_pack(s); /* on failure the slot keeps t, released with the node */
 }
 
 /* A new alias of t's data without history: t's metadata as is (it is valid already,
@@ -154,8 +155,7 @@ nb_status nb_ag_save_input(nb_ag_rec* r, int32_t slot, const nb_tensor* t) {
         if (st != NB_OK) nb_node_release(fn.node);
     }
     if (st != NB_OK) return st;
-    save(r->node, slot, keep, -1, fn);
-    return NB_OK;
+    return save(r->node, slot, keep, -1, fn);
 }
 
 nb_status nb_ag_save_output(nb_ag_rec* r, int32_t slot, const nb_tensor* t, int32_t output_nr) {
@@ -166,8 +166,7 @@ nb_status nb_ag_save_output(nb_ag_rec* r, int32_t slot, const nb_tensor* t, int3
     nb_ag_meta* m = nb_dtype_is_floating(t->dtype) ? nb_ag_meta_get((nb_tensor*)t) : t->ag;
     nb_status st = data_alias(t, m, &alias);
     if (st != NB_OK) return st;
-    save(r->node, slot, alias, output_nr, (nb_edge){NULL, 0});
-    return NB_OK;
+    return save(r->node, slot, alias, output_nr, (nb_edge){NULL, 0});
 }
 
 void nb_ag_mark_view(nb_tensor* view) {

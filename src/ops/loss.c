@@ -11,6 +11,7 @@
  *
  * Reductions: 0 none, 1 mean, 2 sum. float16/bfloat16 results are rounded from
  * the float32/double computation. */
+#include "loss_composed.h"
 #include "nn_common.h"
 
 #include "../core/elementwise.h"
@@ -294,7 +295,8 @@ nb_status nbi_cross_entropy(const nb_tensor* input, const nb_tensor* target, con
 
 /* ---- pointwise losses ---- */
 
-enum { PW_MSE, PW_L1, PW_SMOOTH_L1, PW_HUBER, PW_BCE, PW_BCE_LOGITS, PW_KL, PW_KL_LOG };
+enum { PW_MSE = NN_PW_MSE, PW_L1 = NN_PW_L1, PW_SMOOTH_L1 = NN_PW_SMOOTH_L1, PW_HUBER = NN_PW_HUBER, PW_BCE = NN_PW_BCE,
+       PW_BCE_LOGITS = NN_PW_BCE_LOGITS, PW_KL = NN_PW_KL, PW_KL_LOG = NN_PW_KL_LOG };
 
 static inline double pw_value(int kind, double x, double t, double w, double pw, double p) {
     switch (kind) {
@@ -355,9 +357,13 @@ static const char* const pw_names[] = {"input", "target", "weight", "pos_weight"
 static nb_status pointwise(const char* op, int kind, const nb_tensor* const* ops, bool same_shape, bool same_dtype,
                            int32_t reduction, double p, nb_tensor* dst, nb_tensor** out) {
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK) return st;
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK)
+        return st;
     for (int i = 0; i < 4; i++)
-        if ((st = nn_check_tensor(op, pw_names[i], ops[i], i >= 2)) != NB_OK) return st;
+        if ((st = nn_check_handle(op, pw_names[i], ops[i], i >= 2)) != NB_OK) return st;
+    const nb_tensor* placed[5] = {ops[0], ops[1], ops[2], ops[3], dst};
+    static const char* const placed_names[5] = {"input", "target", "weight", "pos_weight", "out"};
+    if ((st = nn_check_same_device(op, placed_names, placed, 5)) != NB_OK) return st;
     const nb_tensor *input = ops[0], *target = ops[1];
     if (same_dtype && target->dtype != input->dtype)
         return nb_error(NB_ERR_DTYPE, "%s: Found dtype %s but expected %s", op, nb_dtype_str(target->dtype),
@@ -385,8 +391,12 @@ static nb_status pointwise(const char* op, int kind, const nb_tensor* const* ops
         return nb_error(NB_ERR_SHAPE, "%s: weights of shape %s and %s must broadcast to the input size %s", op,
                         ops[2] ? nb_shape_str(ops[2]->shape, ops[2]->ndim) : "[]",
                         ops[3] ? nb_shape_str(ops[3]->shape, ops[3]->ndim) : "[]", nb_shape_str(input->shape, input->ndim));
-    nb_tensor* dense[4] = {NULL, NULL, NULL, NULL};
     nb_tensor* y = NULL;
+    if (input->storage->device_type != NB_CPU) { /* no loss kernels there: composed from elementwise ops */
+        st = nn_pointwise_loss_composed(op, kind, ops, reduction, p, kd, &y);
+        return st == NB_OK ? nn_deliver(op, y, dtype, dst, out) : st;
+    }
+    nb_tensor* dense[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < 4 && st == NB_OK; i++) {
         if (ops[i] == NULL) continue;
         nb_tensor* view = NULL;

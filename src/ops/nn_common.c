@@ -8,6 +8,30 @@
 #include <pthread.h>
 #include <string.h>
 
+nb_status nn_check_handle(const char* op, const char* arg, const nb_tensor* t, bool optional) {
+    if (t == NULL && optional) return NB_OK;
+    if (NB_UNLIKELY(!nb_tensor_ok(t))) return nb_bad_handle(op, arg, t);
+    return NB_OK;
+}
+
+nb_status nn_check_same_device(const char* op, const char* const* names, const nb_tensor* const* ts, int32_t n) {
+    const nb_tensor* first = NULL;
+    const char* first_name = NULL;
+    for (int32_t i = 0; i < n; i++) {
+        if (ts[i] == NULL) continue;
+        if (first == NULL) {
+            first = ts[i], first_name = names[i];
+        } else if (ts[i]->storage->device_type != first->storage->device_type ||
+                   ts[i]->storage->device_index != first->storage->device_index) {
+            return nb_error(NB_ERR_DEVICE, "%s: expected all tensors to be on the same device, but found '%s' on %s:%d "
+                            "and '%s' on %s:%d", op, first_name, nb_device_type_name(first->storage->device_type),
+                            (int)first->storage->device_index, names[i], nb_device_type_name(ts[i]->storage->device_type),
+                            (int)ts[i]->storage->device_index);
+        }
+    }
+    return NB_OK;
+}
+
 nb_status nn_check_tensor(const char* op, const char* arg, const nb_tensor* t, bool optional) {
     if (t == NULL && optional) return NB_OK;
     if (NB_UNLIKELY(!nb_tensor_ok(t))) return nb_bad_handle(op, arg, t);
@@ -36,14 +60,20 @@ nb_status nn_check_array(const char* op, const char* arg, const void* p) {
     return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", op, arg);
 }
 
-nb_status nn_check_out(const char* op, const nb_tensor* dst, nb_tensor** out) {
+static nb_status check_out(const char* op, const nb_tensor* dst, nb_tensor** out, bool host_only) {
     if (dst == NULL) {
         NB_CHECK_OUT(op, out);
         return NB_OK;
     }
-    nb_status st = nn_check_tensor(op, "out", dst, false);
+    nb_status st = host_only ? nn_check_tensor(op, "out", dst, false) : nn_check_handle(op, "out", dst, false);
     if (st == NB_OK) NB_CHECK_WRITABLE(op, dst);
     return st;
+}
+
+nb_status nn_check_out(const char* op, const nb_tensor* dst, nb_tensor** out) { return check_out(op, dst, out, true); }
+
+nb_status nn_check_out_any_device(const char* op, const nb_tensor* dst, nb_tensor** out) {
+    return check_out(op, dst, out, false);
 }
 
 nb_status nn_empty(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype, nb_tensor** out) {
@@ -60,7 +90,8 @@ nb_status nn_contig(const nb_tensor* t, int32_t dtype, nb_tensor** out) {
         return NB_OK;
     }
     nb_tensor* r = NULL;
-    nb_status st = nb_tensor_new("contiguous", t->shape, t->ndim, dtype, NB_CPU, 0, &r);
+    nb_status st = nb_tensor_new("contiguous", t->shape, t->ndim, dtype, t->storage->device_type,
+                                 t->storage->device_index, &r);
     if (st == NB_OK && (st = nb_copy_into("contiguous", r, t)) != NB_OK) {
         nb_tensor_release(r);
         r = NULL;

@@ -31,6 +31,13 @@ static inline int32_t nn_kernel_dtype(int32_t dtype) {
     return -1;
 }
 
+/* t must be a live tensor (NULL allowed when `optional`), on any device. */
+NB_INTERNAL nb_status nn_check_handle(const char* op, const char* arg, const nb_tensor* t, bool optional);
+/* The non-NULL ts[0..n) (named names[i]) are all on one device. */
+NB_INTERNAL nb_status nn_check_same_device(const char* op, const char* const* names, const nb_tensor* const* ts,
+                                           int32_t n);
+/* As nn_check_out, for ops that run on every device. */
+NB_INTERNAL nb_status nn_check_out_any_device(const char* op, const nb_tensor* dst, nb_tensor** out);
 /* t must be a live tensor (NULL allowed when `optional`) in host memory. */
 NB_INTERNAL nb_status nn_check_tensor(const char* op, const char* arg, const nb_tensor* t, bool optional);
 /* input must be floating: "op: not implemented for 'int64'". Writes the kernel dtype. */
@@ -41,7 +48,7 @@ NB_INTERNAL nb_status nn_check_same_dtype(const char* op, const char* arg, const
 NB_INTERNAL nb_status nn_check_array(const char* op, const char* arg, const void* p);
 NB_INTERNAL nb_status nn_check_out(const char* op, const nb_tensor* dst, nb_tensor** out);
 
-/* A new reference to a contiguous host tensor holding t's values in dtype
+/* A new reference to a contiguous tensor on t's device holding t's values in dtype
  * (t itself when it already is one). */
 NB_INTERNAL nb_status nn_contig(const nb_tensor* t, int32_t dtype, nb_tensor** out);
 /* As nn_contig for an optional tensor: NULL stays NULL. */

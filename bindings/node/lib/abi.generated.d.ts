@@ -87,6 +87,15 @@ export type nb_node = Pointer & { readonly __nb_node?: never };
 /** A tensor hook: sees the gradient computed for a tensor during backward; may store a new reference in *replacement to use instead. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
 export type nb_grad_hook_fn = (payload: Pointer | null, grad: nb_tensor | null, replacement: Pointer | null) => number;
 
+/** A saved-tensor pack hook: sees each tensor an autograd node saves while its hooks are pushed (borrowed) and stores in *packed what the node keeps instead (retain t to keep the tensor itself). Returns NB_OK or a status (message through nb_set_error), which fails the op that saved it. Tensors saved while it runs are not packed again. */
+export type nb_saved_pack_fn = (payload: Pointer | null, t: nb_tensor | null, packed: Pointer | null) => number;
+
+/** A saved-tensor unpack hook: stores in *out a new reference to the tensor that *packed stands for. Called each time backward reads the saved tensor, on the thread running backward; a status aborts the backward pass. */
+export type nb_saved_unpack_fn = (payload: Pointer | null, packed: Pointer | null, out: Pointer | null) => number;
+
+/** Frees a value a pack hook returned, when the node that saved it lets go of its saved tensors. */
+export type nb_saved_free_fn = (payload: Pointer | null, packed: Pointer | null) => void;
+
 /** The backward of a custom function: given the gradients of its outputs (never NULL; zeros for outputs that got none), stores a new reference (or leaves NULL for none) in each grad_inputs[i]. Returns NB_OK or a status with a message set through nb_set_error. Runs on the thread that runs backward. */
 export type nb_custom_backward_fn = (payload: Pointer | null, n_grad_outputs: number, grad_outputs: Pointer | null, n_grad_inputs: number, grad_inputs: Pointer | null) => number;
 
@@ -447,6 +456,14 @@ export interface Functions {
   nb_tensor_register_hook(t: nb_tensor | null, fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null, id: BigInt64Array): number;
   /** Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
   nb_tensor_remove_hook(t: nb_tensor | null, id: number | bigint): number;
+  /** Pushes saved-tensor hooks for this thread (torch.autograd.graph.saved_tensors_hooks): until the matching pop, every tensor an autograd node saves goes through pack, and backward reads it back through unpack; the innermost push applies. free_packed (may be NULL) frees each packed value; destroy(payload) (may be NULL) runs once the hooks are popped and no graph saved with them remains. Saved tensors kept through hooks are not checked against in-place writes. Fails with NB_ERR_AUTOGRAD while hooks are disabled (nb_saved_tensors_hooks_disable). */
+  nb_saved_tensors_hooks_push(pack: RegisteredCallback | null, unpack: RegisteredCallback | null, free_packed: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null): number;
+  /** Pops this thread's innermost saved-tensor hooks; NB_ERR_AUTOGRAD when none are pushed. */
+  nb_saved_tensors_hooks_pop(): number;
+  /** Forbids saved-tensor hooks on this thread: later pushes fail with NB_ERR_AUTOGRAD and this message (torch.autograd.graph.disable_saved_tensors_hooks); fails with the message itself when hooks are pushed already. NULL allows them again. */
+  nb_saved_tensors_hooks_disable(message: string | null): number;
+  /** The message saved-tensor hooks are disabled with on this thread, or NULL when they are allowed. */
+  nb_saved_tensors_hooks_disabled_message(): string | null;
   /** Computes the gradients of outputs[n] (seeded with grad_outputs[i], or 1 for one-element outputs when grad_outputs or its entry is NULL) and accumulates them into the leaves' .grad. Without retain_graph the saved tensors of the graph are freed; create_graph records the backward pass itself for higher-order gradients. */
   nb_backward(outputs: BigUint64Array | null, grad_outputs: BigUint64Array | null, n: number, retain_graph: number, create_graph: number): number;
   /** PyTorch's t.backward(gradient, retain_graph, create_graph): nb_backward of the one tensor t, seeded with grad (NULL: 1, for a one-element t). */

@@ -181,6 +181,10 @@ const FUNCTIONS = Object.freeze({
   nb_node_next: ["nb_status", [["const nb_node*", "node"], ["int32_t", "i"], ["nb_node**", "next"], ["int32_t*", "input_nr"]], "autograd", false, {"next": ["out", 1], "input_nr": ["out", 1]}],
   nb_tensor_register_hook: ["nb_status", [["nb_tensor*", "t"], ["nb_grad_hook_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"], ["int64_t*", "id"]], "autograd", false, {"payload": ["in", "opaque"], "id": ["out", 1]}],
   nb_tensor_remove_hook: ["nb_status", [["nb_tensor*", "t"], ["int64_t", "id"]], "autograd", false, {}],
+  nb_saved_tensors_hooks_push: ["nb_status", [["nb_saved_pack_fn", "pack"], ["nb_saved_unpack_fn", "unpack"], ["nb_saved_free_fn", "free_packed"], ["void*", "payload"], ["nb_deleter_fn", "destroy"]], "autograd", false, {"payload": ["in", "opaque"]}],
+  nb_saved_tensors_hooks_pop: ["nb_status", [], "autograd", false, {}],
+  nb_saved_tensors_hooks_disable: ["nb_status", [["const char*", "message"]], "autograd", false, {"message": ["in", "string"]}],
+  nb_saved_tensors_hooks_disabled_message: ["const char*", [], "autograd", false, {}],
   nb_backward: ["nb_status", [["nb_tensor* const*", "outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false, {"outputs": ["in", "n"], "grad_outputs": ["in", "n"]}],
   nb_tensor_backward: ["nb_status", [["nb_tensor*", "t"], ["nb_tensor*", "grad"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"]], "autograd", false, {}],
   nb_autograd_grad: ["nb_status", [["nb_tensor* const*", "outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n"], ["nb_tensor* const*", "inputs"], ["int32_t", "n_inputs"], ["int32_t", "retain_graph"], ["int32_t", "create_graph"], ["int32_t", "allow_unused"], ["nb_tensor**", "grads"]], "autograd", false, {"outputs": ["in", "n"], "grad_outputs": ["in", "n"], "inputs": ["in", "n_inputs"], "grads": ["out", "n_inputs"]}],
@@ -397,6 +401,9 @@ const CALLBACKS = Object.freeze({
   nb_blocking_begin_fn: ["void*", []],
   nb_blocking_end_fn: ["void", [["void*", "token"]]],
   nb_grad_hook_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "grad"], ["nb_tensor**", "replacement"]]],
+  nb_saved_pack_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "t"], ["void**", "packed"]]],
+  nb_saved_unpack_fn: ["nb_status", [["void*", "payload"], ["void*", "packed"], ["nb_tensor**", "out"]]],
+  nb_saved_free_fn: ["void", [["void*", "payload"], ["void*", "packed"]]],
   nb_custom_backward_fn: ["nb_status", [["void*", "payload"], ["int32_t", "n_grad_outputs"], ["nb_tensor* const*", "grad_outputs"], ["int32_t", "n_grad_inputs"], ["nb_tensor**", "grad_inputs"]]],
   nb_warning_fn: ["nb_status", [["void*", "payload"], ["const char*", "message"]]],
 });
@@ -421,6 +428,9 @@ function declare(koffi, lib) {
   types.nb_blocking_end_fn = koffi.proto('void nb_blocking_end_fn(void* token)');
   types.nb_node = koffi.opaque('nb_node');
   types.nb_grad_hook_fn = koffi.proto('nb_status nb_grad_hook_fn(void* payload, const nb_tensor* grad, nb_tensor** replacement)');
+  types.nb_saved_pack_fn = koffi.proto('nb_status nb_saved_pack_fn(void* payload, const nb_tensor* t, void** packed)');
+  types.nb_saved_unpack_fn = koffi.proto('nb_status nb_saved_unpack_fn(void* payload, void* packed, nb_tensor** out)');
+  types.nb_saved_free_fn = koffi.proto('void nb_saved_free_fn(void* payload, void* packed)');
   types.nb_custom_backward_fn = koffi.proto('nb_status nb_custom_backward_fn(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs)');
   types.nb_warning_fn = koffi.proto('nb_status nb_warning_fn(void* payload, const char* message)');
   types.nb_checkpoint = koffi.opaque('nb_checkpoint');
@@ -583,6 +593,10 @@ function declare(koffi, lib) {
   fn.nb_node_next = bind('nb_node_next', 'nb_status nb_node_next(const nb_node* node, int32_t i, nb_node** next, int32_t* input_nr)');
   fn.nb_tensor_register_hook = bind('nb_tensor_register_hook', 'nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn* fn, void* payload, nb_deleter_fn* destroy, int64_t* id)');
   fn.nb_tensor_remove_hook = bind('nb_tensor_remove_hook', 'nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id)');
+  fn.nb_saved_tensors_hooks_push = bind('nb_saved_tensors_hooks_push', 'nb_status nb_saved_tensors_hooks_push(nb_saved_pack_fn* pack, nb_saved_unpack_fn* unpack, nb_saved_free_fn* free_packed, void* payload, nb_deleter_fn* destroy)');
+  fn.nb_saved_tensors_hooks_pop = bind('nb_saved_tensors_hooks_pop', 'nb_status nb_saved_tensors_hooks_pop()');
+  fn.nb_saved_tensors_hooks_disable = bind('nb_saved_tensors_hooks_disable', 'nb_status nb_saved_tensors_hooks_disable(const char* message)');
+  fn.nb_saved_tensors_hooks_disabled_message = bind('nb_saved_tensors_hooks_disabled_message', 'const char* nb_saved_tensors_hooks_disabled_message()');
   fn.nb_backward = bind('nb_backward', 'nb_status nb_backward(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, int32_t retain_graph, int32_t create_graph)');
   fn.nb_tensor_backward = bind('nb_tensor_backward', 'nb_status nb_tensor_backward(nb_tensor* t, nb_tensor* grad, int32_t retain_graph, int32_t create_graph)');
   fn.nb_autograd_grad = bind('nb_autograd_grad', 'nb_status nb_autograd_grad(nb_tensor* const* outputs, nb_tensor* const* grad_outputs, int32_t n, nb_tensor* const* inputs, int32_t n_inputs, int32_t retain_graph, int32_t create_graph, int32_t allow_unused, nb_tensor** grads)');

@@ -35,7 +35,7 @@ static nb_status loss_begin(nb_ag_rec* r, const char* op, const char* node, nb_b
 }
 
 static nb_tensor* saved_opt(nb_bw* b, int32_t slot) {
-    return b->node->saved[slot].t != NULL ? bw_saved(b, slot) : NULL;
+    return nb_saved_present(&b->node->saved[slot]) ? bw_saved(b, slot) : NULL;
 }
 
 /* The weights' gradients are not implemented: fails when one is asked for. */

@@ -29,7 +29,7 @@
 /* The input and weight as the kernels need them. */
 #define NORM_OPERANDS(b)                                                                             \
     nb_tensor* x = bw_saved(b, 0);                                                                   \
-    nb_tensor* w = b->node->saved[1].t != NULL ? bw_saved(b, 1) : NULL
+    nb_tensor* w = nb_saved_present(&b->node->saved[1]) ? bw_saved(b, 1) : NULL
 
 static nb_status record_norm(nb_ag_rec* r, const char* op, const char* node, nb_backward_fn fn,
                              const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst,

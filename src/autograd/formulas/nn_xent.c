@@ -12,7 +12,7 @@
 #define U(fn, t) bw_unary(b, fn, t)
 
 static nb_tensor* saved_opt(nb_bw* b, int32_t slot) {
-    return b->node->saved[slot].t != NULL ? bw_saved(b, slot) : NULL;
+    return nb_saved_present(&b->node->saved[slot]) ? bw_saved(b, slot) : NULL;
 }
 
 /* [1, C, 1, ...] (ndim dims, C at cd). */

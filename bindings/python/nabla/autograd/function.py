@@ -19,6 +19,7 @@ class FunctionCtx:
     def __init__(self) -> None:
         self._saved = ()
         self._saved_versions = ()
+        self._saved_hooks = None  # the saved-tensor hooks _saved was packed with
         self._non_differentiable = set()
         self._materialize_grads = True
         self.needs_input_grad = ()
@@ -28,6 +29,14 @@ class FunctionCtx:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save variables, but argument {tensors.index(t)} is "
                                 f"of type {type(t).__name__}")
+        from .graph import _current_hooks
+        pair = _current_hooks()
+        if pair is not None:  # saved-tensor hooks: keep what pack returns (not version-checked, as in PyTorch)
+            self._saved_hooks = pair
+            self._saved = tuple(None if t is None else pair.pack(t) for t in tensors)
+            self._saved_versions = tuple(None for _ in tensors)
+            return
+        self._saved_hooks = None
         self._saved = tensors
         self._saved_versions = tuple(None if t is None else t._version for t in tensors)
 
@@ -39,6 +48,9 @@ class FunctionCtx:
                                "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
                                "you need to backward through the graph a second time or if you need to access saved "
                                "tensors after calling backward.")
+        if self._saved_hooks is not None:
+            from .graph import _unpack_value
+            return tuple(None if v is None else _unpack_value(self._saved_hooks, v) for v in self._saved)
         for i, (t, v) in enumerate(zip(self._saved, self._saved_versions)):
             if t is not None and t._version != v:
                 raise RuntimeError(
