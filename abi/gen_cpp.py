@@ -11,7 +11,8 @@ mapping is by C type and by the manifest's pointer directions and lengths only:
   const int64_t* [in: n or N]         IntList ({1, 2}, a vector, or one integer, repeated
                                       to a fixed length N); n filled in
   const int64_t* [in: scalar-optional]  std::optional<int64_t>
-  nb_tensor** [out: 1]                returned: a Tensor, or a std::tuple of them
+  nb_tensor** [out: 1]                returned: a Tensor, or a std::tuple of them; an op that
+                                      only writes its first tensor (nb_uniform_) returns it
   numbers, nb_generator*              themselves
 Anything else (strings, buffers, callbacks, other handles) is left to nabla.h.
 Trailing parameters take PyTorch's default when their name has one (DEFAULTS)."""
@@ -120,9 +121,18 @@ def _signature(fn: dict, params: list[Param], skip_first: bool = False) -> str:
     return ", ".join(parts[1:] if skip_first else parts)
 
 
-def _returns(params: list[Param]) -> str:
+def _in_place(fn: dict, params: list[Param]) -> bool:
+    """An op that writes its first tensor and returns nothing (nb_uniform_): returns that tensor, as
+    PyTorch's in-place methods return self, so that calls chain."""
+    return (fn["name"].endswith("_") and not any(p.kind == "result" for p in params) and bool(params)
+            and params[0].kind == "tensor" and params[0].ctype == "nb_tensor*")
+
+
+def _returns(fn: dict, params: list[Param]) -> str:
     n = sum(1 for p in params if p.kind == "result")
-    return "void" if n == 0 else "Tensor" if n == 1 else f"std::tuple<{', '.join(['Tensor'] * n)}>"
+    if n == 0:
+        return "Tensor" if _in_place(fn, params) else "void"
+    return "Tensor" if n == 1 else f"std::tuple<{', '.join(['Tensor'] * n)}>"
 
 
 def _body(fn: dict, params: list[Param]) -> list[str]:
@@ -152,6 +162,8 @@ def _body(fn: dict, params: list[Param]) -> list[str]:
     if results:
         lines.append("    " + "; ".join(f"nb_tensor* {_ident(p.name)}_out = nullptr" for p in results) + ";")
     lines.append(f"    detail::check({fn['name']}({', '.join(args)}));")
+    if _in_place(fn, params):
+        lines.append(f"    return {_ident(params[0].name)};")
     if len(results) == 1:
         lines.append(f"    return Tensor({_ident(results[0].name)}_out);")
     elif results:
@@ -507,7 +519,7 @@ def hpp(m: dict) -> str:
     methods = [(fn, params, name) for fn, params, name in mapped if params and params[0].kind == "tensor"]
     lines = [PRELUDE, TENSOR]
     for fn, params, name in methods:
-        lines.append(f"    {_returns(params)} {name}({_signature(fn, params, skip_first=True)}) const;")
+        lines.append(f"    {_returns(fn, params)} {name}({_signature(fn, params, skip_first=True)}) const;")
     lines += ["", "private:", "    nb_tensor* h_ = nullptr;", "};", "",
               "namespace detail {",
               "inline std::vector<nb_tensor*> handles(const std::vector<Tensor>& ts) {",
@@ -519,12 +531,12 @@ def hpp(m: dict) -> str:
               "}  // namespace detail", "",
               "// ---- every mapped function of the manifest ----", ""]
     for fn, params, name in mapped:
-        lines.append(f"inline {_returns(params)} {name}({_signature(fn, params)});")
+        lines.append(f"inline {_returns(fn, params)} {name}({_signature(fn, params)});")
     lines.append("")
     for fn, params, name in mapped:
         doc = re.sub(r"\s+", " ", fn["doc"]).replace("*/", "* /")
         lines.append(f"/** {doc} */")
-        lines.append(f"inline {_returns(params)} {name}({_no_defaults(_signature(fn, params))}) {{")
+        lines.append(f"inline {_returns(fn, params)} {name}({_no_defaults(_signature(fn, params))}) {{")
         lines += _body(fn, params)
         lines.append("}")
     lines.append("")
@@ -532,8 +544,8 @@ def hpp(m: dict) -> str:
         shown = [p for p in params if p.kind not in ("count", "result")]
         sig = _no_defaults(_signature(fn, params, skip_first=True))
         args = ", ".join(["*this"] + [_ident(p.name) for p in shown[1:]])
-        ret = "" if _returns(params) == "void" else "return "
-        lines.append(f"inline {_returns(params)} Tensor::{name}({sig}) const {{ {ret}nabla::{name}({args}); }}")
+        ret = "" if _returns(fn, params) == "void" else "return "
+        lines.append(f"inline {_returns(fn, params)} Tensor::{name}({sig}) const {{ {ret}nabla::{name}({args}); }}")
     lines.append(EPILOGUE)
     return "\n".join(lines)
 

@@ -144,20 +144,20 @@ public:
     Tensor contiguous() const;
     Tensor clone() const;
     Tensor to(int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy) const;
-    void copy_(const Tensor& src) const;
-    void resize_(IntList shape) const;
+    Tensor copy_(const Tensor& src) const;
+    Tensor resize_(IntList shape) const;
     void resize_output(IntList shape) const;
-    void share_memory_() const;
+    Tensor share_memory_() const;
     Tensor pin_memory() const;
     Tensor to_v2(int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking = 0) const;
-    void copy_v2_(const Tensor& src, int32_t non_blocking = 0) const;
+    Tensor copy_v2_(const Tensor& src, int32_t non_blocking = 0) const;
     void set_requires_grad(int32_t requires_grad) const;
     Tensor get_grad() const;
     void retain_grad() const;
     Tensor detach() const;
-    void detach_() const;
+    Tensor detach_() const;
     void remove_hook(int64_t id) const;
-    void amp_update_scale_(const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) const;
+    Tensor amp_update_scale_(const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) const;
     Tensor scaled_dot_product_attention(const Tensor& k, const Tensor& v, const Tensor& attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen = nullptr) const;
     Tensor add(const Tensor& b, double alpha = 1.0, const Tensor& dst = {}) const;
     Tensor sub(const Tensor& b, double alpha = 1.0, const Tensor& dst = {}) const;
@@ -251,9 +251,9 @@ public:
     void adam_step(const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) const;
     void rmsprop_step(const Tensor& grad, const Tensor& square_avg, const Tensor& grad_avg, const Tensor& momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) const;
     void adagrad_step(const Tensor& grad, const Tensor& state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) const;
-    void uniform_(double from, double to, nb_generator* gen = nullptr) const;
-    void normal_(double mean, double std, nb_generator* gen = nullptr) const;
-    void random_(int64_t low, int64_t high_inclusive, nb_generator* gen = nullptr) const;
+    Tensor uniform_(double from, double to, nb_generator* gen = nullptr) const;
+    Tensor normal_(double mean, double std, nb_generator* gen = nullptr) const;
+    Tensor random_(int64_t low, int64_t high_inclusive, nb_generator* gen = nullptr) const;
     Tensor bernoulli(nb_generator* gen = nullptr, const Tensor& dst = {}) const;
     Tensor multinomial(int64_t num_samples, int32_t replacement, nb_generator* gen = nullptr, const Tensor& dst = {}) const;
     Tensor dropout(double p, int32_t train, nb_generator* gen = nullptr, const Tensor& dst = {}) const;
@@ -375,16 +375,16 @@ inline Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
 inline Tensor contiguous(const Tensor& t);
 inline Tensor clone(const Tensor& t);
 inline Tensor to(const Tensor& t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy);
-inline void copy_(const Tensor& dst, const Tensor& src);
-inline void resize_(const Tensor& t, IntList shape);
+inline Tensor copy_(const Tensor& dst, const Tensor& src);
+inline Tensor resize_(const Tensor& t, IntList shape);
 inline void resize_output(const Tensor& t, IntList shape);
-inline void share_memory_(const Tensor& t);
+inline Tensor share_memory_(const Tensor& t);
 inline Tensor empty_shared(IntList shape, int32_t dtype = nb_get_default_dtype());
 inline void memory_reset_peak(int32_t device_type = NB_CPU, int32_t device_index = 0);
 inline void memory_empty_cache(int32_t device_type = NB_CPU, int32_t device_index = 0);
 inline Tensor pin_memory(const Tensor& t);
 inline Tensor to_v2(const Tensor& t, int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking = 0);
-inline void copy_v2_(const Tensor& dst, const Tensor& src, int32_t non_blocking = 0);
+inline Tensor copy_v2_(const Tensor& dst, const Tensor& src, int32_t non_blocking = 0);
 inline void profiler_start(int32_t flags);
 inline void profiler_stop();
 inline void profiler_range_pop();
@@ -396,11 +396,11 @@ inline void set_requires_grad(const Tensor& t, int32_t requires_grad);
 inline Tensor get_grad(const Tensor& t);
 inline void retain_grad(const Tensor& t);
 inline Tensor detach(const Tensor& t);
-inline void detach_(const Tensor& t);
+inline Tensor detach_(const Tensor& t);
 inline void remove_hook(const Tensor& t, int64_t id);
 inline void saved_tensors_hooks_pop();
 inline void amp_foreach_non_finite_check_and_unscale_(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale);
-inline void amp_update_scale_(const Tensor& scale, const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval);
+inline Tensor amp_update_scale_(const Tensor& scale, const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval);
 inline Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen = nullptr);
 inline Tensor add(const Tensor& a, const Tensor& b, double alpha = 1.0, const Tensor& dst = {});
 inline Tensor sub(const Tensor& a, const Tensor& b, double alpha = 1.0, const Tensor& dst = {});
@@ -502,9 +502,9 @@ inline Tensor rand(IntList shape, int32_t dtype, int32_t device_type, int32_t de
 inline Tensor randn(IntList shape, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen = nullptr, const Tensor& dst = {});
 inline Tensor randint(int64_t low, int64_t high, IntList shape, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen = nullptr, const Tensor& dst = {});
 inline Tensor randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen = nullptr, const Tensor& dst = {});
-inline void uniform_(const Tensor& t, double from, double to, nb_generator* gen = nullptr);
-inline void normal_(const Tensor& t, double mean, double std, nb_generator* gen = nullptr);
-inline void random_(const Tensor& t, int64_t low, int64_t high_inclusive, nb_generator* gen = nullptr);
+inline Tensor uniform_(const Tensor& t, double from, double to, nb_generator* gen = nullptr);
+inline Tensor normal_(const Tensor& t, double mean, double std, nb_generator* gen = nullptr);
+inline Tensor random_(const Tensor& t, int64_t low, int64_t high_inclusive, nb_generator* gen = nullptr);
 inline Tensor bernoulli(const Tensor& p, nb_generator* gen = nullptr, const Tensor& dst = {});
 inline Tensor bernoulli_scalar(double p, IntList shape, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen = nullptr, const Tensor& dst = {});
 inline Tensor multinomial(const Tensor& probs, int64_t num_samples, int32_t replacement, nb_generator* gen = nullptr, const Tensor& dst = {});
@@ -739,20 +739,23 @@ inline Tensor to(const Tensor& t, int32_t dtype, int32_t device_type, int32_t de
     return Tensor(out_out);
 }
 /** Writes src into dst, broadcasting src to dst's shape and converting dtype (float16/bfloat16 round to nearest even). Bumps dst's version. */
-inline void copy_(const Tensor& dst, const Tensor& src) {
+inline Tensor copy_(const Tensor& dst, const Tensor& src) {
     detail::check(nb_tensor_copy_(dst.get(), src.get()));
+    return dst;
 }
 /** PyTorch's resize_: gives t the shape with contiguous strides at its offset, growing its storage (bytes kept, every view follows) when it is too small; a tensor that already has the shape is unchanged. External memory cannot grow; a tensor that requires grad cannot be resized. */
-inline void resize_(const Tensor& t, IntList shape) {
+inline Tensor resize_(const Tensor& t, IntList shape) {
     detail::check(nb_tensor_resize_(t.get(), shape.data(), static_cast<int32_t>(shape.size())));
+    return t;
 }
 /** PyTorch's resize_output, the rule for out= tensors: nothing when t has the shape; otherwise a warning when t had elements (see nb_set_warning_handler), then nb_tensor_resize_. Every op with a dst parameter applies it to a dst that is not one of its inputs. */
 inline void resize_output(const Tensor& t, IntList shape) {
     detail::check(nb_tensor_resize_output(t.get(), shape.data(), static_cast<int32_t>(shape.size())));
 }
 /** Moves t's storage (so every view of it) into shared memory that another process can map through nb_tensor_shared_fd; the values are kept. A no-op when already shared; cpu tensors only. Not safe while another thread uses the same storage. */
-inline void share_memory_(const Tensor& t) {
+inline Tensor share_memory_(const Tensor& t) {
     detail::check(nb_tensor_share_memory_(t.get()));
+    return t;
 }
 /** A new contiguous cpu tensor in shared memory, uninitialised. */
 inline Tensor empty_shared(IntList shape, int32_t dtype) {
@@ -781,8 +784,9 @@ inline Tensor to_v2(const Tensor& t, int32_t dtype, int32_t device_type, int32_t
     return Tensor(out_out);
 }
 /** As nb_tensor_copy_; with non_blocking, a same-dtype contiguous copy between pinned host memory and a CUDA device is queued on the current stream and the call returns at once. */
-inline void copy_v2_(const Tensor& dst, const Tensor& src, int32_t non_blocking) {
+inline Tensor copy_v2_(const Tensor& dst, const Tensor& src, int32_t non_blocking) {
     detail::check(nb_tensor_copy_v2_(dst.get(), src.get(), non_blocking));
+    return dst;
 }
 /** Starts a profiling session (process-wide): every op call from then on is recorded per thread with its name and host start/end time, plus what the NB_PROFILE_* flags ask for. Fails when a session is already running. Events of the previous session are dropped. */
 inline void profiler_start(int32_t flags) {
@@ -833,8 +837,9 @@ inline Tensor detach(const Tensor& t) {
     return Tensor(out_out);
 }
 /** Cuts t from the graph in place: it becomes a leaf that does not require grad. */
-inline void detach_(const Tensor& t) {
+inline Tensor detach_(const Tensor& t) {
     detail::check(nb_tensor_detach_(t.get()));
+    return t;
 }
 /** Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
 inline void remove_hook(const Tensor& t, int64_t id) {
@@ -850,8 +855,9 @@ inline void amp_foreach_non_finite_check_and_unscale_(const std::vector<Tensor>&
     detail::check(nb_amp_foreach_non_finite_check_and_unscale_(grads_h.data(), static_cast<int32_t>(grads.size()), found_inf.get(), inv_scale.get()));
 }
 /** The loss scale's update (PyTorch's _amp_update_scale_), in place on the device: when found_inf is non-zero, scale *= backoff_factor and growth_tracker = 0; else growth_tracker + 1 successful steps, and at growth_interval of them scale *= growth_factor (kept when that overflows) and growth_tracker = 0. scale and found_inf: 1-element float32 tensors; growth_tracker: 1-element int32. */
-inline void amp_update_scale_(const Tensor& scale, const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) {
+inline Tensor amp_update_scale_(const Tensor& scale, const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) {
     detail::check(nb_amp_update_scale_(scale.get(), growth_tracker.get(), found_inf.get(), growth_factor, backoff_factor, growth_interval));
+    return scale;
 }
 /** softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */
 inline Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen) {
@@ -1478,16 +1484,19 @@ inline Tensor randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t de
     return Tensor(out_out);
 }
 /** Fills a floating tensor in place with values uniform on [from, to) (from <= to, both finite). Bumps t's version. gen NULL means the default generator. */
-inline void uniform_(const Tensor& t, double from, double to, nb_generator* gen) {
+inline Tensor uniform_(const Tensor& t, double from, double to, nb_generator* gen) {
     detail::check(nb_uniform_(t.get(), from, to, gen));
+    return t;
 }
 /** Fills a floating tensor in place with normal values (std >= 0). Bumps t's version. gen NULL means the default generator. */
-inline void normal_(const Tensor& t, double mean, double std, nb_generator* gen) {
+inline Tensor normal_(const Tensor& t, double mean, double std, nb_generator* gen) {
     detail::check(nb_normal_(t.get(), mean, std, gen));
+    return t;
 }
 /** Fills t in place with integers uniform on [low, high_inclusive] (inclusive, so a dtype's whole range is expressible; PyTorch's random_(from, to) is [from, to - 1]). Bumps t's version. gen NULL means the default generator. */
-inline void random_(const Tensor& t, int64_t low, int64_t high_inclusive, nb_generator* gen) {
+inline Tensor random_(const Tensor& t, int64_t low, int64_t high_inclusive, nb_generator* gen) {
     detail::check(nb_random_(t.get(), low, high_inclusive, gen));
+    return t;
 }
 /** 1 with probability p[i], else 0, in p's shape and (floating) dtype; every p[i] must be in [0, 1]. With dst non-NULL, p broadcasts to dst's shape and the 0/1 values take dst's dtype; dst/out otherwise by convention. gen NULL means the default generator. */
 inline Tensor bernoulli(const Tensor& p, nb_generator* gen, const Tensor& dst) {
@@ -1998,20 +2007,20 @@ inline Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const { return
 inline Tensor Tensor::contiguous() const { return nabla::contiguous(*this); }
 inline Tensor Tensor::clone() const { return nabla::clone(*this); }
 inline Tensor Tensor::to(int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy) const { return nabla::to(*this, dtype, device_type, device_index, copy); }
-inline void Tensor::copy_(const Tensor& src) const { nabla::copy_(*this, src); }
-inline void Tensor::resize_(IntList shape) const { nabla::resize_(*this, shape); }
+inline Tensor Tensor::copy_(const Tensor& src) const { return nabla::copy_(*this, src); }
+inline Tensor Tensor::resize_(IntList shape) const { return nabla::resize_(*this, shape); }
 inline void Tensor::resize_output(IntList shape) const { nabla::resize_output(*this, shape); }
-inline void Tensor::share_memory_() const { nabla::share_memory_(*this); }
+inline Tensor Tensor::share_memory_() const { return nabla::share_memory_(*this); }
 inline Tensor Tensor::pin_memory() const { return nabla::pin_memory(*this); }
 inline Tensor Tensor::to_v2(int32_t dtype, int32_t device_type, int32_t device_index, int32_t copy, int32_t non_blocking) const { return nabla::to_v2(*this, dtype, device_type, device_index, copy, non_blocking); }
-inline void Tensor::copy_v2_(const Tensor& src, int32_t non_blocking) const { nabla::copy_v2_(*this, src, non_blocking); }
+inline Tensor Tensor::copy_v2_(const Tensor& src, int32_t non_blocking) const { return nabla::copy_v2_(*this, src, non_blocking); }
 inline void Tensor::set_requires_grad(int32_t requires_grad) const { nabla::set_requires_grad(*this, requires_grad); }
 inline Tensor Tensor::get_grad() const { return nabla::get_grad(*this); }
 inline void Tensor::retain_grad() const { nabla::retain_grad(*this); }
 inline Tensor Tensor::detach() const { return nabla::detach(*this); }
-inline void Tensor::detach_() const { nabla::detach_(*this); }
+inline Tensor Tensor::detach_() const { return nabla::detach_(*this); }
 inline void Tensor::remove_hook(int64_t id) const { nabla::remove_hook(*this, id); }
-inline void Tensor::amp_update_scale_(const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) const { nabla::amp_update_scale_(*this, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval); }
+inline Tensor Tensor::amp_update_scale_(const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval) const { return nabla::amp_update_scale_(*this, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval); }
 inline Tensor Tensor::scaled_dot_product_attention(const Tensor& k, const Tensor& v, const Tensor& attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen) const { return nabla::scaled_dot_product_attention(*this, k, v, attn_mask, dropout_p, is_causal, scale, gen); }
 inline Tensor Tensor::add(const Tensor& b, double alpha, const Tensor& dst) const { return nabla::add(*this, b, alpha, dst); }
 inline Tensor Tensor::sub(const Tensor& b, double alpha, const Tensor& dst) const { return nabla::sub(*this, b, alpha, dst); }
@@ -2105,9 +2114,9 @@ inline void Tensor::sgd_step(const Tensor& grad, const Tensor& momentum_buffer, 
 inline void Tensor::adam_step(const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) const { nabla::adam_step(*this, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize); }
 inline void Tensor::rmsprop_step(const Tensor& grad, const Tensor& square_avg, const Tensor& grad_avg, const Tensor& momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) const { nabla::rmsprop_step(*this, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps, weight_decay, momentum, centered, maximize); }
 inline void Tensor::adagrad_step(const Tensor& grad, const Tensor& state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) const { nabla::adagrad_step(*this, grad, state_sum, step, lr, lr_decay, eps, weight_decay, maximize); }
-inline void Tensor::uniform_(double from, double to, nb_generator* gen) const { nabla::uniform_(*this, from, to, gen); }
-inline void Tensor::normal_(double mean, double std, nb_generator* gen) const { nabla::normal_(*this, mean, std, gen); }
-inline void Tensor::random_(int64_t low, int64_t high_inclusive, nb_generator* gen) const { nabla::random_(*this, low, high_inclusive, gen); }
+inline Tensor Tensor::uniform_(double from, double to, nb_generator* gen) const { return nabla::uniform_(*this, from, to, gen); }
+inline Tensor Tensor::normal_(double mean, double std, nb_generator* gen) const { return nabla::normal_(*this, mean, std, gen); }
+inline Tensor Tensor::random_(int64_t low, int64_t high_inclusive, nb_generator* gen) const { return nabla::random_(*this, low, high_inclusive, gen); }
 inline Tensor Tensor::bernoulli(nb_generator* gen, const Tensor& dst) const { return nabla::bernoulli(*this, gen, dst); }
 inline Tensor Tensor::multinomial(int64_t num_samples, int32_t replacement, nb_generator* gen, const Tensor& dst) const { return nabla::multinomial(*this, num_samples, replacement, gen, dst); }
 inline Tensor Tensor::dropout(double p, int32_t train, nb_generator* gen, const Tensor& dst) const { return nabla::dropout(*this, p, train, gen, dst); }
