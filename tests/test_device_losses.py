@@ -146,6 +146,11 @@ def test_no_tensor_outlives_the_call(device):
             fn(x, t).backward()
         with pytest.raises(RuntimeError):
             F.binary_cross_entropy(x * 3, t)
+        labels = nabla.tensor([0, 3, -100], device=device)
+        F.cross_entropy(x, labels, label_smoothing=0.1).backward()
+        F.cross_entropy(x, t.softmax(1)).backward()
+        with pytest.raises(IndexError):
+            F.nll_loss(x, nabla.tensor([0, 9, 1], device=device))
 
     step()
     gc.collect()
@@ -154,3 +159,70 @@ def test_no_tensor_outlives_the_call(device):
         step()
     gc.collect()
     assert nabla.memory.stats()["live_tensors"] == before
+
+
+# (shape of the input, target kind, kwargs): class indices (with ignore_index hits) or probabilities
+CLASSIFICATION = [
+    ((5, 4), "index", {}),
+    ((5, 4), "index", {"weight": True}),
+    ((5, 4), "index", {"ignore_index": 1}),
+    ((5, 4), "index", {"weight": True, "ignore_index": 2, "label_smoothing": 0.2}),
+    ((3, 4, 6), "index", {"weight": True, "label_smoothing": 0.1}),
+    ((4,), "index", {}),
+    ((5, 4), "prob", {}),
+    ((5, 4), "prob", {"weight": True, "label_smoothing": 0.3}),
+    ((2, 4, 3), "prob", {}),
+]
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("fn", ["cross_entropy", "nll_loss"])
+@pytest.mark.parametrize("case", range(len(CLASSIFICATION)))
+def test_classification_losses_match_torch(device, case, fn, dtype, reduction):
+    shape, kind, kwargs = CLASSIFICATION[case]
+    if fn == "nll_loss" and (kind == "prob" or "label_smoothing" in kwargs):
+        pytest.skip("nll_loss takes class indices and no label smoothing")
+    nd, td, rtol, atol = FLOATS[dtype]
+    rng = np.random.default_rng(case)
+    C = shape[1] if len(shape) >= 2 else shape[0]
+    x = torch.tensor(rng.standard_normal(shape)).to(td).double().numpy()
+    if kind == "index":
+        tshape = (shape[0],) + shape[2:] if len(shape) >= 2 else ()
+        t = rng.integers(0, C, tshape)
+    else:
+        t = torch.tensor(rng.random(shape)).softmax(1 if len(shape) >= 2 else 0).to(td).double().numpy()
+    w = rng.uniform(0.5, 2.0, C) if kwargs.get("weight") else None
+    extra = {k: v for k, v in kwargs.items() if k != "weight"}
+
+    def run(lib, f, dt, dev):
+        kw = {"device": dev} if lib is nabla else {}
+        xt = lib.tensor(x, dtype=dt, **kw).requires_grad_(True)
+        inp = xt.log_softmax(1 if len(shape) >= 2 else 0) if fn == "nll_loss" else xt
+        tt = lib.tensor(t, **kw) if kind == "index" else lib.tensor(t, dtype=dt, **kw)
+        wt = lib.tensor(w, dtype=dt, **kw) if w is not None else None
+        y = getattr(f, fn)(inp, tt, weight=wt, reduction=reduction, **extra)
+        up = lib.tensor(np.linspace(0.5, 1.5, max(1, int(np.prod(y.shape)))).reshape(tuple(y.shape)), dtype=dt, **kw)
+        (y * up).sum().backward()
+        return y, xt.grad
+
+    ours = run(nabla, F, nd, device)
+    theirs = run(torch, TF, td, "cpu")
+    assert ours[0].dtype == nd and ours[0].device.type == device
+    for a, b in zip(ours, theirs):
+        assert tuple(a.shape) == tuple(b.shape)
+        np.testing.assert_allclose(_np(a), _np(b), rtol=rtol, atol=atol * max(1.0, float(np.abs(_np(b)).max())))
+
+
+def test_classification_bad_input(device):
+    x = nabla.zeros(3, 4, device=device)
+    with pytest.raises(IndexError, match="Target 7 is out of bounds"):
+        F.cross_entropy(x, nabla.tensor([0, 7, 1], device=device))
+    with pytest.raises(IndexError, match="Target -3 is out of bounds"):
+        F.nll_loss(x, nabla.tensor([0, -3, 1], device=device), ignore_index=1)
+    assert float(F.cross_entropy(x, nabla.tensor([0, -100, 1], device=device))) == pytest.approx(np.log(4))
+    with pytest.raises(ValueError, match="Expected input batch_size"):
+        F.cross_entropy(x, nabla.tensor([0, 1], device=device))
+    if device != "cpu":
+        with pytest.raises(RuntimeError, match="expected all tensors to be on the same device"):
+            F.cross_entropy(x, nabla.tensor([0, 1, 2]))

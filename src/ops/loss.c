@@ -184,10 +184,13 @@ static nb_status classification(const char* op, bool logits, const nb_tensor* in
                                 nb_tensor* dst, nb_tensor** out) {
     nb_status st;
     int32_t kd;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "target", target, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "weight", weight, true)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK)
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_handle(op, "target", target, false)) != NB_OK ||
+        (st = nn_check_handle(op, "weight", weight, true)) != NB_OK || (st = nn_check_reduction(op, reduction)) != NB_OK)
         return st;
+    const nb_tensor* placed[4] = {input, target, weight, dst};
+    static const char* const placed_names[4] = {"input", "target", "weight", "out"};
+    if ((st = nn_check_same_device(op, placed_names, placed, 4)) != NB_OK) return st;
     if (input->ndim < 1)
         return nb_error(NB_ERR_SHAPE, "%s: Expected 1 or more dimensions (got 0)", op);
     if ((st = nn_check_float(op, input, &kd)) != NB_OK) return st;
@@ -236,6 +239,11 @@ static nb_status classification(const char* op, bool logits, const nb_tensor* in
         return nb_error(NB_ERR_DTYPE, "%s: expected a floating-point weight, but got %s", op, nb_dtype_str(weight->dtype));
 
     nb_tensor *x = NULL, *t = NULL, *w = NULL, *result = NULL;
+    if (input->storage->device_type != NB_CPU) { /* no loss kernels there: composed from the device's ops */
+        st = nn_classification_loss_composed(op, logits, input, target, weight, ignore_index, reduction, smoothing, kd,
+                                             &result);
+        return st == NB_OK ? nn_deliver(op, result, input->dtype, dst, out) : st;
+    }
     double* loss = NULL;
     const int64_t npos = g.N * g.S;
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig(target, probs ? kd : target->dtype, &t)) != NB_OK ||

@@ -1,132 +1,59 @@
-/* loss_composed.c: the pointwise losses on devices without loss kernels (CUDA
- * today), composed from the elementwise and reduction ops every backend has.
- * loss.c validates the arguments and keeps every message; this computes the value
- * only, in the kernel dtype, on the inputs' device. The backward formulas
- * (autograd/formulas/nn_loss.c) are written in public ops and run there as is. */
+/* loss_composed.c: the losses on devices without loss kernels (CUDA today),
+ * composed from the elementwise, reduction and line ops every backend has (the
+ * helpers of composed.h). loss.c validates the arguments and keeps every message;
+ * this computes the value only, in the kernel dtype, on the inputs' device. The
+ * backward formulas (autograd/formulas/nn_loss.c, nn_xent.c) are public ops already. */
 #include "loss_composed.h"
+
+#include "composed.h"
 
 #include <math.h>
 
-/* Temporaries of one composition, released together; the first failure sticks. */
-typedef struct {
-    nb_status st;
-    int32_t n;
-    nb_tensor* tmp[40];
-} expr;
-
-/* Takes t (the result of a call made before this one: never pass the call itself as an
- * argument beside t, as C leaves the order in which arguments are read open). */
-static nb_tensor* keep(expr* e, nb_status st, nb_tensor* t) {
-    if (st != NB_OK) {
-        if (e->st == NB_OK) e->st = st;
-        return NULL;
-    }
-    if (e->n == (int32_t)(sizeof e->tmp / sizeof e->tmp[0])) { /* a bug in a composition below */
-        nb_tensor_release(t);
-        e->st = nb_error(NB_ERR_INTERNAL, "loss: composition uses too many temporaries");
-        return NULL;
-    }
-    e->tmp[e->n++] = t;
-    return t;
-}
-
-typedef nb_status (*binary_fn)(const nb_tensor*, const nb_tensor*, nb_tensor*, nb_tensor**);
-typedef nb_status (*linear_fn)(const nb_tensor*, const nb_tensor*, double, nb_tensor*, nb_tensor**);
-typedef nb_status (*unary_fn)(const nb_tensor*, nb_tensor*, nb_tensor**);
-
-static nb_tensor* binary(expr* e, binary_fn fn, const nb_tensor* a, const nb_tensor* b) {
-    if (e->st != NB_OK) return NULL;
-    nb_tensor* r = NULL;
-    const nb_status st = fn(a, b, NULL, &r);
-    return keep(e, st, r);
-}
-static nb_tensor* linear(expr* e, linear_fn fn, const nb_tensor* a, const nb_tensor* b) { /* a +- b */
-    if (e->st != NB_OK) return NULL;
-    nb_tensor* r = NULL;
-    const nb_status st = fn(a, b, 1.0, NULL, &r);
-    return keep(e, st, r);
-}
-static nb_tensor* unary(expr* e, unary_fn fn, const nb_tensor* x) {
-    if (e->st != NB_OK) return NULL;
-    nb_tensor* r = NULL;
-    const nb_status st = fn(x, NULL, &r);
-    return keep(e, st, r);
-}
-#define sub(e, a, b) linear(e, nb_sub, a, b)
-#define add(e, a, b) linear(e, nb_add, a, b)
-#define mul(e, a, b) binary(e, nb_mul, a, b)
-#define lt(e, a, b) binary(e, nb_lt, a, b)
-#define eq(e, a, b) binary(e, nb_eq, a, b)
-static nb_tensor* where(expr* e, const nb_tensor* c, const nb_tensor* a, const nb_tensor* b) {
-    if (e->st != NB_OK) return NULL;
-    nb_tensor* r = NULL;
-    const nb_status st = nb_where(c, a, b, NULL, &r);
-    return keep(e, st, r);
-}
-static nb_tensor* clamp_min(expr* e, const nb_tensor* x, double lo) {
-    if (e->st != NB_OK) return NULL;
-    nb_tensor* r = NULL;
-    const nb_status st = nb_clamp(x, lo, INFINITY, NULL, &r);
-    return keep(e, st, r);
-}
-static nb_tensor* scalar(expr* e, double v) { /* a wrapped number: takes the other operand's dtype and device */
-    if (e->st != NB_OK) return NULL;
-    nb_tensor* r = NULL;
-    const nb_status st = nb_scalar(v, (int64_t)v, NB_F64, &r);
-    return keep(e, st, r);
-}
-static nb_tensor* cast(expr* e, const nb_tensor* x, int32_t dtype) {
-    if (e->st != NB_OK) return NULL;
-    nb_tensor* r = NULL;
-    const nb_status st = nb_tensor_to(x, dtype, x->storage->device_type, x->storage->device_index, 0, &r);
-    return keep(e, st, r);
-}
-
 /* |d| < p ? 0.5 d^2 / p : |d| - 0.5 p (smooth_l1) or p (|d| - 0.5 p) (huber; scale = p). */
-static nb_tensor* piecewise(expr* e, nb_tensor* d, double p, bool huber) {
-    nb_tensor* z = unary(e, nb_abs, d);
-    nb_tensor* quad = mul(e, mul(e, z, z), scalar(e, huber ? 0.5 : 0.5 / p));
-    nb_tensor* lin = sub(e, z, scalar(e, 0.5 * p));
-    if (huber) lin = mul(e, lin, scalar(e, p));
-    return where(e, lt(e, z, scalar(e, p)), quad, lin);
+static nb_tensor* piecewise(nb_cx* e, nb_tensor* d, double p, bool huber) {
+    nb_tensor* z = cx_unary(e, nb_abs, d);
+    nb_tensor* quad = cx_mul(e, cx_mul(e, z, z), cx_scalar(e, huber ? 0.5 : 0.5 / p));
+    nb_tensor* lin = cx_sub(e, z, cx_scalar(e, 0.5 * p));
+    if (huber) lin = cx_mul(e, lin, cx_scalar(e, p));
+    return cx_where(e, cx_lt(e, z, cx_scalar(e, p)), quad, lin);
 }
 
-static nb_tensor* value(expr* e, int kind, nb_tensor* const* in, double p) {
+static nb_tensor* value(nb_cx* e, int kind, nb_tensor* const* in, double p) {
     nb_tensor *x = in[0], *t = in[1], *w = in[2], *pw = in[3];
     nb_tensor* v = NULL;
     switch (kind) {
     case NN_PW_MSE: {
-        nb_tensor* d = sub(e, x, t);
-        v = mul(e, d, d);
+        nb_tensor* d = cx_sub(e, x, t);
+        v = cx_mul(e, d, d);
         break;
     }
-    case NN_PW_L1: v = unary(e, nb_abs, sub(e, x, t)); break;
+    case NN_PW_L1: v = cx_unary(e, nb_abs, cx_sub(e, x, t)); break;
     case NN_PW_SMOOTH_L1:
-        v = p == 0 ? unary(e, nb_abs, sub(e, x, t)) : piecewise(e, sub(e, x, t), p, false);
+        v = p == 0 ? cx_unary(e, nb_abs, cx_sub(e, x, t)) : piecewise(e, cx_sub(e, x, t), p, false);
         break;
-    case NN_PW_HUBER: v = piecewise(e, sub(e, x, t), p, true); break;
+    case NN_PW_HUBER: v = piecewise(e, cx_sub(e, x, t), p, true); break;
     case NN_PW_BCE: { /* (t - 1) max(log1p(-x), -100) - t max(log x, -100) */
-        nb_tensor* lx = clamp_min(e, unary(e, nb_log, x), -100);
-        nb_tensor* l1x = clamp_min(e, unary(e, nb_log1p, unary(e, nb_neg, x)), -100);
-        v = sub(e, mul(e, sub(e, t, scalar(e, 1)), l1x), mul(e, t, lx));
+        nb_tensor* lx = cx_clamp_min(e, cx_unary(e, nb_log, x), -100);
+        nb_tensor* l1x = cx_clamp_min(e, cx_unary(e, nb_log1p, cx_unary(e, nb_neg, x)), -100);
+        v = cx_sub(e, cx_mul(e, cx_sub(e, t, cx_scalar(e, 1)), l1x), cx_mul(e, t, lx));
         break;
     }
     case NN_PW_BCE_LOGITS: { /* (1 - t) x + (1 + (pw - 1) t) (log1p(exp(-|x|)) + relu(-x)) */
-        nb_tensor* soft = add(e, unary(e, nb_log1p, unary(e, nb_exp, unary(e, nb_neg, unary(e, nb_abs, x)))),
-                              unary(e, nb_relu, unary(e, nb_neg, x)));
-        if (pw != NULL) soft = mul(e, soft, add(e, scalar(e, 1), mul(e, sub(e, pw, scalar(e, 1)), t)));
-        v = add(e, mul(e, sub(e, scalar(e, 1), t), x), soft);
+        nb_tensor* soft = cx_add(e, cx_unary(e, nb_log1p, cx_unary(e, nb_exp, cx_unary(e, nb_neg, cx_unary(e, nb_abs, x)))),
+                              cx_unary(e, nb_relu, cx_unary(e, nb_neg, x)));
+        if (pw != NULL) soft = cx_mul(e, soft, cx_add(e, cx_scalar(e, 1), cx_mul(e, cx_sub(e, pw, cx_scalar(e, 1)), t)));
+        v = cx_add(e, cx_mul(e, cx_sub(e, cx_scalar(e, 1), t), x), soft);
         break;
     }
     case NN_PW_KL: { /* xlogy(t, t) - t x */
-        nb_tensor* zero = scalar(e, 0);
-        nb_tensor* tlogt = where(e, eq(e, t, zero), zero, mul(e, t, unary(e, nb_log, t)));
-        v = sub(e, tlogt, mul(e, t, x));
+        nb_tensor* zero = cx_scalar(e, 0);
+        nb_tensor* tlogt = cx_where(e, cx_eq(e, t, zero), zero, cx_mul(e, t, cx_unary(e, nb_log, t)));
+        v = cx_sub(e, tlogt, cx_mul(e, t, x));
         break;
     }
-    default: v = mul(e, unary(e, nb_exp, t), sub(e, t, x)); /* NN_PW_KL_LOG */
+    default: v = cx_mul(e, cx_unary(e, nb_exp, t), cx_sub(e, t, x)); /* NN_PW_KL_LOG */
     }
-    return w != NULL ? mul(e, v, w) : v;
+    return w != NULL ? cx_mul(e, v, w) : v;
 }
 
 /* binary_cross_entropy's range check: one device-to-host read, as the error must be raised here. */
@@ -150,10 +77,10 @@ nb_status nn_pointwise_loss_composed(const char* op, int kind, const nb_tensor* 
                                      double p, int32_t kd, nb_tensor** out) {
     nb_status st = kind == NN_PW_BCE ? bce_range(op, ops[0]) : NB_OK;
     if (st != NB_OK) return st;
-    expr e = {NB_OK, 0, {NULL}};
+    nb_cx e = NB_CX_INIT;
     nb_tensor* in[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < 4; i++)
-        if (ops[i] != NULL) in[i] = cast(&e, ops[i], kd);
+        if (ops[i] != NULL) in[i] = cx_cast(&e, ops[i], kd);
     nb_tensor* v = value(&e, kind, in, p);
     nb_tensor* result = NULL;
     if (e.st == NB_OK) {
@@ -182,7 +109,68 @@ nb_status nn_pointwise_loss_composed(const char* op, int kind, const nb_tensor* 
     } else {
         st = e.st;
     }
-    for (int32_t i = 0; i < e.n; i++) nb_tensor_release(e.tmp[i]);
+    nb_cx_release(&e);
+    if (st == NB_OK) *out = result;
+    return st;
+}
+
+/* A class-index target outside [0, C) (and not ignore_index): its value, read back to name it. */
+static nb_status index_range(const char* op, nb_cx* e, nb_tensor* t, nb_tensor* kept, int64_t C) {
+    nb_tensor* bad = cx_binary(e, nb_logical_and, kept, cx_lor(e, cx_lt(e, t, cx_iscalar(e, 0)), cx_ge(e, t, cx_iscalar(e, C))));
+    nb_tensor* any = NULL;
+    if (e->st == NB_OK) e->st = nb_any(bad, NULL, 0, 0, NULL, &any);
+    int64_t found = 0;
+    if (e->st == NB_OK) e->st = nb_tensor_item_int(any, &found);
+    nb_tensor_release(any);
+    if (e->st != NB_OK || !found) return e->st;
+    nb_tensor* values = NULL;
+    int64_t first = 0;
+    nb_status st = nb_masked_select(t, bad, &values);
+    if (st == NB_OK) st = nb_tensor_copy_to_host(values, &first, sizeof first);
+    nb_tensor_release(values);
+    return st != NB_OK ? st : nb_error(NB_ERR_INDEX, "%s: Target %lld is out of bounds.", op, (long long)first);
+}
+
+nb_status nn_classification_loss_composed(const char* op, bool logits, const nb_tensor* input, const nb_tensor* target,
+                                          const nb_tensor* weight, int64_t ignore_index, int32_t reduction,
+                                          double smoothing, int32_t kd, nb_tensor** out) {
+    nb_cx e = NB_CX_INIT;
+    const int32_t nd = input->ndim, cd = nd >= 2 ? 1 : 0;
+    const int64_t C = input->shape[cd];
+    int64_t cshape[NB_MAX_DIMS]; /* [1, C, 1, ...]: the weight along the class dim */
+    for (int32_t d = 0; d < nd; d++) cshape[d] = d == cd ? C : 1;
+    const bool probs = logits && nb_dtype_is_floating(target->dtype);
+    nb_tensor* x = cx_cast(&e, input, kd);
+    nb_tensor* logp = logits ? cx_log_softmax(&e, x, cd) : x;
+    nb_tensor* wc = weight != NULL ? cx_reshape(&e, cx_cast(&e, weight, kd), cshape, nd) : NULL;
+    nb_tensor *q, *kept = NULL, *denom = NULL;
+    if (probs) { /* q = w ((1 - ls) t + ls / C) */
+        q = cx_cast(&e, target, kd);
+    } else {     /* q = w ((1 - ls) onehot(t) + ls / C); positions at ignore_index count for nothing */
+        nb_tensor* t = cx_cast(&e, target, NB_I64);
+        kept = cx_ne(&e, t, cx_iscalar(&e, ignore_index));
+        nb_status st = e.st == NB_OK ? index_range(op, &e, t, kept, C) : e.st;
+        if (st != NB_OK && e.st == NB_OK) e.st = st;
+        nb_tensor* tu = cx_unsqueeze(&e, t, cd);
+        q = cx_cast(&e, cx_eq(&e, tu, cx_reshape(&e, cx_arange_on(&e, C, input), cshape, nd)), kd);
+        kept = cx_cast(&e, kept, kd);
+        if (reduction == NN_RED_MEAN) /* PyTorch's mean: over the summed weights of the kept targets */
+            denom = cx_sum_dim(&e, cx_mul(&e, wc != NULL ? cx_mul(&e, q, wc) : q, cx_unsqueeze(&e, kept, cd)), -1);
+    }
+    if (smoothing != 0) q = cx_add(&e, cx_mul(&e, q, cx_scalar(&e, 1.0 - smoothing)), cx_scalar(&e, smoothing / (double)C));
+    if (wc != NULL) q = cx_mul(&e, q, wc);
+    nb_tensor* loss = cx_unary(&e, nb_neg, cx_sum_dim(&e, cx_mul(&e, q, logp), cd)); /* per position */
+    if (kept != NULL) loss = cx_mul(&e, loss, kept);
+    nb_tensor* result = loss;
+    if (reduction != NN_RED_NONE) {
+        result = cx_sum_dim(&e, loss, -1);
+        if (reduction == NN_RED_MEAN)
+            result = denom != NULL ? cx_divide(&e, result, denom)
+                                   : cx_mul(&e, result, cx_scalar(&e, C > 0 ? (double)C / (double)input->numel : NAN));
+    }
+    nb_status st = e.st;
+    if (st == NB_OK) nb_tensor_retain(result);
+    nb_cx_release(&e);
     if (st == NB_OK) *out = result;
     return st;
 }

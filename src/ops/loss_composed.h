@@ -13,4 +13,13 @@ enum { NN_PW_MSE, NN_PW_L1, NN_PW_SMOOTH_L1, NN_PW_HUBER, NN_PW_BCE, NN_PW_BCE_L
 NB_INTERNAL nb_status nn_pointwise_loss_composed(const char* op, int kind, const nb_tensor* const* ops,
                                                  int32_t reduction, double p, int32_t kd, nb_tensor** out);
 
+/* nll_loss (logits false: input holds log-probabilities) and cross_entropy (class
+ * indices or probabilities), validated by loss.c, on the inputs' device: the loss in
+ * dtype kd, with PyTorch's weighting, ignore_index, label smoothing and reductions.
+ * A class index out of range fails with NB_ERR_INDEX naming it (one read back). */
+NB_INTERNAL nb_status nn_classification_loss_composed(const char* op, bool logits, const nb_tensor* input,
+                                                      const nb_tensor* target, const nb_tensor* weight,
+                                                      int64_t ignore_index, int32_t reduction, double smoothing,
+                                                      int32_t kd, nb_tensor** out);
+
 #endif  /* NABLA_OPS_LOSS_COMPOSED_H_ */
