@@ -120,6 +120,16 @@ extern "C" {
 #define NB_PROFILE_MEMORY 2  /* record storage allocations and frees (bytes, address, device) */
 #define NB_PROFILE_CUDA   4  /* time ops on CUDA tensors on their stream with a pair of timing events */
 
+/* How a reduction collective combines the ranks' values (int32_t; PyTorch's ReduceOp numbering). */
+#define NB_REDUCE_OP_SUM     0  /* sum (logical or for bool) */
+#define NB_REDUCE_OP_AVG     1  /* mean over the group (floating dtypes) */
+#define NB_REDUCE_OP_PRODUCT 2  /* product (logical and for bool) */
+#define NB_REDUCE_OP_MIN     3  /* minimum */
+#define NB_REDUCE_OP_MAX     4  /* maximum */
+#define NB_REDUCE_OP_BAND    5  /* bitwise and (integer and bool dtypes) */
+#define NB_REDUCE_OP_BOR     6  /* bitwise or (integer and bool dtypes) */
+#define NB_REDUCE_OP_BXOR    7  /* bitwise xor (integer and bool dtypes) */
+
 /* A status code: NB_OK or one of NB_ERR_*. */
 typedef int32_t nb_status;
 
@@ -193,6 +203,12 @@ typedef nb_status (*nb_warning_fn)(void* payload, const char* message);
 
 /* A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
 typedef struct nb_checkpoint nb_checkpoint;
+
+/* A communicator: a group of processes that run collectives together (MPI today; see docs/distributed.md). Refcounted with nb_comm_retain / nb_comm_release; a released (destroyed) communicator is refused by every function. Any thread may use it. */
+typedef struct nb_comm nb_comm;
+
+/* An asynchronous collective or point-to-point transfer in flight: nb_work_wait, nb_work_test, then nb_work_release. Until it completes, the tensors it reads or writes must not be changed or read by the caller. */
+typedef struct nb_work nb_work;
 
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
@@ -746,6 +762,82 @@ NB_API nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, cons
 
 /* Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
 NB_API void nb_checkpoint_release(nb_checkpoint* ck);
+
+/* ---- distributed ---- */
+/* NB_OK when the MPI library can be loaded: library (NULL: $NABLA_MPI_LIBRARY, else libmpi_abi.so.1 from the loader's search path), an MPI-5 standard ABI library such as the `mpich` wheel's. Otherwise NB_ERR_BACKEND with what was tried and how to install MPI. The first successful load stays for the process. */
+NB_API nb_status nb_comm_available(const char* library);
+
+/* Initialises MPI (with MPI_THREAD_MULTIPLE when the library offers it; calls are serialised otherwise) unless the caller already did, and returns a communicator over a duplicate of MPI_COMM_WORLD. Collective over all processes. timeout_s bounds every later wait: a collective that does not complete in time fails with NB_ERR_BACKEND and leaves the communicator unusable. With NABLA_DISTRIBUTED_DEBUG=DETAIL (or TORCH_DISTRIBUTED_DEBUG=DETAIL) in the environment, every collective first checks that all ranks called the same collective with the same root, dtype and shape, failing on every rank with a message that names the mismatch. */
+NB_API nb_status nb_comm_init_mpi(const char* library, double timeout_s, nb_comm** out);
+
+/* A sub-group: the ranks of parent that pass the same color, ordered by key then parent rank (MPI_Comm_split). Collective over parent. A negative color makes the caller a non-member: *out is set to NULL. */
+NB_API nb_status nb_comm_split(nb_comm* parent, int32_t color, int32_t key, nb_comm** out);
+
+/* The caller's rank in c; -1 (and the last error) for a bad handle. */
+NB_API int32_t nb_comm_rank(const nb_comm* c);
+
+/* The number of ranks in c; -1 (and the last error) for a bad handle. */
+NB_API int32_t nb_comm_size(const nb_comm* c);
+
+/* Sets how long later waits on c last before failing (positive seconds). */
+NB_API nb_status nb_comm_set_timeout(nb_comm* c, double timeout_s);
+
+/* Adds a reference. NULL-safe. */
+NB_API void nb_comm_retain(nb_comm* c);
+
+/* Drops a reference; the last one frees the MPI communicator (not collective). NULL-safe; a released handle is refused, and a double release warned about, as for nb_tensor_release. */
+NB_API void nb_comm_release(nb_comm* c);
+
+/* Shuts MPI down (MPI_Finalize) if nabla's loader started it and nobody did yet; call once at process exit after the last collective. Fails, leaving MPI running, after a collective timed out (exit the process instead). NB_OK when MPI was never loaded. */
+NB_API nb_status nb_comm_finalize(void);
+
+/* Stops every process of c's job with exit code `code` (MPI_Abort); returns only if that fails. */
+NB_API nb_status nb_comm_abort(nb_comm* c, int32_t code);
+
+/* Replaces t, on every rank, by the reduction (NB_REDUCE_OP_*) of all ranks' t. float16 and bfloat16 are reduced in float32 and rounded once. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_reduce(nb_comm* c, nb_tensor* t, int32_t op, nb_work** work);
+
+/* Copies root's t into t on every other rank. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_broadcast(nb_comm* c, nb_tensor* t, int32_t root, nb_work** work);
+
+/* As nb_comm_all_reduce, but only root's t receives the result; the others' t are left as they were. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_reduce(nb_comm* c, nb_tensor* t, int32_t root, int32_t op, nb_work** work);
+
+/* Concatenates every rank's input, in rank order, into output on every rank; output holds size times input's elements, of input's dtype (PyTorch's all_gather_into_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_gather(nb_comm* c, nb_tensor* output, const nb_tensor* input, nb_work** work);
+
+/* As nb_comm_all_gather into n == size tensors, each of input's element count and dtype: outputs[r] receives rank r's input. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_gather_list(nb_comm* c, nb_tensor* const* outputs, int32_t n, const nb_tensor* input, nb_work** work);
+
+/* Reduces every rank's input (size times output's elements) and gives rank r the r-th equal piece in output (PyTorch's reduce_scatter_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_reduce_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t op, nb_work** work);
+
+/* Concatenates every rank's input, in rank order, into output on root (size times input's elements); output is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_gather(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work);
+
+/* Gives rank r the r-th equal piece of root's input (size times output's elements) in output; input is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work);
+
+/* Rank r sends the r-th piece of input (split along dim 0 by input_splits, in rows; NULL: size equal pieces) to every rank and receives theirs into the pieces of output (output_splits), in rank order (PyTorch's all_to_all_single). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* output, const nb_tensor* input, const int64_t* output_splits, const int64_t* input_splits, nb_work** work);
+
+/* Sends t to rank dst, matched by a nb_comm_recv with the same tag. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32_t tag, nb_work** work);
+
+/* Receives into t what rank src sent with tag (the same element count and dtype). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag, nb_work** work);
+
+/* Completes once every rank of c has called it. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work);
+
+/* Waits until the work completes (or the communicator's timeout passes) and reports its result; later calls report the same result. */
+NB_API nb_status nb_work_wait(nb_work* w);
+
+/* Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. Calling it also moves MPI's progress along. */
+NB_API nb_status nb_work_test(nb_work* w, int32_t* done);
+
+/* Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
+NB_API void nb_work_release(nb_work* w);
 
 /* ---- ops: amp ---- */
 /* Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */

@@ -399,6 +399,7 @@ inline Tensor detach(const Tensor& t);
 inline Tensor detach_(const Tensor& t);
 inline void remove_hook(const Tensor& t, int64_t id);
 inline void saved_tensors_hooks_pop();
+inline void comm_finalize();
 inline void amp_foreach_non_finite_check_and_unscale_(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale);
 inline Tensor amp_update_scale_(const Tensor& scale, const Tensor& growth_tracker, const Tensor& found_inf, double growth_factor, double backoff_factor, int64_t growth_interval);
 inline Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen = nullptr);
@@ -848,6 +849,10 @@ inline void remove_hook(const Tensor& t, int64_t id) {
 /** Pops this thread's innermost saved-tensor hooks; NB_ERR_AUTOGRAD when none are pushed. */
 inline void saved_tensors_hooks_pop() {
     detail::check(nb_saved_tensors_hooks_pop());
+}
+/** Shuts MPI down (MPI_Finalize) if nabla's loader started it and nobody did yet; call once at process exit after the last collective. Fails, leaving MPI running, after a collective timed out (exit the process instead). NB_OK when MPI was never loaded. */
+inline void comm_finalize() {
+    detail::check(nb_comm_finalize());
 }
 /** Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
 inline void amp_foreach_non_finite_check_and_unscale_(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale) {

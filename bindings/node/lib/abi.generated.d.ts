@@ -105,6 +105,12 @@ export type nb_warning_fn = (payload: Pointer | null, message: Pointer | null) =
 /** A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
 export type nb_checkpoint = Pointer & { readonly __nb_checkpoint?: never };
 
+/** A communicator: a group of processes that run collectives together (MPI today; see docs/distributed.md). Refcounted with nb_comm_retain / nb_comm_release; a released (destroyed) communicator is refused by every function. Any thread may use it. */
+export type nb_comm = Pointer & { readonly __nb_comm?: never };
+
+/** An asynchronous collective or point-to-point transfer in flight: nb_work_wait, nb_work_test, then nb_work_release. Until it completes, the tensors it reads or writes must not be changed or read by the caller. */
+export type nb_work = Pointer & { readonly __nb_work?: never };
+
 export declare const CONSTANTS: {
   /** Status codes (nb_status). 0 is success; values are explicit and append-only. */
   readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11; readonly NB_ERR_LINALG: 12 };
@@ -128,6 +134,8 @@ export declare const CONSTANTS: {
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
   /** Flags of nb_profiler_start (int32_t bits). */
   readonly "profiler": { readonly NB_PROFILE_SHAPES: 1; readonly NB_PROFILE_MEMORY: 2; readonly NB_PROFILE_CUDA: 4 };
+  /** How a reduction collective combines the ranks' values (int32_t; PyTorch's ReduceOp numbering). */
+  readonly "reduce_op": { readonly NB_REDUCE_OP_SUM: 0; readonly NB_REDUCE_OP_AVG: 1; readonly NB_REDUCE_OP_PRODUCT: 2; readonly NB_REDUCE_OP_MIN: 3; readonly NB_REDUCE_OP_MAX: 4; readonly NB_REDUCE_OP_BAND: 5; readonly NB_REDUCE_OP_BOR: 6; readonly NB_REDUCE_OP_BXOR: 7 };
 };
 
 /** A pointer parameter's direction and length (a count, a parameter's name, or a word). */
@@ -494,6 +502,56 @@ export interface Functions {
   nb_checkpoint_metadata(ck: nb_checkpoint | null, i: number | bigint, key: [string | null], value: [string | null]): number;
   /** Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
   nb_checkpoint_release(ck: nb_checkpoint | null): void;
+  /** NB_OK when the MPI library can be loaded: library (NULL: $NABLA_MPI_LIBRARY, else libmpi_abi.so.1 from the loader's search path), an MPI-5 standard ABI library such as the `mpich` wheel's. Otherwise NB_ERR_BACKEND with what was tried and how to install MPI. The first successful load stays for the process. */
+  nb_comm_available(library: string | null): number;
+  /** Initialises MPI (with MPI_THREAD_MULTIPLE when the library offers it; calls are serialised otherwise) unless the caller already did, and returns a communicator over a duplicate of MPI_COMM_WORLD. Collective over all processes. timeout_s bounds every later wait: a collective that does not complete in time fails with NB_ERR_BACKEND and leaves the communicator unusable. With NABLA_DISTRIBUTED_DEBUG=DETAIL (or TORCH_DISTRIBUTED_DEBUG=DETAIL) in the environment, every collective first checks that all ranks called the same collective with the same root, dtype and shape, failing on every rank with a message that names the mismatch. */
+  nb_comm_init_mpi(library: string | null, timeout_s: number, out: BigUint64Array | null): number;
+  /** A sub-group: the ranks of parent that pass the same color, ordered by key then parent rank (MPI_Comm_split). Collective over parent. A negative color makes the caller a non-member: *out is set to NULL. */
+  nb_comm_split(parent: nb_comm | null, color: number, key: number, out: BigUint64Array | null): number;
+  /** The caller's rank in c; -1 (and the last error) for a bad handle. */
+  nb_comm_rank(c: nb_comm | null): number;
+  /** The number of ranks in c; -1 (and the last error) for a bad handle. */
+  nb_comm_size(c: nb_comm | null): number;
+  /** Sets how long later waits on c last before failing (positive seconds). */
+  nb_comm_set_timeout(c: nb_comm | null, timeout_s: number): number;
+  /** Adds a reference. NULL-safe. */
+  nb_comm_retain(c: nb_comm | null): void;
+  /** Drops a reference; the last one frees the MPI communicator (not collective). NULL-safe; a released handle is refused, and a double release warned about, as for nb_tensor_release. */
+  nb_comm_release(c: nb_comm | null): void;
+  /** Shuts MPI down (MPI_Finalize) if nabla's loader started it and nobody did yet; call once at process exit after the last collective. Fails, leaving MPI running, after a collective timed out (exit the process instead). NB_OK when MPI was never loaded. */
+  nb_comm_finalize(): number;
+  /** Stops every process of c's job with exit code `code` (MPI_Abort); returns only if that fails. */
+  nb_comm_abort(c: nb_comm | null, code: number): number;
+  /** Replaces t, on every rank, by the reduction (NB_REDUCE_OP_*) of all ranks' t. float16 and bfloat16 are reduced in float32 and rounded once. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_reduce(c: nb_comm | null, t: nb_tensor | null, op: number, work: BigUint64Array | null): number;
+  /** Copies root's t into t on every other rank. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_broadcast(c: nb_comm | null, t: nb_tensor | null, root: number, work: BigUint64Array | null): number;
+  /** As nb_comm_all_reduce, but only root's t receives the result; the others' t are left as they were. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_reduce(c: nb_comm | null, t: nb_tensor | null, root: number, op: number, work: BigUint64Array | null): number;
+  /** Concatenates every rank's input, in rank order, into output on every rank; output holds size times input's elements, of input's dtype (PyTorch's all_gather_into_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_gather(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, work: BigUint64Array | null): number;
+  /** As nb_comm_all_gather into n == size tensors, each of input's element count and dtype: outputs[r] receives rank r's input. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_gather_list(c: nb_comm | null, outputs: BigUint64Array | null, n: number, input: nb_tensor | null, work: BigUint64Array | null): number;
+  /** Reduces every rank's input (size times output's elements) and gives rank r the r-th equal piece in output (PyTorch's reduce_scatter_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_reduce_scatter(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, op: number, work: BigUint64Array | null): number;
+  /** Concatenates every rank's input, in rank order, into output on root (size times input's elements); output is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_gather(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, root: number, work: BigUint64Array | null): number;
+  /** Gives rank r the r-th equal piece of root's input (size times output's elements) in output; input is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_scatter(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, root: number, work: BigUint64Array | null): number;
+  /** Rank r sends the r-th piece of input (split along dim 0 by input_splits, in rows; NULL: size equal pieces) to every rank and receives theirs into the pieces of output (output_splits), in rank order (PyTorch's all_to_all_single). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_to_all(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, output_splits: BigInt64Array | ArrayLike<number | bigint> | null, input_splits: BigInt64Array | ArrayLike<number | bigint> | null, work: BigUint64Array | null): number;
+  /** Sends t to rank dst, matched by a nb_comm_recv with the same tag. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_send(c: nb_comm | null, t: nb_tensor | null, dst: number, tag: number, work: BigUint64Array | null): number;
+  /** Receives into t what rank src sent with tag (the same element count and dtype). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_recv(c: nb_comm | null, t: nb_tensor | null, src: number, tag: number, work: BigUint64Array | null): number;
+  /** Completes once every rank of c has called it. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_barrier(c: nb_comm | null, work: BigUint64Array | null): number;
+  /** Waits until the work completes (or the communicator's timeout passes) and reports its result; later calls report the same result. */
+  nb_work_wait(w: nb_work | null): number;
+  /** Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. Calling it also moves MPI's progress along. */
+  nb_work_test(w: nb_work | null, done: Int32Array): number;
+  /** Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
+  nb_work_release(w: nb_work | null): void;
   /** Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
   nb_amp_foreach_non_finite_check_and_unscale_(grads: BigUint64Array | null, n: number, found_inf: nb_tensor | null, inv_scale: nb_tensor | null): number;
   /** The loss scale's update (PyTorch's _amp_update_scale_), in place on the device: when found_inf is non-zero, scale *= backoff_factor and growth_tracker = 0; else growth_tracker + 1 successful steps, and at growth_interval of them scale *= growth_factor (kept when that overflows) and growth_tracker = 0. scale and found_inf: 1-element float32 tensors; growth_tracker: 1-element int32. */

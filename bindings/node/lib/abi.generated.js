@@ -18,6 +18,7 @@ const CONSTANTS = Object.freeze({
   "defaults": Object.freeze({NB_DTYPE_DEFAULT: -1, NB_DEVICE_CURRENT: -1, NB_IGNORE_INDEX: -100}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
   "profiler": Object.freeze({NB_PROFILE_SHAPES: 1, NB_PROFILE_MEMORY: 2, NB_PROFILE_CUDA: 4}),
+  "reduce_op": Object.freeze({NB_REDUCE_OP_SUM: 0, NB_REDUCE_OP_AVG: 1, NB_REDUCE_OP_PRODUCT: 2, NB_REDUCE_OP_MIN: 3, NB_REDUCE_OP_MAX: 4, NB_REDUCE_OP_BAND: 5, NB_REDUCE_OP_BOR: 6, NB_REDUCE_OP_BXOR: 7}),
 });
 
 // Every function: [returns, [[C type, name], ...], group, differentiable,
@@ -200,6 +201,31 @@ const FUNCTIONS = Object.freeze({
   nb_checkpoint_metadata_count: ["int64_t", [["const nb_checkpoint*", "ck"]], "checkpoint", false, {}],
   nb_checkpoint_metadata: ["nb_status", [["const nb_checkpoint*", "ck"], ["int64_t", "i"], ["const char**", "key"], ["const char**", "value"]], "checkpoint", false, {"key": ["out", 1], "value": ["out", 1]}],
   nb_checkpoint_release: ["void", [["nb_checkpoint*", "ck"]], "checkpoint", false, {}],
+  nb_comm_available: ["nb_status", [["const char*", "library"]], "distributed", false, {"library": ["in", "string"]}],
+  nb_comm_init_mpi: ["nb_status", [["const char*", "library"], ["double", "timeout_s"], ["nb_comm**", "out"]], "distributed", false, {"library": ["in", "string"], "out": ["out", 1]}],
+  nb_comm_split: ["nb_status", [["nb_comm*", "parent"], ["int32_t", "color"], ["int32_t", "key"], ["nb_comm**", "out"]], "distributed", false, {"out": ["out", 1]}],
+  nb_comm_rank: ["int32_t", [["const nb_comm*", "c"]], "distributed", false, {}],
+  nb_comm_size: ["int32_t", [["const nb_comm*", "c"]], "distributed", false, {}],
+  nb_comm_set_timeout: ["nb_status", [["nb_comm*", "c"], ["double", "timeout_s"]], "distributed", false, {}],
+  nb_comm_retain: ["void", [["nb_comm*", "c"]], "distributed", false, {}],
+  nb_comm_release: ["void", [["nb_comm*", "c"]], "distributed", false, {}],
+  nb_comm_finalize: ["nb_status", [], "distributed", false, {}],
+  nb_comm_abort: ["nb_status", [["nb_comm*", "c"], ["int32_t", "code"]], "distributed", false, {}],
+  nb_comm_all_reduce: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "t"], ["int32_t", "op"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_broadcast: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "t"], ["int32_t", "root"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_reduce: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "t"], ["int32_t", "root"], ["int32_t", "op"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_all_gather: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_all_gather_list: ["nb_status", [["nb_comm*", "c"], ["nb_tensor* const*", "outputs"], ["int32_t", "n"], ["const nb_tensor*", "input"], ["nb_work**", "work"]], "distributed", false, {"outputs": ["in", "n"], "work": ["out", 1]}],
+  nb_comm_reduce_scatter: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["int32_t", "op"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_gather: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["int32_t", "root"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_scatter: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["int32_t", "root"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_all_to_all: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["const int64_t*", "output_splits"], ["const int64_t*", "input_splits"], ["nb_work**", "work"]], "distributed", false, {"output_splits": ["in", "opaque"], "input_splits": ["in", "opaque"], "work": ["out", 1]}],
+  nb_comm_send: ["nb_status", [["nb_comm*", "c"], ["const nb_tensor*", "t"], ["int32_t", "dst"], ["int32_t", "tag"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_recv: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "t"], ["int32_t", "src"], ["int32_t", "tag"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_barrier: ["nb_status", [["nb_comm*", "c"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_work_wait: ["nb_status", [["nb_work*", "w"]], "distributed", false, {}],
+  nb_work_test: ["nb_status", [["nb_work*", "w"], ["int32_t*", "done"]], "distributed", false, {"done": ["out", 1]}],
+  nb_work_release: ["void", [["nb_work*", "w"]], "distributed", false, {}],
   nb_amp_foreach_non_finite_check_and_unscale_: ["nb_status", [["nb_tensor* const*", "grads"], ["int32_t", "n"], ["nb_tensor*", "found_inf"], ["const nb_tensor*", "inv_scale"]], "ops: amp", false, {"grads": ["in", "n"]}],
   nb_amp_update_scale_: ["nb_status", [["nb_tensor*", "scale"], ["nb_tensor*", "growth_tracker"], ["const nb_tensor*", "found_inf"], ["double", "growth_factor"], ["double", "backoff_factor"], ["int64_t", "growth_interval"]], "ops: amp", false, {}],
   nb_scaled_dot_product_attention: ["nb_status", [["const nb_tensor*", "q"], ["const nb_tensor*", "k"], ["const nb_tensor*", "v"], ["const nb_tensor*", "attn_mask"], ["double", "dropout_p"], ["int32_t", "is_causal"], ["double", "scale"], ["nb_generator*", "gen"], ["nb_tensor**", "out"]], "ops: attention", true, {"out": ["out", 1]}],
@@ -434,6 +460,8 @@ function declare(koffi, lib) {
   types.nb_custom_backward_fn = koffi.proto('nb_status nb_custom_backward_fn(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs, int32_t n_grad_inputs, nb_tensor** grad_inputs)');
   types.nb_warning_fn = koffi.proto('nb_status nb_warning_fn(void* payload, const char* message)');
   types.nb_checkpoint = koffi.opaque('nb_checkpoint');
+  types.nb_comm = koffi.opaque('nb_comm');
+  types.nb_work = koffi.opaque('nb_work');
   const fn = {};
   fn.nb_version = bind('nb_version', 'uint32_t nb_version()');
   fn.nb_version_string = bind('nb_version_string', 'const char* nb_version_string()');
@@ -612,6 +640,31 @@ function declare(koffi, lib) {
   fn.nb_checkpoint_metadata_count = bind('nb_checkpoint_metadata_count', 'int64_t nb_checkpoint_metadata_count(const nb_checkpoint* ck)');
   fn.nb_checkpoint_metadata = bind('nb_checkpoint_metadata', 'nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, _Out_ const char** key, _Out_ const char** value)');
   fn.nb_checkpoint_release = bind('nb_checkpoint_release', 'void nb_checkpoint_release(nb_checkpoint* ck)');
+  fn.nb_comm_available = bind('nb_comm_available', 'nb_status nb_comm_available(const char* library)');
+  fn.nb_comm_init_mpi = bind('nb_comm_init_mpi', 'nb_status nb_comm_init_mpi(const char* library, double timeout_s, nb_comm** out)');
+  fn.nb_comm_split = bind('nb_comm_split', 'nb_status nb_comm_split(nb_comm* parent, int32_t color, int32_t key, nb_comm** out)');
+  fn.nb_comm_rank = bind('nb_comm_rank', 'int32_t nb_comm_rank(const nb_comm* c)');
+  fn.nb_comm_size = bind('nb_comm_size', 'int32_t nb_comm_size(const nb_comm* c)');
+  fn.nb_comm_set_timeout = bind('nb_comm_set_timeout', 'nb_status nb_comm_set_timeout(nb_comm* c, double timeout_s)');
+  fn.nb_comm_retain = bind('nb_comm_retain', 'void nb_comm_retain(nb_comm* c)');
+  fn.nb_comm_release = bind('nb_comm_release', 'void nb_comm_release(nb_comm* c)');
+  fn.nb_comm_finalize = bind('nb_comm_finalize', 'nb_status nb_comm_finalize()');
+  fn.nb_comm_abort = bind('nb_comm_abort', 'nb_status nb_comm_abort(nb_comm* c, int32_t code)');
+  fn.nb_comm_all_reduce = bind('nb_comm_all_reduce', 'nb_status nb_comm_all_reduce(nb_comm* c, nb_tensor* t, int32_t op, nb_work** work)');
+  fn.nb_comm_broadcast = bind('nb_comm_broadcast', 'nb_status nb_comm_broadcast(nb_comm* c, nb_tensor* t, int32_t root, nb_work** work)');
+  fn.nb_comm_reduce = bind('nb_comm_reduce', 'nb_status nb_comm_reduce(nb_comm* c, nb_tensor* t, int32_t root, int32_t op, nb_work** work)');
+  fn.nb_comm_all_gather = bind('nb_comm_all_gather', 'nb_status nb_comm_all_gather(nb_comm* c, nb_tensor* output, const nb_tensor* input, nb_work** work)');
+  fn.nb_comm_all_gather_list = bind('nb_comm_all_gather_list', 'nb_status nb_comm_all_gather_list(nb_comm* c, nb_tensor* const* outputs, int32_t n, const nb_tensor* input, nb_work** work)');
+  fn.nb_comm_reduce_scatter = bind('nb_comm_reduce_scatter', 'nb_status nb_comm_reduce_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t op, nb_work** work)');
+  fn.nb_comm_gather = bind('nb_comm_gather', 'nb_status nb_comm_gather(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work)');
+  fn.nb_comm_scatter = bind('nb_comm_scatter', 'nb_status nb_comm_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work)');
+  fn.nb_comm_all_to_all = bind('nb_comm_all_to_all', 'nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* output, const nb_tensor* input, const int64_t* output_splits, const int64_t* input_splits, nb_work** work)');
+  fn.nb_comm_send = bind('nb_comm_send', 'nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32_t tag, nb_work** work)');
+  fn.nb_comm_recv = bind('nb_comm_recv', 'nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag, nb_work** work)');
+  fn.nb_comm_barrier = bind('nb_comm_barrier', 'nb_status nb_comm_barrier(nb_comm* c, nb_work** work)');
+  fn.nb_work_wait = bind('nb_work_wait', 'nb_status nb_work_wait(nb_work* w)');
+  fn.nb_work_test = bind('nb_work_test', 'nb_status nb_work_test(nb_work* w, int32_t* done)');
+  fn.nb_work_release = bind('nb_work_release', 'void nb_work_release(nb_work* w)');
   fn.nb_amp_foreach_non_finite_check_and_unscale_ = bind('nb_amp_foreach_non_finite_check_and_unscale_', 'nb_status nb_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale)');
   fn.nb_amp_update_scale_ = bind('nb_amp_update_scale_', 'nb_status nb_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracker, const nb_tensor* found_inf, double growth_factor, double backoff_factor, int64_t growth_interval)');
   fn.nb_scaled_dot_product_attention = bind('nb_scaled_dot_product_attention', 'nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out)');
