@@ -102,7 +102,8 @@ nb_status nb_work_finish(nb_work* w) {
     w->status = st;
     if (st != NB_OK) {
         const char* m = nb_last_error_message();
-        w->message = m ? strdup(m) : NULL;
+        size_t len = m ? strlen(m) + 1 : 0;
+        if ((w->message = len ? malloc(len) : NULL) != NULL) memcpy(w->message, m, len);
     }
     if (atomic_load(&w->comm->broken) && st != NB_OK) {
         /* the request may still write into its buffers: keep them (and the work's copies) for good */
