@@ -1,7 +1,7 @@
 """torch.distributed's exception classes, raised for failed collectives."""
 from __future__ import annotations
 
-from .. import _lib
+from .._lib import error, lib
 
 
 class DistError(RuntimeError):
@@ -23,8 +23,8 @@ class DistStoreError(DistError):
 def raise_for(status: int):
     """Raises the error of a failed nb_comm_* / nb_work_* call: DistBackendError for the backend's failures,
     the usual mapping (RuntimeError, ...) for bad arguments."""
-    exc = _lib.error(status)
-    if status == _lib.lib.NB_ERR_BACKEND and type(exc) is RuntimeError:
+    exc = error(status)
+    if status == lib.NB_ERR_BACKEND and type(exc) is RuntimeError:
         new = DistBackendError(str(exc))
         new.status, new.status_name = exc.status, exc.status_name
         raise new

@@ -6,6 +6,7 @@ import atexit
 import datetime
 import enum
 import os
+import sys
 import warnings
 
 from .._lib import ffi, lib
@@ -192,12 +193,31 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
     _groups.append(GroupMember.WORLD)
     if not _finalize_registered:
         atexit.register(_finalize)
+        sys.excepthook = _abort_on_uncaught(sys.excepthook)
         _finalize_registered = True
 
 
+def _abort_on_uncaught(previous):
+    """An uncaught exception on one rank stops every rank at once (MPI_Abort) instead of leaving the others
+    waiting in their next collective until the timeout."""
+    def hook(kind, value, tb):
+        previous(kind, value, tb)
+        world = GroupMember.WORLD
+        if world is not None and world._c is not None and world.size() > 1:
+            sys.stderr.flush()
+            lib.nb_comm_abort(world._c, 1)
+    return hook
+
+
 def _finalize() -> None:
+    """At exit: a barrier (bounded by the group's timeout) so that MPI_Finalize, which waits for every
+    process, is only called when every rank got there; otherwise the process ends without it."""
+    world = GroupMember.WORLD
+    together = world is None or world._c is None or lib.nb_comm_barrier(world._c, ffi.NULL) == 0
     for g in list(_groups):
         _destroy(g)
+    if not together:
+        return
     if lib.nb_comm_finalize():
         warnings.warn(ffi.string(lib.nb_last_error_message()).decode(), RuntimeWarning)
 

@@ -42,7 +42,7 @@ def _nproc(value: str) -> int:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if str(args.nnodes) not in ("1", "1:1"):
-        raise SystemExit("nabla.distributed.run starts processes on one machine; for several machines use "
+        raise SystemExit("nabla.distributed.run starts processes on one machine; for several machines use mpiexec with a host file, "
                          "`mpiexec -f hosts -n N python script.py` (see docs/distributed.md)")
     n = _nproc(args.nproc_per_node)
     mpiexec = args.mpiexec or _mpi.mpiexec()

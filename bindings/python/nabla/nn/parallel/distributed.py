@@ -18,11 +18,11 @@ _NOT_INIT = ("Default process group has not been initialized, please make sure t
 
 
 class _Bucket:
-    __slots__ = ("params", "offsets", "flat", "pending", "work", "ready")
+    __slots__ = ("params", "indices", "offsets", "flat", "pending", "work", "ready")
 
-    def __init__(self, params, dtype) -> None:
+    def __init__(self, params, indices, dtype) -> None:
         from ... import empty
-        self.params = params
+        self.params, self.indices = params, indices
         self.offsets, n = [], 0
         for p in params:
             self.offsets.append(n)
@@ -81,7 +81,7 @@ class DistributedDataParallel(Module):
         for i in reversed(range(len(self._params))):
             p = self._params[i]
             members, size = open_by_dtype.get(p.dtype, ([], 0))
-            cap = _FIRST_BUCKET_BYTES if not self._buckets else self.bucket_bytes_cap
+            cap = min(_FIRST_BUCKET_BYTES, self.bucket_bytes_cap) if not self._buckets else self.bucket_bytes_cap
             members.append(i)
             size += p.numel() * p.element_size()
             if size >= cap:
@@ -94,7 +94,7 @@ class DistributedDataParallel(Module):
 
     def _close(self, members, dtype) -> None:
         b = len(self._buckets)
-        self._buckets.append(_Bucket([self._params[i] for i in members], dtype))
+        self._buckets.append(_Bucket([self._params[i] for i in members], members, dtype))
         for slot, i in enumerate(members):
             self._where[i] = (b, slot)
 
@@ -181,8 +181,8 @@ class DistributedDataParallel(Module):
         with no_grad():
             for bucket in self._buckets:
                 bucket.work.wait()
-                for slot, p in enumerate(bucket.params):
-                    if used is not None and not used[self._params.index(p)] and p.grad is None:
+                for slot, (p, i) in enumerate(zip(bucket.params, bucket.indices)):
+                    if used is not None and not used[i] and p.grad is None:
                         continue  # unused on every rank: its .grad stays None, as PyTorch's
                     view = bucket.flat[bucket.offsets[slot]:bucket.offsets[slot] + p.numel()].view(p.shape)
                     if p.grad is None:
