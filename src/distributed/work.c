@@ -13,6 +13,7 @@ nb_status nb_mpi_wait(const char* op, nb_comm* c, MPI_Request* req, double deadl
     void* token = NULL;
     bool blocking = false;
     nb_status st = NB_OK;
+    double start = 0;
     for (int64_t spins = 0;; spins++) {
         int flag = 0;
         nb_mpi_lock();
@@ -23,20 +24,22 @@ nb_status nb_mpi_wait(const char* op, nb_comm* c, MPI_Request* req, double deadl
         if (!blocking) {  /* lets Python threads run while this one waits */
             token = nb_blocking_begin(&end);
             blocking = true;
+            start = nb_monotonic_s();
         }
-        /* Spin briefly (the common fast case), then give the core to the other ranks: with more
-         * ranks than cores a spinning waiter would starve the rank it waits for. */
-        if (spins > 2000) {
-            if ((spins & 63) == 0 && nb_monotonic_s() > deadline) {
-                nb_comm_mark_broken(c);
-                st = nb_error(NB_ERR_BACKEND, "%s: timed out after %g s waiting for the other ranks (rank %d of %d): "
-                              "a rank died, hangs, or called a different collective; the process group is now "
-                              "unusable", op, c->timeout_s, c->rank, c->size);
-                break;
-            }
-            if (spins > 20000) nanosleep(&(struct timespec){0, 20000}, NULL);
-            else sched_yield();
+        /* MPI moves a request along only inside its calls, so the waiter polls: first by spinning (a
+         * collective's rounds are microseconds apart), then yielding the core between polls (with more
+         * ranks than cores a spinning waiter starves the rank it waits for), after 20 ms sleeping. */
+        if ((spins & 15) != 0) continue;
+        double now = nb_monotonic_s();
+        if (now > deadline) {
+            nb_comm_mark_broken(c);
+            st = nb_error(NB_ERR_BACKEND, "%s: timed out after %g s waiting for the other ranks (rank %d of %d): "
+                          "a rank died, hangs, or called a different collective; the process group is now "
+                          "unusable", op, c->timeout_s, c->rank, c->size);
+            break;
         }
+        if (now - start > 0.02) nanosleep(&(struct timespec){0, 50000}, NULL);
+        else if (now - start > 1e-4) sched_yield();
     }
     if (blocking && end) end(token);
     return st;
