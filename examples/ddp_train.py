@@ -68,7 +68,7 @@ def main() -> int:
     assert all(nb.equal(c, copies[0]) for c in copies), "replicas diverged"
     if rank == 0:
         print(f"final held-out accuracy {evaluate(model.module, images[test_idx], labels[test_idx]):.2%}; "
-              f"the {world} replicas are identical")
+              f"replicas identical across the {world} process(es)")
     dist.destroy_process_group()
     return 0
 
