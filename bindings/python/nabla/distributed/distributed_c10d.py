@@ -218,6 +218,11 @@ def _finalize() -> None:
         _destroy(g)
     if not together:
         return
+    for stream in (sys.stdout, sys.stderr):  # before MPI ends: the process manager may stop forwarding output
+        try:
+            stream.flush()
+        except (AttributeError, ValueError, OSError):
+            pass
     if lib.nb_comm_finalize():
         warnings.warn(ffi.string(lib.nb_last_error_message()).decode(), RuntimeWarning)
 
