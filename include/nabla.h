@@ -839,6 +839,9 @@ NB_API nb_status nb_work_test(nb_work* w, int32_t* done);
 /* Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
 NB_API void nb_work_release(nb_work* w);
 
+/* NB_OK when NCCL can be loaded: library (NULL: $NABLA_NCCL_LIBRARY, else libnccl.so.2 from the loader's search path); stores its version (e.g. 22703 for 2.27.3) in *version when version is non-NULL. Otherwise NB_ERR_BACKEND with what was tried and how to install NCCL. nabla's collectives on CUDA tensors through NCCL are not implemented yet; this reports whether they could run. */
+NB_API nb_status nb_comm_nccl_available(const char* library, int32_t* version);
+
 /* ---- ops: amp ---- */
 /* Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
 NB_API nb_status nb_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale);

@@ -175,3 +175,26 @@ def test_c_example_all_reduces_gradients(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "OK" in proc.stdout and "MISMATCH" not in proc.stdout, proc.stdout  # each rank exits 1 on a mismatch
     assert "destroyed" in proc.stdout
+
+
+def test_nccl_not_found_says_how_to_install_it():
+    code = ("import nabla.distributed as dist\n"
+            "assert not dist.is_nccl_available()\n"
+            "try:\n    dist.init_process_group('nccl')\nexcept dist.DistBackendError as e:\n    print('ERR', e)\n"
+            "assert not dist.is_initialized()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, NABLA_NCCL_LIBRARY="/nonexistent/libnccl.so.2"))
+    assert proc.returncode == 0, proc.stderr
+    assert "ERR init_process_group: nb_comm_nccl_available: NCCL not found (/nonexistent/libnccl.so.2" in proc.stdout
+    assert "pip install nvidia-nccl-cu13" in proc.stdout
+
+
+def test_a_library_that_is_not_mpi_or_nccl_is_refused_by_name():
+    code = ("from nabla._lib import ffi, lib\n"
+            "for fn in (lambda: lib.nb_comm_available(b'libm.so.6'), lambda: lib.nb_comm_nccl_available(b'libm.so.6', ffi.NULL)):\n"
+            "    assert fn() == lib.NB_ERR_BACKEND\n"
+            "    print(ffi.string(lib.nb_last_error_message()).decode())\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "libm.so.6 lacks MPI_Initialized: it is not an MPI-5 ABI library" in proc.stdout
+    assert "libm.so.6 lacks ncclGetVersion: it is not an NCCL library" in proc.stdout

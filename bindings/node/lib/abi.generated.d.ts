@@ -552,6 +552,8 @@ export interface Functions {
   nb_work_test(w: nb_work | null, done: Int32Array): number;
   /** Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
   nb_work_release(w: nb_work | null): void;
+  /** NB_OK when NCCL can be loaded: library (NULL: $NABLA_NCCL_LIBRARY, else libnccl.so.2 from the loader's search path); stores its version (e.g. 22703 for 2.27.3) in *version when version is non-NULL. Otherwise NB_ERR_BACKEND with what was tried and how to install NCCL. nabla's collectives on CUDA tensors through NCCL are not implemented yet; this reports whether they could run. */
+  nb_comm_nccl_available(library: string | null, version: Int32Array): number;
   /** Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
   nb_amp_foreach_non_finite_check_and_unscale_(grads: BigUint64Array | null, n: number, found_inf: nb_tensor | null, inv_scale: nb_tensor | null): number;
   /** The loss scale's update (PyTorch's _amp_update_scale_), in place on the device: when found_inf is non-zero, scale *= backoff_factor and growth_tracker = 0; else growth_tracker + 1 successful steps, and at growth_interval of them scale *= growth_factor (kept when that overflows) and growth_tracker = 0. scale and found_inf: 1-element float32 tensors; growth_tracker: 1-element int32. */

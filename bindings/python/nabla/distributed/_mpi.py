@@ -46,3 +46,19 @@ def mpiexec() -> str | None:
         if os.path.exists(candidate):
             return candidate
     return shutil.which("mpiexec")
+
+
+def nccl_library() -> str | None:
+    """$NABLA_NCCL_LIBRARY, else the nvidia-nccl wheel's libnccl.so.2, else None (the loader's search path)."""
+    env = os.environ.get("NABLA_NCCL_LIBRARY")
+    if env:
+        return env
+    try:
+        import nvidia.nccl  # the nvidia-nccl-cu1x wheels
+    except ImportError:
+        return None
+    for base in getattr(nvidia.nccl, "__path__", []):
+        path = os.path.join(base, "lib", "libnccl.so.2")
+        if os.path.exists(path):
+            return path
+    return None

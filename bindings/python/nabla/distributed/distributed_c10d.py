@@ -117,7 +117,8 @@ def is_mpi_available() -> bool:
 
 
 def is_nccl_available() -> bool:
-    return False
+    """True when libnccl.so.2 can be loaded (nabla's NCCL collectives themselves are not there yet)."""
+    return lib.nb_comm_nccl_available(_c_str(_mpi.nccl_library()), ffi.NULL) == 0
 
 
 def is_gloo_available() -> bool:
@@ -168,8 +169,10 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
         raise ValueError("trying to initialize the default process group twice!")
     name = Backend(backend if backend is not None else "mpi")
     if name == Backend.NCCL:
-        raise RuntimeError("init_process_group: the nccl backend is not available in this build of nabla "
-                           "(it needs CUDA and libnccl.so.2); use backend=\"mpi\" for CPU tensors")
+        if lib.nb_comm_nccl_available(_c_str(_mpi.nccl_library()), ffi.NULL):
+            raise DistBackendError("init_process_group: " + ffi.string(lib.nb_last_error_message()).decode())
+        raise RuntimeError("init_process_group: nabla's nccl backend (collectives on CUDA tensors) is not "
+                           "implemented yet; use backend=\"mpi\" with CPU tensors")
     if name != Backend.MPI:
         raise RuntimeError(f"init_process_group: backend {name!r} is not available in nabla; use \"mpi\"")
     seconds = _seconds(timeout)
