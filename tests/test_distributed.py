@@ -191,7 +191,8 @@ def test_nccl_not_found_says_how_to_install_it():
 
 def test_a_library_that_is_not_mpi_or_nccl_is_refused_by_name():
     code = ("from nabla._lib import ffi, lib\n"
-            "for fn in (lambda: lib.nb_comm_available(b'libm.so.6'), lambda: lib.nb_comm_nccl_available(b'libm.so.6', ffi.NULL)):\n"
+            "for fn in (lambda: lib.nb_comm_available(b'libm.so.6'),\n"
+            "           lambda: lib.nb_comm_nccl_available(b'libm.so.6', ffi.NULL)):\n"
             "    assert fn() == lib.NB_ERR_BACKEND\n"
             "    print(ffi.string(lib.nb_last_error_message()).decode())\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

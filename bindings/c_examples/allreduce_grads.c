@@ -84,7 +84,8 @@ int main(void) {
     nb_comm* dead = world;
     nb_comm_release(world);
     /* a released communicator is refused with a message, never used */
-    if (nb_comm_all_reduce(dead, g, NB_REDUCE_OP_SUM, NULL) != NB_OK) printf("rank %d: %s\n", rank, nb_last_error_message());
+    if (nb_comm_all_reduce(dead, g, NB_REDUCE_OP_SUM, NULL) != NB_OK)
+        printf("rank %d: %s\n", rank, nb_last_error_message());
     nb_tensor_release(g);
     TRY(nb_comm_finalize());
     return worst < 1e-12 ? 0 : 1;

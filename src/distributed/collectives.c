@@ -20,7 +20,8 @@ static MPI_Datatype mpi_type(int32_t dtype) {
     switch (dtype) {
     case NB_F32: return MPI_FLOAT;
     case NB_F64: return MPI_DOUBLE;
-    case NB_F16: case NB_BF16: case NB_I16: return dtype == NB_I16 ? MPI_INT16_T : MPI_UINT16_T; /* moved, never reduced */
+    case NB_I16: return MPI_INT16_T;
+    case NB_F16: case NB_BF16: return MPI_UINT16_T; /* only moved: reductions stage them in float32 */
     case NB_I8: return MPI_INT8_T;
     case NB_I32: return MPI_INT32_T;
     case NB_I64: return MPI_INT64_T;
@@ -312,7 +313,8 @@ static nb_status split_counts(const char* op, const char* name, const nb_tensor*
     int64_t rows = t->ndim == 0 ? 1 : t->shape[0], row = rows == 0 ? 0 : t->numel / rows, total = 0;
     for (int32_t r = 0; r < size; r++) {
         int64_t n = splits != NULL ? splits[r] : rows / size;
-        if (n < 0) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %s split size %lld is negative", op, name, (long long)n);
+        if (n < 0)
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %s split size %lld is negative", op, name, (long long)n);
         counts[r] = n * row;
         displs[r] = (MPI_Aint)(total * row);
         total += n;

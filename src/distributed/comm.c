@@ -203,10 +203,12 @@ static nb_status compare(const char* op, const int64_t* all, int32_t size) {
         const int64_t* fp = all + (int64_t)r * FP_LEN;
         const char* why = " (checked because NABLA_DISTRIBUTED_DEBUG=DETAIL)";
         if (fp[FP_CODE] != r0[FP_CODE])
-            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: collective mismatch: rank %d called %s while rank 0 called %s%s",
+            return nb_error(NB_ERR_INVALID_ARGUMENT,
+                            "%s: collective mismatch: rank %d called %s while rank 0 called %s%s",
                             op, r, nb_coll_names[fp[FP_CODE]], nb_coll_names[r0[FP_CODE]], why);
         if (fp[FP_ROOT] != r0[FP_ROOT])
-            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: root mismatch: rank %d passed root %lld while rank 0 passed %lld%s",
+            return nb_error(NB_ERR_INVALID_ARGUMENT,
+                            "%s: root mismatch: rank %d passed root %lld while rank 0 passed %lld%s",
                             op, r, (long long)fp[FP_ROOT], (long long)r0[FP_ROOT], why);
         if (memcmp(fp + FP_DTYPE, r0 + FP_DTYPE, sizeof(int64_t) * (FP_LEN - FP_DTYPE)) != 0)
             return nb_error(fp[FP_DTYPE] != r0[FP_DTYPE] ? NB_ERR_DTYPE : NB_ERR_SHAPE,

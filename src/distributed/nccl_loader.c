@@ -18,7 +18,8 @@ NB_API nb_status nb_comm_nccl_available(const char* library, int32_t* version) {
     pthread_mutex_lock(&nccl_lock);
     if (get_version == NULL) {
         const char* env = getenv("NABLA_NCCL_LIBRARY");
-        const char* chosen = library != NULL && library[0] ? library : env != NULL && env[0] ? env : DEFAULT_NCCL_LIBRARY;
+        const char* chosen = library != NULL && library[0] ? library
+                             : env != NULL && env[0] ? env : DEFAULT_NCCL_LIBRARY;
         void* lib = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
         if (lib == NULL) {
             const char* why = dlerror();

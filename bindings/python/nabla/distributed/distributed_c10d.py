@@ -619,7 +619,8 @@ class P2POp:
         if op not in (isend, irecv):
             raise ValueError("Invalid ``op``. Expected ``op`` to be of type ``torch.distributed.isend`` or "
                              "``torch.distributed.irecv``.")
-        self.op, self.tensor, self.peer, self.group, self.tag, self.group_peer = op, tensor, peer, group, tag, group_peer
+        self.op, self.tensor, self.peer, self.group = op, tensor, peer, group
+        self.tag, self.group_peer = tag, group_peer
 
 
 def batch_isend_irecv(p2p_op_list) -> list:

@@ -14,7 +14,8 @@ from . import _mpi
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m nabla.distributed.run",
-                                description="Starts N copies of a training script joined by MPI (torchrun's interface).")
+                                description="Starts N copies of a training script joined by MPI "
+                                            "(torchrun's interface).")
     p.add_argument("--nproc-per-node", "--nproc_per_node", default="1",
                    help="processes to start: a number, 'cpu' or 'auto' (one per CPU core)")
     p.add_argument("--nnodes", default="1", help="only 1: for several machines use mpiexec with a host file")
@@ -42,14 +43,15 @@ def _nproc(value: str) -> int:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if str(args.nnodes) not in ("1", "1:1"):
-        raise SystemExit("nabla.distributed.run starts processes on one machine; for several machines use mpiexec with a host file, "
+        raise SystemExit("nabla.distributed.run starts processes on one machine; for several machines use "
+                         "mpiexec with a host file, "
                          "`mpiexec -f hosts -n N python script.py` (see docs/distributed.md)")
     n = _nproc(args.nproc_per_node)
     mpiexec = args.mpiexec or _mpi.mpiexec()
     if mpiexec is None:
         raise SystemExit(f"nabla.distributed.run: mpiexec not found; {_mpi.INSTALL_HINT}")
-    target = [args.training_script] if args.no_python else (
-        [sys.executable, "-u", "-m", args.training_script] if args.module else [sys.executable, "-u", args.training_script])
+    python = [sys.executable, "-u", "-m"] if args.module else [sys.executable, "-u"]
+    target = [args.training_script] if args.no_python else [*python, args.training_script]
     env = dict(os.environ, WORLD_SIZE=str(n), LOCAL_WORLD_SIZE=str(n), MASTER_ADDR=args.master_addr,
                MASTER_PORT=str(args.master_port), GROUP_RANK="0", NODE_RANK="0")
     lib = _mpi.library()

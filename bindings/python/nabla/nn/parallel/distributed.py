@@ -102,17 +102,18 @@ class DistributedDataParallel(Module):
 
     def _make_hook(self, index: int):
         def hook(grad):
-            if self.require_backward_grad_sync and self._grad_enabled_backward():
+            if self.require_backward_grad_sync:
+                self._enter_backward()
                 self._mark_ready(index, grad)
             return None
         return hook
 
-    def _grad_enabled_backward(self) -> bool:
+    def _enter_backward(self) -> None:
+        """The first hook of a backward pass queues the wait for the buckets at its end."""
         if not self._in_backward:
             from ...autograd._callbacks import queue_callback
             self._in_backward = True
             queue_callback(self._finish_backward)
-        return True
 
     def _mark_ready(self, index: int, grad) -> None:
         from ... import no_grad
