@@ -22,6 +22,7 @@ NAMESPACES = {
     "torch.distributions": ("torch.distributions", "nabla.distributions"),
     "torch.linalg": ("torch.linalg", "nabla.linalg"),
     "torch.cuda": ("torch.cuda", "nabla.cuda"),
+    "torch.distributed": ("torch.distributed", "nabla.distributed"),
 }
 
 # (rule, reason): names matching a rule are not counted (the scope, or things nabla does not do by design)

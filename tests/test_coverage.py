@@ -13,7 +13,8 @@ import api_coverage  # noqa: E402
 # coverage (%) measured when the floors were set; a drop below them is a regression
 FLOORS = {"torch": 62.0, "torch.Tensor": 73.0, "torch.nn": 62.0, "torch.nn.functional": 51.0, "torch.nn.init": 87.0,
           "torch.nn.utils": 66.0, "torch.optim": 76.0, "torch.optim.lr_scheduler": 94.0, "torch.special": 41.0,
-          "torch.distributions": 40.0, "torch.linalg": 64.0, "torch.cuda": 49.0}
+          "torch.distributions": 40.0, "torch.linalg": 64.0, "torch.cuda": 49.0,
+          "torch.distributed": 58.0}
 
 DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "coverage.md"
 

@@ -646,3 +646,37 @@ def monitored_barrier(group=None, timeout=None, wait_all_ranks: bool = False) ->
     finally:
         if timeout is not None and g._c is not None:
             lib.nb_comm_set_timeout(g._c, _seconds(g._timeout))
+
+
+class DebugLevel(enum.IntEnum):
+    """What NABLA_DISTRIBUTED_DEBUG (or TORCH_DISTRIBUTED_DEBUG) asks for: DETAIL checks every collective's
+    arguments across ranks."""
+    OFF = 0
+    INFO = 1
+    DETAIL = 2
+
+
+def get_debug_level() -> DebugLevel:
+    value = os.environ.get("NABLA_DISTRIBUTED_DEBUG") or os.environ.get("TORCH_DISTRIBUTED_DEBUG") or "OFF"
+    return DebugLevel.__members__.get(value.upper(), DebugLevel.OFF)
+
+
+def is_xccl_available() -> bool:
+    return False
+
+
+def get_pg_count() -> int:
+    """The number of live process groups (the default one included)."""
+    return len(_groups)
+
+
+def get_node_local_rank(fallback_rank=None) -> int:
+    """LOCAL_RANK (set by nabla.distributed.run), else MPICH's MPI_LOCALRANKID, else fallback_rank."""
+    for name in ("LOCAL_RANK", "MPI_LOCALRANKID"):
+        if os.environ.get(name):
+            return int(os.environ[name])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank to allow "
+                       "`get_node_local_rank` to work, assuming you are not running in a multi-device context "
+                       "and want the code to run locally instead.")
