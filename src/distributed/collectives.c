@@ -326,10 +326,13 @@ static nb_status split_counts(const char* op, const char* name, const nb_tensor*
 }
 
 NB_API nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* out, const nb_tensor* in, const int64_t* out_splits,
-                                    const int64_t* in_splits, nb_work** work) {
+                                    const int64_t* in_splits, int32_t n_splits, nb_work** work) {
     const char* op = "all_to_all";
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "output", out, true);
+    if (st0 == NB_OK && (out_splits != NULL || in_splits != NULL) && n_splits != c->size)
+        st0 = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: split sizes must have one entry per rank (%d), got %d", op,
+                       c->size, n_splits);
     if (st0 == NB_OK) st0 = check_tensor(op, "input", in, false);
     if (st0 == NB_OK && out->dtype != in->dtype)
         st0 = nb_error(NB_ERR_DTYPE, "%s: 'output' is %s but 'input' is %s", op, nb_dtype_str(out->dtype),

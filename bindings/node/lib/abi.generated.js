@@ -219,7 +219,7 @@ const FUNCTIONS = Object.freeze({
   nb_comm_reduce_scatter: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["int32_t", "op"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
   nb_comm_gather: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["int32_t", "root"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
   nb_comm_scatter: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["int32_t", "root"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
-  nb_comm_all_to_all: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["const int64_t*", "output_splits"], ["const int64_t*", "input_splits"], ["nb_work**", "work"]], "distributed", false, {"output_splits": ["in", "opaque"], "input_splits": ["in", "opaque"], "work": ["out", 1]}],
+  nb_comm_all_to_all: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["const int64_t*", "output_splits"], ["const int64_t*", "input_splits"], ["int32_t", "n_splits"], ["nb_work**", "work"]], "distributed", false, {"output_splits": ["in", "n_splits"], "input_splits": ["in", "n_splits"], "work": ["out", 1]}],
   nb_comm_send: ["nb_status", [["nb_comm*", "c"], ["const nb_tensor*", "t"], ["int32_t", "dst"], ["int32_t", "tag"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
   nb_comm_recv: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "t"], ["int32_t", "src"], ["int32_t", "tag"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
   nb_comm_barrier: ["nb_status", [["nb_comm*", "c"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
@@ -659,7 +659,7 @@ function declare(koffi, lib) {
   fn.nb_comm_reduce_scatter = bind('nb_comm_reduce_scatter', 'nb_status nb_comm_reduce_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t op, nb_work** work)');
   fn.nb_comm_gather = bind('nb_comm_gather', 'nb_status nb_comm_gather(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work)');
   fn.nb_comm_scatter = bind('nb_comm_scatter', 'nb_status nb_comm_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work)');
-  fn.nb_comm_all_to_all = bind('nb_comm_all_to_all', 'nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* output, const nb_tensor* input, const int64_t* output_splits, const int64_t* input_splits, nb_work** work)');
+  fn.nb_comm_all_to_all = bind('nb_comm_all_to_all', 'nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* output, const nb_tensor* input, const int64_t* output_splits, const int64_t* input_splits, int32_t n_splits, nb_work** work)');
   fn.nb_comm_send = bind('nb_comm_send', 'nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32_t tag, nb_work** work)');
   fn.nb_comm_recv = bind('nb_comm_recv', 'nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag, nb_work** work)');
   fn.nb_comm_barrier = bind('nb_comm_barrier', 'nb_status nb_comm_barrier(nb_comm* c, nb_work** work)');

@@ -547,7 +547,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
             os_ = ffi.new("int64_t[]", [rows_o // n] * n)
         else:
             is_ = ffi.new("int64_t[]", [rows_i // n] * n)
-    return _run(lambda w: lib.nb_comm_all_to_all(g._c, o, i, os_, is_, w), async_op, (os_, is_))
+    return _run(lambda w: lib.nb_comm_all_to_all(g._c, o, i, os_, is_, 0 if os_ == ffi.NULL else n, w), async_op, (os_, is_))
 
 
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op: bool = False):
@@ -567,7 +567,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op: bool
     os_, is_ = ffi.new("int64_t[]", o_s), ffi.new("int64_t[]", i_s)
 
     def call(w):
-        return lib.nb_comm_all_to_all(g._c, flat_out._h, flat_in._h, os_, is_, w)
+        return lib.nb_comm_all_to_all(g._c, flat_out._h, flat_in._h, os_, is_, n, w)
 
     return _with_copies(call, async_op, pairs)
 
