@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Derive nabla's public artefacts from the ABI manifest (abi/nabla.json).
 
-    python abi/gen.py write    regenerate include/nabla.h, docs/abi.md and the Node.js declarations
-                               (bindings/node/lib/abi.generated.*), reformat the manifest
+    python abi/gen.py write    regenerate include/nabla.h, include/nabla.hpp (C++), docs/abi.md, the
+                               Node.js declarations (bindings/node/lib/abi.generated.*) and abi/dlpack.json,
+                               reformat the manifest
     python abi/gen.py check    exit 1 if any of them is stale
     python abi/gen.py cdef     print the cffi cdef
 
 The manifest is the single source of truth: the header, the cffi declarations
 and the docs table cannot disagree because they are all printed from it.
 
-A function entry: group, name, returns, params ([type, name] pairs) and doc;
-an op entry adds "differentiable". An elementwise op with backend kernels adds
+A function entry: group, name, returns, params ([type, name] pairs), pointers and
+doc; an op entry adds "differentiable". "pointers" maps every pointer parameter
+that is not a handle to [direction, length] (see POINTER_RULES below and
+docs/bindings.md); `check` refuses an entry without them. An elementwise op with backend kernels adds
 "ew_kernels" (the kernel names it launches, e.g. div's three rounding modes) and
 "ew_bool" when they write bool; they become the NB_BK_* codes of
 src/core/ew_codes.h, binary kernels first.
@@ -32,6 +35,9 @@ DISPATCH_H = ROOT / "src" / "autograd" / "dispatch.h"
 EW_CODES = ROOT / "src" / "core" / "ew_codes.h"
 NODE_JS = ROOT / "bindings" / "node" / "lib" / "abi.generated.js"
 NODE_DTS = ROOT / "bindings" / "node" / "lib" / "abi.generated.d.ts"
+HEADER_CPP = ROOT / "include" / "nabla.hpp"
+DLPACK_H = ROOT / "include" / "nabla" / "dlpack.h"
+DLPACK_JSON = ROOT / "abi" / "dlpack.json"
 
 
 def load(path: Path = MANIFEST) -> dict:
@@ -45,6 +51,88 @@ def load(path: Path = MANIFEST) -> dict:
         for op in family["ops"]:
             m["ops"].append({"group": f"ops: {family['family']}", **op})
     return m
+
+
+# ---- pointer parameters: direction and length ----
+
+POINTER_RULES = """A pointer parameter is every parameter whose C type has a `*`, except a handle
+(`nb_tensor*`, `const nb_node*`, ...: an opaque value) and a callback (`nb_deleter_fn`).
+Each has "pointers": {name: [direction, length]}.
+direction: "in" (read by the callee), "out" (written by the callee), "inout" (both; a
+struct whose struct_size the caller sets). In a callback type the callee is the callback.
+length, counted in elements of the pointee (bytes for void*):
+  an integer            a fixed count (1: one value or one handle slot; kernel_size: 2)
+  a parameter's name    that integer parameter's value (shape and strides: "ndim")
+  an expression         of parameters with numel(shape, ndim) and itemsize(dtype)
+  "string"              a NUL-terminated UTF-8 string
+  "scalar-optional"     one value, or NULL for none (nb_argmax's dim)
+  "opaque"              an address passed through unread (payloads, DLPack capsules)"""
+
+POINTER_DIRECTIONS = ("in", "out", "inout")
+POINTER_WORDS = ("string", "scalar-optional", "opaque")
+_LENGTH_FUNCS = ("numel", "itemsize")
+_INT_TYPES = ("int32_t", "int64_t", "size_t", "uint32_t", "uint64_t")
+
+
+def handle_types(m: dict) -> set[str]:
+    return {t["name"] for t in m["types"] if t["kind"] == "handle"}
+
+
+def is_pointer_param(ctype: str, handles: set[str]) -> bool:
+    """Whether a parameter needs a "pointers" entry: a pointer that is not a handle value."""
+    if "*" not in ctype:
+        return False
+    base = re.sub(r"\bconst\b|\*", " ", ctype).split()[0]
+    return not (base in handles and ctype.count("*") == 1)
+
+
+def pointer_errors(m: dict) -> list[str]:
+    """Every pointer parameter without a valid direction and length, as messages."""
+    handles = handle_types(m)
+    constants = {n for g in m["constants"] for n, _, _ in g["values"]} | {"NB_MAX_DIMS"}
+    errors = []
+    entries = m["functions"] + m["ops"] + [t for t in m["types"] if t["kind"] == "callback"]
+    for fn in entries:
+        params = dict((n, t) for t, n in fn["params"])
+        want = [n for t, n in fn["params"] if is_pointer_param(t, handles)]
+        given = fn.get("pointers", {})
+        name = fn["name"]
+        for extra in set(given) - set(want):
+            errors.append(f"{name}: pointers names {extra!r}, not a pointer parameter")
+        for pname in want:
+            spec = given.get(pname)
+            if not (isinstance(spec, list) and len(spec) == 2):
+                errors.append(f"{name}: pointer parameter {pname!r} needs [direction, length]")
+                continue
+            direction, length = spec
+            ctype = params[pname]
+            if direction not in POINTER_DIRECTIONS:
+                errors.append(f"{name}: {pname}: direction {direction!r} is not one of {POINTER_DIRECTIONS}")
+            elif direction != "in" and (ctype.startswith("const ") and ctype.count("*") == 1
+                                        or ctype.replace(" ", "").endswith("*const*")):
+                errors.append(f"{name}: {pname}: {ctype} cannot be {direction!r}")
+            if isinstance(length, bool) or isinstance(length, int):
+                if isinstance(length, bool) or length < 1:
+                    errors.append(f"{name}: {pname}: length {length!r} must be at least 1")
+            elif not isinstance(length, str):
+                errors.append(f"{name}: {pname}: length {length!r} must be an integer or a string")
+            elif length in POINTER_WORDS or length in constants:
+                pass
+            elif length in params:
+                if params[length] not in _INT_TYPES:
+                    errors.append(f"{name}: {pname}: length {length!r} is a {params[length]}, not an integer")
+            else:
+                idents = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", length)
+                unknown = [i for i in idents if i not in params and i not in _LENGTH_FUNCS and i not in constants]
+                if not idents or unknown or not re.fullmatch(r"[A-Za-z0-9_(), *+]+", length):
+                    errors.append(f"{name}: {pname}: length {length!r} names no parameter or constant"
+                                  + (f" ({', '.join(unknown)})" if unknown else ""))
+    return errors
+
+
+def pointer_length(fn: dict, pname: str):
+    """The length of the pointer parameter pname ([direction, length][1])."""
+    return fn["pointers"][pname][1]
 
 
 def _load_parts(path: Path = MANIFEST) -> tuple[dict, dict[Path, dict]]:
@@ -129,6 +217,9 @@ def header(m: dict) -> str:
         " * per thread; on failure out-parameters are untouched. Tensor inputs are",
         " * borrowed; every tensor handed out is a new reference the caller releases with",
         " * nb_tensor_release(). Shapes and strides are int64_t, strides in elements.",
+        " * \"dst/out by convention\": with dst NULL the op writes a new tensor to *out; with dst",
+        " * non-NULL the result goes into dst (PyTorch's out=, in place when dst is an input) and",
+        " * *out, which may then be NULL, receives a new reference to dst.",
         " */",
         "#ifndef NABLA_H_",
         "#define NABLA_H_",
@@ -186,7 +277,8 @@ def exported_symbols(m: dict) -> set[str]:
     return {fn["name"] for fn in m["functions"] + m["ops"]}
 
 
-_DST_OUT = re.compile(r"\s*dst/out as in nb_(add|rand)\.")
+# The manifest's one wording for the dst/out rule, which docs/abi.md states once (Conventions).
+_DST_OUT = re.compile(r"\s*dst/out by convention\.|(?<=[.;] )dst/out by convention; |dst/out otherwise by convention")
 
 DOCS_CONVENTIONS = """## Conventions
 
@@ -200,14 +292,28 @@ DOCS_CONVENTIONS = """## Conventions
   new tensor into `*out` when `dst` is NULL. With `dst` non-NULL the result is written into
   `dst` (PyTorch's `out=`; in place when `dst` is one of the inputs, resized by PyTorch's
   resize_output rule otherwise) and `*out`, which may then be NULL, receives a new reference
-  to `dst`. Random ops follow the same rule (`nb_rand`). Rows below that say nothing more about
-  `dst` follow this rule.
+  to `dst`. The manifest says "dst/out by convention" for it; rows below state only what an op
+  adds (a required shape or dtype of `dst`).
 - **Sentinels.** `NB_DTYPE_DEFAULT` asks for an op's default dtype, `NB_DEVICE_CURRENT` for the
   current device, `NB_IGNORE_INDEX` is PyTorch's default `ignore_index`; NULL for an optional
   tensor or array argument means "not given".
-- **Arrays.** A pointer parameter is an array whose length is given by another parameter (`shape`
-  with `ndim`) or fixed by the op (`stride[2]`); `docs/bindings.md` has the full rules.
+- **Pointers.** Every pointer parameter that is not a handle has a direction (`in`, `out`,
+  `inout`) and a length in the manifest's `pointers`: another parameter (`shape` with `ndim`), a
+  fixed count (`stride[2]`), `string`, `scalar-optional` or `opaque`; `docs/bindings.md` has the
+  details. Signatures below show them as `[in: ndim]`.
 """
+
+
+def _row_doc(doc: str) -> str:
+    """An entry's doc without the dst/out rule, which the Conventions state once."""
+    return _DST_OUT.sub("", doc).replace("dst/out (by convention; ", "dst/out (").strip()
+
+
+def _doc_params(fn: dict) -> str:
+    """The parameter list with each pointer's direction and length: `const int64_t* shape [in: ndim]`."""
+    ptrs = fn.get("pointers", {})
+    parts = [_decl(t, n) + (f" [{ptrs[n][0]}: {ptrs[n][1]}]" if n in ptrs else "") for t, n in fn["params"]]
+    return ", ".join(parts) or "void"
 
 
 def docs(m: dict) -> str:
@@ -236,8 +342,8 @@ def docs(m: dict) -> str:
     for group, fns in groups.items():
         lines += [f"### {group}", ""]
         for fn in fns:
-            sig = f"{fn['returns']} {fn['name']}({_param_list(fn['params'])})"
-            lines += [f"- `{sig}`", f"  {_DST_OUT.sub('', fn['doc'])}"]
+            sig = f"{fn['returns']} {fn['name']}({_doc_params(fn)})"
+            lines += [f"- `{sig}`", "  " + _row_doc(fn["doc"])]
         lines.append("")
     lines += [f"{len(m['functions'])} functions, {len(m['ops'])} ops.", ""]
     return "\n".join(lines)
@@ -304,15 +410,15 @@ def _forward(name: str) -> str:
     return "nb_agf_" + name[3:]
 
 
-def _requires_terms(params: list, writable_only: bool = False) -> list[str]:
+def _requires_terms(fn: dict, writable_only: bool = False) -> list[str]:
     terms = []
-    for i, (ctype, pname) in enumerate(params):
+    for ctype, pname in fn["params"]:
         if ctype == "nb_tensor*":
             terms.append(f"nb_ag_requires({pname})")
         elif not writable_only and ctype == _TENSOR_IN[0]:
             terms.append(f"nb_ag_requires({pname})")
         elif not writable_only and ctype == _TENSOR_LIST:
-            terms.append(f"nb_ag_requires_any({pname}, {params[i + 1][1]})")
+            terms.append(f"nb_ag_requires_any({pname}, {pointer_length(fn, pname)})")
     return terms
 
 
@@ -329,14 +435,14 @@ def dispatch_header(m: dict) -> str:
     return "\n".join(lines)
 
 
-def _profiled_inputs(params: list) -> tuple[str, str]:
+def _profiled_inputs(fn: dict) -> tuple[str, str]:
     """The tensors an op's profiler record describes: its tensor inputs, else its first tensor list."""
-    singles = [p for t, p in params if t == _TENSOR_IN[0]]
+    singles = [p for t, p in fn["params"] if t == _TENSOR_IN[0]]
     if singles:
         return "(const nb_tensor* const[]){" + ", ".join(singles) + "}", str(len(singles))
-    for i, (t, p) in enumerate(params):
+    for t, p in fn["params"]:
         if t == _TENSOR_LIST:
-            return p, params[i + 1][1]
+            return p, pointer_length(fn, p)
     return "NULL", "0"
 
 
@@ -363,7 +469,7 @@ def _autocast_entry(fn: dict) -> list[str]:
     singles = [p for t, p in params if t == _TENSOR_IN[0]]
     if len(singles) > 8:
         raise ValueError(f"{fn['name']}: autocast takes at most 8 tensor inputs")
-    lst = next(((p, params[i + 1][1]) for i, (t, p) in enumerate(params) if t == _TENSOR_LIST), None)
+    lst = next(((p, pointer_length(fn, p)) for t, p in params if t == _TENSOR_LIST), None)
     dst = " || ".join(f"{p} != NULL" for t, p in params if t == "nb_tensor*") or "false"
     ins = ("(const nb_tensor* const[]){" + ", ".join(singles) + "}") if singles else "NULL"
     cast_args = []
@@ -408,11 +514,11 @@ def dispatch_source(m: dict) -> str:
                 lines.append(f"    if (NB_UNLIKELY(nb_ag_readonly({pname}))) "
                              f"return nb_readonly_error(\"{short}\", \"{pname}\");")
         if fn.get("differentiable"):
-            cond = " || ".join(_requires_terms(params)) or "false"
+            cond = " || ".join(_requires_terms(fn)) or "false"
             lines.append(f"    if (NB_UNLIKELY(!nb_ag_disabled && ({cond})))")
             lines.append(f"        return {_forward(fn['name'])}({args});")
         else:
-            targets = _requires_terms(params, writable_only=True)
+            targets = _requires_terms(fn, writable_only=True)
             if targets:
                 lines.append(f"    if (NB_UNLIKELY(!nb_ag_disabled && ({' || '.join(targets)})))")
                 lines.append(f'        return nb_ag_nondifferentiable_write("{short}");')
@@ -422,7 +528,7 @@ def dispatch_source(m: dict) -> str:
         if fn.get("autocast"):
             lines += _autocast_entry(fn)
             call = "nbc_" + short
-        ins, n = _profiled_inputs(params)
+        ins, n = _profiled_inputs(fn)
         lines += [f"NB_API nb_status {fn['name']}({_param_list(params)}) {{",
                   "    if (nb_prof_active()) {",
                   f'        int64_t prof = nb_prof_op_begin("{short}", {ins}, {n});',
@@ -496,7 +602,57 @@ def ew_codes_header(m: dict) -> str:
     return "\n".join(lines)
 
 
+# ---- DLPack, machine-readable ----
+#
+# nb_tensor_to_dlpack* hand out DLPack's structs (include/nabla/dlpack.h, void* in nabla.h so that
+# header stays free of enums). abi/dlpack.json, installed with the manifest, gives a binding
+# their field types, enums and flags; abi_lock.json gives each struct's measured size and offsets.
+
+_DL_STRUCT = re.compile(r"typedef struct(?: \w+)? \{(.*?)\} (\w+);", re.S)
+_DL_ENUM = re.compile(r"typedef enum(?: : \w+)? \{(.*?)\} (\w+);", re.S)
+
+
+def dlpack_description(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"#ifdef __cplusplus\ntypedef enum : int32_t \{\n#else\n(typedef enum \{)\n#endif", r"\1", text)
+    structs = {}
+    for body, name in _DL_STRUCT.findall(text):
+        fields = []
+        for decl in filter(None, (d.strip() for d in body.split(";"))):
+            fn = re.fullmatch(r"void \(\*(\w+)\)\((.*)\)", decl)
+            if fn:  # a function pointer: void (*deleter)(struct X* self)
+                fields.append([f"void (*)({fn.group(2).replace('struct ', '')})", fn.group(1)])
+            else:
+                ctype, fname = decl.rsplit(" ", 1)
+                fields.append([ctype.strip(), fname])
+        structs[name] = fields
+    enums = {}
+    for body, name in _DL_ENUM.findall(text):
+        enums[name] = {k: int(v.rstrip("U")) for k, v in re.findall(r"(\w+) = (\d+U?)", body)}
+    defines = dict(re.findall(r"#define (DLPACK_(?:MAJOR|MINOR)_VERSION) (\d+)", text))
+    flags = {k: 1 << int(v) for k, v in re.findall(r"#define (DLPACK_FLAG_BITMASK_\w+) \(1UL << (\d+)UL\)", text)}
+    desc = {"header": "nabla/dlpack.h",
+            "doc": "DLPack's structs as nb_tensor_to_dlpack / nb_tensor_to_dlpack_versioned hand them out (void* in "
+                   "nabla.h). Field types here; each struct's size and field offsets in abi_lock.json (structs).",
+            "version": [int(defines["DLPACK_MAJOR_VERSION"]), int(defines["DLPACK_MINOR_VERSION"])],
+            "enum_type": "int32_t", "enums": enums, "flags": flags, "structs": structs}
+    lines = ["{"]
+    items = list(desc.items())
+    for i, (k, v) in enumerate(items):
+        end = "," if i + 1 < len(items) else ""
+        if k in ("enums", "structs"):
+            inner = ",\n".join(f"    {json.dumps(n)}: {json.dumps(x)}" for n, x in v.items())
+            lines.append(f'  "{k}": {{\n{inner}\n  }}{end}')
+        else:
+            lines.append(f"  {json.dumps(k)}: {json.dumps(v)}{end}")
+    return "\n".join(lines) + "\n}\n"
+
+
 def _outputs(m: dict) -> dict[Path, str]:
+    errors = pointer_errors(m)
+    if errors:
+        raise SystemExit("abi/gen.py: pointer parameters without a valid direction and length:\n  "
+                         + "\n  ".join(errors))
     core, families = _load_parts()
     out = {MANIFEST: manifest_text(core), HEADER: header(m), DOCS: docs(m),
            DISPATCH_H: dispatch_header(m), DISPATCH_C: dispatch_source(m), EW_CODES: ew_codes_header(m)}
@@ -504,6 +660,9 @@ def _outputs(m: dict) -> dict[Path, str]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import gen_node  # the Node.js binding's koffi declarations and TypeScript types
     out.update({NODE_JS: gen_node.js(m), NODE_DTS: gen_node.dts(m)})
+    import gen_cpp  # the header-only C++ API
+    out[HEADER_CPP] = gen_cpp.hpp(m)
+    out[DLPACK_JSON] = dlpack_description(DLPACK_H.read_text(encoding="utf-8"))
     return out
 
 

@@ -10,7 +10,8 @@ Two files under bindings/node/lib/:
 How C types cross into JavaScript (the rule is by type, never by function name,
 so entries added to the manifest need no change here):
 - handles (nb_tensor*, nb_node*, ...) are BigInt addresses (koffi 3); NULL is null;
-- every other pointer parameter is a C array the caller passes as a typed array:
+- every other pointer parameter is a C array the caller passes as a typed array, its
+  direction and length in the function's "pointers" (FUNCTIONS' fifth column):
   `const int64_t*` a BigInt64Array or a plain array, `int32_t*` an Int32Array of
   one element for an out-value, `nb_tensor**` a BigUint64Array with one slot per
   handle written, `const nb_tensor* const*` a BigUint64Array of addresses;
@@ -138,10 +139,12 @@ def js(m: dict) -> str:
         vals = ", ".join(f"{n}: {v}" for n, v, _ in g["values"])
         out.append(f"  {_js(g['group'])}: Object.freeze({{{vals}}}),")
     out += ["});", "",
-            "// Every function: [returns, [[C type, name], ...], group, differentiable].",
+            "// Every function: [returns, [[C type, name], ...], group, differentiable,",
+            "// {pointer parameter: [direction, length]}] (see docs/bindings.md).",
             "const FUNCTIONS = Object.freeze({"]
     for fn in fns:
-        row = [fn["returns"], fn["params"], fn.get("group", ""), bool(fn.get("differentiable"))]
+        row = [fn["returns"], fn["params"], fn.get("group", ""), bool(fn.get("differentiable")),
+               fn.get("pointers", {})]
         out.append(f"  {fn['name']}: {_js(row)},")
     out += ["});", "",
             "// Callback types: [returns, [[C type, name], ...]].",
@@ -223,8 +226,11 @@ def dts(m: dict) -> str:
         vals = "; ".join(f"readonly {n}: {v}" for n, v, _ in g["values"])
         out.append(f"  readonly {_js(g['group'])}: {{ {vals} }};")
     out += ["};", "",
-            "/** One function's description: [returns, [[C type, name], ...], group, differentiable]. */",
-            "export type FunctionInfo = readonly [string, ReadonlyArray<readonly [string, string]>, string, boolean];",
+            "/** A pointer parameter's direction and length (a count, a parameter's name, or a word). */",
+            "export type PointerInfo = readonly ['in' | 'out' | 'inout', number | string];",
+            "/** One function's description: [returns, [[C type, name], ...], group, differentiable, pointers]. */",
+            "export type FunctionInfo = readonly [string, ReadonlyArray<readonly [string, string]>, string, boolean,",
+            "                                     { readonly [param: string]: PointerInfo }];",
             "export declare const FUNCTIONS: { readonly [name: string]: FunctionInfo };",
             "export declare const CALLBACKS: { readonly [name: string]: readonly [string, ReadonlyArray<readonly [string, string]>] };",
             "",

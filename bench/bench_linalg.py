@@ -5,37 +5,10 @@ PyTorch's MKL, same thread count); small products (64x64, a batch of 32 64x64)
 close to PyTorch's time per call."""
 from __future__ import annotations
 
-import time
-
-from harness import print_table, try_import
+from harness import interleaved_settled, print_table, try_import
 
 import nabla
 import numpy as np
-
-
-def _interleaved_best(fns: dict, rounds: int, batch_seconds: float = 0.02, settle: float = 0.05) -> dict:
-    """Best per-call time of each function over `rounds` rounds. Each round times, for every
-    function in turn, a warm-up call then a batch of calls about batch_seconds long, after a
-    pause of `settle` seconds: the frameworks alternate, so load from other processes hits
-    them alike, and the pause lets the previous framework's idle threads (OpenMP and
-    OpenBLAS workers spin for a while after each call) stop competing for the cores."""
-    counts = {}
-    for k, f in fns.items():
-        f()
-        t0 = time.perf_counter()
-        f()
-        counts[k] = max(1, int(batch_seconds / max(time.perf_counter() - t0, 1e-9)))
-    best = {k: float("inf") for k in fns}
-    for _ in range(rounds):
-        for k, f in fns.items():
-            time.sleep(settle)
-            f()
-            n = counts[k]
-            t0 = time.perf_counter()
-            for _ in range(n):
-                f()
-            best[k] = min(best[k], (time.perf_counter() - t0) / n)
-    return best
 
 
 def _gflops(seconds: float, flops: float) -> float:
@@ -66,7 +39,7 @@ def main() -> None:
             if torch:
                 tat, tb = torch.from_numpy(xa.copy()).t(), torch.from_numpy(xb.copy())
                 fns["torch"] = lambda: tat @ tb
-        times = _interleaved_best(fns, rounds=10, settle=0.2)
+        times = interleaved_settled(fns, rounds=10, settle=0.2)
         gemm_rows.append((f"f32 GEMM {n}^3, {layout}", times, 2.0 * n ** 3))
     print("\n## GEMM throughput (higher is better)\n")
     print(f"| {'case':<34} | {'nabla GF/s':>12} | {'torch GF/s':>12} | {'numpy GF/s':>12} | nabla/torch |")
@@ -97,7 +70,7 @@ def main() -> None:
         cases["bmm 32 x (64x64 @ 64x64)"]["torch"] = lambda: torch.bmm(tya, tyb)
         cases["linear [32,128,256] x [256,256]"]["torch"] = lambda: torch.nn.functional.linear(tza, tzw, tzb)
     for name, fns in cases.items():
-        rows.append((name, _interleaved_best(fns, rounds=25)))
+        rows.append((name, interleaved_settled(fns, rounds=25)))
     print_table("Small matrix products: time per call, host + compute (lower is better)", rows)
 
 

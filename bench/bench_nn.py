@@ -10,47 +10,11 @@ best round, so that load from other processes on a shared machine hits both
 alike."""
 from __future__ import annotations
 
-import gc
-import time
-
-from harness import print_table, try_import
+from harness import interleaved, print_table, try_import
 
 import nabla
 import nabla.nn.functional as F
 import numpy as np
-
-
-def interleaved(fns: dict, window: float, rounds: int) -> dict:
-    """{framework: best seconds per call}: each framework's loop is sized to about `window` seconds, then the
-    frameworks take turns, round after round, and each keeps its best round. Many short alternating rounds
-    make it likely that both are also measured in the quiet moments of a shared machine."""
-    loops, best = {}, {}
-    for k, f in fns.items():
-        f()  # warm up: allocator caches, thread pools, lazy initialisation
-        n, dt = 1, 0.0
-        while True:
-            t0 = time.perf_counter()
-            for _ in range(n):
-                f()
-            dt = time.perf_counter() - t0
-            if dt >= window / 4:
-                break
-            n *= 2
-        loops[k], best[k] = max(1, int(n * window / dt)), float("inf")
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            for k, f in fns.items():
-                n = loops[k]
-                t0 = time.perf_counter()
-                for _ in range(n):
-                    f()
-                best[k] = min(best[k], (time.perf_counter() - t0) / n)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    return best
 
 
 def main() -> None:

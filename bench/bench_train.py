@@ -7,10 +7,10 @@ a LeNet-style CNN (3x3 convs with 32 and 64 channels on 28x28, max pool, two lin
 layers) with SGD + momentum at batch 64 >= 1.0x; a 2-layer transformer encoder
 (d=128, 4 heads, feed-forward 512, seq 64, batch 16) with AdamW >= 1.0x.
 
-Frameworks alternate in short rounds and each keeps its best round (see bench_nn)."""
+Frameworks alternate in short rounds and each keeps its best round (see harness.interleaved)."""
 from __future__ import annotations
 
-from bench_nn import interleaved
+from harness import interleaved
 from harness import try_import
 
 import nabla

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-SUITES = ["tensor", "elementwise", "random", "nn", "reduce", "linalg", "autograd", "train", "interop", "profiler", "amp"]
+SUITES = ["tensor", "elementwise", "random", "nn", "reduce", "linalg", "gemm", "autograd", "train", "interop", "profiler", "amp"]
 
 
 def main(argv: list[str]) -> int:

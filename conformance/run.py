@@ -4,6 +4,7 @@
     python conformance/run.py             the Python runner (nabla's cffi binding, ABI functions only)
     python conformance/run.py --c         build conformance/c/runner.c against the installed library, run it
     python conformance/run.py --node      the JavaScript runner (bindings/node/conformance/runner.js)
+    python conformance/run.py --ctypes    ctypes, declared from the manifest alone (ctypes_binding.py; no nabla package)
     options: --device cpu|cuda, --filter TEXT (ids containing TEXT), --cases DIR, --valgrind (with --c)
 
 One line per case, then `N passed, N failed, N skipped`; exit status 1 on any failure."""
@@ -55,6 +56,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--c", action="store_true", help="run the C runner instead of the Python one")
     p.add_argument("--node", action="store_true", help="run the Node.js runner (needs npm ci in bindings/node)")
+    p.add_argument("--ctypes", action="store_true", help="run the ctypes runner (a binding generated from the "
+                   "manifest alone: NABLA_LIB, NABLA_ABIDIR)")
     p.add_argument("--device", choices=["cpu", "cuda"], default="cpu", help="where inputs live (default cpu)")
     p.add_argument("--filter", default="", help="only cases whose id contains this text")
     p.add_argument("--cases", type=Path, default=HERE / "cases", help="the folder of case files")
@@ -64,7 +67,10 @@ def main(argv=None) -> int:
         return run_c(args)
     if args.node:
         return run_node(args)
-    from pyrunner import Runner
+    if args.ctypes:
+        from ctypes_runner import Runner
+    else:
+        from pyrunner import Runner
     runner = Runner(args.device)
     passed = failed = skipped = 0
     for path in sorted(args.cases.glob("*.txt")):

@@ -8,6 +8,9 @@
  * per thread; on failure out-parameters are untouched. Tensor inputs are
  * borrowed; every tensor handed out is a new reference the caller releases with
  * nb_tensor_release(). Shapes and strides are int64_t, strides in elements.
+ * "dst/out by convention": with dst NULL the op writes a new tensor to *out; with dst
+ * non-NULL the result goes into dst (PyTorch's out=, in place when dst is an input) and
+ * *out, which may then be NULL, receives a new reference to dst.
  */
 #ifndef NABLA_H_
 #define NABLA_H_
@@ -117,6 +120,16 @@ extern "C" {
 #define NB_PROFILE_MEMORY 2  /* record storage allocations and frees (bytes, address, device) */
 #define NB_PROFILE_CUDA   4  /* time ops on CUDA tensors on their stream with a pair of timing events */
 
+/* How a reduction collective combines the ranks' values (int32_t; PyTorch's ReduceOp numbering). */
+#define NB_REDUCE_OP_SUM     0  /* sum (logical or for bool) */
+#define NB_REDUCE_OP_AVG     1  /* mean over the group (floating dtypes) */
+#define NB_REDUCE_OP_PRODUCT 2  /* product (logical and for bool) */
+#define NB_REDUCE_OP_MIN     3  /* minimum */
+#define NB_REDUCE_OP_MAX     4  /* maximum */
+#define NB_REDUCE_OP_BAND    5  /* bitwise and (integer and bool dtypes) */
+#define NB_REDUCE_OP_BOR     6  /* bitwise or (integer and bool dtypes) */
+#define NB_REDUCE_OP_BXOR    7  /* bitwise xor (integer and bool dtypes) */
+
 /* A status code: NB_OK or one of NB_ERR_*. */
 typedef int32_t nb_status;
 
@@ -190,6 +203,12 @@ typedef nb_status (*nb_warning_fn)(void* payload, const char* message);
 
 /* A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
 typedef struct nb_checkpoint nb_checkpoint;
+
+/* A communicator: a group of processes that run collectives together (MPI today; see docs/distributed.md). Refcounted with nb_comm_retain / nb_comm_release; a released (destroyed) communicator is refused by every function. Any thread may use it. */
+typedef struct nb_comm nb_comm;
+
+/* An asynchronous collective or point-to-point transfer in flight: nb_work_wait, nb_work_test, then nb_work_release. Until it completes, the tensors it reads or writes must not be changed or read by the caller. */
+typedef struct nb_work nb_work;
 
 /* ---- version ---- */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with NB_VERSION_NUMBER). */
@@ -744,6 +763,85 @@ NB_API nb_status nb_checkpoint_metadata(const nb_checkpoint* ck, int64_t i, cons
 /* Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
 NB_API void nb_checkpoint_release(nb_checkpoint* ck);
 
+/* ---- distributed ---- */
+/* NB_OK when the MPI library can be loaded: library (NULL: $NABLA_MPI_LIBRARY, else libmpi_abi.so.1 from the loader's search path), an MPI-5 standard ABI library such as the `mpich` wheel's. Otherwise NB_ERR_BACKEND with what was tried and how to install MPI. The first successful load stays for the process. */
+NB_API nb_status nb_comm_available(const char* library);
+
+/* Initialises MPI (with MPI_THREAD_MULTIPLE when the library offers it; calls are serialised otherwise) unless the caller already did, and returns a communicator over a duplicate of MPI_COMM_WORLD. Collective over all processes. timeout_s bounds every later wait: a collective that does not complete in time fails with NB_ERR_BACKEND and leaves the communicator unusable. With NABLA_DISTRIBUTED_DEBUG=DETAIL (or TORCH_DISTRIBUTED_DEBUG=DETAIL) in the environment, every collective first checks that all ranks called the same collective with the same root, dtype and shape, failing on every rank with a message that names the mismatch. */
+NB_API nb_status nb_comm_init_mpi(const char* library, double timeout_s, nb_comm** out);
+
+/* A sub-group: the ranks of parent that pass the same color, ordered by key then parent rank (MPI_Comm_split). Collective over parent. A negative color makes the caller a non-member: *out is set to NULL. */
+NB_API nb_status nb_comm_split(nb_comm* parent, int32_t color, int32_t key, nb_comm** out);
+
+/* The caller's rank in c; -1 (and the last error) for a bad handle. */
+NB_API int32_t nb_comm_rank(const nb_comm* c);
+
+/* The number of ranks in c; -1 (and the last error) for a bad handle. */
+NB_API int32_t nb_comm_size(const nb_comm* c);
+
+/* Sets how long later waits on c last before failing (positive seconds). */
+NB_API nb_status nb_comm_set_timeout(nb_comm* c, double timeout_s);
+
+/* Adds a reference. NULL-safe. */
+NB_API void nb_comm_retain(nb_comm* c);
+
+/* Drops a reference; the last one frees the MPI communicator (not collective). NULL-safe; a released handle is refused, and a double release warned about, as for nb_tensor_release. */
+NB_API void nb_comm_release(nb_comm* c);
+
+/* Shuts MPI down (MPI_Finalize) if nabla's loader started it and nobody did yet; call once at process exit after the last collective. Fails, leaving MPI running, after a collective timed out (exit the process instead). NB_OK when MPI was never loaded. */
+NB_API nb_status nb_comm_finalize(void);
+
+/* Stops every process of c's job with exit code `code` (MPI_Abort); returns only if that fails. */
+NB_API nb_status nb_comm_abort(nb_comm* c, int32_t code);
+
+/* Replaces t, on every rank, by the reduction (NB_REDUCE_OP_*) of all ranks' t. float16 and bfloat16 are reduced in float32 and rounded once. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_reduce(nb_comm* c, nb_tensor* t, int32_t op, nb_work** work);
+
+/* Copies root's t into t on every other rank. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_broadcast(nb_comm* c, nb_tensor* t, int32_t root, nb_work** work);
+
+/* As nb_comm_all_reduce, but only root's t receives the result; the others' t are left as they were. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_reduce(nb_comm* c, nb_tensor* t, int32_t root, int32_t op, nb_work** work);
+
+/* Concatenates every rank's input, in rank order, into output on every rank; output holds size times input's elements, of input's dtype (PyTorch's all_gather_into_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_gather(nb_comm* c, nb_tensor* output, const nb_tensor* input, nb_work** work);
+
+/* As nb_comm_all_gather into n == size tensors, each of input's element count and dtype: outputs[r] receives rank r's input. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_gather_list(nb_comm* c, nb_tensor* const* outputs, int32_t n, const nb_tensor* input, nb_work** work);
+
+/* Reduces every rank's input (size times output's elements) and gives rank r the r-th equal piece in output (PyTorch's reduce_scatter_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_reduce_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t op, nb_work** work);
+
+/* Concatenates every rank's input, in rank order, into output on root (size times input's elements); output is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_gather(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work);
+
+/* Gives rank r the r-th equal piece of root's input (size times output's elements) in output; input is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_scatter(nb_comm* c, nb_tensor* output, const nb_tensor* input, int32_t root, nb_work** work);
+
+/* Rank r sends the r-th piece of input (split along dim 0 by input_splits, in rows; NULL: size equal pieces) to every rank and receives theirs into the pieces of output (output_splits); n_splits is the group size, or 0 when both are NULL, in rank order (PyTorch's all_to_all_single). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* output, const nb_tensor* input, const int64_t* output_splits, const int64_t* input_splits, int32_t n_splits, nb_work** work);
+
+/* Sends t to rank dst, matched by a nb_comm_recv with the same tag. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32_t tag, nb_work** work);
+
+/* Receives into t what rank src sent with tag (the same element count and dtype). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag, nb_work** work);
+
+/* Completes once every rank of c has called it. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work);
+
+/* Waits until the work completes (or the communicator's timeout passes) and reports its result; later calls report the same result. */
+NB_API nb_status nb_work_wait(nb_work* w);
+
+/* Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. Calling it also moves MPI's progress along. */
+NB_API nb_status nb_work_test(nb_work* w, int32_t* done);
+
+/* Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
+NB_API void nb_work_release(nb_work* w);
+
+/* NB_OK when NCCL can be loaded: library (NULL: $NABLA_NCCL_LIBRARY, else libnccl.so.2 from the loader's search path); stores its version (e.g. 22703 for 2.27.3) in *version when version is non-NULL. Otherwise NB_ERR_BACKEND with what was tried and how to install NCCL. nabla's collectives on CUDA tensors through NCCL are not implemented yet; this reports whether they could run. */
+NB_API nb_status nb_comm_nccl_available(const char* library, int32_t* version);
+
 /* ---- ops: amp ---- */
 /* Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
 NB_API nb_status nb_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale);
@@ -756,104 +854,104 @@ NB_API nb_status nb_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracke
 NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out);
 
 /* ---- ops: binary ---- */
-/* a + alpha * b, broadcast, with PyTorch's type promotion (bool: logical or). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a + alpha * b, broadcast, with PyTorch's type promotion (bool: logical or). dst/out by convention. */
 NB_API nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out);
 
-/* a - alpha * b (not for bool operands). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a - alpha * b (not for bool operands). dst/out by convention. */
 NB_API nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb_tensor* dst, nb_tensor** out);
 
-/* a * b (bool: logical and). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a * b (bool: logical and). dst/out by convention. */
 NB_API nb_status nb_mul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a / b: true division (integers give the default float dtype) or rounded by NB_ROUND_TRUNC / NB_ROUND_FLOOR; integer division by zero fails. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a / b: true division (integers give the default float dtype) or rounded by NB_ROUND_TRUNC / NB_ROUND_FLOOR; integer division by zero fails. dst/out by convention. */
 NB_API nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding_mode, nb_tensor* dst, nb_tensor** out);
 
-/* floor(a / b), Python's //. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* floor(a / b), Python's //. dst/out by convention. */
 NB_API nb_status nb_floor_divide(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a - b * floor(a / b): the sign of b, Python's %. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a - b * floor(a / b): the sign of b, Python's %. dst/out by convention. */
 NB_API nb_status nb_remainder(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* C's fmod: the sign of a. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* C's fmod: the sign of a. dst/out by convention. */
 NB_API nb_status nb_fmod(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a ** b; for integers a negative scalar exponent fails and negative tensor exponents give 0 (except for bases 1 and -1), as in PyTorch. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a ** b; for integers a negative scalar exponent fails and negative tensor exponents give 0 (except for bases 1 and -1), as in PyTorch. dst/out by convention. */
 NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* Elementwise max; NaN propagates. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* Elementwise max; NaN propagates. dst/out by convention. */
 NB_API nb_status nb_maximum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* Elementwise min; NaN propagates. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* Elementwise min; NaN propagates. dst/out by convention. */
 NB_API nb_status nb_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* atan2(a, b) in radians (integers give the default float dtype). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* atan2(a, b) in radians (integers give the default float dtype). dst/out by convention. */
 NB_API nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a == b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a == b as bool, compared in the promoted dtype. dst/out by convention. */
 NB_API nb_status nb_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a != b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a != b as bool, compared in the promoted dtype. dst/out by convention. */
 NB_API nb_status nb_ne(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a < b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a < b as bool, compared in the promoted dtype. dst/out by convention. */
 NB_API nb_status nb_lt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a <= b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a <= b as bool, compared in the promoted dtype. dst/out by convention. */
 NB_API nb_status nb_le(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a > b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a > b as bool, compared in the promoted dtype. dst/out by convention. */
 NB_API nb_status nb_gt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a >= b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a >= b as bool, compared in the promoted dtype. dst/out by convention. */
 NB_API nb_status nb_ge(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* (a != 0) and (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* (a != 0) and (b != 0) as bool. dst/out by convention. */
 NB_API nb_status nb_logical_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* (a != 0) or (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* (a != 0) or (b != 0) as bool. dst/out by convention. */
 NB_API nb_status nb_logical_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* (a != 0) xor (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* (a != 0) xor (b != 0) as bool. dst/out by convention. */
 NB_API nb_status nb_logical_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a & b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a & b on integer and bool tensors. dst/out by convention. */
 NB_API nb_status nb_bitwise_and(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a | b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a | b on integer and bool tensors. dst/out by convention. */
 NB_API nb_status nb_bitwise_or(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a ^ b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a ^ b on integer and bool tensors. dst/out by convention. */
 NB_API nb_status nb_bitwise_xor(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a << b on integers (shifts past the width give 0). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a << b on integers (shifts past the width give 0). dst/out by convention. */
 NB_API nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* a >> b on integers, arithmetic for signed types. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* a >> b on integers, arithmetic for signed types. dst/out by convention. */
 NB_API nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: index ---- */
 /* out[i][j] = x[index[i][j]][j] (dim 0): index (int64 or int32) has x's ndim and is no larger than x apart from dim; out has index's shape. */
 NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);
 
-/* A copy of x with x[index[i][j]][j] = src[i][j] (dim 0); src has x's dtype. Duplicate indices: the last write wins. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* A copy of x with x[index[i][j]][j] = src[i][j] (dim 0); src has x's dtype. Duplicate indices: the last write wins. dst/out by convention. */
 NB_API nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
 
-/* nb_scatter with a 0-dim value (converted to x's dtype) in place of src. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* nb_scatter with a 0-dim value (converted to x's dtype) in place of src. dst/out by convention. */
 NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* value, nb_tensor* dst, nb_tensor** out);
 
-/* A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. dst/out by convention. */
 NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, nb_tensor* dst, nb_tensor** out);
 
-/* PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. dst/out by convention. */
 NB_API nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* src, int32_t reduce, int32_t include_self, nb_tensor* dst, nb_tensor** out);
 
 /* The entries of x at the positions of the 1-D int64/int32 index along dim. */
 NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tensor* index, nb_tensor** out);
 
-/* A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. dst/out by convention. */
 NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* index, const nb_tensor* source, double alpha, nb_tensor* dst, nb_tensor** out);
 
-/* x with the elements where the bool mask (broadcast) is true set to the 0-dim value (converted to x's dtype). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* x with the elements where the bool mask (broadcast) is true set to the 0-dim value (converted to x's dtype). dst/out by convention. */
 NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const nb_tensor* value, nb_tensor* dst, nb_tensor** out);
 
 /* The 1-D tensor of the elements of x (broadcast with the bool mask) where mask is true, in row-major order. */
@@ -871,35 +969,35 @@ NB_API nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor**
 /* Advanced indexing x[indices]: one entry per leading dim, NULL for a full slice, else an int64/int32 index or a bool/uint8 mask (one dim per mask dim). Index tensors broadcast together; their shape replaces the indexed dims, or leads the result when a full slice separates them (NumPy's rule). Negative indices count from the end. */
 NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, nb_tensor** out);
 
-/* x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. dst/out by convention. */
 NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indices, int32_t n, const nb_tensor* values, int32_t accumulate, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: linalg ---- */
-/* torch.matmul: 1-D @ 1-D is a dot product (0-dim result), 2-D @ 2-D a matrix product, a 1-D operand gains a size-1 dim that is removed from the result, and batch dims (all but the last two) broadcast. Both operands must have the same dtype (no promotion); float16/bfloat16 accumulate in float32, integers wrap, bool is not supported. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* torch.matmul: 1-D @ 1-D is a dot product (0-dim result), 2-D @ 2-D a matrix product, a 1-D operand gains a size-1 dim that is removed from the result, and batch dims (all but the last two) broadcast. Both operands must have the same dtype (no promotion); float16/bfloat16 accumulate in float32, integers wrap, bool is not supported. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* Matrix product of two 2-D tensors [n, m] @ [m, p] -> [n, p], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* Matrix product of two 2-D tensors [n, m] @ [m, p] -> [n, p], same dtype. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* Batched matrix product [b, n, m] @ [b, m, p] -> [b, n, p] (no broadcasting), same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* Batched matrix product [b, n, m] @ [b, m, p] -> [b, n, p] (no broadcasting), same dtype. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* Matrix-vector product [n, m] @ [m] -> [n], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* Matrix-vector product [n, m] @ [m] -> [n], same dtype. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, nb_tensor** out);
 
-/* Dot product of two 1-D tensors of equal length and dtype -> 0-dim. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* Dot product of two 1-D tensors of equal length and dtype -> 0-dim. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* Outer product of two 1-D tensors [n], [m] -> [n, m], computed as an elementwise product: dtypes promote, bool is allowed. With dst non-NULL the result is written into dst (shape [n, m]; any dtype the result casts to) and *out, which may then be NULL, receives a new reference to dst. */
+/* Outer product of two 1-D tensors [n], [m] -> [n, m], computed as an elementwise product: dtypes promote, bool is allowed. dst/out by convention; dst has shape [n, m] and any dtype the result casts to. */
 NB_API nb_status nb_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
-/* beta * input + alpha * (mat1 @ mat2), input broadcast to [n, p]; beta == 0 ignores input (NaN included). Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* beta * input + alpha * (mat1 @ mat2), input broadcast to [n, p]; beta == 0 ignores input (NaN included). Integer dtypes truncate alpha and beta. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const nb_tensor* mat2, double beta, double alpha, nb_tensor* dst, nb_tensor** out);
 
-/* beta * input + alpha * bmm(batch1, batch2), input broadcast to [b, n, p]; beta == 0 ignores input. Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* beta * input + alpha * bmm(batch1, batch2), input broadcast to [b, n, p]; beta == 0 ignores input. Integer dtypes truncate alpha and beta. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, const nb_tensor* batch2, double beta, double alpha, nb_tensor* dst, nb_tensor** out);
 
-/* torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+/* torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. dst/out by convention; dst must have the result's shape and the operands' dtype. */
 NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: linalg_decomp ---- */
@@ -940,89 +1038,89 @@ NB_API nb_status nb_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_ten
 NB_API nb_status nb_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out);
 
 /* ---- ops: nn ---- */
-/* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+/* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out by convention. */
 NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
 
-/* 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+/* 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out by convention. */
 NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
 
-/* Transposed 2-D convolution of input [N, C_in, H, W] with weight [C_in, C_out / groups, kH, kW] plus optional bias [C_out]; stride, padding, output_padding and dilation are (H, W) pairs; output size (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1. dst/out as in nb_add. */
+/* Transposed 2-D convolution of input [N, C_in, H, W] with weight [C_in, C_out / groups, kH, kW] plus optional bias [C_out]; stride, padding, output_padding and dilation are (H, W) pairs; output size (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1. dst/out by convention. */
 NB_API nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* output_padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
 
-/* Max pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size, dilation NULL meaning 1; padding counts as -inf and NaN wins. When indices is not NULL it receives an int64 tensor of the argmax positions, flat within each input plane (h * W + w). dst/out as in nb_add. */
+/* Max pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size, dilation NULL meaning 1; padding counts as -inf and NaN wins. When indices is not NULL it receives an int64 tensor of the argmax positions, flat within each input plane (h * W + w). dst/out by convention. */
 NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices, nb_tensor* dst, nb_tensor** out);
 
-/* Average pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size. The divisor is divisor_override when non-zero, else the window size with (count_include_pad) or without the zero padding. dst/out as in nb_add. */
+/* Average pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size. The divisor is divisor_override when non-zero, else the window size with (count_include_pad) or without the zero padding. dst/out by convention. */
 NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t ceil_mode, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out);
 
-/* Adaptive average pooling of input [N, C, H, W] to output_size[2] = (OH, OW): cell i averages rows floor(i * H / OH) to ceil((i + 1) * H / OH), likewise columns. dst/out as in nb_add. */
+/* Adaptive average pooling of input [N, C, H, W] to output_size[2] = (OH, OW): cell i averages rows floor(i * H / OH) to ceil((i + 1) * H / OH), likewise columns. dst/out by convention. */
 NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_size, nb_tensor* dst, nb_tensor** out);
 
-/* Layer normalization over the trailing dims normalized_shape[ndim]: (x - mean) / sqrt(var + eps) (biased variance) times weight plus bias, both optional and shaped normalized_shape, in the input's dtype. dst/out as in nb_add. */
+/* Layer normalization over the trailing dims normalized_shape[ndim]: (x - mean) / sqrt(var + eps) (biased variance) times weight plus bias, both optional and shaped normalized_shape, in the input's dtype. dst/out by convention. */
 NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out);
 
-/* Batch normalization of input [N, C, *] per channel. training: batch statistics (biased variance), and running_mean / running_var (optional, C elements) are updated in place as (1 - momentum) * running + momentum * batch stat (unbiased variance). Otherwise the running stats (required) are used. weight and bias optional [C]. dst/out as in nb_add. */
+/* Batch normalization of input [N, C, *] per channel. training: batch statistics (biased variance), and running_mean / running_var (optional, C elements) are updated in place as (1 - momentum) * running + momentum * batch stat (unbiased variance). Otherwise the running stats (required) are used. weight and bias optional [C]. dst/out by convention. */
 NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var, const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum, double eps, nb_tensor* dst, nb_tensor** out);
 
-/* Group normalization of input [N, C, *]: statistics over each of num_groups groups of C / num_groups channels (and all positions) per item, then per-channel weight and bias (optional [C]). dst/out as in nb_add. */
+/* Group normalization of input [N, C, *]: statistics over each of num_groups groups of C / num_groups channels (and all positions) per item, then per-channel weight and bias (optional [C]). dst/out by convention. */
 NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out);
 
-/* Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: NB_REDUCTION_NONE, _MEAN (divided by the summed weights) or _SUM. Out-of-range targets fail with NB_ERR_INDEX. dst/out as in nb_add. */
+/* Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: NB_REDUCTION_NONE, _MEAN (divided by the summed weights) or _SUM. Out-of-range targets fail with NB_ERR_INDEX. dst/out by convention. */
 NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: NB_REDUCTION_NONE, _MEAN or _SUM. dst/out as in nb_add. */
+/* Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: NB_REDUCTION_NONE, _MEAN or _SUM. dst/out by convention. */
 NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int64_t ignore_index, int32_t reduction, double label_smoothing, nb_tensor* dst, nb_tensor** out);
 
-/* (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+/* (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
 NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+/* |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
 NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+/* 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
 NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* target, int32_t reduction, double beta, nb_tensor* dst, nb_tensor** out);
 
-/* 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+/* 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
 NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, double delta, nb_tensor* dst, nb_tensor** out);
 
-/* -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+/* -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
 NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+/* -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
 NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight, const nb_tensor* pos_weight, int32_t reduction, nb_tensor* dst, nb_tensor** out);
 
-/* Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM ('batchmean' is sum / batch size). dst/out as in nb_add. */
+/* Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM ('batchmean' is sum / batch size). dst/out by convention. */
 NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int32_t reduction, int32_t log_target, nb_tensor* dst, nb_tensor** out);
 
-/* Rows of weight [num_embeddings, dim] (any dtype) at indices (int64 or int32, any shape): output indices.shape + [dim]. Indices out of range fail with NB_ERR_INDEX. padding_idx (negative for none) only affects the gradient. dst/out as in nb_add. */
+/* Rows of weight [num_embeddings, dim] (any dtype) at indices (int64 or int32, any shape): output indices.shape + [dim]. Indices out of range fail with NB_ERR_INDEX. padding_idx (negative for none) only affects the gradient. dst/out by convention. */
 NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices, int64_t padding_idx, nb_tensor* dst, nb_tensor** out);
 
-/* Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode NB_PAD_CONSTANT (value, converted to the dtype; negative pads crop), NB_PAD_REFLECT, NB_PAD_REPLICATE or NB_PAD_CIRCULAR (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out as in nb_add. */
+/* Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode NB_PAD_CONSTANT (value, converted to the dtype; negative pads crop), NB_PAD_REFLECT, NB_PAD_REPLICATE or NB_PAD_CIRCULAR (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out by convention. */
 NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: nn_backward ---- */
-/* Gradient of nb_conv2d with respect to its input [N, C, H, W] (input_size = (H, W)), from grad_output [N, C_out, OH, OW] and weight [C_out, C / groups, kH, kW]; attributes as nb_conv2d (padding[4]). Computed as a transposed convolution (col2im). dst/out as in nb_add. */
+/* Gradient of nb_conv2d with respect to its input [N, C, H, W] (input_size = (H, W)), from grad_output [N, C_out, OH, OW] and weight [C_out, C / groups, kH, kW]; attributes as nb_conv2d (padding[4]). Computed as a transposed convolution (col2im). dst/out by convention. */
 NB_API nb_status nb_conv2d_backward_input(const nb_tensor* grad_output, const nb_tensor* weight, const int64_t* input_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
 
-/* Gradient of nb_conv2d with respect to its weight [C_out, C / groups, kH, kW] (kernel_size = (kH, kW)), from grad_output [N, C_out, OH, OW] and input [N, C, H, W]; attributes as nb_conv2d. One GEMM over im2col(input) per image tile. dst/out as in nb_add. */
+/* Gradient of nb_conv2d with respect to its weight [C_out, C / groups, kH, kW] (kernel_size = (kH, kW)), from grad_output [N, C_out, OH, OW] and input [N, C, H, W]; attributes as nb_conv2d. One GEMM over im2col(input) per image tile. dst/out by convention. */
 NB_API nb_status nb_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
 
-/* Gradient of nb_max_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)): grad_output [N, C, OH, OW] summed into the argmax positions indices (int64, as nb_max_pool2d returns them). dst/out as in nb_add. */
+/* Gradient of nb_max_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)): grad_output [N, C, OH, OW] summed into the argmax positions indices (int64, as nb_max_pool2d returns them). dst/out by convention. */
 NB_API nb_status nb_max_pool2d_backward(const nb_tensor* grad_output, const nb_tensor* indices, const int64_t* input_size, nb_tensor* dst, nb_tensor** out);
 
-/* Gradient of nb_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]; attributes as nb_avg_pool2d (stride NULL meaning kernel_size; ceil_mode is implied by OH, OW). dst/out as in nb_add. */
+/* Gradient of nb_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]; attributes as nb_avg_pool2d (stride NULL meaning kernel_size; ceil_mode is implied by OH, OW). dst/out by convention. */
 NB_API nb_status nb_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, const int64_t* kernel_size, const int64_t* stride, const int64_t* padding, int32_t count_include_pad, int64_t divisor_override, nb_tensor* dst, nb_tensor** out);
 
-/* Gradient of nb_adaptive_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]. dst/out as in nb_add. */
+/* Gradient of nb_adaptive_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]. dst/out by convention. */
 NB_API nb_status nb_adaptive_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* input_size, nb_tensor* dst, nb_tensor** out);
 
-/* Gradients of nb_layer_norm from grad_output (the input's shape), recomputing the statistics of input: the input gradient into dst/out (as in nb_add; out NULL and dst NULL: not computed), and when not NULL grad_weight and grad_bias (shaped normalized_shape, as if weight and bias were given). weight optional. */
+/* Gradients of nb_layer_norm from grad_output (the input's shape), recomputing the statistics of input: the input gradient into dst/out (by convention; out NULL and dst NULL: not computed), and when not NULL grad_weight and grad_bias (shaped normalized_shape, as if weight and bias were given). weight optional. */
 NB_API nb_status nb_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const int64_t* normalized_shape, int32_t ndim, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out);
 
-/* Gradients of nb_batch_norm in training mode (batch statistics, recomputed from input [N, C, *]) from grad_output (the input's shape): the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+/* Gradients of nb_batch_norm in training mode (batch statistics, recomputed from input [N, C, *]) from grad_output (the input's shape): the input gradient into dst/out (by convention; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
 NB_API nb_status nb_batch_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out);
 
-/* Gradients of nb_group_norm from grad_output (the input's shape), recomputing the statistics of input [N, C, *]: the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+/* Gradients of nb_group_norm from grad_output (the input's shape), recomputing the statistics of input [N, C, *]: the input gradient into dst/out (by convention; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
 NB_API nb_status nb_group_norm_backward(const nb_tensor* grad_output, const nb_tensor* input, int64_t num_groups, const nb_tensor* weight, double eps, nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: optim ---- */
@@ -1066,16 +1164,16 @@ NB_API nb_status nb_generator_get_state(nb_generator* gen, uint64_t* seed, uint6
 /* Restores a state from nb_generator_get_state. */
 NB_API nb_status nb_generator_set_state(nb_generator* gen, uint64_t seed, uint64_t offset);
 
-/* Uniform values on [0, 1) in a floating dtype (float16/bfloat16 get values exact in their precision). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+/* Uniform values on [0, 1) in a floating dtype (float16/bfloat16 get values exact in their precision). gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
 NB_API nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
-/* Standard normal values (Box-Muller) in a floating dtype (float16/bfloat16 computed as float32 and rounded). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+/* Standard normal values (Box-Muller) in a floating dtype (float16/bfloat16 computed as float32 and rounded). gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
 NB_API nb_status nb_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
-/* Integers uniform on [low, high) in any dtype that holds both bounds exactly (floats: within +-2^mantissa digits). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+/* Integers uniform on [low, high) in any dtype that holds both bounds exactly (floats: within +-2^mantissa digits). gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
 NB_API nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
-/* A random permutation of 0 .. n-1 (Fisher-Yates on the generator's stream), 1-D. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+/* A random permutation of 0 .. n-1 (Fisher-Yates on the generator's stream), 1-D. gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
 NB_API nb_status nb_randperm(int64_t n, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
 /* Fills a floating tensor in place with values uniform on [from, to) (from <= to, both finite). Bumps t's version. gen NULL means the default generator. */
@@ -1087,32 +1185,32 @@ NB_API nb_status nb_normal_(nb_tensor* t, double mean, double std, nb_generator*
 /* Fills t in place with integers uniform on [low, high_inclusive] (inclusive, so a dtype's whole range is expressible; PyTorch's random_(from, to) is [from, to - 1]). Bumps t's version. gen NULL means the default generator. */
 NB_API nb_status nb_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, nb_generator* gen);
 
-/* 1 with probability p[i], else 0, in p's shape and (floating) dtype; every p[i] must be in [0, 1]. With dst non-NULL, p broadcasts to dst's shape and the 0/1 values take dst's dtype; *out as in nb_rand. gen NULL means the default generator. */
+/* 1 with probability p[i], else 0, in p's shape and (floating) dtype; every p[i] must be in [0, 1]. With dst non-NULL, p broadcasts to dst's shape and the 0/1 values take dst's dtype; dst/out otherwise by convention. gen NULL means the default generator. */
 NB_API nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
-/* 1 with probability p (in [0, 1]), else 0, in any dtype. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+/* 1 with probability p (in [0, 1]), else 0, in any dtype. gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
 NB_API nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
-/* int64 category indices drawn from each row of probs (1-D [k] or 2-D [rows, k]; non-negative finite weights, not necessarily normalised, each row summing > 0): shape [num_samples] or [rows, num_samples]. Without replacement, num_samples <= k and zero-weight categories come only after every positive one. gen NULL means the default generator. dst/out as in nb_rand. */
+/* int64 category indices drawn from each row of probs (1-D [k] or 2-D [rows, k]; non-negative finite weights, not necessarily normalised, each row summing > 0): shape [num_samples] or [rows, num_samples]. Without replacement, num_samples <= k and zero-weight categories come only after every positive one. gen NULL means the default generator. dst/out by convention. */
 NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int32_t replacement, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
 /* Training (train != 0): each element of a floating x is zeroed with probability p and the rest are scaled by 1/(1-p), so the expectation is kept; p = 1 gives zeros (x * 0). The keep mask is bernoulli(1 - p) from the same stream. Not training: x itself (a new reference), or a copy into dst. dst must have x's shape and a floating dtype (dst == x is in-place). gen NULL means the default generator. Differentiable: the gradient is go times the same scaled mask (the identity when not training or p = 0). */
 NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: reduce ---- */
-/* Sum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default. float32 sums are pairwise in float inside 128-element blocks and accumulate in double; float64 sums are pairwise; float16/bfloat16 accumulate as float32 and round once. The sum of nothing is 0. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Sum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default. float32 sums are pairwise in float inside 128-element blocks and accumulate in double; float64 sums are pairwise; float16/bfloat16 accumulate as float32 and round once. The sum of nothing is 0. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
-/* Mean over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Floating point only (an integer input needs a floating dtype). Accumulates as nb_sum; the mean of nothing is NaN. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Mean over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Floating point only (an integer input needs a floating dtype). Accumulates as nb_sum; the mean of nothing is NaN. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
-/* Product over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default (wrapping); floats multiply in double. The product of nothing is 1. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Product over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default (wrapping); floats multiply in double. The product of nothing is 1. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
-/* Maximum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Maximum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* Minimum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Minimum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
 /* PyTorch's max(t, dim, keepdim): two results, the maximum values along dim (the input's dtype) into *values and their int64 indices into *indices (the first occurrence; a NaN wins and propagates). dst_values / dst_indices, when non-NULL, receive the results (out=) and the matching out pointer may then be NULL. Reducing an empty dim fails. */
@@ -1121,47 +1219,47 @@ NB_API nb_status nb_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb
 /* PyTorch's min(t, dim, keepdim): two results, the minimum values along dim (the input's dtype) into *values and their int64 indices into *indices (the first occurrence; a NaN wins and propagates). dst_values / dst_indices, when non-NULL, receive the results (out=) and the matching out pointer may then be NULL. Reducing an empty dim fails. */
 NB_API nb_status nb_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb_tensor* dst_values, nb_tensor* dst_indices, nb_tensor** values, nb_tensor** indices);
 
-/* int64 index of the first maximum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the maximum. Not for bool; an empty reduction fails. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* int64 index of the first maximum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the maximum. Not for bool; an empty reduction fails. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* int64 index of the first minimum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the minimum. Not for bool; an empty reduction fails. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* int64 index of the first minimum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the minimum. Not for bool; an empty reduction fails. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* Variance over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Variance over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* Standard deviation over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Standard deviation over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* Vector p-norm over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: p = 2 (Frobenius over every dim), 1, INFINITY (max |x|), -INFINITY (min |x|), 0 (count of non-zeros) or any other p ((sum |x|^p)^(1/p)). Floating point input; dtype (-1: the input's) is the result dtype. The inf / negative norms of an empty reduction fail. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Vector p-norm over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: p = 2 (Frobenius over every dim), 1, INFINITY (max |x|), -INFINITY (min |x|), 0 (count of non-zeros) or any other p ((sum |x|^p)^(1/p)). Floating point input; dtype (-1: the input's) is the result dtype. The inf / negative norms of an empty reduction fail. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int32_t ndims, int32_t keepdim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
-/* log(sum(exp(x))) over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, computed stably (max shifted, in double). Integer inputs give the default float dtype; the result of nothing is -inf. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* log(sum(exp(x))) over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, computed stably (max shifted, in double). Integer inputs give the default float dtype; the result of nothing is -inf. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* Whether every element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). True for nothing. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Whether every element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). True for nothing. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* Whether any element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). False for nothing. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Whether any element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). False for nothing. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, int32_t keepdim, nb_tensor* dst, nb_tensor** out);
 
-/* Cumulative sum along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Cumulative sum along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
-/* Cumulative product along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* Cumulative product along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
-/* exp(x) / sum(exp(x)) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* exp(x) / sum(exp(x)) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
-/* x - log(sum(exp(x))) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* x - log(sum(exp(x))) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: shape ---- */
-/* Concatenates n tensors along dim (PyTorch's torch.cat): shapes must match except along dim; the dtype is the promotion of all inputs; 1-D empty tensors are skipped (PyTorch's legacy rule). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* Concatenates n tensors along dim (PyTorch's torch.cat): shapes must match except along dim; the dtype is the promotion of all inputs; 1-D empty tensors are skipped (PyTorch's legacy rule). dst/out by convention. */
 NB_API nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out);
 
-/* Stacks n tensors of one shape along a new dim (in [-ndim-1, ndim]). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* Stacks n tensors of one shape along a new dim (in [-ndim-1, ndim]). dst/out by convention. */
 NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t dim, nb_tensor* dst, nb_tensor** out);
 
 /* A copy of x with the order of elements reversed along each of dims (no duplicates). */
@@ -1173,10 +1271,10 @@ NB_API nb_status nb_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshi
 /* Tensor.repeat: x tiled repeats[i] times along each dim (n >= x's ndim; extra leading repeats add dims). */
 NB_API nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_tensor** out);
 
-/* The lower triangle of the last two dims (elements with col - row <= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* The lower triangle of the last two dims (elements with col - row <= diagonal), zeros elsewhere. dst/out by convention. */
 NB_API nb_status nb_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out);
 
-/* The upper triangle of the last two dims (elements with col - row >= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+/* The upper triangle of the last two dims (elements with col - row >= diagonal), zeros elsewhere. dst/out by convention. */
 NB_API nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out);
 
 /* Sorts x along dim: *values (x's dtype) and *indices (int64). The sort is always stable; NaN orders above every number (last ascending, first descending), as in PyTorch. */
@@ -1198,143 +1296,143 @@ NB_API nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, 
 NB_API nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_dim, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);
 
 /* ---- ops: softmax_backward ---- */
-/* The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+/* The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. dst/out by convention; dst must have the result's shape and dtype. */
 NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
 
 /* The gradient of log_softmax along dim from its result output and the output gradient (PyTorch's _log_softmax_backward_data): grad_output - exp(output) * sum(grad_output, dim), fused. Shapes, dtypes and dst as nb_softmax_backward. */
 NB_API nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_tensor* output, int64_t dim, nb_tensor* dst, nb_tensor** out);
 
 /* ---- ops: unary ---- */
-/* e^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* e^x, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* 2^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* 2^x, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* e^x - 1, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* e^x - 1, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* natural log, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* natural log, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* log base 2, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* log base 2, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* log base 10, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* log base 10, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* log(1 + x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* log(1 + x), elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* square root, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* square root, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_sqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* 1 / sqrt(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* 1 / sqrt(x), elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* sine, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_sin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* cosine, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_cos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* tangent, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* arcsine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* arcsine, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* arccosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* arccosine, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* arctangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* arctangent, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_atan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* hyperbolic sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* hyperbolic sine, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* hyperbolic cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* hyperbolic cosine, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* hyperbolic tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* hyperbolic tangent, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_tanh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* 1 / (1 + e^-x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* 1 / (1 + e^-x), elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_sigmoid(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* error function, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* error function, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_erf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* 1 - erf(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* 1 - erf(x), elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_erfc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* 1 / x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* 1 / x, elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* x * sigmoid(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+/* x * sigmoid(x), elementwise (integers compute in the default float dtype). dst/out by convention. */
 NB_API nb_status nb_silu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* GELU: x * Phi(x), or its tanh approximation when approximate_tanh is 1. dst/out as in nb_add. */
+/* GELU: x * Phi(x), or its tanh approximation when approximate_tanh is 1. dst/out by convention. */
 NB_API nb_status nb_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out);
 
-/* x if x > 0 else negative_slope * x (floating dtypes). dst/out as in nb_add. */
+/* x if x > 0 else negative_slope * x (floating dtypes). dst/out by convention. */
 NB_API nb_status nb_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out);
 
-/* x if x > 0 else alpha * (e^x - 1). dst/out as in nb_add. */
+/* x if x > 0 else alpha * (e^x - 1). dst/out by convention. */
 NB_API nb_status nb_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_tensor** out);
 
-/* log(1 + e^(beta x)) / beta, or x where beta x > threshold. dst/out as in nb_add. */
+/* log(1 + e^(beta x)) / beta, or x where beta x > threshold. dst/out by convention. */
 NB_API nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, nb_tensor* dst, nb_tensor** out);
 
-/* -x, elementwise. dst/out as in nb_add. */
+/* -x, elementwise. dst/out by convention. */
 NB_API nb_status nb_neg(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* |x|, elementwise. dst/out as in nb_add. */
+/* |x|, elementwise. dst/out by convention. */
 NB_API nb_status nb_abs(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* -1, 0 or 1 (NaN stays NaN), elementwise. dst/out as in nb_add. */
+/* -1, 0 or 1 (NaN stays NaN), elementwise. dst/out by convention. */
 NB_API nb_status nb_sign(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* max(x, 0), elementwise. dst/out as in nb_add. */
+/* max(x, 0), elementwise. dst/out by convention. */
 NB_API nb_status nb_relu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* x * x, elementwise. dst/out as in nb_add. */
+/* x * x, elementwise. dst/out by convention. */
 NB_API nb_status nb_square(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* round toward -inf (integers unchanged), elementwise. dst/out as in nb_add. */
+/* round toward -inf (integers unchanged), elementwise. dst/out by convention. */
 NB_API nb_status nb_floor(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* round toward +inf, elementwise. dst/out as in nb_add. */
+/* round toward +inf, elementwise. dst/out by convention. */
 NB_API nb_status nb_ceil(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* round half to even, elementwise. dst/out as in nb_add. */
+/* round half to even, elementwise. dst/out by convention. */
 NB_API nb_status nb_round(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* round toward zero, elementwise. dst/out as in nb_add. */
+/* round toward zero, elementwise. dst/out by convention. */
 NB_API nb_status nb_trunc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* ~x on integers, not on bool, elementwise. dst/out as in nb_add. */
+/* ~x on integers, not on bool, elementwise. dst/out by convention. */
 NB_API nb_status nb_bitwise_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* x == 0 as bool, elementwise. dst/out as in nb_add. */
+/* x == 0 as bool, elementwise. dst/out by convention. */
 NB_API nb_status nb_logical_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* NaN test as bool, elementwise. dst/out as in nb_add. */
+/* NaN test as bool, elementwise. dst/out by convention. */
 NB_API nb_status nb_isnan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* infinity test as bool, elementwise. dst/out as in nb_add. */
+/* infinity test as bool, elementwise. dst/out by convention. */
 NB_API nb_status nb_isinf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* finite test as bool, elementwise. dst/out as in nb_add. */
+/* finite test as bool, elementwise. dst/out by convention. */
 NB_API nb_status nb_isfinite(const nb_tensor* x, nb_tensor* dst, nb_tensor** out);
 
-/* Replaces NaN, +inf and -inf in floating tensors by the given values. dst/out as in nb_add. */
+/* Replaces NaN, +inf and -inf in floating tensors by the given values. dst/out by convention. */
 NB_API nb_status nb_nan_to_num(const nb_tensor* x, double nan, double posinf, double neginf, nb_tensor* dst, nb_tensor** out);
 
-/* min(max(x, min), max); pass -inf / +inf for a missing bound. dst/out as in nb_add. */
+/* min(max(x, min), max); pass -inf / +inf for a missing bound. dst/out by convention. */
 NB_API nb_status nb_clamp(const nb_tensor* x, double min, double max, nb_tensor* dst, nb_tensor** out);
 
-/* a where the bool condition holds, else b; the three broadcast, a and b promote. dst/out as in nb_add. */
+/* a where the bool condition holds, else b; the three broadcast, a and b promote. dst/out by convention. */
 NB_API nb_status nb_where(const nb_tensor* condition, const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
 #ifdef __cplusplus

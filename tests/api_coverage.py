@@ -22,6 +22,7 @@ NAMESPACES = {
     "torch.distributions": ("torch.distributions", "nabla.distributions"),
     "torch.linalg": ("torch.linalg", "nabla.linalg"),
     "torch.cuda": ("torch.cuda", "nabla.cuda"),
+    "torch.distributed": ("torch.distributed", "nabla.distributed"),
 }
 
 # (rule, reason): names matching a rule are not counted (the issue's scope, or things nabla does not do by design)
@@ -137,8 +138,8 @@ _BY_DESIGN = """Also by design:
   eagerly); `nabla.onnx.export` raises `OnnxExporterError` (a `RuntimeError`).
 - `nabla.cuda.manual_seed` seeds nabla's one generator (shared by every device) when a GPU is
   present and does nothing without one, as PyTorch's queued call does on such a machine.
-- `nn.parallel.DistributedDataParallel` raises PyTorch's "process group has not been
-  initialized" `ValueError` until `nabla.distributed` exists.
+- `nabla.distributed` runs CPU tensors over MPI (backend "mpi"); "gloo" and "nccl" are refused
+  with a clear error (docs/distributed.md).
 - `nabla.backends` switches (`cudnn.benchmark`, `cuda.matmul.allow_tf32`, ...) are recorded and
   read back; nabla's kernels do not change with them.
 - `Tensor.type()` returns PyTorch's strings (`'torch.FloatTensor'`), so code comparing them runs.

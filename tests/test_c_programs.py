@@ -1,6 +1,7 @@
-"""Builds and runs the C unit tests (tests/c/test_*.c) and the C examples
-(bindings/c_examples/*.c) against the installed libnabla; runs a subset under
-valgrind when it is installed; builds an example through pkg-config."""
+"""Builds and runs the C unit tests (tests/c/test_*.c), the C examples
+(bindings/c_examples/*.c) and the C++ ones (*.cpp, through nabla.hpp) against the
+installed libnabla; runs a subset under valgrind when it is installed; builds an
+example through pkg-config."""
 from __future__ import annotations
 
 import os
@@ -29,7 +30,11 @@ VALGRIND_PROGRAMS = ["test_basics", "test_creation", "test_views", "test_copy", 
                      "train_mlp", "dlpack_exchange", "test_dlpack", "test_handles", "test_checkpoint"]
 RUN_TIMEOUT_S = 300
 
+CPP_EXAMPLES = sorted(EXAMPLE_DIR.glob("*.cpp"))
+CPP_PROGRAMS = sorted((ROOT / "tests" / "cpp").glob("test_*.cpp")) + CPP_EXAMPLES  # through nabla.hpp
+CXXFLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic-errors", "-O1", "-g"]
 CC = shutil.which("cc") or shutil.which("gcc")
+CXX = shutil.which("g++") or shutil.which("c++")
 VALGRIND = shutil.which("valgrind")
 PKG_CONFIG = shutil.which("pkg-config")
 needs_cc = pytest.mark.skipif(CC is None, reason="no C compiler (cc or gcc) on PATH")
@@ -140,8 +145,40 @@ def test_c_guide_example_compiles_and_trains(tmp_path):
     assert "regression.safetensors" not in os.listdir(tmp_path)
 
 
+@pytest.fixture(scope="module")
+def build_cpp(tmp_path_factory):
+    out_dir = tmp_path_factory.mktemp("cpp_programs")
+    flags = shlex.split(nabla_config("--cflags", "--libs"))
+
+    def get(source: Path) -> Path:
+        exe = out_dir / (source.stem + "_cpp")
+        if not exe.exists():
+            cmd = [CXX, *CXXFLAGS, str(source), *flags, "-o", str(exe)]
+            result = subprocess.run(cmd, capture_output=True, text=True)
+            assert result.returncode == 0, f"compile failed: {shlex.join(cmd)}\n{result.stdout}{result.stderr}"
+        return exe
+
+    return get
+
+
+@pytest.mark.skipif(CXX is None, reason="no C++ compiler (g++ or c++) on PATH")
+@pytest.mark.parametrize("source", CPP_PROGRAMS, ids=lambda p: p.stem)
+def test_cpp_program(build_cpp, source):
+    """-std=c++17 -Wall -Wextra -Werror -pedantic-errors against nabla.hpp, then the full run."""
+    check_result(run([str(build_cpp(source))]), is_test=source not in CPP_EXAMPLES)
+
+
+@pytest.mark.skipif(CXX is None or VALGRIND is None, reason="needs a C++ compiler and valgrind")
+@pytest.mark.parametrize("source", CPP_PROGRAMS, ids=lambda p: p.stem)
+def test_cpp_program_under_valgrind(build_cpp, source):
+    cmd = [VALGRIND, "-q", "--error-exitcode=99", "--leak-check=full",
+           "--errors-for-leak-kinds=definite,indirect", str(build_cpp(source))]
+    check_result(run(cmd, quick=True), is_test=source not in CPP_EXAMPLES)
+
+
 def test_every_program_is_collected():
     names = {p.stem for p in TESTS}
     assert {"test_basics", "test_creation", "test_views", "test_copy", "test_errors", "test_memory",
             "test_threads"} <= names
     assert set(VALGRIND_PROGRAMS) <= names | {p.stem for p in EXAMPLES}
+    assert {"train_mlp", "test_hpp"} <= {p.stem for p in CPP_PROGRAMS}

@@ -1,4 +1,5 @@
-"""layer_norm on every device (the `device` fixture: CPU always, CUDA when there is
+"""layer_norm, batch_norm (training and evaluation, running statistics) and
+group_norm on every device (the `device` fixture: CPU always, CUDA when there is
 one), forward and backward, against PyTorch on the CPU (inputs rounded into the
 dtype): one and two normalized dims, with and without weight and bias, a 1-D input
 (no batch dims), a strided input and an empty batch; the bad-input paths keep
@@ -54,6 +55,15 @@ def _run(lib, dt, device, shape, ns, affine, transposed, rng_seed):
 FLOATS_T = {k: v[1] for k, v in FLOATS.items()}
 
 
+def _assert_match(ours, theirs, device, dtype):
+    _, _, rtol, atol = FLOATS[dtype]
+    assert ours[0].device.type == device and ours[0].dtype == FLOATS[dtype][0]
+    for a, b in zip(ours, theirs):
+        assert tuple(a.shape) == tuple(b.shape)
+        scale = max(1.0, float(np.abs(_np(b)).max())) if b.numel() else 1.0
+        np.testing.assert_allclose(_np(a), _np(b), rtol=rtol, atol=atol * scale)
+
+
 def _np(t):
     return t.detach().cpu().double().numpy() if isinstance(t, torch.Tensor) else t.detach().cpu().to(nabla.float64).numpy()
 
@@ -64,12 +74,7 @@ def test_layer_norm_matches_torch(device, case, dtype):
     shape, ns, affine, transposed = CASES[case]
     ours = _run(nabla, dtype, device, shape, ns, affine, transposed, case)
     theirs = _run(torch, dtype, "cpu", shape, ns, affine, transposed, case)
-    _, _, rtol, atol = FLOATS[dtype]
-    assert ours[0].device.type == device and ours[0].dtype == FLOATS[dtype][0]
-    for a, b in zip(ours, theirs):
-        assert tuple(a.shape) == tuple(b.shape)
-        scale = max(1.0, float(np.abs(_np(b)).max())) if b.numel() else 1.0
-        np.testing.assert_allclose(_np(a), _np(b), rtol=rtol, atol=atol * scale)
+    _assert_match(ours, theirs, device, dtype)
 
 
 def test_layer_norm_bad_input_and_memory(device):
@@ -94,3 +99,56 @@ def test_layer_norm_bad_input_and_memory(device):
         step()
     gc.collect()
     assert nabla.memory.stats()["live_tensors"] == before
+
+
+CHANNEL_CASES = [  # (norm, input shape, groups or training, affine)
+    ("batch", (6, 3), True, True),
+    ("batch", (4, 3, 5, 2), True, True),
+    ("batch", (4, 3, 5), True, False),
+    ("batch", (4, 3, 5), False, True),
+    ("group", (2, 6, 5), 3, True),
+    ("group", (3, 4, 2, 3), 1, True),
+    ("group", (2, 4, 3), 4, False),
+]
+
+
+def _channel_run(lib, case, dt, device):
+    norm, shape, arg, affine = CHANNEL_CASES[case]
+    rng = np.random.default_rng(10 + case)
+    kw = {"device": device} if lib is nabla else {}
+    dtype = FLOATS[dt][0] if lib is nabla else FLOATS[dt][1]
+    rnd = lambda a: torch.tensor(a).to(FLOATS_T[dt]).double().numpy()  # noqa: E731
+    C = shape[1]
+    x = lib.tensor(rnd(rng.standard_normal(shape) * 2 + 0.5), dtype=dtype, **kw).requires_grad_(True)
+    w = lib.tensor(rnd(rng.uniform(0.5, 1.5, C)), dtype=dtype, **kw).requires_grad_(True) if affine else None
+    b = lib.tensor(rnd(rng.standard_normal(C)), dtype=dtype, **kw).requires_grad_(True) if affine else None
+    up = lib.tensor(rnd(rng.standard_normal(shape)), dtype=dtype, **kw)
+    f = F if lib is nabla else TF
+    extra = []
+    if norm == "batch":
+        rm = lib.tensor(rnd(rng.standard_normal(C) * 0.1), dtype=dtype, **kw)
+        rv = lib.tensor(rnd(rng.uniform(0.5, 2, C)), dtype=dtype, **kw)
+        y = f.batch_norm(x, rm, rv, w, b, training=arg, momentum=0.2, eps=1e-5)
+        extra = [rm, rv]
+    else:
+        y = f.group_norm(x, arg, w, b, eps=1e-5)
+    (y * up).sum().backward()
+    return [y, x.grad] + ([w.grad, b.grad] if affine else []) + extra
+
+
+@pytest.mark.parametrize("dtype", sorted(FLOATS))
+@pytest.mark.parametrize("case", range(len(CHANNEL_CASES)))
+def test_batch_and_group_norm_match_torch(device, case, dtype):
+    ours = _channel_run(nabla, case, dtype, device)
+    theirs = _channel_run(torch, case, dtype, "cpu")
+    _assert_match(ours, theirs, device, dtype)
+
+
+def test_channel_norm_bad_input(device):
+    x = nabla.ones(2, 4, 3, device=device)
+    with pytest.raises(RuntimeError, match="running_mean should contain 4 elements not 3"):
+        F.batch_norm(x, nabla.zeros(3, device=device), nabla.ones(3, device=device), training=True)
+    with pytest.raises(ValueError, match="Expected more than 1 value per channel when training"):
+        F.batch_norm(nabla.ones(1, 4, device=device), None, None, training=True)
+    with pytest.raises(RuntimeError, match="Expected number of channels in input to be divisible by num_groups"):
+        F.group_norm(x, 3)

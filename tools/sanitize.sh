@@ -5,7 +5,7 @@
 #
 # Configures a separate meson build (-Db_sanitize=address,undefined, -O1, no CUDA),
 # builds libnabla only, then builds against it and runs: the C tests (tests/c),
-# the C examples (bindings/c_examples), the ABI fuzzer's CI seeds (tests/fuzz) and
+# the C and C++ examples (bindings/c_examples), the ABI fuzzer's CI seeds (tests/fuzz) and
 # the conformance C runner on every case. Leaks are errors. Exits non-zero on any
 # sanitizer report or failing program. Needs python3 with meson, ninja, numpy and
 # scipy-openblas32 (the build's own dependencies); not the nabla package.
@@ -69,6 +69,12 @@ echo "sanitize: [$((SECONDS - start)) s] C tests and examples"
 for src in tests/c/test_*.c bindings/c_examples/*.c; do
   name=$(basename "$src" .c)
   build_c "$BIN/$name" "$src" -Itests/c
+  run "$name" "$BIN/$name"
+done
+for src in tests/cpp/test_*.cpp bindings/c_examples/*.cpp; do  # C++, through nabla.hpp
+  name=$(basename "$src" .cpp)_cpp
+  "${CXX:-c++}" -std=c++17 -O1 -g -Wall -Wextra -Werror -pedantic-errors -Iinclude "${SAN[@]}" "$src" "${LIBS[@]}" \
+    -o "$BIN/$name"
   run "$name" "$BIN/$name"
 done
 

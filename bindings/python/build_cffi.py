@@ -6,7 +6,8 @@ The cdef comes from the ABI manifest (abi/gen.py) and the compiled code
 includes the real header, so the C compiler checks the two against each other.
 
 Two binding-private additions keep host overhead per call low:
-- For every `nb_status f(..., nb_tensor** out)` there is `nb_tensor* nbpy_f(...)`
+- For every `nb_status f(..., nb_tensor** out)` whose `out` the manifest marks
+  ["out", 1] there is `nb_tensor* nbpy_f(...)`
   returning the new handle, or NULL after a failure (the status is then in
   nb_last_error_status()). Python thus needs no out-parameter buffer. (A
   function with several outputs keeps its other out-parameters in the twin.)
@@ -76,7 +77,9 @@ def returning_helpers(gen, functions: list) -> tuple[str, str, dict]:
     cdef, src, wraps = [], [], {}
     for fn in functions:
         params = fn["params"]
-        if fn["returns"] != "nb_status" or not params or params[-1][0] != "nb_tensor**" or fn.get("twin") is False:
+        # The last parameter is one tensor slot written by the call (the manifest's direction and length).
+        if (fn["returns"] != "nb_status" or not params or params[-1][0] != "nb_tensor**"
+                or fn["pointers"].get(params[-1][1]) != ["out", 1] or fn.get("twin") is False):
             continue
         name = "nbpy_" + fn["name"][3:]
         args = params[:-1]

@@ -96,8 +96,8 @@ enum {
 /* One reduction over the dims in `mask` of an input of shape[ndim]. The input
  * has dtype in_dtype; acc_dtype is the dtype the op computes in (NB_F32,
  * NB_F64, an integer or bool): in_dtype equals it, except that float16 and
- * bfloat16 inputs of a float32 reduction may be read as they are (device
- * kernels do; the CPU's are given float32). Outputs have out_dtype[o] (any
+ * bfloat16 inputs of a float32 reduction are read as they are (every
+ * backend widens them itself; no float32 copy of the input is made). Outputs have out_dtype[o] (any
  * dtype; the index output int64) and strides given per input dim (entries of
  * reduced dims unused); out[o] NULL: not wanted. Every output element is
  * written, also over an empty reduced range (the op's identity: 0 for sum,

@@ -9,6 +9,42 @@
 
 #include <string.h>
 
+/* bfloat16 <-> float inline (nb_bf16_to_float / nb_float_to_bf16 written so that
+ * GCC vectorises the contiguous loops: autocast and the half matrix products
+ * convert whole operands through here). Same results: exact widening; round to
+ * nearest even, NaN kept quiet. */
+static inline float bf16_load(uint16_t h) {
+    const uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint16_t bf16_store(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    const uint32_t nan = 0u - (uint32_t)((u & 0x7fffffffu) > 0x7f800000u);  /* all ones for NaN */
+    const uint32_t r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    return (uint16_t)((r & ~nan) | (((u >> 16) | 0x40u) & nan));
+}
+
+#ifdef __FLT16_MAX__
+/* IEEE binary16 through the compiler's _Float16: exact widening, round to
+ * nearest even, NaN quieted with its payload's top bits (as nb_float_to_half). */
+static inline float half_load(uint16_t h) {
+    _Float16 f;
+    memcpy(&f, &h, sizeof f);
+    return (float)f;
+}
+
+static inline uint16_t half_store(float v) {
+    const _Float16 f = (_Float16)v;
+    uint16_t h;
+    memcpy(&h, &f, sizeof h);
+    return h;
+}
+#endif
+
 static inline int64_t float_to_int(double v) {
     if (v >= -9.2233720368547758e18 && v < 9.2233720368547758e18) return (int64_t)v;
     return INT64_MIN;
@@ -18,8 +54,12 @@ static inline int64_t float_to_int(double v) {
 
 #define LOAD_f32(x) (x)
 #define LOAD_f64(x) (x)
+#ifdef __FLT16_MAX__ /* _Float16: F16C conversions in the AVX2 / AVX-512 clones */
+#define LOAD_f16(x) half_load(x)
+#else
 #define LOAD_f16(x) nb_half_to_float(x)
-#define LOAD_bf16(x) nb_bf16_to_float(x)
+#endif
+#define LOAD_bf16(x) bf16_load(x)
 #define LOAD_i8(x) (x)
 #define LOAD_i16(x) (x)
 #define LOAD_i32(x) (x)
@@ -30,8 +70,12 @@ static inline int64_t float_to_int(double v) {
 #define STORE_f32(v) ((float)(v))
 #define STORE_f64(v) ((double)(v))
 /* float sources round once; wider sources go through double, rounded once too. */
+#ifdef __FLT16_MAX__
+#define STORE_f16(v) _Generic((v), float: half_store((float)(v)), default: nb_double_to_half((double)(v)))
+#else
 #define STORE_f16(v) _Generic((v), float: nb_float_to_half((float)(v)), default: nb_double_to_half((double)(v)))
-#define STORE_bf16(v) _Generic((v), float: nb_float_to_bf16((float)(v)), default: nb_double_to_bf16((double)(v)))
+#endif
+#define STORE_bf16(v) _Generic((v), float: bf16_store((float)(v)), default: nb_double_to_bf16((double)(v)))
 #define STORE_i8(v) ((int8_t)TO_INT(v))
 #define STORE_i16(v) ((int16_t)TO_INT(v))
 #define STORE_i32(v) ((int32_t)TO_INT(v))
@@ -49,8 +93,18 @@ static inline int64_t float_to_int(double v) {
     X(float, f32) X(double, f64) X(uint16_t, f16) X(uint16_t, bf16) X(int8_t, i8)            \
     X(int16_t, i16) X(int32_t, i32) X(int64_t, i64) X(uint8_t, u8) X(uint8_t, b8)
 
+/* Every pair is built for AVX-512, AVX2 and baseline, picked at load time (the
+ * float <-> bfloat16 / float16 pairs gain most: wider vectors, F16C); GCC >= 11
+ * on glibc x86-64, elsewhere the baseline build. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__GNUC__) && \
+    !defined(__clang__) && __GNUC__ >= 11 && !defined(NB_NO_TARGET_CLONES)
+#define CVT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define CVT_CLONES
+#endif
+
 #define DEF_CVT(DT, DTAG, ST, STAG)                                                          \
-    static void cvt_##STAG##_##DTAG(void* dst, int64_t ds, const void* src, int64_t ss,     \
+    CVT_CLONES static void cvt_##STAG##_##DTAG(void* dst, int64_t ds, const void* src, int64_t ss,     \
                                     int64_t n) {                                           \
         DT* d = dst;                                                                       \
         const ST* s = src;                                                                 \

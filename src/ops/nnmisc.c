@@ -190,14 +190,90 @@ static inline void copy_elem(char* d, const char* s, int64_t es) {
     }
 }
 
+/* One padded dim off the host: the rows of t along d picked by the source map (index_select), positions
+ * the map marks -1 set to value. A new reference in *out; consumes nothing. */
+static nb_status pad_dim_on_device(const char* op, const nb_tensor* t, int32_t d, const int64_t* map, int64_t n,
+                                   double value, nb_tensor** out) {
+    int64_t* safe = nn_alloc(sizeof(int64_t) * (size_t)(n + 1));
+    uint8_t* hole = nn_alloc((size_t)(n + 1));
+    if (safe == NULL || hole == NULL) {
+        nn_free(safe), nn_free(hole);
+        return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    }
+    bool holes = false;
+    for (int64_t o = 0; o < n; o++) {
+        hole[o] = map[o] < 0;
+        holes |= hole[o];
+        safe[o] = map[o] < 0 ? 0 : map[o];
+    }
+    const int32_t dt = t->storage->device_type, di = t->storage->device_index;
+    nb_tensor *index = NULL, *picked = NULL, *mask = NULL, *fill = NULL, *view = NULL;
+    nb_status st = nb_tensor_from_host(safe, &n, 1, NB_I64, dt, di, &index);
+    if (st == NB_OK) st = nb_index_select(t, d, index, &picked);
+    if (st == NB_OK && holes) { /* where(hole along d, value, picked) */
+        int64_t mshape[NB_MAX_DIMS];
+        for (int32_t k = 0; k < t->ndim; k++) mshape[k] = k == d ? n : 1;
+        st = nb_tensor_from_host(hole, &n, 1, NB_BOOL, dt, di, &mask);
+        if (st == NB_OK) st = nb_tensor_view(mask, mshape, t->ndim, &view);
+        if (st == NB_OK) st = nb_full(NULL, 0, value, t->dtype, NB_CPU, 0, &fill);
+        nb_tensor* r = NULL;
+        if (st == NB_OK) st = nb_where(view, fill, picked, NULL, &r);
+        if (st == NB_OK) nb_tensor_release(picked), picked = r;
+    }
+    nn_free(safe), nn_free(hole);
+    nn_release(index, mask, fill, view, NULL, NULL, NULL, NULL);
+    if (st != NB_OK) {
+        nb_tensor_release(picked);
+        return st;
+    }
+    *out = picked;
+    return NB_OK;
+}
+
+/* pad off the host: one gather per padded dim (from the last), or the fill alone when nothing is kept. */
+static nb_status pad_on_device(const char* op, const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode,
+                               double value, const int64_t* shape, nb_tensor* dst, nb_tensor** out) {
+    const int32_t ndim = input->ndim, nd = npad / 2;
+    int64_t numel = 1;
+    for (int32_t d = 0; d < ndim; d++) numel *= shape[d];
+    nb_tensor* t = (nb_tensor*)input;
+    nb_tensor_retain(t);
+    nb_status st = NB_OK;
+    if (input->numel == 0 || numel == 0) { /* nothing to gather from (or into) */
+        nb_tensor_release(t), t = NULL;
+        st = nb_full(shape, ndim, value, input->dtype, input->storage->device_type, input->storage->device_index, &t);
+    }
+    for (int32_t i = 0; i < nd && st == NB_OK && input->numel > 0 && numel > 0; i++) {
+        const int32_t d = ndim - 1 - i;
+        int64_t* map = nn_alloc(sizeof(int64_t) * (size_t)(shape[d] + 1));
+        if (map == NULL) {
+            st = nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+            break;
+        }
+        for (int64_t o = 0; o < shape[d]; o++) map[o] = pad_source(mode, o, input->shape[d], pad[2 * i], pad[2 * i + 1]);
+        nb_tensor* next = NULL;
+        st = pad_dim_on_device(op, t, d, map, shape[d], value, &next);
+        nn_free(map);
+        if (st == NB_OK) nb_tensor_release(t), t = next;
+    }
+    if (st != NB_OK) {
+        nb_tensor_release(t);
+        return st;
+    }
+    return nn_deliver(op, t, input->dtype, dst, out);
+}
+
 nb_status nbi_pad(const nb_tensor* input, const int64_t* pad, int32_t npad, int32_t mode, double value,
                         nb_tensor* dst, nb_tensor** out) {
     static const char* op = "pad";
+    static const char* const names[2] = {"input", "out"};
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK)
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_same_device(op, names, (const nb_tensor*[2]){input, dst}, 2)) != NB_OK)
         return st;
     int64_t shape[NB_MAX_DIMS];
     if ((st = pad_check(op, input, pad, npad, mode, shape)) != NB_OK) return st;
+    if (input->storage->device_type != NB_CPU) return pad_on_device(op, input, pad, npad, mode, value, shape, dst, out);
     const int32_t ndim = input->ndim, nd = npad / 2;
     const int64_t es = nb_dtype_sizes[input->dtype];
     nb_tensor *x = NULL, *y = NULL, *fill = NULL;

@@ -168,7 +168,8 @@ nb_status nbi_layer_norm(const nb_tensor* input, const int64_t* normalized_shape
         return st;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
     if (input->storage->device_type != NB_CPU) { /* no norm kernels there: composed from the device's ops */
-        st = nn_layer_norm_composed(input, ndim, weight, bias, eps, kd, &y);
+        const nn_norm_geom g = nn_norm_geom_layer(input, ndim);
+        st = nn_norm_composed(input, &g, weight, bias, eps, kd, &y, NULL, NULL);
         return st == NB_OK ? nn_deliver(op, y, input->dtype, dst, out) : st;
     }
     int64_t D = 1;
@@ -240,17 +241,64 @@ static nb_status update_running(const char* op, nb_tensor* running, const double
     return st;
 }
 
+/* running = (1 - momentum) running + momentum value, in place on the running tensor's device. */
+static nb_status update_running_on_device(nb_tensor* running, const nb_tensor* value, double momentum) {
+    nb_tensor *keep = NULL, *v = NULL;
+    nb_status st = nb_scalar(1.0 - momentum, 0, NB_F64, &keep);
+    if (st == NB_OK) st = nb_tensor_reshape(value, running->shape, running->ndim, &v);
+    if (st == NB_OK) st = nb_mul(running, keep, running, NULL);
+    if (st == NB_OK) st = nb_add(running, v, momentum, running, NULL);
+    nb_tensor_release(keep), nb_tensor_release(v);
+    return st;
+}
+
+/* batch_norm off the host, after nbi_batch_norm's checks: the parameters' sizes and dtypes are checked here
+ * (the host path reads them), then the composed norm; batch statistics update the running ones. */
+static nb_status batch_norm_off_host(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var,
+                                     const nb_tensor* weight, const nb_tensor* bias, bool batch_stats, double momentum,
+                                     double eps, int32_t kd, nb_tensor* dst, nb_tensor** out) {
+    static const char* op = "batch_norm";
+    const int64_t C = input->shape[1];
+    const nb_tensor* params[4] = {running_mean, running_var, weight, bias};
+    static const char* const pnames[4] = {"running_mean", "running_var", "weight", "bias"};
+    for (int k = 0; k < 4; k++) {
+        if (params[k] == NULL) continue;
+        if (params[k]->numel != C)
+            return nb_error(NB_ERR_SHAPE, "%s: %s should contain %lld elements not %lld", op, pnames[k], (long long)C,
+                            (long long)params[k]->numel);
+        if (!nb_dtype_is_floating(params[k]->dtype))
+            return nb_error(NB_ERR_DTYPE, "%s: expected %s to be a floating-point tensor, but got %s", op, pnames[k],
+                            nb_dtype_str(params[k]->dtype));
+    }
+    const nn_norm_geom g = nn_norm_geom_batch(input);
+    nb_tensor *y = NULL, *mean = NULL, *var = NULL;
+    nb_status st = batch_stats ? nn_norm_composed(input, &g, weight, bias, eps, kd, &y, &mean, &var)
+                               : nn_norm_with_stats_composed(input, &g, running_mean, running_var, weight, bias, eps,
+                                                             kd, &y);
+    if (st == NB_OK && batch_stats && running_mean != NULL) st = update_running_on_device(running_mean, mean, momentum);
+    if (st == NB_OK && batch_stats && running_var != NULL) st = update_running_on_device(running_var, var, momentum);
+    nb_tensor_release(mean), nb_tensor_release(var);
+    if (st != NB_OK) {
+        nb_tensor_release(y);
+        return st;
+    }
+    return nn_deliver(op, y, input->dtype, dst, out);
+}
+
 nb_status nbi_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_tensor* running_var,
                                const nb_tensor* weight, const nb_tensor* bias, int32_t training, double momentum,
                                double eps, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "batch_norm";
+    static const char* const names[6] = {"input", "running_mean", "running_var", "weight", "bias", "out"};
     nb_status st;
     int32_t kd;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "running_mean", running_mean, true)) != NB_OK ||
-        (st = nn_check_tensor(op, "running_var", running_var, true)) != NB_OK ||
-        (st = nn_check_tensor(op, "weight", weight, true)) != NB_OK ||
-        (st = nn_check_tensor(op, "bias", bias, true)) != NB_OK)
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_handle(op, "running_mean", running_mean, true)) != NB_OK ||
+        (st = nn_check_handle(op, "running_var", running_var, true)) != NB_OK ||
+        (st = nn_check_handle(op, "weight", weight, true)) != NB_OK ||
+        (st = nn_check_handle(op, "bias", bias, true)) != NB_OK ||
+        (st = nn_check_same_device(op, names, (const nb_tensor*[6]){input, running_mean, running_var, weight, bias, dst},
+                                   6)) != NB_OK)
         return st;
     if (training && running_mean != NULL) NB_CHECK_WRITABLE(op, running_mean);
     if (training && running_var != NULL) NB_CHECK_WRITABLE(op, running_var);
@@ -268,6 +316,9 @@ nb_status nbi_batch_norm(const nb_tensor* input, nb_tensor* running_mean, nb_ten
     if (training && N * spatial == 1)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Expected more than 1 value per channel when training, got input "
                         "size %s", op, nb_shape_str(input->shape, input->ndim));
+    if (input->storage->device_type != NB_CPU)
+        return batch_norm_off_host(input, running_mean, running_var, weight, bias, training && N * spatial > 0, momentum,
+                                   eps, kd, dst, out);
     double *rm = NULL, *rv = NULL, *w = NULL, *b = NULL, *mean = NULL, *var = NULL;
     nb_tensor *x = NULL, *y = NULL;
     if ((st = channel_param(op, "running_mean", running_mean, C, &rm)) != NB_OK ||
@@ -314,11 +365,13 @@ done:
 nb_status nbi_group_norm(const nb_tensor* input, int64_t num_groups, const nb_tensor* weight,
                                const nb_tensor* bias, double eps, nb_tensor* dst, nb_tensor** out) {
     static const char* op = "group_norm";
+    static const char* const names[4] = {"input", "weight", "bias", "out"};
     nb_status st;
     int32_t kd;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "weight", weight, true)) != NB_OK ||
-        (st = nn_check_tensor(op, "bias", bias, true)) != NB_OK)
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_handle(op, "weight", weight, true)) != NB_OK ||
+        (st = nn_check_handle(op, "bias", bias, true)) != NB_OK ||
+        (st = nn_check_same_device(op, names, (const nb_tensor*[4]){input, weight, bias, dst}, 4)) != NB_OK)
         return st;
     if (input->ndim < 2)
         return nb_error(NB_ERR_SHAPE, "%s: Expected at least 2 dimensions for input tensor but received %d", op,
@@ -343,6 +396,11 @@ nb_status nbi_group_norm(const nb_tensor* input, int64_t num_groups, const nb_te
         return st;
     const int64_t S = N > 0 && C > 0 ? input->numel / (N * C) : 0;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
+    if (input->storage->device_type != NB_CPU) { /* no norm kernels there: composed from the device's ops */
+        const nn_norm_geom g = nn_norm_geom_group(input, num_groups);
+        st = nn_norm_composed(input, &g, weight, bias, eps, kd, &y, NULL, NULL);
+        return st == NB_OK ? nn_deliver(op, y, input->dtype, dst, out) : st;
+    }
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig_opt(weight, kd, &w)) != NB_OK ||
         (st = nn_contig_opt(bias, kd, &b)) != NB_OK ||
         (st = nn_output(op, input->shape, input->ndim, kd, input->dtype, dst,

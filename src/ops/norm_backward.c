@@ -207,18 +207,18 @@ static nb_status finish(const char* op, nb_status st, nb_tensor* y, int32_t dtyp
     return NB_OK;
 }
 
-/* layer_norm_backward on a device without norm kernels: composed, then delivered in the input's dtype. */
-static nb_status layer_norm_backward_off_host(const nb_tensor* go, const nb_tensor* input, const int64_t* pshape,
-                                              int32_t ndim, const nb_tensor* weight, double eps, int32_t kd,
-                                              bool want_dx, nb_tensor** grad_weight, nb_tensor** grad_bias,
-                                              nb_tensor* dst, nb_tensor** out) {
-    static const char* op = "layer_norm_backward";
+/* A norm's backward on a device without norm kernels: composed, the parameter gradients in pshape, all
+ * delivered in the input's dtype. */
+static nb_status norm_backward_off_host(const char* op, const nn_norm_geom* geom, const nb_tensor* go,
+                                        const nb_tensor* input, const int64_t* pshape, int32_t pndim,
+                                        const nb_tensor* weight, double eps, int32_t kd, bool want_dx,
+                                        nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst,
+                                        nb_tensor** out) {
     nb_tensor *dx = NULL, *dw = NULL, *db = NULL, *gw = NULL, *gb = NULL;
-    nb_status st = nn_layer_norm_backward_composed(go, input, ndim, weight, eps, kd, want_dx ? &dx : NULL,
-                                                   grad_weight != NULL ? &dw : NULL, grad_bias != NULL ? &db : NULL);
-    /* the parameter gradients in the parameters' shape and the input's dtype */
-    if (st == NB_OK && dw != NULL) st = nb_tensor_reshape(dw, pshape, ndim, &gw);
-    if (st == NB_OK && db != NULL) st = nb_tensor_reshape(db, pshape, ndim, &gb);
+    nb_status st = nn_norm_backward_composed(go, input, geom, weight, eps, kd, want_dx ? &dx : NULL,
+                                             grad_weight != NULL ? &dw : NULL, grad_bias != NULL ? &db : NULL);
+    if (st == NB_OK && dw != NULL) st = nb_tensor_reshape(dw, pshape, pndim, &gw);
+    if (st == NB_OK && db != NULL) st = nb_tensor_reshape(db, pshape, pndim, &gb);
     nn_release(dw, db, NULL, NULL, NULL, NULL, NULL, NULL);
     dw = db = NULL;
     if (st == NB_OK && gw != NULL) st = nn_contig(gw, input->dtype, &dw);
@@ -256,9 +256,11 @@ nb_status nbi_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor*
                         nb_shape_str(weight->shape, weight->ndim), nb_shape_str(normalized_shape, ndim));
     const int64_t rows = D > 0 ? input->numel / D : 0;
     const bool want_dx = dst != NULL || out != NULL;
-    if (input->storage->device_type != NB_CPU) return layer_norm_backward_off_host(grad_output, input, normalized_shape,
-                                                                                  ndim, weight, eps, kd, want_dx,
-                                                                                  grad_weight, grad_bias, dst, out);
+    if (input->storage->device_type != NB_CPU) {
+        const nn_norm_geom g = nn_norm_geom_layer(input, ndim);
+        return norm_backward_off_host(op, &g, grad_output, input, normalized_shape, ndim, weight, eps, kd, want_dx,
+                                      grad_weight, grad_bias, dst, out);
+    }
     int nthreads = nn_threads((double)input->numel * 2);
     if (rows < nthreads) nthreads = rows > 0 ? (int)rows : 1;
     nb_tensor *x = NULL, *g = NULL, *w = NULL, *y = NULL;
@@ -310,13 +312,18 @@ nb_status nbi_batch_norm_backward(const nb_tensor* grad_output, const nb_tensor*
     static const char* op = "batch_norm_backward";
     int32_t kd;
     int64_t N = 0, C = 0, S = 0;
-    nb_status st = check_common(op, grad_output, input, weight, dst, &kd, false);
+    nb_status st = check_common(op, grad_output, input, weight, dst, &kd, true);
     if (st == NB_OK) st = channels(op, input, &N, &C, &S);
     if (st != NB_OK) return st;
     if (weight != NULL && weight->numel != C)
         return nb_error(NB_ERR_SHAPE, "%s: weight should contain %lld elements not %lld", op, (long long)C,
                         (long long)weight->numel);
     const bool want_dx = dst != NULL || out != NULL;
+    if (input->storage->device_type != NB_CPU) {
+        const nn_norm_geom geom = nn_norm_geom_batch(input);
+        return norm_backward_off_host(op, &geom, grad_output, input, &C, 1, weight, eps, kd, want_dx, grad_weight,
+                                      grad_bias, dst, out);
+    }
     nb_tensor *x = NULL, *g = NULL, *w = NULL, *y = NULL;
     double* acc = nn_alloc(sizeof(double) * (size_t)(2 * C + 1));
     if (acc == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
@@ -348,7 +355,7 @@ nb_status nbi_group_norm_backward(const nb_tensor* grad_output, const nb_tensor*
     static const char* op = "group_norm_backward";
     int32_t kd;
     int64_t N = 0, C = 0, S = 0;
-    nb_status st = check_common(op, grad_output, input, weight, dst, &kd, false);
+    nb_status st = check_common(op, grad_output, input, weight, dst, &kd, true);
     if (st == NB_OK) st = channels(op, input, &N, &C, &S);
     if (st != NB_OK) return st;
     if (num_groups <= 0 || C % num_groups != 0)
@@ -358,6 +365,11 @@ nb_status nbi_group_norm_backward(const nb_tensor* grad_output, const nb_tensor*
         return nb_error(NB_ERR_SHAPE, "%s: weight should contain %lld elements not %lld", op, (long long)C,
                         (long long)weight->numel);
     const bool want_dx = dst != NULL || out != NULL;
+    if (input->storage->device_type != NB_CPU) {
+        const nn_norm_geom geom = nn_norm_geom_group(input, num_groups);
+        return norm_backward_off_host(op, &geom, grad_output, input, &C, 1, weight, eps, kd, want_dx, grad_weight,
+                                      grad_bias, dst, out);
+    }
     nb_tensor *x = NULL, *g = NULL, *w = NULL, *y = NULL;
     double* acc = nn_alloc(sizeof(double) * (size_t)(2 * N * C + 2 * C + 1));
     if (acc == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);

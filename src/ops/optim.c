@@ -5,6 +5,7 @@
  * they are when contiguous in f32/f64; otherwise through a contiguous f32/f64
  * copy that is written back, so strided, f16 and bf16 tensors work too. */
 #include "nn_common.h"
+#include "optim_composed.h"
 
 #include <math.h>
 #include <string.h>
@@ -147,13 +148,24 @@ static void release_operands(opt_operand* o, int n) {
     }
 }
 
+static bool on_host(const opt_operand* o) { return o[0].user->storage->device_type == NB_CPU; }
+
+/* The operands' tensors (NULL for absent ones), for the composed path. */
+static void users(const opt_operand* o, int n, nb_tensor** v) {
+    for (int i = 0; i < n; i++) v[i] = o[i].user;
+}
+
 /* Validates the operands (o[0] is the param; absent optional ones have user == NULL) and makes each a
  * contiguous tensor in the kernel dtype. */
 static nb_status prepare(const char* op, const char* const* names, opt_operand* o, int n, int32_t* kd) {
     nb_status st;
     const nb_tensor* p = o[0].user;
-    for (int i = 0; i < n; i++)
-        if ((st = nn_check_tensor(op, names[i], o[i].user, i >= 2)) != NB_OK) return st;
+    const nb_tensor* placed[OPT_MAX];
+    for (int i = 0; i < n; i++) {
+        if ((st = nn_check_handle(op, names[i], o[i].user, i >= 2)) != NB_OK) return st;
+        placed[i] = o[i].user;
+    }
+    if ((st = nn_check_same_device(op, names, placed, n)) != NB_OK) return st;
     if ((st = nn_check_float(op, p, kd)) != NB_OK) return st;
     if (p->dtype == NB_F64) *kd = NB_F64;
     for (int i = 1; i < n; i++) {
@@ -168,6 +180,7 @@ static nb_status prepare(const char* op, const char* const* names, opt_operand* 
         if (o[i].written && t->storage->data == p->storage->data && i != 0)
             return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: '%s' shares memory with 'param'", op, names[i]);
     }
+    if (!on_host(o)) return NB_OK; /* composed on the device from the operands themselves */
     for (int i = 0; i < n; i++)
         if (o[i].user != NULL && (st = nn_contig(o[i].user, *kd, &o[i].work)) != NB_OK) {
             release_operands(o, n);
@@ -215,6 +228,11 @@ nb_status nbi_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momen
     int32_t kd;
     nb_status st = prepare(op, names, o, 3, &kd);
     if (st != NB_OK) return st;
+    if (!on_host(o)) {
+        nb_tensor* v[3];
+        users(o, 3, v);
+        return nn_sgd_composed(v, kd, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
+    }
     const sgd_ctx c = {lr, momentum, dampening, weight_decay, nesterov != 0, maximize != 0, init_buffer != 0};
     return run(op, o, 3, KERNEL_FOR(kd, sgd), &c);
 }
@@ -235,6 +253,12 @@ nb_status nbi_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* exp_
     nb_status st = prepare(op, names, o, 5, &kd);
     if (st != NB_OK) return st;
     const double bc1 = 1.0 - pow(beta1, (double)step), bc2 = 1.0 - pow(beta2, (double)step);
+    if (!on_host(o)) {
+        nb_tensor* v[5];
+        users(o, 5, v);
+        return nn_adam_composed(v, kd, lr, beta1, beta2, eps, weight_decay, lr / bc1, sqrt(bc2),
+                                decoupled_weight_decay != 0, amsgrad != 0, maximize != 0);
+    }
     const adam_ctx c = {lr, beta1, beta2, eps, weight_decay, lr / bc1, sqrt(bc2), decoupled_weight_decay != 0,
                         amsgrad != 0, maximize != 0};
     return run(op, o, 5, KERNEL_FOR(kd, adam), &c);
@@ -253,6 +277,11 @@ nb_status nbi_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* s
     int32_t kd;
     nb_status st = prepare(op, names, o, 5, &kd);
     if (st != NB_OK) return st;
+    if (!on_host(o)) {
+        nb_tensor* v[5];
+        users(o, 5, v);
+        return nn_rmsprop_composed(v, kd, lr, alpha, eps, weight_decay, momentum, centered != 0, maximize != 0);
+    }
     const rmsprop_ctx c = {lr, alpha, eps, weight_decay, momentum, centered != 0, maximize != 0};
     return run(op, o, 5, KERNEL_FOR(kd, rmsprop), &c);
 }
@@ -267,7 +296,13 @@ nb_status nbi_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* s
     int32_t kd;
     nb_status st = prepare(op, names, o, 3, &kd);
     if (st != NB_OK) return st;
-    const adagrad_ctx c = {lr / (1.0 + (double)(step - 1) * lr_decay), eps, weight_decay, maximize != 0};
+    const double clr = lr / (1.0 + (double)(step - 1) * lr_decay);
+    if (!on_host(o)) {
+        nb_tensor* v[3];
+        users(o, 3, v);
+        return nn_adagrad_composed(v, kd, clr, eps, weight_decay, maximize != 0);
+    }
+    const adagrad_ctx c = {clr, eps, weight_decay, maximize != 0};
     return run(op, o, 3, KERNEL_FOR(kd, adagrad), &c);
 }
 
@@ -299,6 +334,13 @@ static double norm_part(const nb_tensor* t, double p) {
     return acc;
 }
 
+/* The running total with one tensor's part: the max for p = inf; for p = 0 PyTorch's
+ * norm of the per-tensor norms, i.e. the count of tensors with a non-zero entry. */
+static double combine(double total, double part, double p) {
+    if (isinf(p)) return (part > total || part != part) ? part : total;
+    return total + (p == 0 ? (double)(part != 0) : part);
+}
+
 NB_API nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double max_norm, double norm_type,
                                     int32_t error_if_nonfinite, nb_tensor** out) {
     static const char* op = "clip_grad_norm_";
@@ -311,18 +353,27 @@ NB_API nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double m
     nb_status st;
     for (int32_t i = 0; i < n; i++) {
         int32_t kd;
-        if ((st = nn_check_tensor(op, "grads", grads[i], false)) != NB_OK ||
-            (st = nn_check_float(op, grads[i], &kd)) != NB_OK)
+        static const char* const names[2] = {"grads", "grads"};
+        if ((st = nn_check_handle(op, "grads", grads[i], false)) != NB_OK ||
+            (st = nn_check_float(op, grads[i], &kd)) != NB_OK ||
+            (st = nn_check_same_device(op, names, (const nb_tensor*[2]){grads[0], grads[i]}, 2)) != NB_OK)
             return st;
         if (i == 0) dtype = grads[0]->dtype;
     }
+    const int32_t device_type = n > 0 ? grads[0]->storage->device_type : NB_CPU;
+    const int32_t device_index = n > 0 ? grads[0]->storage->device_index : 0;
     /* Accumulate per tensor, then combine: inf -> max, 0 -> count of non-zeros, p -> (sum)^(1/p). */
     double total = 0;
     for (int32_t i = 0; i < n; i++) {
         const nb_tensor* g = grads[i];
+        double part;
+        if (device_type != NB_CPU) { /* no norm kernel there: composed, one value read back per tensor */
+            if ((st = nn_norm_part_composed(g, norm_type, &part)) != NB_OK) return st;
+            total = combine(total, part, norm_type);
+            continue;
+        }
         nb_tensor* c = NULL;
         if ((st = nn_contig(g, g->dtype == NB_F64 ? NB_F64 : NB_F32, &c)) != NB_OK) return st;
-        double part;
         if (norm_type == 0) {
             part = 0;
             const int64_t m = c->numel;
@@ -332,8 +383,7 @@ NB_API nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double m
             part = norm_part(c, norm_type);
         }
         nb_tensor_release(c);
-        if (isinf(norm_type)) total = (part > total || part != part) ? part : total;
-        else total += part;
+        total = combine(total, part, norm_type);
     }
     if (!isinf(norm_type) && norm_type != 0 && norm_type != 1) total = pow(total, 1.0 / norm_type);
     if (error_if_nonfinite && !isfinite(total))
@@ -342,6 +392,13 @@ NB_API nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double m
                         "non-finite norm anyway, set `error_if_nonfinite=False`", op, norm_type);
     nb_tensor* result = NULL;
     if ((st = nb_full(NULL, 0, total, dtype, NB_CPU, 0, &result)) != NB_OK) return st;
+    nb_tensor* placed = NULL; /* the norm lives on the gradients' device, as in PyTorch */
+    if (device_type != NB_CPU) {
+        st = nb_tensor_to(result, dtype, device_type, device_index, 0, &placed);
+        nb_tensor_release(result);
+        if (st != NB_OK) return st;
+        result = placed;
+    }
     /* PyTorch's coefficient, computed in the norm's dtype: max_norm / (total + 1e-6), clamped to 1. */
     double rounded;
     nb_tensor_item_double(result, &rounded);

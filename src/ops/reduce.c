@@ -24,9 +24,9 @@ enum { V_SUM = 0, V_MEAN = 1 };
 #define OR(v, e) ((v) |= (uint8_t)((e) != 0))
 
 #define STORE_F(p, v) \
-    nb_store_f64((p), c->out_dtype[0], c->variant == V_MEAN ? (double)(v) / (double)c->count : (double)(v))
-#define STORE_I(p, v) nb_store_i64((p), c->out_dtype[0], (int64_t)(v))
-#define STORE_X(p, v) nb_store_f64((p), c->out_dtype[0], (double)(v))
+    nb_red_store_f((p), c->out_dtype[0], c->variant == V_MEAN ? (double)(v) / (double)c->count : (double)(v))
+#define STORE_I(p, v) nb_red_store_i((p), c->out_dtype[0], (int64_t)(v))
+#define STORE_X(p, v) nb_red_store_f((p), c->out_dtype[0], (double)(v))
 
 /* ---- sums ---- */
 

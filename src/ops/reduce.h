@@ -116,11 +116,15 @@ NB_INLINE nb_v16f nb_ld16f_tail(const float* p, int64_t n, float pad) {
 
 #define FMAX(v, e) do { if ((e) > (v) || (e) != (e)) (v) = (e); } while (0)
 #define FMIN(v, e) do { if ((e) < (v) || (e) != (e)) (v) = (e); } while (0)
-/* A contiguous float max / min run (strided: scalar): lane-wise selects, NaN tracked
- * separately; NAME(p, n, stride, v) folds into v and returns it (NaN if any). */
-#define FEXT_RUN(NAME, T, VT, MT, W, LD, SEL, OP, STEPF)                                                 \
+/* A float max / min run: lane-wise selects over contiguous data, NaN tracked
+ * separately; NAME(p, n, stride, v) folds into v and returns it (NaN if any).
+ * The scalar folds are branch-free selects too: a compare-and-branch per
+ * element mispredicts on unordered data (short rows spent most of their time
+ * there). */
+#define FEXT_RUN(NAME, T, VT, MT, W, LD, SEL, OP)                                                        \
     NB_INLINE T NAME(const T* p, int64_t n, int64_t s, T v) {                                          \
         int64_t i = 0;                                                                                 \
+        bool has_nan = v != v;                                                                         \
         if (s == (int64_t)sizeof(T) && n >= 2 * (W)) {                                                 \
             VT a = LD(p), b = LD(p + (W));                                                             \
             MT nan = a != a, nanb = b != b; /* one compare per statement: GCC lowers an OR of two  */  \
@@ -132,20 +136,24 @@ NB_INLINE nb_v16f nb_ld16f_tail(const float* p, int64_t n, float pad) {
                 nanb |= y != y;                                                                        \
             }                                                                                          \
             a = SEL(b OP a, b, a);                                                                     \
-            MT any = nan | nanb;                                                                       \
-            for (int k = 0; k < (W); k++) { STEPF(v, a[k]); if (any[k]) v = (T)NAN; }                  \
+            nan |= nanb;                                                                               \
+            for (int k = 0; k < (W); k++) { const T e = a[k]; v = e OP v ? e : v; has_nan |= nan[k] != 0; } \
         }                                                                                              \
         if (s == (int64_t)sizeof(T)) {                                                                 \
-            for (; i < n; i++) STEPF(v, p[i]);                                                         \
+            for (; i < n; i++) { const T e = p[i]; v = e OP v ? e : v; has_nan |= e != e; }            \
         } else {                                                                                       \
-            for (; i < n; i++) { const T e = *(const T*)((const char*)p + i * s); STEPF(v, e); }       \
+            for (; i < n; i++) {                                                                       \
+                const T e = *(const T*)((const char*)p + i * s);                                       \
+                v = e OP v ? e : v;                                                                    \
+                has_nan |= e != e;                                                                     \
+            }                                                                                          \
         }                                                                                              \
-        return v;                                                                                      \
+        return has_nan ? (T)NAN : v;                                                                   \
     }
-FEXT_RUN(nb_max_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, >, FMAX)
-FEXT_RUN(nb_min_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, <, FMIN)
-FEXT_RUN(nb_max_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, >, FMAX)
-FEXT_RUN(nb_min_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, <, FMIN)
+FEXT_RUN(nb_max_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, >)
+FEXT_RUN(nb_min_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, <)
+FEXT_RUN(nb_max_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, >)
+FEXT_RUN(nb_min_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, <)
 
 /* Attributes a kernel reads. */
 typedef struct nb_red_ctx {
@@ -219,6 +227,18 @@ NB_INTERNAL const nb_red_kernel* nb_red_cpu_stats(int32_t op, int32_t dtype, nb_
 /* Stores a value into an element of any dtype (float16/bfloat16 rounded once). */
 NB_INTERNAL void nb_store_f64(char* p, int32_t dtype, double v);
 NB_INTERNAL void nb_store_i64(char* p, int32_t dtype, int64_t v);
+/* Their inline fronts for the kernels' finish loops: float32, float64 and int64
+ * results are written without a call (one per output counts when each output
+ * reduces a handful of elements). */
+NB_INLINE void nb_red_store_f(char* p, int32_t dtype, double v) {
+    if (dtype == NB_F32) { const float f = (float)v; memcpy(p, &f, sizeof f); }
+    else if (dtype == NB_F64) memcpy(p, &v, sizeof v);
+    else nb_store_f64(p, dtype, v);
+}
+NB_INLINE void nb_red_store_i(char* p, int32_t dtype, int64_t v) {
+    if (dtype == NB_I64) memcpy(p, &v, sizeof v);
+    else nb_store_i64(p, dtype, v);
+}
 
 /* A kernel with one scalar accumulator of type A per output, input type T.
  * RUN(p, n, s, v): folds n elements at p (byte stride s) into v, returns it.

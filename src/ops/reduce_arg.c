@@ -124,8 +124,8 @@ NB_RED_INTS(INT_HELPERS)
     static const nb_red_kernel NAME = {sizeof(NAME##_acc), true, NAME##_init, NAME##_accum,            \
                                        NAME##_merge, NAME##_finish};
 
-#define STORE_F(p, d, v) nb_store_f64((p), (d), (double)(v))
-#define STORE_I(p, d, v) nb_store_i64((p), (d), (int64_t)(v))
+#define STORE_F(p, d, v) nb_red_store_f((p), (d), (double)(v))
+#define STORE_I(p, d, v) nb_red_store_i((p), (d), (int64_t)(v))
 #define FKERNELS(T, TAG, CODE, ...)                                                                     \
     ARG_KERNEL(max_##TAG, T, FBETTER_MAX, STORE_F, fmax_run_##TAG, find_##TAG)                         \
     ARG_KERNEL(min_##TAG, T, FBETTER_MIN, STORE_F, fmin_run_##TAG, find_##TAG)

@@ -27,6 +27,7 @@
 #define CHUNK_WORK 65536      /* elements per chunk of a split reduced range */
 #define MAX_CHUNKS 1024
 #define MAX_PARTIAL_BYTES (8 << 20) /* caps the chunk count for wide tiles */
+#define WIDE_FLOATS 4096      /* float16 / bfloat16 input widened per kernel call */
 
 /* ---- argument checks ---- */
 
@@ -136,6 +137,7 @@ typedef struct {
     int64_t isize, ixs;              /* innermost R dim (runs) */
     int64_t rtotal;                  /* R positions per output (0: empty reduction) */
     int64_t tile, ntiles, ntasks, chunk, nchunks;
+    int32_t half;                    /* NB_F16 / NB_BF16 input of a float32 kernel, else -1 */
 } plan;
 
 typedef struct { int64_t size, xs, os[2]; } dim_info;
@@ -168,6 +170,58 @@ static int32_t order_and_coalesce(dim_info* d, int32_t n, int32_t nout, bool sor
     return m;
 }
 
+/* n float16 / bfloat16 elements at s (byte stride ss) -> floats at d (exact).
+ * The contiguous loops are written apart so that they vectorise. */
+NB_SIMD static void widen(float* restrict d, const char* restrict s, int64_t ss, int64_t n, int32_t dtype) {
+    if (dtype == NB_BF16) {
+        uint32_t* restrict u = (uint32_t*)d;
+        if (ss == 2) {
+            const uint16_t* h = (const uint16_t*)s;
+            for (int64_t i = 0; i < n; i++) u[i] = (uint32_t)h[i] << 16;
+        } else {
+            for (int64_t i = 0; i < n; i++) u[i] = (uint32_t)*(const uint16_t*)(s + i * ss) << 16;
+        }
+        return;
+    }
+#ifdef __FLT16_MAX__
+    if (ss == 2) {
+        const _Float16* h = (const _Float16*)s;
+        for (int64_t i = 0; i < n; i++) d[i] = (float)h[i];
+    } else {
+        for (int64_t i = 0; i < n; i++) d[i] = (float)*(const _Float16*)(s + i * ss);
+    }
+#else
+    for (int64_t i = 0; i < n; i++) d[i] = nb_half_to_float(*(const uint16_t*)(s + i * ss));
+#endif
+}
+
+/* The kernel's accum over a float16 / bfloat16 block (n positions of stride si
+ * by m outputs of stride sj), widened to float32 a few thousand elements at a
+ * time into a buffer: one output's run at a time (row case; accumulators are
+ * arrays of acc_size), or rows of m contiguous outputs (column case). No
+ * whole-tensor float32 copy is made. */
+static void accum_widened(const plan* p, void* acc, int64_t m, const char* x, int64_t n, int64_t idx0) {
+    _Alignas(64) float buf[WIDE_FLOATS];
+    const int64_t si = p->ixs, sj = p->jxs, fs = (int64_t)sizeof(float);
+    if (m == 1 || llabs(si) <= llabs(sj)) {
+        for (int64_t j = 0; j < m; j++) {
+            void* a = (char*)acc + j * p->k->acc_size;
+            for (int64_t i0 = 0; i0 < n; i0 += WIDE_FLOATS) {
+                const int64_t ni = n - i0 < WIDE_FLOATS ? n - i0 : WIDE_FLOATS;
+                widen(buf, x + j * sj + i0 * si, si, ni, p->half);
+                p->k->accum(a, 1, (const char*)buf, ni, fs, fs, idx0 + i0, p->ctx);
+            }
+        }
+        return;
+    }
+    const int64_t step = WIDE_FLOATS / m;  /* m <= TILE_COL */
+    for (int64_t i0 = 0; i0 < n; i0 += step) {
+        const int64_t ni = n - i0 < step ? n - i0 : step;
+        for (int64_t i = 0; i < ni; i++) widen(buf + i * m, x + (i0 + i) * si, sj, m, p->half);
+        p->k->accum(acc, m, (const char*)buf, ni, m * fs, fs, idx0 + i0, p->ctx);
+    }
+}
+
 /* Folds R positions [rb, re) of the task at x0 into acc (m accumulators). */
 static void accum_range(const plan* p, void* acc, int64_t m, const char* x0, int64_t rb, int64_t re) {
     if (rb >= re) return;
@@ -181,7 +235,8 @@ static void accum_range(const plan* p, void* acc, int64_t m, const char* x0, int
     }
     while (rb < re) {
         int64_t n = p->isize - i < re - rb ? p->isize - i : re - rb;
-        p->k->accum(acc, m, ptr, n, p->ixs, p->jxs, rb, p->ctx);
+        if (p->half >= 0) accum_widened(p, acc, m, ptr, n, rb);
+        else p->k->accum(acc, m, ptr, n, p->ixs, p->jxs, rb, p->ctx);
         rb += n;
         if (rb >= re) break;
         ptr -= i * p->ixs;
@@ -280,6 +335,7 @@ static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const 
     plan p;
     memset(&p, 0, sizeof p);
     p.k = k, p.ctx = ctx, p.x = pl->in, p.nout = nout;
+    p.half = pl->in_dtype != pl->acc_dtype ? pl->in_dtype : -1;
     for (int32_t o = 0; o < nout; o++) p.out[o] = pl->out[o];
     p.jsize = 1;
     if (nk > 0) {
@@ -293,12 +349,16 @@ static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const 
     }
     p.isize = 1;
     if (nr > 0) p.isize = rd[nr - 1].size, p.ixs = rd[nr - 1].xs;
+    /* Nothing to reduce (reduced dims of size 1): one element per output, taken
+     * as a column block (its stride is never stepped) so kernels run across the
+     * outputs' contiguous dim instead of one call per output. */
+    if (nr == 0 && nk > 0) p.ixs = 2 * llabs(p.jxs) + 1;
     p.nro = nr > 0 ? nr - 1 : 0;
     int64_t router = 1;
     for (int32_t d = 0; d < p.nro; d++) p.ro_size[d] = rd[d].size, p.ro_xs[d] = rd[d].xs, router *= rd[d].size;
     p.rtotal = empty ? 0 : router * p.isize;
 
-    bool column = nk > 0 && nr > 0 && llabs(p.jxs) < llabs(p.ixs);
+    bool column = nk > 0 && llabs(p.jxs) < llabs(p.ixs);
     int64_t tile = column ? TILE_COL : TILE_ROW;
     if (tile * k->acc_size > ACC_BYTES) tile = ACC_BYTES / k->acc_size;
     p.tile = p.jsize < tile ? p.jsize : tile;
@@ -373,15 +433,17 @@ nb_status nb_cpu_reduce(int32_t device_index, const nb_bk_reduce* pl, void* stre
         if ((pl->mask >> d) & 1u) ctx.count *= pl->shape[d];
     const nb_red_kernel* k = pl->op >= 0 && pl->op < NB_RK_NUM && nb_dtype_valid(pl->acc_dtype)
                                  ? cpu_kernel(pl, &ctx) : NULL;
-    if (k == NULL || pl->in_dtype != pl->acc_dtype)
+    const bool half_in = pl->acc_dtype == NB_F32 && (pl->in_dtype == NB_F16 || pl->in_dtype == NB_BF16);
+    if (k == NULL || (pl->in_dtype != pl->acc_dtype && !half_in))
         return nb_error(NB_ERR_INTERNAL, "%s: no cpu reduce kernel %d for %s input computing in %s", pl->name,
                         (int)pl->op, nb_dtype_str(pl->in_dtype), nb_dtype_str(pl->acc_dtype));
     return red_exec(pl, k, &ctx);
 }
 
-/* Device kernels read float16 / bfloat16 as they are for a float32 reduction (exact). */
-static bool read_natively(const nb_tensor* t, int32_t acc, int32_t device_type) {
-    return t->dtype == acc || (device_type != NB_CPU && acc == NB_F32 && (t->dtype == NB_F16 || t->dtype == NB_BF16));
+/* Every backend reads float16 / bfloat16 as they are for a float32 reduction
+ * (exact; the CPU widens blocks of them as it goes). */
+static bool read_natively(const nb_tensor* t, int32_t acc) {
+    return t->dtype == acc || (acc == NB_F32 && (t->dtype == NB_F16 || t->dtype == NB_BF16));
 }
 
 nb_status nb_red_run(nb_red_call* c) {
@@ -419,7 +481,7 @@ nb_status nb_red_run(nb_red_call* c) {
 
     nb_tensor* x = NULL;
     nb_tensor* target[2] = {NULL, NULL};
-    if (!read_natively(t, c->in_dtype, dev)) st = nb_tensor_to(t, c->in_dtype, dev, di, 0, &x);
+    if (!read_natively(t, c->in_dtype)) st = nb_tensor_to(t, c->in_dtype, dev, di, 0, &x);
     else nb_tensor_retain(x = (nb_tensor*)t);
     for (int32_t o = 0; o < c->nout && st == NB_OK; o++) {
         nb_tensor* dst = c->dst[o];

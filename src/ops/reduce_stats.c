@@ -88,7 +88,7 @@ static void var_finish(const void* acc, int64_t m, char* const* out, const int64
     for (int64_t j = 0; j < m; j++) {
         double dof = a[j].n - c->correction;
         double v = a[j].m2 / (dof > 0 ? dof : 0.0);
-        nb_store_f64(out[0] + j * os[0], c->out_dtype[0], c->variant == V_STD ? sqrt(v) : v);
+        nb_red_store_f(out[0] + j * os[0], c->out_dtype[0], c->variant == V_STD ? sqrt(v) : v);
     }
 }
 
@@ -106,7 +106,7 @@ enum { N_ZERO, N_ONE, N_TWO, N_INF, N_NINF, N_P };
 #define MAX_ABS(v, e) do { double a_ = fabs((double)(e)); if (a_ > (v) || a_ != a_) (v) = a_; } while (0)
 #define MIN_ABS(v, e) do { double a_ = fabs((double)(e)); if (a_ < (v) || a_ != a_) (v) = a_; } while (0)
 #define MERGE_ADD(a, b) ((a) += (b))
-#define STORE_NORM(ptr, v) nb_store_f64((ptr), c->out_dtype[0], c->variant == N_TWO ? sqrt(v) \
+#define STORE_NORM(ptr, v) nb_red_store_f((ptr), c->out_dtype[0], c->variant == N_TWO ? sqrt(v) \
                                         : c->variant == N_P ? pow((v), 1.0 / c->p) : (v))
 
 /* float64, p = 1 and p = 2 on contiguous data: double lanes. */
@@ -233,6 +233,46 @@ NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
     lse_fold(a, mx, s);
 }
 
+/* float32 columns (outputs contiguous): per 256 columns, the column max over
+ * the block's rows, then exp(x - max) in float lanes, summed in float over 8
+ * rows at a time and in double across them (as the row case's blocks). A
+ * column whose max is not finite gets its result from lse_fold alone. */
+#define LSE_COLS 256
+NB_INLINE bool lse_cols_f32(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {
+    if (sj != (int64_t)sizeof(float) || m < 16) return false;
+    for (int64_t j0 = 0; j0 < m; j0 += LSE_COLS) {
+        const int64_t mw = m - j0 < LSE_COLS ? m - j0 : LSE_COLS, mv = mw - mw % 16;
+        float mx[LSE_COLS];
+        double sd[LSE_COLS];
+        for (int64_t j = 0; j < mw; j++) mx[j] = -INFINITY, sd[j] = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const float* r = (const float*)(x + i * si) + j0;
+            for (int64_t j = 0; j < mw; j++) FMAX(mx[j], r[j]);
+        }
+        for (int64_t j = 0; j < mv; j += 16) {
+            const nb_v16f vm = nb_ld16f(mx + j);
+            nb_v8d lo = {0}, hi = {0};
+            int64_t i = 0;
+            while (i < n) {
+                nb_v16f blk = {0};
+                for (int k = 0; k < 8 && i < n; k++, i++) {
+                    const nb_v16f d = nb_ld16f((const float*)(x + i * si) + j0 + j) - vm;
+                    blk += nb_vexp16(&d);
+                }
+                lo += nb_widen_lo(&blk);
+                hi += nb_widen_hi(&blk);
+            }
+            for (int k = 0; k < 8; k++) sd[j + k] = lo[k], sd[j + 8 + k] = hi[k];
+        }
+        for (int64_t j = mv; j < mw; j++)
+            if (isfinite(mx[j]))
+                for (int64_t i = 0; i < n; i++) sd[j] += exp((double)((const float*)(x + i * si))[j0 + j] - mx[j]);
+        for (int64_t j = 0; j < mw; j++) lse_fold(&a[j0 + j], mx[j], sd[j]);
+    }
+    return true;
+}
+#define lse_cols_f64(a, m, x, n, si, sj) false
+
 #define LSE_KERNEL(T, TAG, CODE, ...)                                                                   \
     NB_SIMD static void lse_##TAG##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si,  \
                                           int64_t sj, int64_t idx0, const nb_red_ctx* c) {             \
@@ -254,7 +294,7 @@ NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
                     for (int64_t i = 0; i < n; i++) s += exp((double)*(const T*)(p + i * si) - mx);    \
                 lse_fold(&a[j], mx, s);                                                                \
             }                                                                                          \
-        } else {                                                                                       \
+        } else if (!lse_cols_##TAG(a, m, x, n, si, sj)) {                                              \
             for (int64_t i = 0; i < n; i++)                                                            \
                 for (int64_t j = 0; j < m; j++) lse_fold(&a[j], *(const T*)(x + i * si + j * sj), 1.0);  \
         }                                                                                              \
@@ -279,7 +319,7 @@ static void lse_finish(const void* acc, int64_t m, char* const* out, const int64
     const lse_acc* a = acc;
     for (int64_t j = 0; j < m; j++) {
         double v = isfinite(a[j].mx) ? a[j].mx + log(a[j].s) : a[j].mx;
-        nb_store_f64(out[0] + j * os[0], c->out_dtype[0], v);
+        nb_red_store_f(out[0] + j * os[0], c->out_dtype[0], v);
     }
 }
 

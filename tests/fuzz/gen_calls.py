@@ -13,7 +13,8 @@ Parameter kinds:
     x  const nb_tensor* index, target or mask (integer or bool, small values)
     m  nb_tensor* mutated input        o  nb_tensor** output
     f  double                          i  int32_t          y  int32_t dtype code
-    n  int32_t count of the array or list just before it
+    n  int32_t count of the array or list just before it (the length the manifest's
+       "pointers" give that array)
     l  int64_t                         u  uint64_t
     a  const int64_t* array            L  tensor list (const or not)
     g  nb_generator*                   G  nb_generator** output
@@ -26,11 +27,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-COUNT_NAMES = {"n", "ndim", "ndims", "npad", "nshifts"}
 INDEX_NAMES = {"index", "indices", "target", "mask", "attn_mask", "condition"}  # integer or bool tensors
 
 
-def kind(ctype: str, name: str, prev: str | None) -> str:
+def kind(ctype: str, name: str, prev: str | None, counts: set[str]) -> str:
     if ctype == "const nb_tensor*":
         return "x" if name in INDEX_NAMES else "t"
     if ctype == "nb_tensor*":
@@ -40,7 +40,9 @@ def kind(ctype: str, name: str, prev: str | None) -> str:
     if ctype == "double":
         return "f"
     if ctype == "int32_t":
-        if name in COUNT_NAMES and prev in ("a", "L"):
+        if name in counts:
+            if prev not in ("a", "L"):
+                raise SystemExit(f"gen_calls.py: count {name} does not follow its array")
             return "n"
         return "y" if "dtype" in name else "i"
     if ctype == "int64_t":
@@ -74,8 +76,10 @@ def generate() -> str:
             if op["returns"] != "nb_status":  # nb_default_generator, nb_generator_release: driven by hand
                 continue
             kinds, args, prev = "", [], None
+            counts = {length for direction, length in op.get("pointers", {}).values()
+                      if direction == "in" and isinstance(length, str)}
             for i, (ctype, name) in enumerate(op["params"]):
-                k = kind(ctype, name, prev)
+                k = kind(ctype, name, prev, counts)
                 kinds += k
                 expr = f"a[{i}].{FIELD[k]}"
                 if k == "L":

@@ -105,6 +105,12 @@ export type nb_warning_fn = (payload: Pointer | null, message: Pointer | null) =
 /** A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
 export type nb_checkpoint = Pointer & { readonly __nb_checkpoint?: never };
 
+/** A communicator: a group of processes that run collectives together (MPI today; see docs/distributed.md). Refcounted with nb_comm_retain / nb_comm_release; a released (destroyed) communicator is refused by every function. Any thread may use it. */
+export type nb_comm = Pointer & { readonly __nb_comm?: never };
+
+/** An asynchronous collective or point-to-point transfer in flight: nb_work_wait, nb_work_test, then nb_work_release. Until it completes, the tensors it reads or writes must not be changed or read by the caller. */
+export type nb_work = Pointer & { readonly __nb_work?: never };
+
 export declare const CONSTANTS: {
   /** Status codes (nb_status). 0 is success; values are explicit and append-only. */
   readonly "status": { readonly NB_OK: 0; readonly NB_ERR_INVALID_ARGUMENT: 1; readonly NB_ERR_SHAPE: 2; readonly NB_ERR_DTYPE: 3; readonly NB_ERR_DEVICE: 4; readonly NB_ERR_INDEX: 5; readonly NB_ERR_OUT_OF_MEMORY: 6; readonly NB_ERR_NOT_IMPLEMENTED: 7; readonly NB_ERR_AUTOGRAD: 8; readonly NB_ERR_BACKEND: 9; readonly NB_ERR_ABI_VERSION: 10; readonly NB_ERR_INTERNAL: 11; readonly NB_ERR_LINALG: 12 };
@@ -128,10 +134,15 @@ export declare const CONSTANTS: {
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
   /** Flags of nb_profiler_start (int32_t bits). */
   readonly "profiler": { readonly NB_PROFILE_SHAPES: 1; readonly NB_PROFILE_MEMORY: 2; readonly NB_PROFILE_CUDA: 4 };
+  /** How a reduction collective combines the ranks' values (int32_t; PyTorch's ReduceOp numbering). */
+  readonly "reduce_op": { readonly NB_REDUCE_OP_SUM: 0; readonly NB_REDUCE_OP_AVG: 1; readonly NB_REDUCE_OP_PRODUCT: 2; readonly NB_REDUCE_OP_MIN: 3; readonly NB_REDUCE_OP_MAX: 4; readonly NB_REDUCE_OP_BAND: 5; readonly NB_REDUCE_OP_BOR: 6; readonly NB_REDUCE_OP_BXOR: 7 };
 };
 
-/** One function's description: [returns, [[C type, name], ...], group, differentiable]. */
-export type FunctionInfo = readonly [string, ReadonlyArray<readonly [string, string]>, string, boolean];
+/** A pointer parameter's direction and length (a count, a parameter's name, or a word). */
+export type PointerInfo = readonly ['in' | 'out' | 'inout', number | string];
+/** One function's description: [returns, [[C type, name], ...], group, differentiable, pointers]. */
+export type FunctionInfo = readonly [string, ReadonlyArray<readonly [string, string]>, string, boolean,
+                                     { readonly [param: string]: PointerInfo }];
 export declare const FUNCTIONS: { readonly [name: string]: FunctionInfo };
 export declare const CALLBACKS: { readonly [name: string]: readonly [string, ReadonlyArray<readonly [string, string]>] };
 
@@ -491,77 +502,129 @@ export interface Functions {
   nb_checkpoint_metadata(ck: nb_checkpoint | null, i: number | bigint, key: [string | null], value: [string | null]): number;
   /** Closes the file and frees the checkpoint; tensors read from it stay valid. NULL-safe; a double release is warned about, as for nb_tensor_release. */
   nb_checkpoint_release(ck: nb_checkpoint | null): void;
+  /** NB_OK when the MPI library can be loaded: library (NULL: $NABLA_MPI_LIBRARY, else libmpi_abi.so.1 from the loader's search path), an MPI-5 standard ABI library such as the `mpich` wheel's. Otherwise NB_ERR_BACKEND with what was tried and how to install MPI. The first successful load stays for the process. */
+  nb_comm_available(library: string | null): number;
+  /** Initialises MPI (with MPI_THREAD_MULTIPLE when the library offers it; calls are serialised otherwise) unless the caller already did, and returns a communicator over a duplicate of MPI_COMM_WORLD. Collective over all processes. timeout_s bounds every later wait: a collective that does not complete in time fails with NB_ERR_BACKEND and leaves the communicator unusable. With NABLA_DISTRIBUTED_DEBUG=DETAIL (or TORCH_DISTRIBUTED_DEBUG=DETAIL) in the environment, every collective first checks that all ranks called the same collective with the same root, dtype and shape, failing on every rank with a message that names the mismatch. */
+  nb_comm_init_mpi(library: string | null, timeout_s: number, out: BigUint64Array | null): number;
+  /** A sub-group: the ranks of parent that pass the same color, ordered by key then parent rank (MPI_Comm_split). Collective over parent. A negative color makes the caller a non-member: *out is set to NULL. */
+  nb_comm_split(parent: nb_comm | null, color: number, key: number, out: BigUint64Array | null): number;
+  /** The caller's rank in c; -1 (and the last error) for a bad handle. */
+  nb_comm_rank(c: nb_comm | null): number;
+  /** The number of ranks in c; -1 (and the last error) for a bad handle. */
+  nb_comm_size(c: nb_comm | null): number;
+  /** Sets how long later waits on c last before failing (positive seconds). */
+  nb_comm_set_timeout(c: nb_comm | null, timeout_s: number): number;
+  /** Adds a reference. NULL-safe. */
+  nb_comm_retain(c: nb_comm | null): void;
+  /** Drops a reference; the last one frees the MPI communicator (not collective). NULL-safe; a released handle is refused, and a double release warned about, as for nb_tensor_release. */
+  nb_comm_release(c: nb_comm | null): void;
+  /** Shuts MPI down (MPI_Finalize) if nabla's loader started it and nobody did yet; call once at process exit after the last collective. Fails, leaving MPI running, after a collective timed out (exit the process instead). NB_OK when MPI was never loaded. */
+  nb_comm_finalize(): number;
+  /** Stops every process of c's job with exit code `code` (MPI_Abort); returns only if that fails. */
+  nb_comm_abort(c: nb_comm | null, code: number): number;
+  /** Replaces t, on every rank, by the reduction (NB_REDUCE_OP_*) of all ranks' t. float16 and bfloat16 are reduced in float32 and rounded once. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_reduce(c: nb_comm | null, t: nb_tensor | null, op: number, work: BigUint64Array | null): number;
+  /** Copies root's t into t on every other rank. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_broadcast(c: nb_comm | null, t: nb_tensor | null, root: number, work: BigUint64Array | null): number;
+  /** As nb_comm_all_reduce, but only root's t receives the result; the others' t are left as they were. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_reduce(c: nb_comm | null, t: nb_tensor | null, root: number, op: number, work: BigUint64Array | null): number;
+  /** Concatenates every rank's input, in rank order, into output on every rank; output holds size times input's elements, of input's dtype (PyTorch's all_gather_into_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_gather(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, work: BigUint64Array | null): number;
+  /** As nb_comm_all_gather into n == size tensors, each of input's element count and dtype: outputs[r] receives rank r's input. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_gather_list(c: nb_comm | null, outputs: BigUint64Array | null, n: number, input: nb_tensor | null, work: BigUint64Array | null): number;
+  /** Reduces every rank's input (size times output's elements) and gives rank r the r-th equal piece in output (PyTorch's reduce_scatter_tensor). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_reduce_scatter(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, op: number, work: BigUint64Array | null): number;
+  /** Concatenates every rank's input, in rank order, into output on root (size times input's elements); output is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_gather(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, root: number, work: BigUint64Array | null): number;
+  /** Gives rank r the r-th equal piece of root's input (size times output's elements) in output; input is ignored elsewhere and may be NULL. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_scatter(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, root: number, work: BigUint64Array | null): number;
+  /** Rank r sends the r-th piece of input (split along dim 0 by input_splits, in rows; NULL: size equal pieces) to every rank and receives theirs into the pieces of output (output_splits); n_splits is the group size, or 0 when both are NULL, in rank order (PyTorch's all_to_all_single). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_all_to_all(c: nb_comm | null, output: nb_tensor | null, input: nb_tensor | null, output_splits: BigInt64Array | ArrayLike<number | bigint> | null, input_splits: BigInt64Array | ArrayLike<number | bigint> | null, n_splits: number, work: BigUint64Array | null): number;
+  /** Sends t to rank dst, matched by a nb_comm_recv with the same tag. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_send(c: nb_comm | null, t: nb_tensor | null, dst: number, tag: number, work: BigUint64Array | null): number;
+  /** Receives into t what rank src sent with tag (the same element count and dtype). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_recv(c: nb_comm | null, t: nb_tensor | null, src: number, tag: number, work: BigUint64Array | null): number;
+  /** Completes once every rank of c has called it. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
+  nb_comm_barrier(c: nb_comm | null, work: BigUint64Array | null): number;
+  /** Waits until the work completes (or the communicator's timeout passes) and reports its result; later calls report the same result. */
+  nb_work_wait(w: nb_work | null): number;
+  /** Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. Calling it also moves MPI's progress along. */
+  nb_work_test(w: nb_work | null, done: Int32Array): number;
+  /** Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
+  nb_work_release(w: nb_work | null): void;
+  /** NB_OK when NCCL can be loaded: library (NULL: $NABLA_NCCL_LIBRARY, else libnccl.so.2 from the loader's search path); stores its version (e.g. 22703 for 2.27.3) in *version when version is non-NULL. Otherwise NB_ERR_BACKEND with what was tried and how to install NCCL. nabla's collectives on CUDA tensors through NCCL are not implemented yet; this reports whether they could run. */
+  nb_comm_nccl_available(library: string | null, version: Int32Array): number;
   /** Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */
   nb_amp_foreach_non_finite_check_and_unscale_(grads: BigUint64Array | null, n: number, found_inf: nb_tensor | null, inv_scale: nb_tensor | null): number;
   /** The loss scale's update (PyTorch's _amp_update_scale_), in place on the device: when found_inf is non-zero, scale *= backoff_factor and growth_tracker = 0; else growth_tracker + 1 successful steps, and at growth_interval of them scale *= growth_factor (kept when that overflows) and growth_tracker = 0. scale and found_inf: 1-element float32 tensors; growth_tracker: 1-element int32. */
   nb_amp_update_scale_(scale: nb_tensor | null, growth_tracker: nb_tensor | null, found_inf: nb_tensor | null, growth_factor: number, backoff_factor: number, growth_interval: number | bigint): number;
   /** softmax(q k^T * scale + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev]; attn_mask NULL, bool (true = attend) or float (added); is_causal masks keys after each query; scale NaN = 1/sqrt(E); dropout on the weights from gen (NULL = default generator). */
   nb_scaled_dot_product_attention(q: nb_tensor | null, k: nb_tensor | null, v: nb_tensor | null, attn_mask: nb_tensor | null, dropout_p: number, is_causal: number, scale: number, gen: nb_generator | null, out: BigUint64Array | null): number;
-  /** a + alpha * b, broadcast, with PyTorch's type promotion (bool: logical or). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a + alpha * b, broadcast, with PyTorch's type promotion (bool: logical or). dst/out by convention. */
   nb_add(a: nb_tensor | null, b: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a - alpha * b (not for bool operands). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a - alpha * b (not for bool operands). dst/out by convention. */
   nb_sub(a: nb_tensor | null, b: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a * b (bool: logical and). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a * b (bool: logical and). dst/out by convention. */
   nb_mul(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a / b: true division (integers give the default float dtype) or rounded by NB_ROUND_TRUNC / NB_ROUND_FLOOR; integer division by zero fails. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a / b: true division (integers give the default float dtype) or rounded by NB_ROUND_TRUNC / NB_ROUND_FLOOR; integer division by zero fails. dst/out by convention. */
   nb_div(a: nb_tensor | null, b: nb_tensor | null, rounding_mode: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** floor(a / b), Python's //. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** floor(a / b), Python's //. dst/out by convention. */
   nb_floor_divide(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a - b * floor(a / b): the sign of b, Python's %. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a - b * floor(a / b): the sign of b, Python's %. dst/out by convention. */
   nb_remainder(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** C's fmod: the sign of a. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** C's fmod: the sign of a. dst/out by convention. */
   nb_fmod(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a ** b; for integers a negative scalar exponent fails and negative tensor exponents give 0 (except for bases 1 and -1), as in PyTorch. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a ** b; for integers a negative scalar exponent fails and negative tensor exponents give 0 (except for bases 1 and -1), as in PyTorch. dst/out by convention. */
   nb_pow(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Elementwise max; NaN propagates. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Elementwise max; NaN propagates. dst/out by convention. */
   nb_maximum(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Elementwise min; NaN propagates. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Elementwise min; NaN propagates. dst/out by convention. */
   nb_minimum(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** atan2(a, b) in radians (integers give the default float dtype). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** atan2(a, b) in radians (integers give the default float dtype). dst/out by convention. */
   nb_atan2(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a == b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a == b as bool, compared in the promoted dtype. dst/out by convention. */
   nb_eq(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a != b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a != b as bool, compared in the promoted dtype. dst/out by convention. */
   nb_ne(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a < b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a < b as bool, compared in the promoted dtype. dst/out by convention. */
   nb_lt(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a <= b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a <= b as bool, compared in the promoted dtype. dst/out by convention. */
   nb_le(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a > b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a > b as bool, compared in the promoted dtype. dst/out by convention. */
   nb_gt(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a >= b as bool, compared in the promoted dtype. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a >= b as bool, compared in the promoted dtype. dst/out by convention. */
   nb_ge(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** (a != 0) and (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** (a != 0) and (b != 0) as bool. dst/out by convention. */
   nb_logical_and(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** (a != 0) or (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** (a != 0) or (b != 0) as bool. dst/out by convention. */
   nb_logical_or(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** (a != 0) xor (b != 0) as bool. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** (a != 0) xor (b != 0) as bool. dst/out by convention. */
   nb_logical_xor(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a & b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a & b on integer and bool tensors. dst/out by convention. */
   nb_bitwise_and(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a | b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a | b on integer and bool tensors. dst/out by convention. */
   nb_bitwise_or(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a ^ b on integer and bool tensors. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a ^ b on integer and bool tensors. dst/out by convention. */
   nb_bitwise_xor(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a << b on integers (shifts past the width give 0). With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a << b on integers (shifts past the width give 0). dst/out by convention. */
   nb_bitwise_left_shift(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a >> b on integers, arithmetic for signed types. With dst non-NULL the result is written into dst (in-place when dst is an input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** a >> b on integers, arithmetic for signed types. dst/out by convention. */
   nb_bitwise_right_shift(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** out[i][j] = x[index[i][j]][j] (dim 0): index (int64 or int32) has x's ndim and is no larger than x apart from dim; out has index's shape. */
   nb_gather(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, out: BigUint64Array | null): number;
-  /** A copy of x with x[index[i][j]][j] = src[i][j] (dim 0); src has x's dtype. Duplicate indices: the last write wins. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** A copy of x with x[index[i][j]][j] = src[i][j] (dim 0); src has x's dtype. Duplicate indices: the last write wins. dst/out by convention. */
   nb_scatter(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** nb_scatter with a 0-dim value (converted to x's dtype) in place of src. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** nb_scatter with a 0-dim value (converted to x's dtype) in place of src. dst/out by convention. */
   nb_scatter_value(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, value: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** A copy of x with x[index[i][j]][j] += src[i][j] (dim 0); duplicates accumulate. dst/out by convention. */
   nb_scatter_add(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** PyTorch's scatter_reduce: a copy of x with each src[i][j] reduced into x[index[i][j]][j] (dim 0) by reduce (NB_SCATTER_*); src has x's dtype and index's rank. include_self 0: the places that receive values start from the reduction's identity instead of x's value (mean then counts only the values received); places that receive nothing keep x's value. dst/out by convention. */
   nb_scatter_reduce(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, src: nb_tensor | null, reduce: number, include_self: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** The entries of x at the positions of the 1-D int64/int32 index along dim. */
   nb_index_select(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, out: BigUint64Array | null): number;
-  /** A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** A copy of x with x.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate. dst/out by convention. */
   nb_index_add(x: nb_tensor | null, dim: number | bigint, index: nb_tensor | null, source: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** x with the elements where the bool mask (broadcast) is true set to the 0-dim value (converted to x's dtype). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** x with the elements where the bool mask (broadcast) is true set to the 0-dim value (converted to x's dtype). dst/out by convention. */
   nb_masked_fill(x: nb_tensor | null, mask: nb_tensor | null, value: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** The 1-D tensor of the elements of x (broadcast with the bool mask) where mask is true, in row-major order. */
   nb_masked_select(x: nb_tensor | null, mask: nb_tensor | null, out: BigUint64Array | null): number;
@@ -573,25 +636,25 @@ export interface Functions {
   nb_one_hot(x: nb_tensor | null, num_classes: number | bigint, out: BigUint64Array | null): number;
   /** Advanced indexing x[indices]: one entry per leading dim, NULL for a full slice, else an int64/int32 index or a bool/uint8 mask (one dim per mask dim). Index tensors broadcast together; their shape replaces the indexed dims, or leads the result when a full slice separates them (NumPy's rule). Negative indices count from the end. */
   nb_index(x: nb_tensor | null, indices: BigUint64Array | null, n: number, out: BigUint64Array | null): number;
-  /** x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** x[indices] = values (broadcast to the indexing result; x's dtype), or += with accumulate; duplicate indices without accumulate: the last write wins. Indices as in nb_index. dst/out by convention. */
   nb_index_put(x: nb_tensor | null, indices: BigUint64Array | null, n: number, values: nb_tensor | null, accumulate: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** torch.matmul: 1-D @ 1-D is a dot product (0-dim result), 2-D @ 2-D a matrix product, a 1-D operand gains a size-1 dim that is removed from the result, and batch dims (all but the last two) broadcast. Both operands must have the same dtype (no promotion); float16/bfloat16 accumulate in float32, integers wrap, bool is not supported. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** torch.matmul: 1-D @ 1-D is a dot product (0-dim result), 2-D @ 2-D a matrix product, a 1-D operand gains a size-1 dim that is removed from the result, and batch dims (all but the last two) broadcast. Both operands must have the same dtype (no promotion); float16/bfloat16 accumulate in float32, integers wrap, bool is not supported. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_matmul(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Matrix product of two 2-D tensors [n, m] @ [m, p] -> [n, p], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Matrix product of two 2-D tensors [n, m] @ [m, p] -> [n, p], same dtype. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_mm(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Batched matrix product [b, n, m] @ [b, m, p] -> [b, n, p] (no broadcasting), same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Batched matrix product [b, n, m] @ [b, m, p] -> [b, n, p] (no broadcasting), same dtype. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_bmm(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Matrix-vector product [n, m] @ [m] -> [n], same dtype. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Matrix-vector product [n, m] @ [m] -> [n], same dtype. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_mv(a: nb_tensor | null, v: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Dot product of two 1-D tensors of equal length and dtype -> 0-dim. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Dot product of two 1-D tensors of equal length and dtype -> 0-dim. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_dot(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Outer product of two 1-D tensors [n], [m] -> [n, m], computed as an elementwise product: dtypes promote, bool is allowed. With dst non-NULL the result is written into dst (shape [n, m]; any dtype the result casts to) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Outer product of two 1-D tensors [n], [m] -> [n, m], computed as an elementwise product: dtypes promote, bool is allowed. dst/out by convention; dst has shape [n, m] and any dtype the result casts to. */
   nb_outer(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** beta * input + alpha * (mat1 @ mat2), input broadcast to [n, p]; beta == 0 ignores input (NaN included). Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** beta * input + alpha * (mat1 @ mat2), input broadcast to [n, p]; beta == 0 ignores input (NaN included). Integer dtypes truncate alpha and beta. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_addmm(input: nb_tensor | null, mat1: nb_tensor | null, mat2: nb_tensor | null, beta: number, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** beta * input + alpha * bmm(batch1, batch2), input broadcast to [b, n, p]; beta == 0 ignores input. Integer dtypes truncate alpha and beta. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** beta * input + alpha * bmm(batch1, batch2), input broadcast to [b, n, p]; beta == 0 ignores input. Integer dtypes truncate alpha and beta. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_baddbmm(input: nb_tensor | null, batch1: nb_tensor | null, batch2: nb_tensor | null, beta: number, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. With dst non-NULL the result is written into dst (its shape must be the result's and its dtype the operands'; out=, or in-place when dst is input) and *out, which may then be NULL, receives a new reference to dst. */
+  /** torch.nn.functional.linear: matmul(input [*, in], weight.t()) with weight [out, in] (or [in]) plus bias (NULL for none) broadcast to the result; one dtype for all. dst/out by convention; dst must have the result's shape and the operands' dtype. */
   nb_linear(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** The inverse of each square float32/float64 matrix of A [..., n, n] (LU with partial pivoting). A singular matrix fails with NB_ERR_LINALG naming the zero diagonal element of U (and the batch element). */
   nb_linalg_inv(A: nb_tensor | null, out: BigUint64Array | null): number;
@@ -617,61 +680,61 @@ export interface Functions {
   nb_linalg_cholesky_ex(A: nb_tensor | null, upper: number, L: BigUint64Array | null, info: BigUint64Array | null): number;
   /** X with A X = B (left 1) or X A = B (left 0), reading only the upper (upper 1) or lower triangle of A [..., n, n] (unitriangular 1: ones assumed on its diagonal); B is [..., n, k] (left) or [..., k, n], batch dims broadcast. A zero on the diagonal gives infinities and NaNs, not an error (BLAS trsm, as PyTorch). */
   nb_linalg_solve_triangular(A: nb_tensor | null, B: nb_tensor | null, upper: number, left: number, unitriangular: number, out: BigUint64Array | null): number;
-  /** 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+  /** 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out by convention. */
   nb_conv1d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: number | bigint, padding_left: number | bigint, padding_right: number | bigint, dilation: number | bigint, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out as in nb_add. */
+  /** 2-D convolution of input [N, C_in, H, W] with weight [C_out, C_in / groups, kH, kW] plus optional bias [C_out]. stride[2] and dilation[2] are (H, W); padding[4] is (top, left, bottom, right), zeros. Floating dtypes; input, weight and bias share one dtype. dst/out by convention. */
   nb_conv2d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Transposed 2-D convolution of input [N, C_in, H, W] with weight [C_in, C_out / groups, kH, kW] plus optional bias [C_out]; stride, padding, output_padding and dilation are (H, W) pairs; output size (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1. dst/out as in nb_add. */
+  /** Transposed 2-D convolution of input [N, C_in, H, W] with weight [C_in, C_out / groups, kH, kW] plus optional bias [C_out]; stride, padding, output_padding and dilation are (H, W) pairs; output size (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1. dst/out by convention. */
   nb_conv_transpose2d(input: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, output_padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Max pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size, dilation NULL meaning 1; padding counts as -inf and NaN wins. When indices is not NULL it receives an int64 tensor of the argmax positions, flat within each input plane (h * W + w). dst/out as in nb_add. */
+  /** Max pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size, dilation NULL meaning 1; padding counts as -inf and NaN wins. When indices is not NULL it receives an int64 tensor of the argmax positions, flat within each input plane (h * W + w). dst/out by convention. */
   nb_max_pool2d(input: nb_tensor | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, ceil_mode: number, indices: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Average pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size. The divisor is divisor_override when non-zero, else the window size with (count_include_pad) or without the zero padding. dst/out as in nb_add. */
+  /** Average pooling over input [N, C, H, W] (floating); (H, W) pairs, stride NULL meaning kernel_size. The divisor is divisor_override when non-zero, else the window size with (count_include_pad) or without the zero padding. dst/out by convention. */
   nb_avg_pool2d(input: nb_tensor | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, ceil_mode: number, count_include_pad: number, divisor_override: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Adaptive average pooling of input [N, C, H, W] to output_size[2] = (OH, OW): cell i averages rows floor(i * H / OH) to ceil((i + 1) * H / OH), likewise columns. dst/out as in nb_add. */
+  /** Adaptive average pooling of input [N, C, H, W] to output_size[2] = (OH, OW): cell i averages rows floor(i * H / OH) to ceil((i + 1) * H / OH), likewise columns. dst/out by convention. */
   nb_adaptive_avg_pool2d(input: nb_tensor | null, output_size: BigInt64Array | ArrayLike<number | bigint> | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Layer normalization over the trailing dims normalized_shape[ndim]: (x - mean) / sqrt(var + eps) (biased variance) times weight plus bias, both optional and shaped normalized_shape, in the input's dtype. dst/out as in nb_add. */
+  /** Layer normalization over the trailing dims normalized_shape[ndim]: (x - mean) / sqrt(var + eps) (biased variance) times weight plus bias, both optional and shaped normalized_shape, in the input's dtype. dst/out by convention. */
   nb_layer_norm(input: nb_tensor | null, normalized_shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, weight: nb_tensor | null, bias: nb_tensor | null, eps: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Batch normalization of input [N, C, *] per channel. training: batch statistics (biased variance), and running_mean / running_var (optional, C elements) are updated in place as (1 - momentum) * running + momentum * batch stat (unbiased variance). Otherwise the running stats (required) are used. weight and bias optional [C]. dst/out as in nb_add. */
+  /** Batch normalization of input [N, C, *] per channel. training: batch statistics (biased variance), and running_mean / running_var (optional, C elements) are updated in place as (1 - momentum) * running + momentum * batch stat (unbiased variance). Otherwise the running stats (required) are used. weight and bias optional [C]. dst/out by convention. */
   nb_batch_norm(input: nb_tensor | null, running_mean: nb_tensor | null, running_var: nb_tensor | null, weight: nb_tensor | null, bias: nb_tensor | null, training: number, momentum: number, eps: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Group normalization of input [N, C, *]: statistics over each of num_groups groups of C / num_groups channels (and all positions) per item, then per-channel weight and bias (optional [C]). dst/out as in nb_add. */
+  /** Group normalization of input [N, C, *]: statistics over each of num_groups groups of C / num_groups channels (and all positions) per item, then per-channel weight and bias (optional [C]). dst/out by convention. */
   nb_group_norm(input: nb_tensor | null, num_groups: number | bigint, weight: nb_tensor | null, bias: nb_tensor | null, eps: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: NB_REDUCTION_NONE, _MEAN (divided by the summed weights) or _SUM. Out-of-range targets fail with NB_ERR_INDEX. dst/out as in nb_add. */
+  /** Negative log-likelihood of log-probabilities input [C], [N, C] or [N, C, d1, ...] at class-index target (int64 or uint8; [], [N] or [N, d1, ...]), times weight[class] (optional [C]); targets equal to ignore_index count nothing. reduction: NB_REDUCTION_NONE, _MEAN (divided by the summed weights) or _SUM. Out-of-range targets fail with NB_ERR_INDEX. dst/out by convention. */
   nb_nll_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, ignore_index: number | bigint, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: NB_REDUCTION_NONE, _MEAN or _SUM. dst/out as in nb_add. */
+  /** Cross entropy of logits input (class dim 1, or 0 when unbatched) against class indices (as nb_nll_loss on log_softmax) or, for a floating target shaped like the input, class probabilities (mean divides by the number of positions). label_smoothing in [0, 1] mixes in the uniform distribution as PyTorch does. reduction: NB_REDUCTION_NONE, _MEAN or _SUM. dst/out by convention. */
   nb_cross_entropy(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, ignore_index: number | bigint, reduction: number, label_smoothing: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  /** (input - target)^2, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights), in the promoted floating dtype; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
   nb_mse_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  /** |input - target|, broadcast, times weight (optional, the input's shape; the mean then divides by the summed weights); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
   nb_l1_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  /** 0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (beta >= 0; 0 gives L1); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
   nb_smooth_l1_loss(input: nb_tensor | null, target: nb_tensor | null, reduction: number, beta: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  /** 0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (delta > 0), times weight (optional, the input's shape; the mean divides by the element count); reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
   nb_huber_loss(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, delta: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  /** -weight (target log(input) + (1 - target) log(1 - input)) with the logs clamped at -100; input in [0, 1], target of the input's shape and dtype, weight (optional) broadcast to it; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
   nb_binary_cross_entropy(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out as in nb_add. */
+  /** -weight (pos_weight target log(sigmoid(x)) + (1 - target) log(1 - sigmoid(x))), computed stably from the logits x; target of the input's shape, weight and pos_weight (optional) broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM. dst/out by convention. */
   nb_binary_cross_entropy_with_logits(input: nb_tensor | null, target: nb_tensor | null, weight: nb_tensor | null, pos_weight: nb_tensor | null, reduction: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM ('batchmean' is sum / batch size). dst/out as in nb_add. */
+  /** Pointwise KL divergence with input as log-probabilities: target (log(target) - input), 0 where target is 0; with log_target, exp(target) (target - input). Broadcast; reduction NB_REDUCTION_NONE / _MEAN / _SUM ('batchmean' is sum / batch size). dst/out by convention. */
   nb_kl_div(input: nb_tensor | null, target: nb_tensor | null, reduction: number, log_target: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Rows of weight [num_embeddings, dim] (any dtype) at indices (int64 or int32, any shape): output indices.shape + [dim]. Indices out of range fail with NB_ERR_INDEX. padding_idx (negative for none) only affects the gradient. dst/out as in nb_add. */
+  /** Rows of weight [num_embeddings, dim] (any dtype) at indices (int64 or int32, any shape): output indices.shape + [dim]. Indices out of range fail with NB_ERR_INDEX. padding_idx (negative for none) only affects the gradient. dst/out by convention. */
   nb_embedding(weight: nb_tensor | null, indices: nb_tensor | null, padding_idx: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode NB_PAD_CONSTANT (value, converted to the dtype; negative pads crop), NB_PAD_REFLECT, NB_PAD_REPLICATE or NB_PAD_CIRCULAR (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out as in nb_add. */
+  /** Pads the last npad / 2 dims by pad = (last before, last after, second-to-last before, ...) as PyTorch's F.pad. mode NB_PAD_CONSTANT (value, converted to the dtype; negative pads crop), NB_PAD_REFLECT, NB_PAD_REPLICATE or NB_PAD_CIRCULAR (these three: the last 1-3 dims of a tensor with one or two more dims). Any dtype. dst/out by convention. */
   nb_pad(input: nb_tensor | null, pad: BigInt64Array | ArrayLike<number | bigint> | null, npad: number, mode: number, value: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradient of nb_conv2d with respect to its input [N, C, H, W] (input_size = (H, W)), from grad_output [N, C_out, OH, OW] and weight [C_out, C / groups, kH, kW]; attributes as nb_conv2d (padding[4]). Computed as a transposed convolution (col2im). dst/out as in nb_add. */
+  /** Gradient of nb_conv2d with respect to its input [N, C, H, W] (input_size = (H, W)), from grad_output [N, C_out, OH, OW] and weight [C_out, C / groups, kH, kW]; attributes as nb_conv2d (padding[4]). Computed as a transposed convolution (col2im). dst/out by convention. */
   nb_conv2d_backward_input(grad_output: nb_tensor | null, weight: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradient of nb_conv2d with respect to its weight [C_out, C / groups, kH, kW] (kernel_size = (kH, kW)), from grad_output [N, C_out, OH, OW] and input [N, C, H, W]; attributes as nb_conv2d. One GEMM over im2col(input) per image tile. dst/out as in nb_add. */
+  /** Gradient of nb_conv2d with respect to its weight [C_out, C / groups, kH, kW] (kernel_size = (kH, kW)), from grad_output [N, C_out, OH, OW] and input [N, C, H, W]; attributes as nb_conv2d. One GEMM over im2col(input) per image tile. dst/out by convention. */
   nb_conv2d_backward_weight(grad_output: nb_tensor | null, input: nb_tensor | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, dilation: BigInt64Array | ArrayLike<number | bigint> | null, groups: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradient of nb_max_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)): grad_output [N, C, OH, OW] summed into the argmax positions indices (int64, as nb_max_pool2d returns them). dst/out as in nb_add. */
+  /** Gradient of nb_max_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)): grad_output [N, C, OH, OW] summed into the argmax positions indices (int64, as nb_max_pool2d returns them). dst/out by convention. */
   nb_max_pool2d_backward(grad_output: nb_tensor | null, indices: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradient of nb_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]; attributes as nb_avg_pool2d (stride NULL meaning kernel_size; ceil_mode is implied by OH, OW). dst/out as in nb_add. */
+  /** Gradient of nb_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]; attributes as nb_avg_pool2d (stride NULL meaning kernel_size; ceil_mode is implied by OH, OW). dst/out by convention. */
   nb_avg_pool2d_backward(grad_output: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, kernel_size: BigInt64Array | ArrayLike<number | bigint> | null, stride: BigInt64Array | ArrayLike<number | bigint> | null, padding: BigInt64Array | ArrayLike<number | bigint> | null, count_include_pad: number, divisor_override: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradient of nb_adaptive_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]. dst/out as in nb_add. */
+  /** Gradient of nb_adaptive_avg_pool2d with respect to its input [N, C, H, W] (input_size = (H, W)) from grad_output [N, C, OH, OW]. dst/out by convention. */
   nb_adaptive_avg_pool2d_backward(grad_output: nb_tensor | null, input_size: BigInt64Array | ArrayLike<number | bigint> | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradients of nb_layer_norm from grad_output (the input's shape), recomputing the statistics of input: the input gradient into dst/out (as in nb_add; out NULL and dst NULL: not computed), and when not NULL grad_weight and grad_bias (shaped normalized_shape, as if weight and bias were given). weight optional. */
+  /** Gradients of nb_layer_norm from grad_output (the input's shape), recomputing the statistics of input: the input gradient into dst/out (by convention; out NULL and dst NULL: not computed), and when not NULL grad_weight and grad_bias (shaped normalized_shape, as if weight and bias were given). weight optional. */
   nb_layer_norm_backward(grad_output: nb_tensor | null, input: nb_tensor | null, normalized_shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, weight: nb_tensor | null, eps: number, grad_weight: BigUint64Array | null, grad_bias: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradients of nb_batch_norm in training mode (batch statistics, recomputed from input [N, C, *]) from grad_output (the input's shape): the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+  /** Gradients of nb_batch_norm in training mode (batch statistics, recomputed from input [N, C, *]) from grad_output (the input's shape): the input gradient into dst/out (by convention; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
   nb_batch_norm_backward(grad_output: nb_tensor | null, input: nb_tensor | null, weight: nb_tensor | null, eps: number, grad_weight: BigUint64Array | null, grad_bias: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Gradients of nb_group_norm from grad_output (the input's shape), recomputing the statistics of input [N, C, *]: the input gradient into dst/out (as in nb_add; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
+  /** Gradients of nb_group_norm from grad_output (the input's shape), recomputing the statistics of input [N, C, *]: the input gradient into dst/out (by convention; both NULL: not computed), and when not NULL grad_weight and grad_bias ([C]). weight optional [C]. */
   nb_group_norm_backward(grad_output: nb_tensor | null, input: nb_tensor | null, num_groups: number | bigint, weight: nb_tensor | null, eps: number, grad_weight: BigUint64Array | null, grad_bias: BigUint64Array | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** One SGD step in place, PyTorch's formula: g = grad (negated with maximize) + weight_decay * param; with momentum != 0, buf = g when init_buffer (the first step) else momentum * buf + (1 - dampening) * g, and g = g + momentum * buf (nesterov) or buf; param -= lr * g. momentum_buffer (param's shape and dtype) may be NULL when momentum is 0. Floating dtypes; strided operands work through a copy. Bumps the versions of what it writes. */
   nb_sgd_step(param: nb_tensor | null, grad: nb_tensor | null, momentum_buffer: nb_tensor | null, lr: number, momentum: number, dampening: number, weight_decay: number, nesterov: number, maximize: number, init_buffer: number): number;
@@ -699,13 +762,13 @@ export interface Functions {
   nb_generator_get_state(gen: nb_generator | null, seed: BigUint64Array, offset: BigUint64Array): number;
   /** Restores a state from nb_generator_get_state. */
   nb_generator_set_state(gen: nb_generator | null, seed: number | bigint, offset: number | bigint): number;
-  /** Uniform values on [0, 1) in a floating dtype (float16/bfloat16 get values exact in their precision). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Uniform values on [0, 1) in a floating dtype (float16/bfloat16 get values exact in their precision). gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
   nb_rand(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Standard normal values (Box-Muller) in a floating dtype (float16/bfloat16 computed as float32 and rounded). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Standard normal values (Box-Muller) in a floating dtype (float16/bfloat16 computed as float32 and rounded). gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
   nb_randn(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Integers uniform on [low, high) in any dtype that holds both bounds exactly (floats: within +-2^mantissa digits). gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Integers uniform on [low, high) in any dtype that holds both bounds exactly (floats: within +-2^mantissa digits). gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
   nb_randint(low: number | bigint, high: number | bigint, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** A random permutation of 0 .. n-1 (Fisher-Yates on the generator's stream), 1-D. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  /** A random permutation of 0 .. n-1 (Fisher-Yates on the generator's stream), 1-D. gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
   nb_randperm(n: number | bigint, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** Fills a floating tensor in place with values uniform on [from, to) (from <= to, both finite). Bumps t's version. gen NULL means the default generator. */
   nb_uniform_(t: nb_tensor | null, from: number, to: number, gen: nb_generator | null): number;
@@ -713,55 +776,55 @@ export interface Functions {
   nb_normal_(t: nb_tensor | null, mean: number, std: number, gen: nb_generator | null): number;
   /** Fills t in place with integers uniform on [low, high_inclusive] (inclusive, so a dtype's whole range is expressible; PyTorch's random_(from, to) is [from, to - 1]). Bumps t's version. gen NULL means the default generator. */
   nb_random_(t: nb_tensor | null, low: number | bigint, high_inclusive: number | bigint, gen: nb_generator | null): number;
-  /** 1 with probability p[i], else 0, in p's shape and (floating) dtype; every p[i] must be in [0, 1]. With dst non-NULL, p broadcasts to dst's shape and the 0/1 values take dst's dtype; *out as in nb_rand. gen NULL means the default generator. */
+  /** 1 with probability p[i], else 0, in p's shape and (floating) dtype; every p[i] must be in [0, 1]. With dst non-NULL, p broadcasts to dst's shape and the 0/1 values take dst's dtype; dst/out otherwise by convention. gen NULL means the default generator. */
   nb_bernoulli(p: nb_tensor | null, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 1 with probability p (in [0, 1]), else 0, in any dtype. gen NULL means the default generator. With dst non-NULL the values are written into dst (its shape, dtype and device must match the request) and *out, which may then be NULL, receives a new reference to dst. */
+  /** 1 with probability p (in [0, 1]), else 0, in any dtype. gen NULL means the default generator. dst/out by convention; dst's shape, dtype and device must match the request. */
   nb_bernoulli_scalar(p: number, shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, device_type: number, device_index: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** int64 category indices drawn from each row of probs (1-D [k] or 2-D [rows, k]; non-negative finite weights, not necessarily normalised, each row summing > 0): shape [num_samples] or [rows, num_samples]. Without replacement, num_samples <= k and zero-weight categories come only after every positive one. gen NULL means the default generator. dst/out as in nb_rand. */
+  /** int64 category indices drawn from each row of probs (1-D [k] or 2-D [rows, k]; non-negative finite weights, not necessarily normalised, each row summing > 0): shape [num_samples] or [rows, num_samples]. Without replacement, num_samples <= k and zero-weight categories come only after every positive one. gen NULL means the default generator. dst/out by convention. */
   nb_multinomial(probs: nb_tensor | null, num_samples: number | bigint, replacement: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** Training (train != 0): each element of a floating x is zeroed with probability p and the rest are scaled by 1/(1-p), so the expectation is kept; p = 1 gives zeros (x * 0). The keep mask is bernoulli(1 - p) from the same stream. Not training: x itself (a new reference), or a copy into dst. dst must have x's shape and a floating dtype (dst == x is in-place). gen NULL means the default generator. Differentiable: the gradient is go times the same scaled mask (the identity when not training or p = 0). */
   nb_dropout(x: nb_tensor | null, p: number, train: number, gen: nb_generator | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Sum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default. float32 sums are pairwise in float inside 128-element blocks and accumulate in double; float64 sums are pairwise; float16/bfloat16 accumulate as float32 and round once. The sum of nothing is 0. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Sum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default. float32 sums are pairwise in float inside 128-element blocks and accumulate in double; float64 sums are pairwise; float16/bfloat16 accumulate as float32 and round once. The sum of nothing is 0. dst/out by convention; dst must have the result's shape and dtype. */
   nb_sum(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Mean over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Floating point only (an integer input needs a floating dtype). Accumulates as nb_sum; the mean of nothing is NaN. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Mean over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Floating point only (an integer input needs a floating dtype). Accumulates as nb_sum; the mean of nothing is NaN. dst/out by convention; dst must have the result's shape and dtype. */
   nb_mean(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Product over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default (wrapping); floats multiply in double. The product of nothing is 1. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Product over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1. dtype (-1: default; else out's dtype when dst is given) is the result dtype, the input is cast to it first. Integer and bool inputs give int64 by default (wrapping); floats multiply in double. The product of nothing is 1. dst/out by convention; dst must have the result's shape and dtype. */
   nb_prod(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Maximum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Maximum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). dst/out by convention; dst must have the result's shape and dtype. */
   nb_amax(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Minimum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Minimum over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1; the input's dtype; NaN propagates. Reducing an empty dim fails (no identity). dst/out by convention; dst must have the result's shape and dtype. */
   nb_amin(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** PyTorch's max(t, dim, keepdim): two results, the maximum values along dim (the input's dtype) into *values and their int64 indices into *indices (the first occurrence; a NaN wins and propagates). dst_values / dst_indices, when non-NULL, receive the results (out=) and the matching out pointer may then be NULL. Reducing an empty dim fails. */
   nb_max_dim(t: nb_tensor | null, dim: number | bigint, keepdim: number, dst_values: nb_tensor | null, dst_indices: nb_tensor | null, values: BigUint64Array | null, indices: BigUint64Array | null): number;
   /** PyTorch's min(t, dim, keepdim): two results, the minimum values along dim (the input's dtype) into *values and their int64 indices into *indices (the first occurrence; a NaN wins and propagates). dst_values / dst_indices, when non-NULL, receive the results (out=) and the matching out pointer may then be NULL. Reducing an empty dim fails. */
   nb_min_dim(t: nb_tensor | null, dim: number | bigint, keepdim: number, dst_values: nb_tensor | null, dst_indices: nb_tensor | null, values: BigUint64Array | null, indices: BigUint64Array | null): number;
-  /** int64 index of the first maximum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the maximum. Not for bool; an empty reduction fails. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** int64 index of the first maximum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the maximum. Not for bool; an empty reduction fails. dst/out by convention; dst must have the result's shape and dtype. */
   nb_argmax(t: nb_tensor | null, dim: BigInt64Array | ArrayLike<number | bigint> | null, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** int64 index of the first minimum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the minimum. Not for bool; an empty reduction fails. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** int64 index of the first minimum along *dim, or into the flattened tensor when dim is NULL (keepdim then gives all dims size 1); a NaN counts as the minimum. Not for bool; an empty reduction fails. dst/out by convention; dst must have the result's shape and dtype. */
   nb_argmin(t: nb_tensor | null, dim: BigInt64Array | ArrayLike<number | bigint> | null, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Variance over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Variance over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. dst/out by convention; dst must have the result's shape and dtype. */
   nb_var(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, correction: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Standard deviation over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Standard deviation over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, dividing by max(0, N - correction) (1: unbiased, 0: population). Floating point only; computed in double with a stable (blocked two-pass / Welford + Chan) update. dst/out by convention; dst must have the result's shape and dtype. */
   nb_std(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, correction: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Vector p-norm over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: p = 2 (Frobenius over every dim), 1, INFINITY (max |x|), -INFINITY (min |x|), 0 (count of non-zeros) or any other p ((sum |x|^p)^(1/p)). Floating point input; dtype (-1: the input's) is the result dtype. The inf / negative norms of an empty reduction fail. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Vector p-norm over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: p = 2 (Frobenius over every dim), 1, INFINITY (max |x|), -INFINITY (min |x|), 0 (count of non-zeros) or any other p ((sum |x|^p)^(1/p)). Floating point input; dtype (-1: the input's) is the result dtype. The inf / negative norms of an empty reduction fail. dst/out by convention; dst must have the result's shape and dtype. */
   nb_norm(t: nb_tensor | null, p: number, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** log(sum(exp(x))) over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, computed stably (max shifted, in double). Integer inputs give the default float dtype; the result of nothing is -inf. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** log(sum(exp(x))) over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1, computed stably (max shifted, in double). Integer inputs give the default float dtype; the result of nothing is -inf. dst/out by convention; dst must have the result's shape and dtype. */
   nb_logsumexp(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Whether every element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). True for nothing. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Whether every element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). True for nothing. dst/out by convention; dst must have the result's shape and dtype. */
   nb_all(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Whether any element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). False for nothing. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Whether any element is non-zero over dims[ndims] (negative dims wrap, no duplicates; ndims 0 = every dim, and dims may then be NULL), keepdim keeps them as size 1: bool (uint8 for uint8 input, as PyTorch). False for nothing. dst/out by convention; dst must have the result's shape and dtype. */
   nb_any(t: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, keepdim: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Cumulative sum along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Cumulative sum along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
   nb_cumsum(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Cumulative product along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Cumulative product along dim (same shape). dtype (-1: default; else out's dtype when dst is given) is the result dtype, integers and bool give int64 by default; floats accumulate in double and each output is rounded once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
   nb_cumprod(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** exp(x) / sum(exp(x)) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** exp(x) / sum(exp(x)) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
   nb_softmax(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** x - log(sum(exp(x))) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** x - log(sum(exp(x))) along dim, computed stably (max shifted). dtype (-1: the input's) casts the input first and must be floating point; float16 / bfloat16 compute in float32 and round once. dst may be t itself (in place). dst/out by convention; dst must have the result's shape and dtype. */
   nb_log_softmax(t: nb_tensor | null, dim: number | bigint, dtype: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Concatenates n tensors along dim (PyTorch's torch.cat): shapes must match except along dim; the dtype is the promotion of all inputs; 1-D empty tensors are skipped (PyTorch's legacy rule). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Concatenates n tensors along dim (PyTorch's torch.cat): shapes must match except along dim; the dtype is the promotion of all inputs; 1-D empty tensors are skipped (PyTorch's legacy rule). dst/out by convention. */
   nb_cat(tensors: BigUint64Array | null, n: number, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Stacks n tensors of one shape along a new dim (in [-ndim-1, ndim]). With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** Stacks n tensors of one shape along a new dim (in [-ndim-1, ndim]). dst/out by convention. */
   nb_stack(tensors: BigUint64Array | null, n: number, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** A copy of x with the order of elements reversed along each of dims (no duplicates). */
   nb_flip(x: nb_tensor | null, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, out: BigUint64Array | null): number;
@@ -769,9 +832,9 @@ export interface Functions {
   nb_roll(x: nb_tensor | null, shifts: BigInt64Array | ArrayLike<number | bigint> | null, nshifts: number, dims: BigInt64Array | ArrayLike<number | bigint> | null, ndims: number, out: BigUint64Array | null): number;
   /** Tensor.repeat: x tiled repeats[i] times along each dim (n >= x's ndim; extra leading repeats add dims). */
   nb_repeat(x: nb_tensor | null, repeats: BigInt64Array | ArrayLike<number | bigint> | null, n: number, out: BigUint64Array | null): number;
-  /** The lower triangle of the last two dims (elements with col - row <= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** The lower triangle of the last two dims (elements with col - row <= diagonal), zeros elsewhere. dst/out by convention. */
   nb_tril(x: nb_tensor | null, diagonal: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** The upper triangle of the last two dims (elements with col - row >= diagonal), zeros elsewhere. With dst non-NULL the result is written into dst (in-place when dst is the input; out=) and *out, which may then be NULL, receives a new reference to dst. */
+  /** The upper triangle of the last two dims (elements with col - row >= diagonal), zeros elsewhere. dst/out by convention. */
   nb_triu(x: nb_tensor | null, diagonal: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** Sorts x along dim: *values (x's dtype) and *indices (int64). The sort is always stable; NaN orders above every number (last ascending, first descending), as in PyTorch. */
   nb_sort(x: nb_tensor | null, dim: number | bigint, descending: number, stable: number, values: BigUint64Array | null, indices: BigUint64Array | null): number;
@@ -785,97 +848,97 @@ export interface Functions {
   nb_unique_dim(x: nb_tensor | null, dim: number | bigint, sorted: number, values: BigUint64Array | null, inverse: BigUint64Array | null, counts: BigUint64Array | null): number;
   /** PyTorch's unique_consecutive: x with each run of equal consecutive elements (has_dim 0: of the flattened x; else slices along dim) reduced to one; inverse (int64, x's shape, or [x.shape[dim]] with a dim) and counts (int64) are computed only when their pointers are non-NULL. */
   nb_unique_consecutive(x: nb_tensor | null, dim: number | bigint, has_dim: number, values: BigUint64Array | null, inverse: BigUint64Array | null, counts: BigUint64Array | null): number;
-  /** The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. With dst non-NULL the result is written into dst (out=; its shape must be the result shape and its dtype the result dtype) and *out, which may then be NULL, receives a new reference to dst. */
+  /** The gradient of softmax along dim from its result output and the output gradient (PyTorch's _softmax_backward_data): output * (grad_output - sum(grad_output * output, dim)), fused. grad_output and output have one shape and one floating dtype (the result's); float16 / bfloat16 compute in float32. dst/out by convention; dst must have the result's shape and dtype. */
   nb_softmax_backward(grad_output: nb_tensor | null, output: nb_tensor | null, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** The gradient of log_softmax along dim from its result output and the output gradient (PyTorch's _log_softmax_backward_data): grad_output - exp(output) * sum(grad_output, dim), fused. Shapes, dtypes and dst as nb_softmax_backward. */
   nb_log_softmax_backward(grad_output: nb_tensor | null, output: nb_tensor | null, dim: number | bigint, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** e^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** e^x, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_exp(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 2^x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** 2^x, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_exp2(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** e^x - 1, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** e^x - 1, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_expm1(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** natural log, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** natural log, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_log(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** log base 2, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** log base 2, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_log2(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** log base 10, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** log base 10, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_log10(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** log(1 + x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** log(1 + x), elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_log1p(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** square root, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** square root, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_sqrt(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 1 / sqrt(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** 1 / sqrt(x), elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_rsqrt(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** sine, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_sin(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** cosine, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_cos(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** tangent, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_tan(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** arcsine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** arcsine, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_asin(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** arccosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** arccosine, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_acos(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** arctangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** arctangent, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_atan(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** hyperbolic sine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** hyperbolic sine, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_sinh(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** hyperbolic cosine, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** hyperbolic cosine, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_cosh(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** hyperbolic tangent, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** hyperbolic tangent, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_tanh(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 1 / (1 + e^-x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** 1 / (1 + e^-x), elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_sigmoid(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** error function, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** error function, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_erf(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 1 - erf(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** 1 - erf(x), elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_erfc(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** 1 / x, elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** 1 / x, elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_reciprocal(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** x * sigmoid(x), elementwise (integers compute in the default float dtype). dst/out as in nb_add. */
+  /** x * sigmoid(x), elementwise (integers compute in the default float dtype). dst/out by convention. */
   nb_silu(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** GELU: x * Phi(x), or its tanh approximation when approximate_tanh is 1. dst/out as in nb_add. */
+  /** GELU: x * Phi(x), or its tanh approximation when approximate_tanh is 1. dst/out by convention. */
   nb_gelu(x: nb_tensor | null, approximate_tanh: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** x if x > 0 else negative_slope * x (floating dtypes). dst/out as in nb_add. */
+  /** x if x > 0 else negative_slope * x (floating dtypes). dst/out by convention. */
   nb_leaky_relu(x: nb_tensor | null, negative_slope: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** x if x > 0 else alpha * (e^x - 1). dst/out as in nb_add. */
+  /** x if x > 0 else alpha * (e^x - 1). dst/out by convention. */
   nb_elu(x: nb_tensor | null, alpha: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** log(1 + e^(beta x)) / beta, or x where beta x > threshold. dst/out as in nb_add. */
+  /** log(1 + e^(beta x)) / beta, or x where beta x > threshold. dst/out by convention. */
   nb_softplus(x: nb_tensor | null, beta: number, threshold: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** -x, elementwise. dst/out as in nb_add. */
+  /** -x, elementwise. dst/out by convention. */
   nb_neg(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** |x|, elementwise. dst/out as in nb_add. */
+  /** |x|, elementwise. dst/out by convention. */
   nb_abs(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** -1, 0 or 1 (NaN stays NaN), elementwise. dst/out as in nb_add. */
+  /** -1, 0 or 1 (NaN stays NaN), elementwise. dst/out by convention. */
   nb_sign(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** max(x, 0), elementwise. dst/out as in nb_add. */
+  /** max(x, 0), elementwise. dst/out by convention. */
   nb_relu(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** x * x, elementwise. dst/out as in nb_add. */
+  /** x * x, elementwise. dst/out by convention. */
   nb_square(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** round toward -inf (integers unchanged), elementwise. dst/out as in nb_add. */
+  /** round toward -inf (integers unchanged), elementwise. dst/out by convention. */
   nb_floor(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** round toward +inf, elementwise. dst/out as in nb_add. */
+  /** round toward +inf, elementwise. dst/out by convention. */
   nb_ceil(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** round half to even, elementwise. dst/out as in nb_add. */
+  /** round half to even, elementwise. dst/out by convention. */
   nb_round(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** round toward zero, elementwise. dst/out as in nb_add. */
+  /** round toward zero, elementwise. dst/out by convention. */
   nb_trunc(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** ~x on integers, not on bool, elementwise. dst/out as in nb_add. */
+  /** ~x on integers, not on bool, elementwise. dst/out by convention. */
   nb_bitwise_not(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** x == 0 as bool, elementwise. dst/out as in nb_add. */
+  /** x == 0 as bool, elementwise. dst/out by convention. */
   nb_logical_not(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** NaN test as bool, elementwise. dst/out as in nb_add. */
+  /** NaN test as bool, elementwise. dst/out by convention. */
   nb_isnan(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** infinity test as bool, elementwise. dst/out as in nb_add. */
+  /** infinity test as bool, elementwise. dst/out by convention. */
   nb_isinf(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** finite test as bool, elementwise. dst/out as in nb_add. */
+  /** finite test as bool, elementwise. dst/out by convention. */
   nb_isfinite(x: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** Replaces NaN, +inf and -inf in floating tensors by the given values. dst/out as in nb_add. */
+  /** Replaces NaN, +inf and -inf in floating tensors by the given values. dst/out by convention. */
   nb_nan_to_num(x: nb_tensor | null, nan: number, posinf: number, neginf: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** min(max(x, min), max); pass -inf / +inf for a missing bound. dst/out as in nb_add. */
+  /** min(max(x, min), max); pass -inf / +inf for a missing bound. dst/out by convention. */
   nb_clamp(x: nb_tensor | null, min: number, max: number, dst: nb_tensor | null, out: BigUint64Array | null): number;
-  /** a where the bool condition holds, else b; the three broadcast, a and b promote. dst/out as in nb_add. */
+  /** a where the bool condition holds, else b; the three broadcast, a and b promote. dst/out by convention. */
   nb_where(condition: nb_tensor | null, a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
 }
 

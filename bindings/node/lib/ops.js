@@ -3,8 +3,9 @@
 //
 // Arguments follow the C parameters, with these conveniences:
 //   const nb_tensor*                   a Tensor, a number/boolean/BigInt (a wrapped scalar), or null
-//   const nb_tensor* const* + count    an array of Tensors (the count is filled in)
-//   const int64_t* + int32_t n...      an array of integers, one integer, or null (count filled in)
+//   nb_tensor* const*, direction in     an array of Tensors (its count parameter is filled in)
+//   const int64_t*, direction in        an array of integers (its count filled in; a fixed
+//                                       length checked), one integer, or null
 //   nb_tensor* dst / dst_*             taken from a last options object: {out} / {dstValues, ...}
 //                                      (in ops that also return tensors; else it is positional)
 //   nb_tensor** (results)              returned: one Tensor, or an array of them (null where none)
@@ -36,22 +37,26 @@ function scalarHandle(v) {
 
 const NUMERIC = new Set(['int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t', 'double', 'float', 'nb_status']);
 
-/** How each C parameter of `cname` is filled from JavaScript arguments. */
+/** How each C parameter of `cname` is filled from JavaScript arguments, from the manifest's
+ *  direction and length of every pointer parameter (FUNCTIONS' fifth column). */
 function plan(cname) {
-  const [, params] = abi.FUNCTIONS[cname];
+  const [, params, , , pointers] = abi.FUNCTIONS[cname];
   const steps = [];
-  const returnsTensors = params.some(([ctype]) => ctype === 'nb_tensor**');  // else a dst is the target itself
-  for (let i = 0; i < params.length; i++) {
-    const [ctype, pname] = params[i];
-    const next = params[i + 1];
-    const counted = next && next[0] === 'int32_t' && /^n/.test(next[1]);
-    if (ctype === 'const nb_tensor*') steps.push({ kind: 'tensor', pname });
+  const returnsTensors = params.some(([ctype, pname]) => ctype === 'nb_tensor**' && pointers[pname][0] === 'out');
+  // A count that an input array names as its length is filled from that array.
+  const counts = new Map();
+  for (const [pname, [dir, len]] of Object.entries(pointers)) {
+    if (dir === 'in' && typeof len === 'string' && params.some(([, n]) => n === len) && !counts.has(len)) counts.set(len, pname);
+  }
+  for (const [ctype, pname] of params) {
+    const ptr = pointers[pname];
+    if (counts.has(pname)) steps.push({ kind: 'count', of: counts.get(pname) });
+    else if (ctype === 'const nb_tensor*') steps.push({ kind: 'tensor', pname });
     else if (ctype === 'nb_tensor*' && pname.startsWith('dst') && returnsTensors) steps.push({ kind: 'dst', key: pname === 'dst' ? 'out' : camel('x_' + pname, 'x_') });
     else if (ctype === 'nb_tensor*') steps.push({ kind: 'tensor', pname, mutable: true });
-    else if (ctype === 'const nb_tensor* const*' && counted) { steps.push({ kind: 'tensors', pname }); i++; }
-    else if (ctype === 'const int64_t*' && counted) { steps.push({ kind: 'ints', pname, counted: true }); i++; }
-    else if (ctype === 'const int64_t*') steps.push({ kind: 'ints', pname, counted: false });
-    else if (ctype === 'nb_tensor**') steps.push({ kind: 'result', pname, dstKey: pname === 'out' ? 'out' : camel('x_dst_' + pname, 'x_') });
+    else if (ptr && ptr[0] === 'in' && /^(const )?nb_tensor\* const\*$/.test(ctype)) steps.push({ kind: 'tensors', pname });
+    else if (ptr && ptr[0] === 'in' && ctype === 'const int64_t*') steps.push({ kind: 'ints', pname, length: ptr[1] });
+    else if (ptr && ptr[0] === 'out' && ptr[1] === 1 && ctype === 'nb_tensor**') steps.push({ kind: 'result', pname, dstKey: pname === 'out' ? 'out' : camel('x_dst_' + pname, 'x_') });
     else if (ctype === 'nb_generator*') steps.push({ kind: 'generator', pname });
     else if (NUMERIC.has(ctype)) steps.push({ kind: 'number', pname, ctype });
     else steps.push({ kind: 'raw', pname });
@@ -66,7 +71,7 @@ function makeOp(cname) {
   const steps = plan(cname);
   const cfn = fn[cname];
   const returnsStatus = abi.FUNCTIONS[cname][0] === 'nb_status';
-  const positional = steps.filter((s) => s.kind !== 'dst' && s.kind !== 'result').length;
+  const positional = steps.filter((s) => s.kind !== 'dst' && s.kind !== 'result' && s.kind !== 'count').length;
   const hasDst = steps.some((s) => s.kind === 'dst');
   const resultSteps = steps.filter((s) => s.kind === 'result');
   const slots = resultSteps.map(() => new BigUint64Array(1));
@@ -77,6 +82,8 @@ function makeOp(cname) {
     if (args.length > positional) throw new TypeError(`${jsName}(): expected at most ${positional} arguments, got ${args.length}`);
     const cargs = [];
     const temps = [];
+    const lengths = {};
+    const countSlots = [];
     let a = 0, r = 0;
     try {
       for (const s of steps) {
@@ -97,17 +104,26 @@ function makeOp(cname) {
             if (!Array.isArray(v)) throw new TypeError(`${jsName}(): argument '${s.pname}' must be an array of Tensors`);
             const arr = new BigUint64Array(v.length);
             v.forEach((t, k) => { arr[k] = t === null || t === undefined ? 0n : t.handle; });
-            cargs.push(arr, v.length);
+            cargs.push(arr);
+            lengths[s.pname] = v.length;
             break;
           }
           case 'ints': {
             let v = args[a++];
-            if (typeof v === 'number' || typeof v === 'bigint') v = [v];
-            if (v === undefined || v === null) { cargs.push(null); if (s.counted) cargs.push(0); break; }
+            // One integer for a fixed-length array repeats, as PyTorch's kernel_size=3 means (3, 3).
+            if (typeof v === 'number' || typeof v === 'bigint') v = Array(typeof s.length === 'number' ? s.length : 1).fill(v);
+            if (v === undefined || v === null) { cargs.push(null); lengths[s.pname] = 0; break; }
+            if (typeof s.length === 'number' && v.length !== s.length) {
+              throw new TypeError(`${jsName}(): argument '${s.pname}' must have ${s.length} elements, got ${v.length}`);
+            }
             cargs.push(BigInt64Array.from(v, BigInt));
-            if (s.counted) cargs.push(v.length);
+            lengths[s.pname] = v.length;
             break;
           }
+          case 'count':
+            countSlots.push([cargs.length, s.of]);
+            cargs.push(0);
+            break;
           case 'dst': {
             const t = opts ? opts[s.key] : undefined;
             cargs.push(t === undefined || t === null ? null : t.handle);
@@ -135,6 +151,7 @@ function makeOp(cname) {
             cargs.push(args[a++]);
         }
       }
+      for (const [k, of] of countSlots) cargs[k] = lengths[of];
       const ret = cfn(...cargs);
       if (!returnsStatus) return ret;
       if (ret !== 0) throw errorFor(ret);

@@ -74,6 +74,14 @@ class _Pending(threading.local):
 pending = _Pending()
 
 
+class _Queued(threading.local):
+    """Callbacks queued during this thread's backward pass (autograd/_callbacks.queue_callback)."""
+    items: list | None = None
+
+
+queued = _Queued()
+
+
 def error(status: int) -> BaseException:
     """The exception for a failed call, carrying the C message and `.status`; a Python
     exception raised inside the call (see `pending`) instead, when there is one."""

@@ -7,6 +7,7 @@ import operator
 
 from . import _dtype, _device
 from ._lib import error, ffi, lib, scratch
+from ._lib import queued as _cb_queue
 from ._size import Size, size_args
 
 _INT64_MIN = -(1 << 63)
@@ -341,6 +342,9 @@ class Tensor:
             buf = scratch.out
             buf[0] = self._h
             status = lib.nb_backward(buf, ffi.NULL, 1, 0, 0)
+            if _cb_queue.items is not None:
+                from .autograd import _callbacks
+                _callbacks.run_queued(not status)
             if status:
                 from .autograd import _callbacks
                 _callbacks.raise_for(status)

@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--libdir", action="store_true", help="the directory holding libnabla.so")
     parser.add_argument("--pkgconfigdir", action="store_true", help="the directory holding nabla.pc")
     parser.add_argument("--abidir", action="store_true", help="the directory holding the ABI manifest (nabla.json, "
-                        "ops/*.json) and abi_lock.json (struct layouts, DLPack's included)")
+                        "ops/*.json), abi_lock.json (struct sizes and offsets, DLPack's included) and dlpack.json "
+                        "(DLPack's field types, enums and flags)")
     parser.add_argument("--version", action="store_true", help="the library's version")
     args = parser.parse_args(argv)
     out = []

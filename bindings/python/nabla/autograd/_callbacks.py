@@ -27,6 +27,8 @@ def new_payload(obj):
 
 @ffi.def_extern()
 def nbpy_payload_release(payload):
+    if _alive is None:  # interpreter shutdown cleared this module before the last tensor with a hook
+        return
     with _lock:
         _alive.pop(int(ffi.cast("uintptr_t", payload)), None)
 
@@ -81,3 +83,27 @@ def nbpy_hook_call(payload, grad, replacement):
         return lib.NB_OK
     except BaseException as exc:  # noqa: BLE001 - re-raised in the caller of backward
         return park(exc)
+
+
+from .._lib import queued as _queue  # noqa: E402 - the queue _tensor.py checks after each backward
+
+
+def queue_callback(callback) -> None:
+    """Runs callback() after the current backward pass on this thread has finished and accumulated every
+    gradient (torch's Variable._execution_engine.queue_callback): DistributedDataParallel waits for its
+    all-reduces there. Callbacks queued by callbacks run too, in order."""
+    if _queue.items is None:
+        _queue.items = []
+    _queue.items.append(callback)
+
+
+def run_queued(ok: bool) -> None:
+    """Called after a backward pass: runs the queued callbacks when it succeeded, drops them when it failed."""
+    items, _queue.items = _queue.items, None
+    if not ok:
+        return
+    while items:
+        items.pop(0)()
+        if _queue.items:
+            items += _queue.items
+            _queue.items = None

@@ -51,6 +51,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     with _callbacks.retaining(retain_graph):
         status = lib.nb_backward(outs, _grad_handles(grad_tensors, len(tensors)), len(tensors), bool(retain_graph),
                                  bool(create_graph))
+    _callbacks.run_queued(not status)
     if status:
         _callbacks.raise_for(status)
 

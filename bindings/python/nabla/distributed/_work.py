@@ -1,0 +1,72 @@
+"""Work: an asynchronous collective in flight (torch.distributed's Work)."""
+from __future__ import annotations
+
+from .._lib import ffi, lib
+from ._errors import raise_for
+
+
+class Work:
+    """Returned by a collective called with async_op=True: wait() blocks until it completes."""
+
+    __slots__ = ("_w", "_result", "_exc", "_done")
+
+    def __init__(self, handle, result=None) -> None:
+        self._w = ffi.gc(handle, lib.nb_work_release)
+        self._result = result  # what wait() hands back to callers that want values (recv's source)
+        self._exc = None
+        self._done = False
+
+    def wait(self, timeout=None) -> bool:
+        """Blocks until the work completes; raises its error (DistBackendError after the group's timeout)."""
+        if not self._done:
+            st = lib.nb_work_wait(self._w)
+            self._done = True
+            if st:
+                try:
+                    raise_for(st)
+                except Exception as e:  # remembered: wait() and exception() report it again
+                    self._exc = e
+        if self._exc is not None:
+            raise self._exc
+        return True
+
+    def is_completed(self) -> bool:
+        """True when the work has finished (successfully or not); never blocks."""
+        if self._done:
+            return True
+        done = ffi.new("int32_t*")
+        st = lib.nb_work_test(self._w, done)
+        if st:
+            self._done = True
+            try:
+                raise_for(st)
+            except Exception as e:
+                self._exc = e
+            return True
+        return bool(done[0])
+
+    def is_success(self) -> bool:
+        return self.is_completed() and self._exc is None
+
+    def exception(self):
+        return self._exc
+
+    def result(self):
+        self.wait()
+        return self._result
+
+    def get_future(self):
+        """A nabla.futures.Future completed with the work's result once wait() returns."""
+        from ..futures import Future
+        fut = Future()
+        self.wait()
+        fut.set_result(self._result)
+        return fut
+
+
+class _DoneWork(Work):
+    """A Work that is already complete (a call that did nothing on this rank)."""
+
+    def __init__(self, result=None) -> None:
+        self._w = None
+        self._result, self._exc, self._done = result, None, True
