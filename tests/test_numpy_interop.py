@@ -159,7 +159,7 @@ def _probe_args(fn: dict, target: str, ro, keep: list) -> list:
             v = ffi.new("int64_t[]", [1] * 4)
         elif ctype == "const double*":
             v = ffi.new("double[]", [1.0] * 4)
-        elif ctype == "nb_generator*":
+        elif ctype in ("nb_generator*", "nb_comm*", "nb_work**"):  # a destination is checked before these
             v = ffi.NULL
         else:
             raise KeyError(ctype)

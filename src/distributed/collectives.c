@@ -57,6 +57,13 @@ static nb_status mpi_op(const char* op, int32_t red, int32_t dtype, MPI_Op* out)
                     nb_dtype_str(dtype));
 }
 
+/* A read-only destination is refused before anything else, the communicator included, as every
+ * writer in nabla refuses it first. */
+#define WRITABLE_FIRST(op, t)                        \
+    do {                                             \
+        if (nb_tensor_ok(t)) NB_CHECK_WRITABLE(op, t); \
+    } while (0)
+
 static nb_status check_tensor(const char* op, const char* arg, const nb_tensor* t, bool written) {
     if (!nb_tensor_ok(t)) return nb_bad_handle(op, arg, t);
     if (t->storage->device_type != NB_CPU)
@@ -145,6 +152,7 @@ static nb_status post(nb_work* w, const char* what, int rc, nb_work** work) {
 
 NB_API nb_status nb_comm_all_reduce(nb_comm* c, nb_tensor* t, int32_t red, nb_work** work) {
     const char* op = "all_reduce";
+    WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "tensor", t, true);
     MPI_Op mop;
@@ -162,6 +170,7 @@ NB_API nb_status nb_comm_all_reduce(nb_comm* c, nb_tensor* t, int32_t red, nb_wo
 
 NB_API nb_status nb_comm_broadcast(nb_comm* c, nb_tensor* t, int32_t root, nb_work** work) {
     const char* op = "broadcast";
+    WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "tensor", t, true);
     if (st0 == NB_OK) st0 = check_rank(op, "root", c, root);
@@ -177,6 +186,7 @@ NB_API nb_status nb_comm_broadcast(nb_comm* c, nb_tensor* t, int32_t root, nb_wo
 
 NB_API nb_status nb_comm_reduce(nb_comm* c, nb_tensor* t, int32_t root, int32_t red, nb_work** work) {
     const char* op = "reduce";
+    WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "tensor", t, true);
     MPI_Op mop;
@@ -196,6 +206,7 @@ NB_API nb_status nb_comm_reduce(nb_comm* c, nb_tensor* t, int32_t root, int32_t 
 
 NB_API nb_status nb_comm_all_gather(nb_comm* c, nb_tensor* out, const nb_tensor* in, nb_work** work) {
     const char* op = "all_gather";
+    WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "output", out, true);
     if (st0 == NB_OK) st0 = check_tensor(op, "input", in, false);
@@ -250,6 +261,7 @@ NB_API nb_status nb_comm_all_gather_list(nb_comm* c, nb_tensor* const* outs, int
 NB_API nb_status nb_comm_reduce_scatter(nb_comm* c, nb_tensor* out, const nb_tensor* in, int32_t red,
                                         nb_work** work) {
     const char* op = "reduce_scatter";
+    WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "output", out, true);
     MPI_Op mop;
@@ -270,6 +282,7 @@ NB_API nb_status nb_comm_reduce_scatter(nb_comm* c, nb_tensor* out, const nb_ten
 
 NB_API nb_status nb_comm_gather(nb_comm* c, nb_tensor* out, const nb_tensor* in, int32_t root, nb_work** work) {
     const char* op = "gather";
+    WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "input", in, false);
     bool is_root = c->rank == root;
@@ -289,6 +302,7 @@ NB_API nb_status nb_comm_gather(nb_comm* c, nb_tensor* out, const nb_tensor* in,
 
 NB_API nb_status nb_comm_scatter(nb_comm* c, nb_tensor* out, const nb_tensor* in, int32_t root, nb_work** work) {
     const char* op = "scatter";
+    WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "output", out, true);
     bool is_root = c->rank == root;
@@ -328,6 +342,7 @@ static nb_status split_counts(const char* op, const char* name, const nb_tensor*
 NB_API nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* out, const nb_tensor* in, const int64_t* out_splits,
                                     const int64_t* in_splits, int32_t n_splits, nb_work** work) {
     const char* op = "all_to_all";
+    WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
     nb_status st0 = check_tensor(op, "output", out, true);
     if (st0 == NB_OK && (out_splits != NULL || in_splits != NULL) && n_splits != c->size)
@@ -384,6 +399,7 @@ NB_API nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32
 
 NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag, nb_work** work) {
     const char* op = "recv";
+    WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
     nb_status st = check_tensor(op, "tensor", t, true);
     if (st == NB_OK) st = check_peer(op, c, src, tag);
