@@ -20,6 +20,7 @@
  *
  * float16/bfloat16 compute in float32. */
 #include "conv.h"
+#include "conv_composed.h"
 #include "conv_direct.h"
 #include "nn_common.h"
 
@@ -272,10 +273,14 @@ static nb_status conv_check(const char* op, int sd, bool transposed, const nb_te
                             const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out,
                             int32_t* kdtype, conv_geom* g) {
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "weight", weight, false)) != NB_OK ||
-        (st = nn_check_tensor(op, "bias", bias, true)) != NB_OK)
+    static const char* const names[4] = {"input", "weight", "bias", "out"};
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_handle(op, "weight", weight, false)) != NB_OK ||
+        (st = nn_check_handle(op, "bias", bias, true)) != NB_OK ||
+        (st = nn_check_same_device(op, names, (const nb_tensor*[4]){input, weight, bias, dst}, 4)) != NB_OK)
         return st;
+    if (transposed && input->storage->device_type != NB_CPU)  /* the composed path covers the plain convolutions */
+        return nn_check_tensor(op, "input", input, false);
     if (input->ndim != sd + 2)
         return nb_error(NB_ERR_SHAPE, "%s: expected input with %d dims %s, got %s", op, sd + 2, input_layout[sd],
                         nb_shape_str(input->shape, input->ndim));
@@ -421,6 +426,12 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
     int64_t shape[4] = {g.N, g.O, g.OH, g.OW};
     if (sd == 1) shape[2] = g.OW;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
+    if (input->storage->device_type != NB_CPU) { /* no convolution kernels there: composed */
+        st = nn_conv_composed(&g, input, weight, bias, kd, &y);
+        if (st == NB_OK) st = nb_tensor_reshape(y, shape, sd + 2, &x);
+        nb_tensor_release(y);
+        return st == NB_OK ? nn_deliver(op, x, input->dtype, dst, out) : st;
+    }
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig(weight, kd, &w)) != NB_OK ||
         (st = nn_contig_opt(bias, kd, &b)) != NB_OK ||
         (st = nn_output(op, shape, sd + 2, kd, input->dtype, dst, (const nb_tensor*[3]){input, weight, bias}, 3,
