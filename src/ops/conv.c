@@ -548,8 +548,10 @@ static nb_status backward_check(const char* op, const nb_tensor* go, const nb_te
                                 const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst,
                                 nb_tensor** out, int32_t* kd, conv_geom* g) {
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "grad_output", go, false)) != NB_OK ||
-        (st = nn_check_tensor(op, other_name, other, false)) != NB_OK)
+    const char* placed_names[3] = {"grad_output", other_name, "out"};
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK || (st = nn_check_handle(op, "grad_output", go, false)) != NB_OK ||
+        (st = nn_check_handle(op, other_name, other, false)) != NB_OK ||
+        (st = nn_check_same_device(op, placed_names, (const nb_tensor*[3]){go, other, dst}, 3)) != NB_OK)
         return st;
     const char* names[5] = {"input_size", "kernel_size", "stride", "padding", "dilation"};
     const int64_t* arrays[5] = {in_size, ksize, stride, padding, dilation};
@@ -641,7 +643,7 @@ nb_status nbi_conv2d_backward_input(const nb_tensor* grad_output, const nb_tenso
     static const char* op = "conv2d_backward_input";
     conv_geom g;
     int32_t kd;
-    nb_status st = nn_check_tensor(op, "weight", weight, false);
+    nb_status st = nn_check_handle(op, "weight", weight, false);
     if (st != NB_OK) return st;
     if (weight->ndim != 4)
         return nb_error(NB_ERR_SHAPE, "%s: expected weight with 4 dims [C_out, C_in / groups, kH, kW], got %s", op,
@@ -652,6 +654,11 @@ nb_status nbi_conv2d_backward_input(const nb_tensor* grad_output, const nb_tenso
     if (weight->shape[0] != g.O)
         return nb_error(NB_ERR_SHAPE, "%s: weight %s does not match grad_output %s", op,
                         nb_shape_str(weight->shape, 4), nb_shape_str(grad_output->shape, 4));
+    if (weight->storage->device_type != NB_CPU) { /* no convolution kernels there: composed */
+        nb_tensor* y = NULL;
+        st = nn_conv_backward_input_composed(&g, grad_output, weight, kd, &y);
+        return st == NB_OK ? nn_deliver(op, y, grad_output->dtype, dst, out) : st;
+    }
     if (g.sh == 1 && g.sw == 1 && g.OH == g.H + padding[0] + padding[2] - (g.kh - 1) * g.dh &&
         g.OW == g.W + padding[1] + padding[3] - (g.kw - 1) * g.dw && padding[0] <= (g.kh - 1) * g.dh &&
         padding[2] <= (g.kh - 1) * g.dh && padding[1] <= (g.kw - 1) * g.dw && padding[3] <= (g.kw - 1) * g.dw)
@@ -679,7 +686,7 @@ nb_status nbi_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tens
     static const char* op = "conv2d_backward_weight";
     conv_geom g;
     int32_t kd;
-    nb_status st = nn_check_tensor(op, "input", input, false);
+    nb_status st = nn_check_handle(op, "input", input, false);
     if (st != NB_OK) return st;
     if (input->ndim != 4)
         return nb_error(NB_ERR_SHAPE, "%s: expected input with 4 dims [N, C, H, W], got %s", op,
@@ -690,6 +697,11 @@ nb_status nbi_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tens
     if (input->shape[0] != g.N)
         return nb_error(NB_ERR_SHAPE, "%s: input %s and grad_output %s have different batch sizes", op,
                         nb_shape_str(input->shape, 4), nb_shape_str(grad_output->shape, 4));
+    if (input->storage->device_type != NB_CPU) { /* no convolution kernels there: composed */
+        nb_tensor* r = NULL;
+        st = nn_conv_backward_weight_composed(&g, grad_output, input, kd, &r);
+        return st == NB_OK ? nn_deliver(op, r, grad_output->dtype, dst, out) : st;
+    }
     const int64_t G = groups, Kg = g.C / G * g.kh * g.kw, HW = g.OH * g.OW;
     const int64_t shape[4] = {g.O, g.C / G, g.kh, g.kw};
     nb_tensor *go = NULL, *x = NULL, *y = NULL;

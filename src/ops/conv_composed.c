@@ -132,3 +132,96 @@ nb_status nn_conv_composed(const conv_geom* g, const nb_tensor* x, const nb_tens
     }
     return finish(&e, y, out);
 }
+
+static nb_tensor* transposed(nb_cx* e, const nb_tensor* t, int64_t d0, int64_t d1) {
+    if (e->st != NB_OK) return NULL;
+    nb_tensor* r = NULL;
+    const nb_status st = nb_tensor_transpose(t, d0, d1, &r);
+    return cx_keep(e, st, r);
+}
+
+/* A contiguous kd copy of t (t itself when it is one already). */
+static nb_tensor* dense(nb_cx* e, const nb_tensor* t, int32_t kd) {
+    nb_tensor* c = cx_cast(e, t, kd);
+    if (c == NULL || c->contiguous) return c;
+    nb_tensor* d = NULL;
+    const nb_status st = nb_tensor_contiguous(c, &d);
+    return cx_keep(e, st, d);
+}
+
+nb_status nn_conv_backward_input_composed(const conv_geom* g, const nb_tensor* go, const nb_tensor* w, int32_t kd,
+                                          nb_tensor** out) {
+    nb_cx e = NB_CX_INIT; /* the padded gradient, go and the weights */
+    int64_t pb, pr;
+    trailing_pads(g, &pb, &pr);
+    const int64_t G = g->groups, Og = g->O / G, Cg = g->C / G, L = g->OH * g->OW;
+    const int64_t pshape[4] = {g->N, g->C, g->H + g->pt + pb, g->W + g->pl + pr};
+    nb_tensor* p = zeros(&e, pshape, kd, go);
+    nb_tensor* g4 = dense(&e, go, kd);
+    nb_tensor* w4 = dense(&e, w, kd);
+    const int64_t gflat[3] = {g->N, Og, L}, cshape[4] = {g->N, Cg, g->OH, g->OW};
+    for (int64_t gi = 0; gi < G && e.st == NB_OK; gi++) {
+        nb_cx ge = NB_CX_INIT;
+        nb_tensor* gog = cx_reshape(&ge, channels(&ge, g4, gi * Og, Og), gflat, 3);
+        for (int64_t i = 0; i < g->kh && ge.st == NB_OK; i++)
+            for (int64_t j = 0; j < g->kw && ge.st == NB_OK; j++) {
+                nb_cx t = NB_CX_INIT;
+                nb_tensor* part = cx_reshape(&t, matmul(&t, transposed(&t, tap(&t, g, w4, gi, i, j), 0, 1), gog),
+                                             cshape, 4);
+                nb_tensor* win = window(&t, g, p, gi, i, j);
+                if (t.st == NB_OK) t.st = nb_add(win, part, 1.0, win, NULL);
+                ge.st = t.st;
+                nb_cx_release(&t);
+            }
+        e.st = ge.st;
+        nb_cx_release(&ge);
+    }
+    /* crop the padding: [N, C, H, W] at (pt, pl) */
+    nb_tensor* crop = NULL;
+    if (e.st == NB_OK) {
+        const int64_t shape[4] = {g->N, g->C, g->H, g->W};
+        const int64_t strides[4] = {pshape[1] * pshape[2] * pshape[3], pshape[2] * pshape[3], pshape[3], 1};
+        nb_tensor* v = NULL;
+        nb_status st = nb_tensor_as_strided(p, shape, strides, 4,
+                                            nb_tensor_storage_offset(p) + g->pt * pshape[3] + g->pl, &v);
+        if (st == NB_OK) st = nb_tensor_contiguous(v, &crop);
+        nb_tensor_release(v);
+        e.st = st;
+    }
+    const nb_status st = e.st;
+    nb_cx_release(&e);
+    if (st == NB_OK) *out = crop;
+    return st;
+}
+
+nb_status nn_conv_backward_weight_composed(const conv_geom* g, const nb_tensor* go, const nb_tensor* x, int32_t kd,
+                                           nb_tensor** out) {
+    nb_cx e = NB_CX_INIT;
+    int64_t pb, pr;
+    trailing_pads(g, &pb, &pr);
+    const int64_t G = g->groups, Og = g->O / G, Cg = g->C / G, L = g->OH * g->OW;
+    nb_tensor* p = padded(&e, g, x, kd, pb, pr);
+    nb_tensor* g4 = dense(&e, go, kd);
+    const int64_t wshape[4] = {g->O, Cg, g->kh, g->kw};
+    nb_tensor* dw = zeros(&e, wshape, kd, go);
+    const int64_t gflat[3] = {g->N, Og, L}, xflat[3] = {g->N, Cg, L};
+    const int64_t batch = 0;
+    for (int64_t gi = 0; gi < G && e.st == NB_OK; gi++) {
+        nb_cx ge = NB_CX_INIT;
+        nb_tensor* gog = cx_reshape(&ge, channels(&ge, g4, gi * Og, Og), gflat, 3);
+        for (int64_t i = 0; i < g->kh && ge.st == NB_OK; i++)
+            for (int64_t j = 0; j < g->kw && ge.st == NB_OK; j++) {
+                nb_cx t = NB_CX_INIT; /* [N, Og, L] @ [N, L, Cg], summed over N */
+                nb_tensor* win = transposed(&t, cx_reshape(&t, window(&t, g, p, gi, i, j), xflat, 3), 1, 2);
+                nb_tensor* prod = matmul(&t, gog, win);
+                nb_tensor* sum = cx_sum_dims(&t, prod, &batch, 1, false);
+                nb_tensor* dst = tap(&t, g, dw, gi, i, j);
+                if (t.st == NB_OK) t.st = nb_tensor_copy_(dst, sum);
+                ge.st = t.st;
+                nb_cx_release(&t);
+            }
+        e.st = ge.st;
+        nb_cx_release(&ge);
+    }
+    return finish(&e, dw, out);
+}
