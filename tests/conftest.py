@@ -68,3 +68,16 @@ DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
 def device(request):
     """The device a device-parameterised test runs on ("cpu", "cuda")."""
     return request.param
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cuda_device: runs only where a CUDA device is (added from the skip reason)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that needs a CUDA device carries the `cuda_device` keyword, so
+    `-k cuda` (tools/cuda_emu_check.sh, tools/gpu_check.sh) selects it even when
+    neither its name nor its parameters say cuda."""
+    for item in items:
+        if any("no CUDA" in str(m.kwargs.get("reason", "")) for m in item.iter_markers("skipif")):
+            item.add_marker(pytest.mark.cuda_device)
