@@ -289,3 +289,19 @@ def test_mixed_devices(device):
     size = ffi.new("int64_t[2]", [4, 4])
     with pytest.raises(Exception, match="max_pool2d_backward: expected all tensors to be on the same device"):
         _raw(lib.nbpy_max_pool2d_backward, (go._h, idx._h, size))
+
+
+@pytest.mark.parametrize("kind", ["max", "avg", "adaptive"])
+def test_double_backward(device, kind):
+    f = {"max": lambda m, a: m.max_pool2d(a, 3, 2, 1, dilation=2),
+         "avg": lambda m, a: m.avg_pool2d(a, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+         "adaptive": lambda m, a: m.adaptive_avg_pool2d(a, (3, 5))}[kind]
+    v = _values((2, 3, 7, 8), "float64")
+    a = nabla.tensor(v, device=device).requires_grad_(True)
+    t = torch.tensor(v, requires_grad=True)
+    g, = nabla.autograd.grad((f(F, a) ** 2).sum(), a, create_graph=True)
+    tg, = torch.autograd.grad((f(TF, t) ** 2).sum(), t, create_graph=True)
+    gg, = nabla.autograd.grad((g * g).sum(), a)
+    tgg, = torch.autograd.grad((tg * tg).sum(), t)
+    assert gg.device.type == device
+    _close(gg, tgg, 1e-12)
