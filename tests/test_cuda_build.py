@@ -2,7 +2,8 @@
 device code (.nv_fatbin) and the four elementwise kernels (contiguous, rows, tile
 and strided) for every op code of ew_codes.h in float32, float64, float16 and
 bfloat16, the three copy kernels (generic, rows, tile) for every dtype pair, the
-reduce kernels, the lines kernels and the index kernels for every dtype;
+reduce kernels, the lines kernels, the index kernels for every dtype and the
+pooling kernels;
 and the plugin's host-side launch planning as a C++ unit test. Runs without a
 GPU: it reads the ELF file and launches nothing."""
 from __future__ import annotations
@@ -103,9 +104,19 @@ def test_plugin_has_lines_kernels():
         assert len(found) == 4 * 6 + 2, sorted(found)
 
 
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
+def test_plugin_has_pool_kernels():
+    data = plugin_path().read_bytes()
+    # forward for the four float dtypes and int64, backward for the float dtypes; nothing more
+    forward = set(re.findall(rb"19pool_forward_kernelILi(\d)EE", data))
+    backward = set(re.findall(rb"20pool_backward_kernelILi(\d)EE", data))
+    assert forward == {b"0", b"1", b"2", b"3", b"7"}, sorted(forward)
+    assert backward == {b"0", b"1", b"2", b"3"}, sorted(backward)
+
+
 @pytest.mark.skipif(CXX is None, reason="no C++ compiler on PATH")
 @pytest.mark.parametrize("name", ["test_ew_plan", "test_copy_plan", "test_reduce_plan", "test_index_plan",
-                                  "test_lines_plan"])
+                                  "test_lines_plan", "test_pool_plan"])
 def test_launch_planning(tmp_path, name):
     """The plugin's host-side planning (src/cuda/*_plan.h), built and run without a GPU."""
     exe = tmp_path / name

@@ -246,10 +246,50 @@ typedef struct nb_bk_lines {
     int64_t out_strides[NB_MAX_DIMS];
 } nb_bk_lines;
 
+/* Pooling kinds (nb_bk_pool.kind). */
+enum { NB_PK_MAX, NB_PK_AVG, NB_PK_ADAPTIVE_AVG, NB_PK_NUM };
+
+/* Up to this many spatial dims in one pooling plan. */
+#define NB_BK_POOL_MAX_SPATIAL 3
+
+/* One pooling launch over planes [N, C] and `nspatial` (1 to 3) spatial dims.
+ * x is the input side (forward: the input, read; backward: grad_input, written
+ * whole), y the output side (forward: the output, written; backward:
+ * grad_output, read); indices (int64, y's shape) are the flat spatial positions
+ * of the maxima within x's plane, as PyTorch's (2-d: h * W + w): written by a
+ * forward max (NULL: not wanted), read by its backward. Pointers include the
+ * tensors' offsets; strides count elements, N and C first, then the spatial
+ * dims. The front end has validated everything and computed out_size (ceil_mode
+ * included); for ADAPTIVE_AVG kernel/stride/padding/dilation are unused; a
+ * backward max with kernel 0 along a dim does not know its windows there (every
+ * output cell's index is compared, slower).
+ * dtype: the x and y dtype, NB_F32, NB_F64, NB_F16 or NB_BF16 (half types
+ * accumulate in float32), or NB_I64 for a forward max or avg (integer
+ * division truncates). Max pooling lets NaN win; average divides by divisor
+ * when non-zero, else by the window size with (count_include_pad) or without
+ * the padding. A backward writes every element of x exactly once. */
+typedef struct nb_bk_pool {
+    const char* name;      /* the op, for messages */
+    int32_t kind;          /* NB_PK_* */
+    int32_t backward;      /* nonzero: the gradient with respect to the input */
+    int32_t dtype, nspatial;
+    int32_t count_include_pad;
+    int64_t divisor;       /* 0: none */
+    int64_t batch[2];      /* N, C */
+    int64_t in_size[NB_BK_POOL_MAX_SPATIAL], out_size[NB_BK_POOL_MAX_SPATIAL];
+    int64_t kernel[NB_BK_POOL_MAX_SPATIAL], stride[NB_BK_POOL_MAX_SPATIAL];
+    int64_t padding[NB_BK_POOL_MAX_SPATIAL], dilation[NB_BK_POOL_MAX_SPATIAL];
+    void* x;
+    int64_t x_strides[2 + NB_BK_POOL_MAX_SPATIAL];
+    void* y;
+    int64_t y_strides[2 + NB_BK_POOL_MAX_SPATIAL];
+    void* indices;
+    int64_t indices_strides[2 + NB_BK_POOL_MAX_SPATIAL];
+} nb_bk_pool;
+
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
 struct nb_bk_conv;    /* conv forward and gradients */
-struct nb_bk_pool;    /* max / avg pooling and their backward */
 struct nb_bk_norm;    /* layer, batch and group norm and their backward */
 struct nb_bk_sort;    /* sort, argsort, topk, unique */
 struct nb_bk_rng;     /* the Philox generators' distributions */

@@ -48,8 +48,12 @@ inline void dev_error_fill(DevError* e, const char* op, int32_t dim, int64_t ind
 // dimension 0 with size 5". Returns false (and writes nothing) when the flag is clear.
 inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
     if (!e.flag) return false;
-    snprintf(buf, cap, "%s: index %lld is out of bounds for dimension %d with size %lld", e.op,
-             (long long)e.index, (int)e.dim, (long long)e.size);
+    if (e.dim < 0)  // a flat position within a plane (the pooling gradients' saved indices)
+        snprintf(buf, cap, "%s: index %lld is out of range for an input plane of %lld elements", e.op,
+                 (long long)e.index, (long long)e.size);
+    else
+        snprintf(buf, cap, "%s: index %lld is out of bounds for dimension %d with size %lld", e.op,
+                 (long long)e.index, (int)e.dim, (long long)e.size);
     return true;
 }
 

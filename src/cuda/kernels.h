@@ -20,6 +20,10 @@ cudaError_t nb_cuda_reduce(const nb_bk_reduce* args, cudaStream_t stream);
 // device's error word (index_plan.h DevError, in device memory); queued on stream.
 cudaError_t nb_cuda_index(const nb_bk_index* args, void* device_error, cudaStream_t stream);
 
+// One pooling kernel (see nb_bk_pool, pool_plan.h); saved max indices outside
+// the input plane are recorded in the device error word; queued on stream.
+cudaError_t nb_cuda_pool(const nb_bk_pool* args, void* device_error, cudaStream_t stream);
+
 // Whether the CUDA GEMM takes dtype (the float dtypes).
 bool nb_cuda_gemm_supported(int32_t dtype);
 // One GEMM (see nb_bk_gemm) through nabla's own tiled kernel; queued on stream.

@@ -311,6 +311,16 @@ nb_status index(int32_t device, const nb_bk_index* plan, void* stream) {
     return NB_OK;
 }
 
+nb_status pool(int32_t device, const nb_bk_pool* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    nbcuda::DevError* word = nullptr;
+    nb_status st = error_word(device, &word);
+    if (st != NB_OK) return st;
+    if (plan->backward && plan->kind == NB_PK_MAX) error_armed[device].store(true, std::memory_order_release);
+    TRY(nb_cuda_pool(plan, word, as_stream(stream)));
+    return NB_OK;
+}
+
 nb_status gemm(int32_t device, const nb_bk_gemm* plan, void* stream) {
     if (!nb_cuda_gemm_supported(plan->dtype)) {
         std::snprintf(last_error, sizeof last_error, "no CUDA GEMM kernel for integer dtypes");
@@ -377,6 +387,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->index = index;
     backend->gemm = gemm;
     backend->lines = lines;
+    backend->pool = pool;
     *device_count = count;
     return NB_OK;
 }

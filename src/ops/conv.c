@@ -18,6 +18,9 @@
  * (col2im); the weight gradient one GEMM per (image, group, tile) of
  * grad_output x im2col(input)^T, accumulated per thread, then summed.
  *
+ * Devices without convolution kernels run every convolution, transposed ones
+ * included, as a composition of device ops (conv_composed.c).
+ *
  * float16/bfloat16 compute in float32. */
 #include "conv.h"
 #include "conv_composed.h"
@@ -279,8 +282,6 @@ static nb_status conv_check(const char* op, int sd, bool transposed, const nb_te
         (st = nn_check_handle(op, "bias", bias, true)) != NB_OK ||
         (st = nn_check_same_device(op, names, (const nb_tensor*[4]){input, weight, bias, dst}, 4)) != NB_OK)
         return st;
-    if (transposed && input->storage->device_type != NB_CPU)  /* the composed path covers the plain convolutions */
-        return nn_check_tensor(op, "input", input, false);
     if (input->ndim != sd + 2)
         return nb_error(NB_ERR_SHAPE, "%s: expected input with %d dims %s, got %s", op, sd + 2, input_layout[sd],
                         nb_shape_str(input->shape, input->ndim));
@@ -427,7 +428,8 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
     if (sd == 1) shape[2] = g.OW;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
     if (input->storage->device_type != NB_CPU) { /* no convolution kernels there: composed */
-        st = nn_conv_composed(&g, input, weight, bias, kd, &y);
+        st = transposed ? nn_conv_transpose_composed(&g, input, weight, bias, kd, &y)
+                        : nn_conv_composed(&g, input, weight, bias, kd, &y);
         if (st == NB_OK) st = nb_tensor_reshape(y, shape, sd + 2, &x);
         nb_tensor_release(y);
         return st == NB_OK ? nn_deliver(op, x, input->dtype, dst, out) : st;

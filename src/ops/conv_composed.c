@@ -3,7 +3,9 @@
  * x_p[:, group, i dh :: sh, j dw :: sw] is a strided view, and the tap's weights
  * [Og, Cg] multiply it as one batched matmul. The input gradient adds each tap's
  * W^T go into the same windows of a zero padded tensor, then crops; the weight
- * gradient is go windows^T summed over the batch. G * kh * kw matmuls each. */
+ * gradient is go windows^T summed over the batch. G * kh * kw matmuls each. A
+ * transposed convolution is the input gradient of the convolution it is the
+ * adjoint of (its gradients are conv2d and the weight gradient, see nn_conv.c). */
 #include "conv_composed.h"
 
 #include "composed.h"
@@ -224,4 +226,27 @@ nb_status nn_conv_backward_weight_composed(const conv_geom* g, const nb_tensor* 
         nb_cx_release(&ge);
     }
     return finish(&e, dw, out);
+}
+
+nb_status nn_conv_transpose_composed(const conv_geom* g, const nb_tensor* x, const nb_tensor* w,
+                                     const nb_tensor* bias, int32_t kd, nb_tensor** out) {
+    /* the adjoint convolution: input [N, O, OH, OW] -> output [N, C, H, W], weight [C, O / groups, kh, kw] */
+    conv_geom t = *g;
+    t.C = g->O, t.O = g->C, t.H = g->OH, t.W = g->OW, t.OH = g->H, t.OW = g->W;
+    nb_cx e = NB_CX_INIT;
+    const int64_t xshape[4] = {g->N, g->C, g->H, g->W}, wshape[4] = {g->C, g->O / g->groups, g->kh, g->kw};
+    nb_tensor* x4 = cx_reshape(&e, x, xshape, 4);
+    nb_tensor* w4 = cx_reshape(&e, w, wshape, 4);
+    nb_tensor* y = NULL;
+    if (e.st == NB_OK) e.st = nn_conv_backward_input_composed(&t, x4, w4, kd, &y);
+    if (e.st == NB_OK && bias != NULL) {
+        const int64_t bshape[4] = {1, g->O, 1, 1};
+        nb_tensor* b4 = cx_reshape(&e, cx_cast(&e, bias, kd), bshape, 4);
+        if (e.st == NB_OK) e.st = nb_add(y, b4, 1.0, y, NULL);
+    }
+    const nb_status st = e.st;
+    nb_cx_release(&e);
+    if (st == NB_OK) *out = y;
+    else nb_tensor_release(y);
+    return st;
 }

@@ -17,4 +17,10 @@ NB_INTERNAL nb_status nn_conv_backward_input_composed(const conv_geom* g, const 
 NB_INTERNAL nb_status nn_conv_backward_weight_composed(const conv_geom* g, const nb_tensor* go, const nb_tensor* x,
                                                        int32_t kd, nb_tensor** out);
 
+/* The transposed convolution of geometry g (as conv.c fills it for conv_transpose2d: x [N, C, H, W] -> y
+ * [N, O, OH, OW], w [C, O / groups, kh, kw]): the input gradient of the convolution it is the adjoint of,
+ * plus the bias. */
+NB_INTERNAL nb_status nn_conv_transpose_composed(const conv_geom* g, const nb_tensor* x, const nb_tensor* w,
+                                                 const nb_tensor* bias, int32_t kd, nb_tensor** out);
+
 #endif  /* NABLA_OPS_CONV_COMPOSED_H_ */

@@ -5,6 +5,7 @@
  * them: max_pool2d every integer dtype, avg_pool2d int64 (dividing with
  * truncation), adaptive_avg_pool2d none; bool nowhere. */
 #include "nn_common.h"
+#include "pool_device.h"
 
 #include <math.h>
 #include <string.h>
@@ -152,13 +153,16 @@ ADAPTIVE_AVG(float, f32)
 ADAPTIVE_AVG(double, f64)
 #pragma GCC diagnostic pop
 
-/* Common checks: handles, a 4-D input of a dtype the op takes: floats (computed as
+/* Common checks: handles on one device, a 4-D input of a dtype the op takes: floats (computed as
  * *kd, float32 or float64), and the integer dtypes in `ints` (bit per dtype code,
  * computed in their own type); others are PyTorch's NotImplementedError. */
 static nb_status pool_input(const char* op, const nb_tensor* input, nb_tensor* dst, nb_tensor** out, uint32_t ints,
                             int32_t* kd) {
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "input", input, false)) != NB_OK)
+    static const char* const names[2] = {"input", "out"};
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK ||
+        (st = nn_check_handle(op, "input", input, false)) != NB_OK ||
+        (st = nn_check_same_device(op, names, (const nb_tensor*[2]){input, dst}, 2)) != NB_OK)
         return st;
     if (input->ndim != 4)
         return nb_error(NB_ERR_SHAPE, "%s: expected input with 4 dims [N, C, H, W], got %s", op,
@@ -221,6 +225,39 @@ static nb_status pool_geometry(const char* op, const nb_tensor* input, const int
     return NB_OK;
 }
 
+/* A forward pooling on a device: the input read in place with its strides (the narrow integers
+ * widened to int64 first), the output (and indices) new on its device, then delivered. */
+static nb_status pool_forward_device(const char* op, nb_bk_pool* p, const nb_tensor* input, int64_t oh, int64_t ow,
+                                     nb_tensor** indices, nb_tensor* dst, nb_tensor** out) {
+    const int32_t cd = nb_dtype_is_floating(input->dtype) ? input->dtype : NB_I64;
+    const int64_t shape[4] = {input->shape[0], input->shape[1], oh, ow};
+    nb_tensor *x = NULL, *y = NULL, *idx = NULL;
+    nb_status st = NB_OK;
+    if (cd != input->dtype) st = nn_contig(input, cd, &x);
+    if (st == NB_OK) st = nn_pool_empty_like_device(op, input, shape, 4, cd, &y);
+    if (st == NB_OK && indices != NULL) st = nn_pool_empty_like_device(op, input, shape, 4, NB_I64, &idx);
+    if (st == NB_OK) st = nn_pool_launch(op, p, x != NULL ? x : input, y, idx);
+    nb_tensor_release(x);
+    if (st != NB_OK) {
+        nn_release(y, idx, NULL, NULL, NULL, NULL, NULL, NULL);
+        return st;
+    }
+    if ((st = nn_deliver(op, y, input->dtype, dst, out)) != NB_OK) {
+        nb_tensor_release(idx);
+        return st;
+    }
+    if (indices != NULL) *indices = idx;
+    return NB_OK;
+}
+
+/* The window attributes of a 2-D plan. */
+static void plan_window(nb_bk_pool* p, int32_t kind, const pool_geom* g) {
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->kernel[0] = g->kh, p->kernel[1] = g->kw, p->stride[0] = g->sh, p->stride[1] = g->sw;
+    p->padding[0] = g->ph, p->padding[1] = g->pw, p->dilation[0] = g->dh, p->dilation[1] = g->dw;
+}
+
 nb_status nbi_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, const int64_t* stride,
                                const int64_t* padding, const int64_t* dilation, int32_t ceil_mode, nb_tensor** indices,
                                nb_tensor* dst, nb_tensor** out) {
@@ -230,6 +267,11 @@ nb_status nbi_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, con
     nb_status st = pool_input(op, input, dst, out, INTS_ALL, &kd);
     if (st == NB_OK) st = pool_geometry(op, input, kernel_size, stride, padding, dilation, ceil_mode != 0, &g);
     if (st != NB_OK) return st;
+    if (nn_pool_on_device(input)) {
+        nb_bk_pool p;
+        plan_window(&p, NB_PK_MAX, &g);
+        return pool_forward_device(op, &p, input, g.OH, g.OW, indices, dst, out);
+    }
     const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
     nb_tensor *x = NULL, *y = NULL, *idx = NULL;
     if ((st = nn_contig(input, kd, &x)) != NB_OK ||
@@ -271,6 +313,12 @@ nb_status nbi_avg_pool2d(const nb_tensor* input, const int64_t* kernel_size, con
     if (divisor_override < 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: divisor must be positive (or 0 for none), got %lld", op,
                         (long long)divisor_override);
+    if (nn_pool_on_device(input)) {
+        nb_bk_pool p;
+        plan_window(&p, NB_PK_AVG, &g);
+        p.count_include_pad = count_include_pad != 0, p.divisor = divisor_override;
+        return pool_forward_device(op, &p, input, g.OH, g.OW, NULL, dst, out);
+    }
     const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
     nb_tensor *x = NULL, *y = NULL;
     if ((st = nn_contig(input, kd, &x)) != NB_OK ||
@@ -311,6 +359,11 @@ nb_status nbi_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* output_
             return nb_error(NB_ERR_SHAPE,
                             "%s: expected input to have non-zero size for non-batch dimensions, but input has sizes %s "
                             "with dimension %d being empty", op, nb_shape_str(input->shape, 4), d);
+    if (nn_pool_on_device(input)) {
+        nb_bk_pool p;
+        plan_window(&p, NB_PK_ADAPTIVE_AVG, &g);
+        return pool_forward_device(op, &p, input, g.OH, g.OW, NULL, dst, out);
+    }
     const int64_t shape[4] = {input->shape[0], input->shape[1], g.OH, g.OW};
     nb_tensor *x = NULL, *y = NULL;
     if ((st = nn_contig(input, kd, &x)) != NB_OK ||

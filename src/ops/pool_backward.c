@@ -4,6 +4,7 @@
  * gradient to the input cells it read (max: its argmax; average: its window,
  * divided as the forward divided). float16/bfloat16 compute in float32. */
 #include "nn_common.h"
+#include "pool_device.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -90,7 +91,10 @@ POOL_BACKWARD(double, f64)
 static nb_status bw_geometry(const char* op, const nb_tensor* go, const int64_t* input_size, nb_tensor* dst,
                              nb_tensor** out, int32_t* kd, pool_bw_geom* g) {
     nb_status st;
-    if ((st = nn_check_out(op, dst, out)) != NB_OK || (st = nn_check_tensor(op, "grad_output", go, false)) != NB_OK ||
+    static const char* const names[2] = {"grad_output", "out"};
+    if ((st = nn_check_out_any_device(op, dst, out)) != NB_OK ||
+        (st = nn_check_handle(op, "grad_output", go, false)) != NB_OK ||
+        (st = nn_check_same_device(op, names, (const nb_tensor*[2]){go, dst}, 2)) != NB_OK ||
         (st = nn_check_array(op, "input_size", input_size)) != NB_OK)
         return st;
     if (go->ndim != 4)
@@ -104,6 +108,22 @@ static nb_status bw_geometry(const char* op, const nb_tensor* go, const int64_t*
     g->planes = go->shape[0] * go->shape[1], g->H = input_size[0], g->W = input_size[1];
     g->OH = go->shape[2], g->OW = go->shape[3];
     return NB_OK;
+}
+
+/* The gradient on a device: grad_output (and indices) read in place with their strides, the
+ * gradient [N, C, H, W] new on its device, every element written by the kernel; then delivered. */
+static nb_status backward_device(const char* op, nb_bk_pool* p, const nb_tensor* go, const nb_tensor* indices,
+                                 const pool_bw_geom* g, nb_tensor* dst, nb_tensor** out) {
+    const int64_t shape[4] = {go->shape[0], go->shape[1], g->H, g->W};
+    nb_tensor* y = NULL;
+    p->backward = 1;
+    nb_status st = nn_pool_empty_like_device(op, go, shape, 4, go->dtype, &y);
+    if (st == NB_OK) st = nn_pool_launch(op, p, y, go, indices);
+    if (st != NB_OK) {
+        nb_tensor_release(y);
+        return st;
+    }
+    return nn_deliver(op, y, go->dtype, dst, out);
 }
 
 /* Allocates the gradient [N, C, H, W], runs the kernel call over contiguous operands, then `after` (also run
@@ -130,17 +150,36 @@ static nb_status bw_geometry(const char* op, const nb_tensor* go, const int64_t*
 
 nb_status nbi_max_pool2d_backward(const nb_tensor* grad_output, const nb_tensor* indices, const int64_t* input_size,
                                   nb_tensor* dst, nb_tensor** out) {
+    return nn_max_pool2d_backward_window(grad_output, indices, input_size, NULL, NULL, NULL, NULL, dst, out);
+}
+
+nb_status nn_max_pool2d_backward_window(const nb_tensor* grad_output, const nb_tensor* indices,
+                                        const int64_t* input_size, const int64_t* kernel_size, const int64_t* stride,
+                                        const int64_t* padding, const int64_t* dilation, nb_tensor* dst,
+                                        nb_tensor** out) {
     static const char* op = "max_pool2d_backward";
     int32_t kd;
     pool_bw_geom g;
     nb_status st = bw_geometry(op, grad_output, input_size, dst, out, &kd, &g);
-    if (st == NB_OK) st = nn_check_tensor(op, "indices", indices, false);
+    if (st == NB_OK) st = nn_check_handle(op, "indices", indices, false);
+    static const char* const names[2] = {"grad_output", "indices"};
+    if (st == NB_OK) st = nn_check_same_device(op, names, (const nb_tensor*[2]){grad_output, indices}, 2);
     if (st != NB_OK) return st;
     if (indices->dtype != NB_I64 || indices->ndim != 4 ||
         memcmp(indices->shape, grad_output->shape, 4 * sizeof(int64_t)) != 0)
         return nb_error(NB_ERR_SHAPE, "%s: expected int64 indices of grad_output's shape %s, got %s %s", op,
                         nb_shape_str(grad_output->shape, 4), nb_dtype_str(indices->dtype),
                         nb_shape_str(indices->shape, indices->ndim));
+    if (nn_pool_on_device(grad_output)) {
+        nb_bk_pool p;
+        memset(&p, 0, sizeof p);
+        p.kind = NB_PK_MAX;
+        if (kernel_size != NULL)  /* else kernel 0: every output cell is asked for its index */
+            for (int i = 0; i < 2; i++)
+                p.kernel[i] = kernel_size[i], p.stride[i] = stride[i], p.padding[i] = padding[i],
+                p.dilation[i] = dilation[i];
+        return backward_device(op, &p, grad_output, indices, &g, dst, out);
+    }
     nb_tensor* ic = NULL;
     if ((st = nn_contig(indices, NB_I64, &ic)) != NB_OK) return st;
     int64_t bad = 0;
@@ -199,6 +238,14 @@ nb_status nbi_avg_pool2d_backward(const nb_tensor* grad_output, const int64_t* i
     g.kh = kernel_size[0], g.kw = kernel_size[1], g.sh = stride[0], g.sw = stride[1];
     g.ph = padding[0], g.pw = padding[1];
     g.divisor = divisor_override, g.count_include_pad = count_include_pad != 0;
+    if (nn_pool_on_device(grad_output)) {
+        nb_bk_pool p;
+        memset(&p, 0, sizeof p);
+        p.kind = NB_PK_AVG, p.count_include_pad = g.count_include_pad, p.divisor = g.divisor;
+        for (int i = 0; i < 2; i++)
+            p.kernel[i] = kernel_size[i], p.stride[i] = stride[i], p.padding[i] = padding[i], p.dilation[i] = 1;
+        return backward_device(op, &p, grad_output, NULL, &g, dst, out);
+    }
     RUN_BACKWARD(op, grad_output, g, kd, dst, out, (void)0,
                  avg_pool_bw_f32(&g, nb_tensor_data(gc), nb_tensor_data(y), nthreads),
                  avg_pool_bw_f64(&g, nb_tensor_data(gc), nb_tensor_data(y), nthreads));
@@ -214,6 +261,12 @@ nb_status nbi_adaptive_avg_pool2d_backward(const nb_tensor* grad_output, const i
     if ((g.H == 0 || g.W == 0) && g.OH * g.OW > 0)
         return nb_error(NB_ERR_SHAPE, "%s: an empty input plane cannot have an output of %lld x %lld", op,
                         (long long)g.OH, (long long)g.OW);
+    if (nn_pool_on_device(grad_output)) {
+        nb_bk_pool p;
+        memset(&p, 0, sizeof p);
+        p.kind = NB_PK_ADAPTIVE_AVG;
+        return backward_device(op, &p, grad_output, NULL, &g, dst, out);
+    }
     RUN_BACKWARD(op, grad_output, g, kd, dst, out, (void)0,
                  adaptive_avg_bw_f32(&g, nb_tensor_data(gc), nb_tensor_data(y), nthreads),
                  adaptive_avg_bw_f64(&g, nb_tensor_data(gc), nb_tensor_data(y), nthreads));

@@ -4,6 +4,7 @@
  * its adjoint: the forward pooling for the averages, a gather at the argmax
  * positions for max; under create_graph that adjoint is recorded as their node. */
 #include "nn.h"
+#include "../../ops/pool_device.h"
 
 #include <string.h>
 
@@ -12,7 +13,8 @@
 typedef nb_status (*pool_kernel_fn)(const nb_node* n, const nb_tensor* go, const nb_tensor* idx, nb_tensor** out);
 
 static nb_status max_kernel(const nb_node* n, const nb_tensor* go, const nb_tensor* idx, nb_tensor** out) {
-    return nb_max_pool2d_backward(go, idx, n->ia + 12, NULL, out);
+    const int64_t* a = n->ia;
+    return nn_max_pool2d_backward_window(go, idx, a + 12, a, a + 2, a + 4, a + 8, NULL, out);
 }
 static nb_status avg_kernel(const nb_node* n, const nb_tensor* go, const nb_tensor* idx, nb_tensor** out) {
     (void)idx;
@@ -73,7 +75,7 @@ static nb_tensor* bw_pool_kernel(nb_bw* b, pool_kernel_fn kernel, const nb_tenso
 }
 
 /* Attributes: ia[0..1] kernel, ia[2..3] stride, ia[4..5] padding, ia[6] count_include_pad, ia[7] divisor,
- * ia[12..13] the input's (H, W), ia[14..15] the output's, ia[16] the kind (0 max, 1 avg, 2 adaptive). */
+ * ia[8..9] dilation (max), ia[12..13] the input's (H, W), ia[14..15] the output's, ia[16] the kind (0 max, 1 avg, 2 adaptive). */
 static void store_sizes(nb_node* n, const nb_tensor* input, const nb_tensor* y, int64_t kind) {
     n->ia[12] = input->shape[2], n->ia[13] = input->shape[3];
     n->ia[14] = y->shape[2], n->ia[15] = y->shape[3];
@@ -95,7 +97,11 @@ nb_status nb_agf_max_pool2d(const nb_tensor* input, const int64_t* kernel_size, 
     if (st != NB_OK) return st;
     nb_tensor *y = NULL, *idx = NULL;
     st = nbi_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, &idx, dst, &y);
-    if (st == NB_OK) {
+    if (st == NB_OK) {  /* the op checked the arrays */
+        int64_t* a = r.node->ia;
+        const int64_t* s = stride != NULL ? stride : kernel_size;
+        a[0] = kernel_size[0], a[1] = kernel_size[1], a[2] = s[0], a[3] = s[1], a[4] = padding[0], a[5] = padding[1];
+        a[8] = dilation != NULL ? dilation[0] : 1, a[9] = dilation != NULL ? dilation[1] : 1;
         store_sizes(r.node, input, y, 0);
         st = nb_ag_save_input(&r, 0, idx);
     }

@@ -228,7 +228,13 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
-    return _adaptive_avg(input, [_pair(output_size, 1)[0]])
+    """adaptive_avg_pool2d over [N, C, 1, L] (or [C, 1, L])."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_avg_pool1d: Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)")
+    n = _pair(output_size, 1)[0]
+    return _nb().nn.functional.adaptive_avg_pool2d(input.unsqueeze(-2), (1, input.shape[-1] if n is None else n)) \
+        .squeeze(-2)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
