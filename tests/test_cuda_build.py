@@ -71,6 +71,57 @@ def test_plugin_has_every_elementwise_kernel():
 CXX = shutil.which("c++") or shutil.which("g++")
 
 
+def section_bytes(data: bytes, wanted: str) -> bytes:
+    """The contents of one section of a 64-bit little-endian ELF file."""
+    import struct
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    str_off, = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 0x18)
+    for i in range(shnum):
+        h = shoff + i * shentsize
+        name_off, = struct.unpack_from("<I", data, h)
+        if data[str_off + name_off:data.index(b"\0", str_off + name_off)].decode() == wanted:
+            offset, size = struct.unpack_from("<QQ", data, h + 0x18)
+            return data[offset:offset + size]
+    raise AssertionError(f"no section {wanted}")
+
+
+def fatbin_entries(blob: bytes) -> list[list[tuple[str, int]]]:
+    """(kind, architecture) of every entry, per fat binary of an .nv_fatbin section
+    (the fatbinary container: a 16-byte header, then entries of kind 1 = PTX, 2 = SASS)."""
+    import struct
+    binaries, pos = [], 0
+    while pos + 16 <= len(blob):
+        magic, _, header, size = struct.unpack_from("<IHHQ", blob, pos)
+        if magic != 0xBA55ED50:
+            pos += 8  # padding between the objects' fat binaries
+            continue
+        entries, p, end = [], pos + header, pos + header + size
+        while p < end:
+            kind, _, entry_header, entry_size = struct.unpack_from("<HHIQ", blob, p)
+            arch, = struct.unpack_from("<I", blob, p + 28)
+            entries.append(({1: "ptx", 2: "sass"}.get(kind, str(kind)), arch))
+            p += entry_header + entry_size
+        binaries.append(entries)
+        pos = end
+    return binaries
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
+def test_plugin_ships_sass_per_architecture_and_the_lowest_ptx():
+    """Each source file's fat binary: SASS for every architecture of -Dgpu_archs, all from
+    one PTX pass for the lowest, and that PTX (newer GPUs compile it at first load)."""
+    binaries = fatbin_entries(section_bytes(plugin_path().read_bytes(), ".nv_fatbin"))
+    ours = [b for b in binaries if any(k == "ptx" for k, _ in b)]
+    assert len(binaries) - len(ours) <= 1, binaries  # the statically linked CUDA runtime's own SASS
+    assert len(ours) >= 10, binaries
+    sass_sets = {tuple(sorted(a for k, a in b if k == "sass")) for b in ours}
+    assert len(sass_sets) == 1 and len(next(iter(sass_sets))) >= 1, sass_sets
+    sass = next(iter(sass_sets))
+    for b in ours:
+        assert [a for k, a in b if k == "ptx"] == [min(sass)], b
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: the CUDA plugin is not built")
 def test_plugin_has_every_index_kernel():
     data = plugin_path().read_bytes()
