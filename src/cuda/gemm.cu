@@ -6,7 +6,10 @@
 // so transposed, sliced and broadcast operands need no copy. Each block computes
 // one BM x BN tile of C from BK-deep slices of A and B staged in shared memory;
 // each thread owns TM x TN outputs and sums over k in a fixed order
-// (deterministic, no atomics).
+// (deterministic, no atomics). Integer dtypes (int8/16/32/64, uint8) take
+// gemm_int: the same tiling, products summed in int64 and wrapping (computed in
+// uint64, where overflow is defined), alpha and beta as int64, the result
+// narrowed once, as the CPU kernels and PyTorch's.
 #include "dtypes.cuh"
 #include "kernels.h"
 #include "launch.cuh"
@@ -111,11 +114,94 @@ template <int Code, typename Acc> cudaError_t launch(const nb_bk_gemm& p, int64_
     return cudaGetLastError();
 }
 
+
+// An integer addend element of any integer dtype (run-time code) as int64.
+__device__ __forceinline__ int64_t load_int_any(const char* p, int32_t code) {
+    switch (code) {
+        case NB_I8: return *reinterpret_cast<const int8_t*>(p);
+        case NB_I16: return *reinterpret_cast<const int16_t*>(p);
+        case NB_I32: return *reinterpret_cast<const int32_t*>(p);
+        case NB_I64: return *reinterpret_cast<const int64_t*>(p);
+        default: return *reinterpret_cast<const uint8_t*>(p);  // NB_U8, NB_BOOL
+    }
+}
+
+__host__ __device__ constexpr int64_t int_code_size(int32_t code) {
+    return code == NB_I64 ? 8 : code == NB_I32 ? 4 : code == NB_I16 ? 2 : 1;
+}
+
+// The integer kernel: gemm_tiled's grid and tiles with uint64 accumulators (wrapping sums).
+template <int Code> __global__ void gemm_int(nb_bk_gemm p, int64_t nbatch) {
+    using T = typename Storage<Code>::type;
+    __shared__ uint64_t As[BK][BM];
+    __shared__ uint64_t Bs[BK][BN];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
+    const int64_t m0 = static_cast<int64_t>(blockIdx.y) * BM, n0 = static_cast<int64_t>(blockIdx.x) * BN;
+    const uint64_t alpha = static_cast<uint64_t>(p.ialpha), beta = static_cast<uint64_t>(p.ibeta);
+    for (int64_t b = blockIdx.z; b < nbatch; b += gridDim.z) {
+        const T* A = reinterpret_cast<const T*>(p.a.data) + batch_offset(p, p.a, b);
+        const T* B = reinterpret_cast<const T*>(p.b.data) + batch_offset(p, p.b, b);
+        uint64_t acc[TM][TN];
+        for (int i = 0; i < TM; i++)
+            for (int j = 0; j < TN; j++) acc[i][j] = 0;
+        for (int64_t k0 = 0; k0 < p.K; k0 += BK) {
+            for (int e = tid; e < BM * BK; e += TX * TY) {
+                const int i = e / BK, kk = e % BK;
+                const int64_t gm = m0 + i, gk = k0 + kk;
+                As[kk][i] = (gm < p.M && gk < p.K) ? static_cast<uint64_t>(static_cast<int64_t>(A[gm * p.a.rs + gk * p.a.cs])) : 0;
+            }
+            for (int e = tid; e < BK * BN; e += TX * TY) {
+                const int kk = e / BN, j = e % BN;
+                const int64_t gk = k0 + kk, gn = n0 + j;
+                Bs[kk][j] = (gk < p.K && gn < p.N) ? static_cast<uint64_t>(static_cast<int64_t>(B[gk * p.b.rs + gn * p.b.cs])) : 0;
+            }
+            __syncthreads();
+            for (int kk = 0; kk < BK; kk++) {
+                uint64_t av[TM], bv[TN];
+                for (int i = 0; i < TM; i++) av[i] = As[kk][ty + i * TY];
+                for (int j = 0; j < TN; j++) bv[j] = Bs[kk][tx + j * TX];
+                for (int i = 0; i < TM; i++)
+                    for (int j = 0; j < TN; j++) acc[i][j] += av[i] * bv[j];
+            }
+            __syncthreads();
+        }
+        T* C = reinterpret_cast<T*>(p.c.data) + batch_offset(p, p.c, b);
+        const char* in = p.in_dtype >= 0 ? p.in.data : nullptr;
+        const int64_t in_off = in ? batch_offset(p, p.in, b) : 0, in_size = int_code_size(p.in_dtype);
+        for (int i = 0; i < TM; i++) {
+            const int64_t gm = m0 + ty + i * TY;
+            if (gm >= p.M) continue;
+            for (int j = 0; j < TN; j++) {
+                const int64_t gn = n0 + tx + j * TX;
+                if (gn >= p.N) continue;
+                T* c = C + gm * p.c.rs + gn * p.c.cs;
+                uint64_t v = alpha * acc[i][j];
+                if (p.accumulate) {
+                    const int64_t add = in ? load_int_any(in + (in_off + gm * p.in.rs + gn * p.in.cs) * in_size, p.in_dtype)
+                                           : static_cast<int64_t>(*c);
+                    v += beta * static_cast<uint64_t>(add);
+                }
+                *c = static_cast<T>(static_cast<int64_t>(v));  // narrowing wraps
+            }
+        }
+    }
+}
+
+template <int Code> cudaError_t launch_int(const nb_bk_gemm& p, int64_t nbatch, cudaStream_t s) {
+    const int64_t gx = (p.N + BN - 1) / BN, gy = (p.M + BM - 1) / BM;
+    if (gx > 2147483647LL || gy > 65535) return cudaErrorInvalidConfiguration;
+    const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy),
+                    static_cast<unsigned>(nbatch < MAX_GRID_Z ? nbatch : MAX_GRID_Z));
+    NB_LAUNCH(grid, dim3(TX, TY), 0, s, gemm_int<Code>)(p, nbatch);
+    return cudaGetLastError();
+}
+
 }  // namespace
 }  // namespace nbcuda
 
 bool nb_cuda_gemm_supported(int32_t dtype) {
-    return dtype == NB_F32 || dtype == NB_F64 || dtype == NB_F16 || dtype == NB_BF16;
+    return dtype == NB_F32 || dtype == NB_F64 || dtype == NB_F16 || dtype == NB_BF16 || dtype == NB_I8 ||
+           dtype == NB_I16 || dtype == NB_I32 || dtype == NB_I64 || dtype == NB_U8;
 }
 
 cudaError_t nb_cuda_gemm_tiled(const nb_bk_gemm* p, cudaStream_t stream) {
@@ -127,6 +213,11 @@ cudaError_t nb_cuda_gemm_tiled(const nb_bk_gemm* p, cudaStream_t stream) {
         case NB_F64: return nbcuda::launch<NB_F64, double>(*p, nbatch, stream);
         case NB_F16: return nbcuda::launch<NB_F16, float>(*p, nbatch, stream);
         case NB_BF16: return nbcuda::launch<NB_BF16, float>(*p, nbatch, stream);
+        case NB_I8: return nbcuda::launch_int<NB_I8>(*p, nbatch, stream);
+        case NB_I16: return nbcuda::launch_int<NB_I16>(*p, nbatch, stream);
+        case NB_I32: return nbcuda::launch_int<NB_I32>(*p, nbatch, stream);
+        case NB_I64: return nbcuda::launch_int<NB_I64>(*p, nbatch, stream);
+        case NB_U8: return nbcuda::launch_int<NB_U8>(*p, nbatch, stream);
         default: return cudaErrorNotSupported;
     }
 }
