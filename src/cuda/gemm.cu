@@ -9,7 +9,9 @@
 // (deterministic, no atomics). Integer dtypes (int8/16/32/64, uint8) take
 // gemm_int: the same tiling, products summed in int64 and wrapping (computed in
 // uint64, where overflow is defined), alpha and beta as int64, the result
-// narrowed once, as the CPU kernels and PyTorch's.
+// narrowed once, as the CPU kernels and PyTorch's. It is one kernel for the five
+// dtypes: the dtype only changes the tile loads and the final store (a uniform
+// switch, off the inner loop), which keeps the compile time of one instance.
 #include "dtypes.cuh"
 #include "kernels.h"
 #include "launch.cuh"
@@ -130,17 +132,29 @@ __host__ __device__ constexpr int64_t int_code_size(int32_t code) {
     return code == NB_I64 ? 8 : code == NB_I32 ? 4 : code == NB_I16 ? 2 : 1;
 }
 
+// Stores v narrowed (wrapping) to the integer dtype `code`.
+__device__ __forceinline__ void store_int_any(char* p, int32_t code, int64_t v) {
+    switch (code) {
+        case NB_I8: *reinterpret_cast<int8_t*>(p) = static_cast<int8_t>(v); break;
+        case NB_I16: *reinterpret_cast<int16_t*>(p) = static_cast<int16_t>(v); break;
+        case NB_I32: *reinterpret_cast<int32_t*>(p) = static_cast<int32_t>(v); break;
+        case NB_I64: *reinterpret_cast<int64_t*>(p) = v; break;
+        default: *reinterpret_cast<uint8_t*>(p) = static_cast<uint8_t>(v); break;
+    }
+}
+
 // The integer kernel: gemm_tiled's grid and tiles with uint64 accumulators (wrapping sums).
-template <int Code> __global__ void gemm_int(nb_bk_gemm p, int64_t nbatch) {
-    using T = typename Storage<Code>::type;
+__global__ void gemm_int(nb_bk_gemm p, int64_t nbatch) {
+    const int32_t code = p.dtype;
+    const int64_t size = int_code_size(code);
     __shared__ uint64_t As[BK][BM];
     __shared__ uint64_t Bs[BK][BN];
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
     const int64_t m0 = static_cast<int64_t>(blockIdx.y) * BM, n0 = static_cast<int64_t>(blockIdx.x) * BN;
     const uint64_t alpha = static_cast<uint64_t>(p.ialpha), beta = static_cast<uint64_t>(p.ibeta);
     for (int64_t b = blockIdx.z; b < nbatch; b += gridDim.z) {
-        const T* A = reinterpret_cast<const T*>(p.a.data) + batch_offset(p, p.a, b);
-        const T* B = reinterpret_cast<const T*>(p.b.data) + batch_offset(p, p.b, b);
+        const char* A = p.a.data + batch_offset(p, p.a, b) * size;
+        const char* B = p.b.data + batch_offset(p, p.b, b) * size;
         uint64_t acc[TM][TN];
         for (int i = 0; i < TM; i++)
             for (int j = 0; j < TN; j++) acc[i][j] = 0;
@@ -148,12 +162,12 @@ template <int Code> __global__ void gemm_int(nb_bk_gemm p, int64_t nbatch) {
             for (int e = tid; e < BM * BK; e += TX * TY) {
                 const int i = e / BK, kk = e % BK;
                 const int64_t gm = m0 + i, gk = k0 + kk;
-                As[kk][i] = (gm < p.M && gk < p.K) ? static_cast<uint64_t>(static_cast<int64_t>(A[gm * p.a.rs + gk * p.a.cs])) : 0;
+                As[kk][i] = (gm < p.M && gk < p.K) ? static_cast<uint64_t>(load_int_any(A + (gm * p.a.rs + gk * p.a.cs) * size, code)) : 0;
             }
             for (int e = tid; e < BK * BN; e += TX * TY) {
                 const int kk = e / BN, j = e % BN;
                 const int64_t gk = k0 + kk, gn = n0 + j;
-                Bs[kk][j] = (gk < p.K && gn < p.N) ? static_cast<uint64_t>(static_cast<int64_t>(B[gk * p.b.rs + gn * p.b.cs])) : 0;
+                Bs[kk][j] = (gk < p.K && gn < p.N) ? static_cast<uint64_t>(load_int_any(B + (gk * p.b.rs + gn * p.b.cs) * size, code)) : 0;
             }
             __syncthreads();
             for (int kk = 0; kk < BK; kk++) {
@@ -165,7 +179,7 @@ template <int Code> __global__ void gemm_int(nb_bk_gemm p, int64_t nbatch) {
             }
             __syncthreads();
         }
-        T* C = reinterpret_cast<T*>(p.c.data) + batch_offset(p, p.c, b);
+        char* C = p.c.data + batch_offset(p, p.c, b) * size;
         const char* in = p.in_dtype >= 0 ? p.in.data : nullptr;
         const int64_t in_off = in ? batch_offset(p, p.in, b) : 0, in_size = int_code_size(p.in_dtype);
         for (int i = 0; i < TM; i++) {
@@ -174,25 +188,25 @@ template <int Code> __global__ void gemm_int(nb_bk_gemm p, int64_t nbatch) {
             for (int j = 0; j < TN; j++) {
                 const int64_t gn = n0 + tx + j * TX;
                 if (gn >= p.N) continue;
-                T* c = C + gm * p.c.rs + gn * p.c.cs;
+                char* c = C + (gm * p.c.rs + gn * p.c.cs) * size;
                 uint64_t v = alpha * acc[i][j];
                 if (p.accumulate) {
                     const int64_t add = in ? load_int_any(in + (in_off + gm * p.in.rs + gn * p.in.cs) * in_size, p.in_dtype)
-                                           : static_cast<int64_t>(*c);
+                                           : load_int_any(c, code);
                     v += beta * static_cast<uint64_t>(add);
                 }
-                *c = static_cast<T>(static_cast<int64_t>(v));  // narrowing wraps
+                store_int_any(c, code, static_cast<int64_t>(v));  // narrowing wraps
             }
         }
     }
 }
 
-template <int Code> cudaError_t launch_int(const nb_bk_gemm& p, int64_t nbatch, cudaStream_t s) {
+cudaError_t launch_int(const nb_bk_gemm& p, int64_t nbatch, cudaStream_t s) {
     const int64_t gx = (p.N + BN - 1) / BN, gy = (p.M + BM - 1) / BM;
     if (gx > 2147483647LL || gy > 65535) return cudaErrorInvalidConfiguration;
     const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy),
                     static_cast<unsigned>(nbatch < MAX_GRID_Z ? nbatch : MAX_GRID_Z));
-    NB_LAUNCH(grid, dim3(TX, TY), 0, s, gemm_int<Code>)(p, nbatch);
+    NB_LAUNCH(grid, dim3(TX, TY), 0, s, gemm_int)(p, nbatch);
     return cudaGetLastError();
 }
 
@@ -213,11 +227,11 @@ cudaError_t nb_cuda_gemm_tiled(const nb_bk_gemm* p, cudaStream_t stream) {
         case NB_F64: return nbcuda::launch<NB_F64, double>(*p, nbatch, stream);
         case NB_F16: return nbcuda::launch<NB_F16, float>(*p, nbatch, stream);
         case NB_BF16: return nbcuda::launch<NB_BF16, float>(*p, nbatch, stream);
-        case NB_I8: return nbcuda::launch_int<NB_I8>(*p, nbatch, stream);
-        case NB_I16: return nbcuda::launch_int<NB_I16>(*p, nbatch, stream);
-        case NB_I32: return nbcuda::launch_int<NB_I32>(*p, nbatch, stream);
-        case NB_I64: return nbcuda::launch_int<NB_I64>(*p, nbatch, stream);
-        case NB_U8: return nbcuda::launch_int<NB_U8>(*p, nbatch, stream);
+        case NB_I8:
+        case NB_I16:
+        case NB_I32:
+        case NB_I64:
+        case NB_U8: return nbcuda::launch_int(*p, nbatch, stream);
         default: return cudaErrorNotSupported;
     }
 }
