@@ -130,7 +130,7 @@ class Runner:
                 else:
                     self.owned.append(h)
         if case["kind"] == "error":
-            if status == 0 and case["status"] == "NB_ERR_INDEX" and self.case_device == self.C["NB_CUDA"]:
+            if status == 0 and case["status"] in ("NB_ERR_INDEX", "NB_ERR_INVALID_ARGUMENT") and self.case_device == self.C["NB_CUDA"]:
                 return self.check_error(case, lib.nb_device_synchronize(self.C["NB_CUDA"], 0), {})
             return self.check_error(case, status, slots)
         self.check(status, case["call"])

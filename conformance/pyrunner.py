@@ -118,8 +118,9 @@ class Runner:
             if kind == "genout" and slot[0] not in (ffi.NULL, ffi.cast("nb_generator*", SENTINEL)):
                 self.gens[slots_name(slots, slot)] = slot[0]
         if case["kind"] == "error":
-            if (status == lib.NB_OK and case["status"] == "NB_ERR_INDEX" and self.case_device == lib.NB_CUDA):
-                # a kernel's out-of-range index arrives at the next synchronisation
+            if (status == lib.NB_OK and case["status"] in ("NB_ERR_INDEX", "NB_ERR_INVALID_ARGUMENT")
+                    and self.case_device == lib.NB_CUDA):
+                # a kernel's out-of-range index or zero divisor arrives at the next synchronisation
                 return self.check_error(case, lib.nb_device_synchronize(lib.NB_CUDA, 0), {})
             return self.check_error(case, status, slots)
         _check(status, case["call"])

@@ -189,15 +189,29 @@ def test_integer_scalars_0dim_empty_out_and_inplace_on_cuda():
     same(cuda * 0.5, cpu * 0.5)
 
 
-def test_integer_division_by_zero_on_cuda_gives_a_value():
+def test_integer_division_by_zero_on_cuda_raises_at_the_next_sync():
     """A kernel cannot raise: the quotient is -1 and the remainder the dividend (PyTorch's CUDA
-    kernels return a value too); the CPU raises ZeroDivisionError."""
+    kernels return a value too), and the device error word makes the next synchronising call
+    raise the CPU's ZeroDivisionError, naming the op."""
     a = nabla.tensor([7, -7, 0], dtype=nabla.int64)
     z = nabla.zeros(3, dtype=nabla.int64)
-    assert nabla.floor_divide(a.to("cuda"), z.to("cuda")).cpu().tolist() == [-1, -1, -1]
-    assert nabla.fmod(a.to("cuda"), z.to("cuda")).cpu().tolist() == [7, -7, 0]
+    for fn, want, name in ((nabla.floor_divide, [-1, -1, -1], "div"), (nabla.fmod, [7, -7, 0], "fmod"),
+                           (nabla.remainder, [7, -7, 0], "remainder"),
+                           (lambda x, y: nabla.div(x, y, rounding_mode="trunc"), [-1, -1, -1], "div")):
+        q = fn(a.to("cuda"), z.to("cuda"))
+        with pytest.raises(RuntimeError, match=f"{name}: ZeroDivisionError"):
+            nabla.cuda.synchronize()
+        assert q.cpu().tolist() == want  # the word was cleared: the device stays usable
+        with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+            fn(a, z)
+    q = nabla.floor_divide(a.to(nabla.int8).to("cuda"), 0)  # a narrow dtype and a scalar divisor
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
-        nabla.floor_divide(a, z)
+        q.cpu()
+    ok = nabla.floor_divide(a.to("cuda"), nabla.tensor([2, -3, 5], device="cuda"))
+    nabla.cuda.synchronize()  # no zero divisor, no error
+    assert ok.cpu().tolist() == [3, 2, 0]
+    nabla.floor_divide(a.to(nabla.float32).to("cuda"), z.to(nabla.float32).to("cuda"))
+    nabla.cuda.synchronize()  # float division by zero is inf / nan, not an error
 
 
 @pytest.mark.parametrize("dtype", ALL)
@@ -236,7 +250,77 @@ def test_where_on_cuda_promotes_out_empty_and_grad():
         nabla.where(a.to("cuda"), a.to("cuda"), a.to("cuda"))
 
 
-def test_bitwise_ops_on_cuda_say_they_are_not_there_yet():
-    x = nabla.tensor([1, 2, 3], device="cuda")
-    with pytest.raises(NotImplementedError, match="cuda"):
-        x & x
+BITWISE = {
+    "bitwise_and": lambda m, a, b: m.bitwise_and(a, b),
+    "bitwise_or": lambda m, a, b: m.bitwise_or(a, b),
+    "bitwise_xor": lambda m, a, b: m.bitwise_xor(a, b),
+    "bitwise_left_shift": lambda m, a, b: m.bitwise_left_shift(a, b),
+    "bitwise_right_shift": lambda m, a, b: m.bitwise_right_shift(a, b),
+}
+
+
+@pytest.mark.parametrize("name", list(BITWISE))
+@pytest.mark.parametrize("dtype", [*INTS, "bool"])
+def test_bitwise_on_cuda(name, dtype):
+    if dtype == "bool" and "shift" in name:
+        pytest.skip("shifts take integers only")
+    fn = BITWISE[name]
+    a_cpu, a_cuda, a_t = pair(values((7, 33), dtype, 1), dtype)
+    b_cpu, b_cuda, b_t = pair(values((7, 33), dtype, 2), dtype)
+    same(fn(nabla, a_cuda, b_cuda), fn(nabla, a_cpu, b_cpu))
+    matches_torch(fn(nabla, a_cuda, b_cuda), fn(torch, a_t, b_t))
+    # broadcast row, transposed operands, empty, 0-dim
+    same(fn(nabla, a_cuda, b_cuda[:1]), fn(nabla, a_cpu, b_cpu[:1]))
+    same(fn(nabla, a_cuda.t(), b_cuda.t()), fn(nabla, a_cpu.t(), b_cpu.t()))
+    same(fn(nabla, a_cuda[:0], b_cuda[:0]), fn(nabla, a_cpu[:0], b_cpu[:0]))
+    same(fn(nabla, a_cuda[0, 0], b_cuda[1, 1]), fn(nabla, a_cpu[0, 0], b_cpu[1, 1]))
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_shifts_past_the_width_and_negative_on_cuda(dtype):
+    """PyTorch CPU's rules: a count < 0 or >= the width gives 0 to the left and the sign to the right."""
+    width = np.dtype(dtype).itemsize * 8
+    if dtype == "uint8":
+        x = np.array([0, 1, 5, 127, 128, 200, 255, 77, 3], dtype=np.uint8)
+        s = np.array([0, 1, 3, 7, 8, 9, 63, 64, 255], dtype=np.uint8)
+    else:
+        info = np.iinfo(dtype)
+        x = np.array([0, 1, -1, 5, -5, info.max, info.min, 77, -77, 3, -3, 9], dtype=dtype)
+        s = np.array([0, 1, 3, width - 1, width, width + 1, 63, 64, -1, -width, 100 % (info.max + 1), 2], dtype=dtype)
+    x_cpu, x_cuda, x_t = pair(x, dtype)
+    s_cpu, s_cuda, s_t = pair(s, dtype)
+    for name in ("bitwise_left_shift", "bitwise_right_shift"):
+        fn = BITWISE[name]
+        matches_torch(fn(nabla, x_cuda, s_cuda), fn(torch, x_t, s_t))
+        same(fn(nabla, x_cuda, s_cuda), fn(nabla, x_cpu, s_cpu))
+        same(fn(nabla, x_cuda, 3), fn(nabla, x_cpu, 3))  # a Python scalar count
+    matches_torch(x_cuda << s_cuda, x_t << s_t)
+    matches_torch(x_cuda >> s_cuda, x_t >> s_t)
+
+
+@pytest.mark.parametrize("dtype", [*INTS, "bool"])
+def test_bitwise_not_and_operators_on_cuda(dtype):
+    a_cpu, a_cuda, a_t = pair(values((5, 40), dtype, 3), dtype)
+    b_cpu, b_cuda, b_t = pair(values((40,), dtype, 4), dtype)
+    matches_torch(nabla.bitwise_not(a_cuda), torch.bitwise_not(a_t))
+    matches_torch(~a_cuda.t(), ~a_t.t())
+    matches_torch(a_cuda & b_cuda, a_t & b_t)
+    matches_torch(a_cuda | b_cuda, a_t | b_t)
+    matches_torch(a_cuda ^ b_cuda, a_t ^ b_t)
+    out = a_cuda.clone()
+    out &= b_cuda
+    matches_torch(out, a_t & b_t)
+    res = nabla.empty(5, 40, dtype=getattr(nabla, dtype), device="cuda")
+    nabla.bitwise_or(a_cuda, b_cuda, out=res)
+    matches_torch(res, a_t | b_t)
+
+
+def test_bitwise_on_cuda_rejects_floats_as_on_cpu():
+    for dev in ("cpu", "cuda"):
+        x = nabla.tensor([1.0, 2.0], device=dev)
+        with pytest.raises(RuntimeError, match="bitwise_and: not implemented for 'float32'"):
+            x & x
+        with pytest.raises(RuntimeError, match="bitwise_not: not implemented for 'float32'"):
+            ~x
+        with pytest.raises(RuntimeError, match="bitwise_left_shift: not implemented for 'bool'"):
+            x.bool() << x.bool()

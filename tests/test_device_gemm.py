@@ -194,8 +194,75 @@ def test_cuda_device_mismatch_and_integers():
     with pytest.raises(RuntimeError, match=r"mm: expected all tensors to be on the same device, but found at least "
                                            r"two devices, cuda:0 and cpu:0"):
         nabla.mm(x, nabla.ones(4, 2))
-    with pytest.raises(NotImplementedError, match="mm: no CUDA GEMM kernel for integer dtypes"):
-        nabla.mm(x.to(nabla.int32), nabla.ones(4, 2, dtype=nabla.int32).to("cuda"))
+    with pytest.raises(RuntimeError, match="mm: expected all tensors to be on the same device"):
+        nabla.mm(x.to(nabla.int32), nabla.ones(4, 2, dtype=nabla.int32))
+
+
+INTS = ["int8", "int16", "int32", "int64", "uint8"]
+
+
+def int_pair(shape, dtype, device, seed, layout="", big=False):
+    """Integer operands as nabla on device and torch on the CPU; big: values that overflow the sums."""
+    rng = np.random.default_rng(seed)
+    lo, hi = {"int8": (-128, 128), "int16": (-2**15, 2**15), "int32": (-2**31, 2**31), "int64": (-2**62, 2**62),
+              "uint8": (0, 256)}[dtype] if big else ((0, 7) if dtype == "uint8" else (-6, 7))
+    a = rng.integers(lo, hi, size=shape, dtype=np.int64).astype(dtype)
+    if layout == "t":
+        base = np.ascontiguousarray(np.swapaxes(a, -1, -2))
+        return nabla.tensor(base).to(device).transpose(-1, -2), torch.tensor(base).transpose(-1, -2)
+    if layout == "s":
+        base = np.repeat(a, 2, axis=-2)
+        return nabla.tensor(base).to(device)[..., ::2, :], torch.tensor(base)[..., ::2, :]
+    return nabla.tensor(a).to(device), torch.tensor(a)
+
+
+def int_check(got, want, device):
+    assert str(got.device).startswith(device)
+    assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+    np.testing.assert_array_equal(got.cpu().numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_mm_bmm_matmul(device, dtype, layout):
+    """Exact against PyTorch's CPU kernels: int64 sums that wrap, narrowed once."""
+    for (m, k, n), big in (((5, 7, 3), False), ((70, 33, 65), False), ((9, 40, 6), True)):
+        a, ta = int_pair((m, k), dtype, device, 1, layout, big)
+        b, tb = int_pair((k, n), dtype, device, 2, "t" if layout == "s" else layout, big)
+        int_check(nabla.mm(a, b), torch.mm(ta, tb), device)
+        int_check(nabla.matmul(a, b), torch.matmul(ta, tb), device)
+    a, ta = int_pair((3, 4, 5), dtype, device, 3, layout)
+    b, tb = int_pair((3, 5, 2), dtype, device, 4)
+    int_check(nabla.bmm(a, b), torch.bmm(ta, tb), device)
+    b2, tb2 = int_pair((5, 2), dtype, device, 5)
+    int_check(nabla.matmul(a, b2), torch.matmul(ta, tb2), device)  # broadcast batch
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_mv_dot_addmm(device, dtype):
+    a, ta = int_pair((6, 9), dtype, device, 6)
+    v, tv = int_pair((9,), dtype, device, 7)
+    int_check(nabla.mv(a, v), torch.mv(ta, tv), device)
+    int_check(nabla.dot(v, v), torch.dot(tv, tv), device)
+    int_check(nabla.matmul(v, a.t()), torch.matmul(tv, ta.t()), device)
+    b, tb = int_pair((9, 4), dtype, device, 8)
+    c, tc = int_pair((6, 4), dtype, device, 9)
+    bias, tbias = int_pair((4,), dtype, device, 10)
+    for beta, alpha in ((1, 1), (2, 3), (0, 2), (-1, 1)):
+        if dtype == "uint8" and beta < 0:
+            continue
+        int_check(nabla.addmm(c, a, b, beta=beta, alpha=alpha), torch.addmm(tc, ta, tb, beta=beta, alpha=alpha),
+                  device)
+        int_check(nabla.addmm(bias, a, b, beta=beta, alpha=alpha), torch.addmm(tbias, ta, tb, beta=beta, alpha=alpha),
+                  device)
+    c.addmm_(a, b, alpha=2)
+    tc.addmm_(ta, tb, alpha=2)
+    int_check(c, tc, device)
+    e, te = int_pair((0, 9), dtype, device, 11)
+    int_check(nabla.mm(e, b), torch.mm(te, tb), device)
+    z, tz = int_pair((6, 0), dtype, device, 12)
+    z2, tz2 = int_pair((0, 4), dtype, device, 13)
+    int_check(nabla.mm(z, z2), torch.mm(tz, tz2), device)  # K = 0: zeros
 
 
 @needs_cuda

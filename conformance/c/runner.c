@@ -605,9 +605,10 @@ static int call_case(const cr_case* c, cr_state* st) {
                 call->gslot[i] != (nb_generator*)SENTINEL)
                 r = r || add_gen(st, c->args[i].value, call->gslot[i]);
         }
-        if (r == 0 && strcmp(c->kind, "error") == 0 && s == NB_OK && strcmp(c->status, "NB_ERR_INDEX") == 0 &&
+        if (r == 0 && strcmp(c->kind, "error") == 0 && s == NB_OK &&
+            (strcmp(c->status, "NB_ERR_INDEX") == 0 || strcmp(c->status, "NB_ERR_INVALID_ARGUMENT") == 0) &&
             st->device == NB_CUDA) {
-            /* a kernel's out-of-range index arrives at the next synchronisation */
+            /* a kernel's out-of-range index or zero divisor arrives at the next synchronisation */
             r = check_error_status(c, nb_device_synchronize(NB_CUDA, 0));
         } else if (r == 0 && strcmp(c->kind, "error") == 0) {
             r = check_error(c, s, call);

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 6
+#define NB_PLUGIN_ABI 7
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -29,7 +29,12 @@ extern "C" {
 #define NB_BK_INTEGER(X)                                                                                    \
     X(ADD) X(SUB) X(MUL) X(DIV_TRUNC) X(DIV_FLOOR) X(REMAINDER) X(FMOD) X(POW) X(MAXIMUM) X(MINIMUM) X(EQ)  \
     X(NE) X(LT) X(LE) X(GT) X(GE) X(LOGICAL_AND) X(LOGICAL_OR) X(LOGICAL_XOR) X(NEG) X(ABS) X(SIGN) X(RELU) \
-    X(SQUARE) X(FLOOR) X(CEIL) X(ROUND) X(TRUNC) X(LOGICAL_NOT) X(ISNAN) X(ISINF) X(ISFINITE) X(CLAMP)
+    X(SQUARE) X(FLOOR) X(CEIL) X(ROUND) X(TRUNC) X(LOGICAL_NOT) X(ISNAN) X(ISINF) X(ISFINITE) X(CLAMP)      \
+    NB_BK_INTEGER_ONLY(X)
+/* The bitwise kernels: integer and bool inputs only (no float kernel). Shifts follow the
+ * CPU's rules at the input's width; computed on int64 and narrowed they give the same bits. */
+#define NB_BK_INTEGER_ONLY(X) \
+    X(BITWISE_AND) X(BITWISE_OR) X(BITWISE_XOR) X(BITWISE_LEFT_SHIFT) X(BITWISE_RIGHT_SHIFT) X(BITWISE_NOT)
 #define NB_BK_CASE_(NAME) case NB_BK_##NAME:
 static inline int nb_bk_has_integer_kernel(int32_t op) {
     switch (op) {

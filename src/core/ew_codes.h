@@ -27,51 +27,57 @@ enum {
     NB_BK_LOGICAL_AND = 18,
     NB_BK_LOGICAL_OR = 19,
     NB_BK_LOGICAL_XOR = 20,
-    NB_BK_NUM_BINARY = 21,
-    NB_BK_EXP = 21,
-    NB_BK_EXP2 = 22,
-    NB_BK_EXPM1 = 23,
-    NB_BK_LOG = 24,
-    NB_BK_LOG2 = 25,
-    NB_BK_LOG10 = 26,
-    NB_BK_LOG1P = 27,
-    NB_BK_SQRT = 28,
-    NB_BK_RSQRT = 29,
-    NB_BK_SIN = 30,
-    NB_BK_COS = 31,
-    NB_BK_TAN = 32,
-    NB_BK_ASIN = 33,
-    NB_BK_ACOS = 34,
-    NB_BK_ATAN = 35,
-    NB_BK_SINH = 36,
-    NB_BK_COSH = 37,
-    NB_BK_TANH = 38,
-    NB_BK_SIGMOID = 39,
-    NB_BK_ERF = 40,
-    NB_BK_ERFC = 41,
-    NB_BK_RECIPROCAL = 42,
-    NB_BK_SILU = 43,
-    NB_BK_GELU = 44,
-    NB_BK_GELU_TANH = 45,
-    NB_BK_LEAKY_RELU = 46,
-    NB_BK_ELU = 47,
-    NB_BK_SOFTPLUS = 48,
-    NB_BK_NEG = 49,
-    NB_BK_ABS = 50,
-    NB_BK_SIGN = 51,
-    NB_BK_RELU = 52,
-    NB_BK_SQUARE = 53,
-    NB_BK_FLOOR = 54,
-    NB_BK_CEIL = 55,
-    NB_BK_ROUND = 56,
-    NB_BK_TRUNC = 57,
-    NB_BK_LOGICAL_NOT = 58,
-    NB_BK_ISNAN = 59,
-    NB_BK_ISINF = 60,
-    NB_BK_ISFINITE = 61,
-    NB_BK_NAN_TO_NUM = 62,
-    NB_BK_CLAMP = 63,
-    NB_BK_NUM_OPS = 64
+    NB_BK_BITWISE_AND = 21,
+    NB_BK_BITWISE_OR = 22,
+    NB_BK_BITWISE_XOR = 23,
+    NB_BK_BITWISE_LEFT_SHIFT = 24,
+    NB_BK_BITWISE_RIGHT_SHIFT = 25,
+    NB_BK_NUM_BINARY = 26,
+    NB_BK_EXP = 26,
+    NB_BK_EXP2 = 27,
+    NB_BK_EXPM1 = 28,
+    NB_BK_LOG = 29,
+    NB_BK_LOG2 = 30,
+    NB_BK_LOG10 = 31,
+    NB_BK_LOG1P = 32,
+    NB_BK_SQRT = 33,
+    NB_BK_RSQRT = 34,
+    NB_BK_SIN = 35,
+    NB_BK_COS = 36,
+    NB_BK_TAN = 37,
+    NB_BK_ASIN = 38,
+    NB_BK_ACOS = 39,
+    NB_BK_ATAN = 40,
+    NB_BK_SINH = 41,
+    NB_BK_COSH = 42,
+    NB_BK_TANH = 43,
+    NB_BK_SIGMOID = 44,
+    NB_BK_ERF = 45,
+    NB_BK_ERFC = 46,
+    NB_BK_RECIPROCAL = 47,
+    NB_BK_SILU = 48,
+    NB_BK_GELU = 49,
+    NB_BK_GELU_TANH = 50,
+    NB_BK_LEAKY_RELU = 51,
+    NB_BK_ELU = 52,
+    NB_BK_SOFTPLUS = 53,
+    NB_BK_NEG = 54,
+    NB_BK_ABS = 55,
+    NB_BK_SIGN = 56,
+    NB_BK_RELU = 57,
+    NB_BK_SQUARE = 58,
+    NB_BK_FLOOR = 59,
+    NB_BK_CEIL = 60,
+    NB_BK_ROUND = 61,
+    NB_BK_TRUNC = 62,
+    NB_BK_BITWISE_NOT = 63,
+    NB_BK_LOGICAL_NOT = 64,
+    NB_BK_ISNAN = 65,
+    NB_BK_ISINF = 66,
+    NB_BK_ISFINITE = 67,
+    NB_BK_NAN_TO_NUM = 68,
+    NB_BK_CLAMP = 69,
+    NB_BK_NUM_OPS = 70
 };
 
 /* X(NAME) for every binary / unary kernel, in code order: kernel tables are built from
@@ -79,14 +85,15 @@ enum {
 #define NB_BK_BINARY(X) \
     X(ADD) X(SUB) X(MUL) X(DIV) X(DIV_TRUNC) X(DIV_FLOOR) X(REMAINDER) X(FMOD) \
     X(POW) X(MAXIMUM) X(MINIMUM) X(ATAN2) X(EQ) X(NE) X(LT) X(LE) \
-    X(GT) X(GE) X(LOGICAL_AND) X(LOGICAL_OR) X(LOGICAL_XOR)
+    X(GT) X(GE) X(LOGICAL_AND) X(LOGICAL_OR) X(LOGICAL_XOR) X(BITWISE_AND) X(BITWISE_OR) X(BITWISE_XOR) \
+    X(BITWISE_LEFT_SHIFT) X(BITWISE_RIGHT_SHIFT)
 #define NB_BK_UNARY(X) \
     X(EXP) X(EXP2) X(EXPM1) X(LOG) X(LOG2) X(LOG10) X(LOG1P) X(SQRT) \
     X(RSQRT) X(SIN) X(COS) X(TAN) X(ASIN) X(ACOS) X(ATAN) X(SINH) \
     X(COSH) X(TANH) X(SIGMOID) X(ERF) X(ERFC) X(RECIPROCAL) X(SILU) X(GELU) \
     X(GELU_TANH) X(LEAKY_RELU) X(ELU) X(SOFTPLUS) X(NEG) X(ABS) X(SIGN) X(RELU) \
-    X(SQUARE) X(FLOOR) X(CEIL) X(ROUND) X(TRUNC) X(LOGICAL_NOT) X(ISNAN) X(ISINF) \
-    X(ISFINITE) X(NAN_TO_NUM) X(CLAMP)
+    X(SQUARE) X(FLOOR) X(CEIL) X(ROUND) X(TRUNC) X(BITWISE_NOT) X(LOGICAL_NOT) X(ISNAN) \
+    X(ISINF) X(ISFINITE) X(NAN_TO_NUM) X(CLAMP)
 
 /* Whether a kernel writes bool (comparisons, logical ops, predicates). */
 #define NB_BK_IS_BOOL(op) \

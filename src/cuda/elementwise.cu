@@ -5,7 +5,7 @@
 #include "elementwise.cuh"
 #include "kernels.h"
 
-cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, cudaStream_t stream) {
+cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, void* device_error, cudaStream_t stream) {
     if (args->op == NB_BK_WHERE)
         return args->nin == 2 && args->ndim >= 0 && args->ndim <= NB_MAX_DIMS ? nb_cuda_where(args, stream)
                                                                                : cudaErrorInvalidValue;
@@ -15,6 +15,7 @@ cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, cudaStream_t stream) {
     nbcuda::EwPlan pl;
     std::memset(&pl, 0, sizeof pl);
     nbcuda::ew_plan(*args, pl);
+    pl.error = static_cast<nbcuda::DevError*>(device_error);
     if (pl.numel == 0) return cudaSuccess;
     return args->op < NB_BK_NUM_BINARY ? nbcuda::ew_binary(pl, stream) : nbcuda::ew_unary(pl, stream);
 }

@@ -27,6 +27,8 @@ namespace nbcuda {
 
 struct Attrs {
     double alpha, beta, gamma;
+    DevError* error;  // integer division: the device error word, or NULL
+    int32_t op;       // the NB_BK_* code at run time (the shared bitwise kernel, ew_int.cuh)
 };
 
 template <typename T> struct Compute { using type = T; };
@@ -56,6 +58,12 @@ constexpr bool has_integer_kernel(int op) {
         default: return false;
     }
 }
+constexpr bool is_integer_only(int op) {
+    switch (op) {
+        NB_BK_INTEGER_ONLY(NB_BK_CASE_) return true;
+        default: return false;
+    }
+}
 
 // Python's floor division and modulo (as the CPU kernels and NumPy).
 template <typename C> __device__ __forceinline__ C floordiv(C a, C b) {
@@ -79,7 +87,7 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
     if constexpr (is_compare_op(Op)) {
         return compare<Op, C>(x, y);
     } else if constexpr (std::is_integral<C>::value) {
-        return apply_int<Op>(x, y, p.alpha, p.beta);
+        return apply_int<Op>(x, y, p.alpha, p.beta, p.error, p.op);
     } else {
     constexpr C kInf = C(INFINITY);
     if constexpr (Op == NB_BK_ADD) return x + C(p.alpha) * y;
@@ -364,12 +372,14 @@ template <typename T, int Op, int Nin>
 cudaError_t ew_launch_integer(const EwPlan& pl, cudaStream_t stream) {
     if constexpr (!has_integer_kernel(Op)) {
         return cudaErrorInvalidValue;
+    } else if constexpr (Op == NB_BK_BITWISE_NOT && std::is_same<T, bool>::value) {
+        return ew_launch_integer<bool, NB_BK_LOGICAL_NOT, Nin>(pl, stream);  // ~ on bool is not
     } else {
         using O = typename std::conditional<is_bool_op(Op), uint8_t, T>::type;
         O* out = static_cast<O*>(pl.out);
         const T* a = static_cast<const T*>(pl.in[0]);
         const T* b = static_cast<const T*>(pl.in[1]);
-        const Attrs p{pl.alpha, pl.beta, pl.gamma};
+        const Attrs p{pl.alpha, pl.beta, pl.gamma, pl.error, pl.op};
         if (pl.path == EW_CONTIGUOUS) {
             constexpr int N = 16 / sizeof(T);
             NB_LAUNCH(ew_blocks(pl.vectorised ? pl.numel / N + 1 : pl.numel), kEwThreads, 0, stream,
@@ -390,7 +400,7 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
     O* out = static_cast<O*>(pl.out);
     const T* a = static_cast<const T*>(pl.in[0]);
     const T* b = static_cast<const T*>(pl.in[1]);
-    const Attrs p{pl.alpha, pl.beta, pl.gamma};
+    const Attrs p{pl.alpha, pl.beta, pl.gamma, nullptr, pl.op};
     const int nd = pl.ndim;
     if (pl.path == EW_CONTIGUOUS) {
         constexpr int N = 16 / sizeof(T);
@@ -454,14 +464,24 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
 
 template <int Op, int Nin>
 cudaError_t ew_launch(const EwPlan& pl, cudaStream_t stream) {
-    switch (pl.dtype) {
-        case NB_F32: return ew_launch_typed<float, Op, Nin>(pl, stream);
-        case NB_F64: return ew_launch_typed<double, Op, Nin>(pl, stream);
-        case NB_F16: return ew_launch_typed<__half, Op, Nin>(pl, stream);
-        case NB_BF16: return ew_launch_typed<__nv_bfloat16, Op, Nin>(pl, stream);
-        case NB_I64: return ew_launch_integer<int64_t, Op, Nin>(pl, stream);
-        case NB_BOOL: return ew_launch_integer<bool, Op, Nin>(pl, stream);
-        default: return cudaErrorInvalidValue;
+    if constexpr (is_integer_only(Op) && Nin == 2 && Op != kBitwiseBinary) {
+        return ew_launch<kBitwiseBinary, 2>(pl, stream);  // one instance for the binary bitwise ops
+    } else if constexpr (is_integer_only(Op)) {
+        switch (pl.dtype) {
+            case NB_I64: return ew_launch_integer<int64_t, Op, Nin>(pl, stream);
+            case NB_BOOL: return ew_launch_integer<bool, Op, Nin>(pl, stream);
+            default: return cudaErrorInvalidValue;
+        }
+    } else {
+        switch (pl.dtype) {
+            case NB_F32: return ew_launch_typed<float, Op, Nin>(pl, stream);
+            case NB_F64: return ew_launch_typed<double, Op, Nin>(pl, stream);
+            case NB_F16: return ew_launch_typed<__half, Op, Nin>(pl, stream);
+            case NB_BF16: return ew_launch_typed<__nv_bfloat16, Op, Nin>(pl, stream);
+            case NB_I64: return ew_launch_integer<int64_t, Op, Nin>(pl, stream);
+            case NB_BOOL: return ew_launch_integer<bool, Op, Nin>(pl, stream);
+            default: return cudaErrorInvalidValue;
+        }
     }
 }
 

@@ -1,9 +1,14 @@
 // ew_int.cuh: the elementwise ops on integers and bool, in int64. Arithmetic wraps
 // (it runs in uint64, where overflow is defined), as PyTorch's and the CPU kernels'.
 // Division or remainder by zero cannot raise from a kernel: it gives -1 (the
-// quotient) or the dividend (the remainder), where the CPU raises ZeroDivisionError
-// and PyTorch's CUDA kernels also return a value. INT64_MIN / -1 wraps to INT64_MIN.
+// quotient) or the dividend (the remainder), as PyTorch's CUDA kernels return a
+// value, and claims the device error word (index_plan.h), so the next
+// synchronising call raises the CPU's ZeroDivisionError. INT64_MIN / -1 wraps.
 // Comparisons and logical ops are ew_compare.cuh's, shared with the float kernels.
+// The bitwise ops (NB_BK_INTEGER_ONLY) have no float kernel; the binary ones share one
+// kernel instance (kBitwiseBinary) that takes the op at run time: they only move bits,
+// so a uniform switch costs nothing next to the memory traffic, and it saves the
+// compile time of four more instances per dtype and path.
 #ifndef NABLA_CUDA_EW_INT_CUH_
 #define NABLA_CUDA_EW_INT_CUH_
 
@@ -12,6 +17,7 @@
 #include <cstdint>
 
 #include "backend.h"
+#include "index_plan.h"
 
 namespace nbcuda {
 
@@ -62,9 +68,40 @@ __device__ __forceinline__ int64_t int_clamp(int64_t x, double lo, double hi) {
     return x;
 }
 
+// Shifts as the CPU kernels (PyTorch's rules): a count outside [0, 64) shifts everything
+// out: 0 to the left, the sign to the right. On int64 and narrowed to the input's width
+// this gives that width's result, since narrowing keeps the low bits.
+__device__ __forceinline__ int64_t shift_left(int64_t x, int64_t y) {
+    return (y < 0 || y >= 64) ? 0 : static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+}
+__device__ __forceinline__ int64_t shift_right(int64_t x, int64_t y) {
+    return (y < 0 || y >= 64) ? (x < 0 ? -1 : 0) : x >> y;
+}
+
+constexpr int kBitwiseBinary = NB_BK_BITWISE_AND;
+
+__device__ __forceinline__ int64_t bitwise_binary(int64_t x, int64_t y, int32_t op) {
+    switch (op) {
+        case NB_BK_BITWISE_OR: return x | y;
+        case NB_BK_BITWISE_XOR: return x ^ y;
+        case NB_BK_BITWISE_LEFT_SHIFT: return shift_left(x, y);
+        case NB_BK_BITWISE_RIGHT_SHIFT: return shift_right(x, y);
+        default: return x & y;
+    }
+}
+
+// A zero divisor: the first one claims the word with the kernel's code (err NULL: not reported).
+template <int Op> __device__ __forceinline__ void report_zero_division(DevError* err) {
+    if (err != nullptr && atomicCAS(&err->flag, 0, kDevErrorZeroDivision) == 0) err->dim = Op;
+}
+
 template <int Op>
-__device__ __forceinline__ int64_t apply_int(int64_t x, int64_t y, double alpha, double beta) {
-    if constexpr (Op == NB_BK_ADD) return wrap_add(x, wrap_mul(static_cast<int64_t>(alpha), y));
+__device__ __forceinline__ int64_t apply_int(int64_t x, int64_t y, double alpha, double beta, DevError* err,
+                                             int32_t op) {
+    if constexpr (Op == NB_BK_DIV_TRUNC || Op == NB_BK_DIV_FLOOR || Op == NB_BK_REMAINDER || Op == NB_BK_FMOD)
+        if (y == 0) report_zero_division<Op>(err);
+    if constexpr (Op == kBitwiseBinary) return bitwise_binary(x, y, op);  // the op at run time
+    else if constexpr (Op == NB_BK_ADD) return wrap_add(x, wrap_mul(static_cast<int64_t>(alpha), y));
     else if constexpr (Op == NB_BK_SUB) return wrap_add(x, wrap_neg(wrap_mul(static_cast<int64_t>(alpha), y)));
     else if constexpr (Op == NB_BK_MUL) return wrap_mul(x, y);
     else if constexpr (Op == NB_BK_DIV_TRUNC) return div_trunc(x, y);
@@ -84,6 +121,7 @@ __device__ __forceinline__ int64_t apply_int(int64_t x, int64_t y, double alpha,
     else if constexpr (Op == NB_BK_ISNAN || Op == NB_BK_ISINF) return 0;
     else if constexpr (Op == NB_BK_ISFINITE) return 1;
     else if constexpr (Op == NB_BK_CLAMP) return int_clamp(x, alpha, beta);
+    else if constexpr (Op == NB_BK_BITWISE_NOT) return ~x;  // bool takes LOGICAL_NOT (elementwise.cuh)
     else static_assert(Op < 0, "no integer kernel for this op (nb_bk_has_integer_kernel)");
 }
 

@@ -27,6 +27,8 @@ constexpr int64_t kEwMinRow = 32;
 constexpr int64_t kEwMinTileSide = 8;
 
 // The launch after dims are collapsed: strides in elements.
+struct DevError;  // index_plan.h
+
 struct EwPlan {
     int32_t op, nin, dtype, ndim;
     int64_t numel;
@@ -44,6 +46,7 @@ struct EwPlan {
     EwPath path;
     int32_t tile_dim;   // TILE: the dim a tiled input has unit stride along (the other side is the last)
     int32_t tiled[2];   // TILE: input i goes through the shared-memory tile
+    DevError* error;    // integer division: where a zero divisor is reported (NULL: not reported)
 };
 
 // Fills pl from a (pl zeroed by the caller); strides of scalar inputs are ignored.

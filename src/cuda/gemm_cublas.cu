@@ -247,7 +247,7 @@ cudaError_t nb_cuda_gemm(const nb_bk_gemm* p, cudaStream_t stream) {
     int64_t nbatch = 1;
     for (int32_t d = 0; d < p->bndim; d++) nbatch *= p->bshape[d];
     if (p->M == 0 || p->N == 0 || nbatch == 0) return cudaSuccess;
-    if (!cublas_wanted()) return nb_cuda_gemm_tiled(p, stream);
+    if (!cublas_wanted() || !is_float_code(p->dtype)) return nb_cuda_gemm_tiled(p, stream);
     std::call_once(lib_once, load);
     Call c;
     int64_t outer = 1;

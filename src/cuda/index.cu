@@ -21,7 +21,7 @@ struct OpName {
 };
 
 __device__ void report_bad_at(DevError* err, const OpName& nm, int32_t dim, int64_t size, int64_t v) {
-    if (atomicCAS(&err->flag, 0, 1) != 0) return;
+    if (atomicCAS(&err->flag, 0, kDevErrorIndex) != 0) return;
     for (size_t i = 0; i < sizeof nm.s; i++) err->op[i] = nm.s[i];
     err->dim = dim, err->index = v, err->size = size;
 }

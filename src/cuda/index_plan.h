@@ -4,6 +4,9 @@
 //     then writes what it saw; the plugin reads it back at its next synchronising
 //     call, reports NB_ERR_INDEX in PyTorch's wording and clears it, so the
 //     device stays usable (no device-side assert).
+//     An integer division by zero (elementwise div/remainder/fmod kernels) claims
+//     it the same way with flag kDevErrorZeroDivision and the kernel code in
+//     `dim`: reported as NB_ERR_INVALID_ARGUMENT, the CPU's ZeroDivisionError.
 //   - Launch shapes: one thread per iteration element, grid-stride capped.
 // Host-only C++: the unit test (tests/cuda/test_index_plan.cpp) builds it without a GPU.
 #ifndef NABLA_CUDA_INDEX_PLAN_H_
@@ -25,10 +28,13 @@ namespace nbcuda {
 constexpr int kIndexThreads = 256;
 constexpr int64_t kIndexMaxBlocks = 65535;
 
+// What claimed the word (its flag).
+constexpr int32_t kDevErrorIndex = 1, kDevErrorZeroDivision = 2;
+
 // Lives in device memory, one per device; all zero means "no error".
 struct DevError {
-    int32_t flag;   // 0 free, 1 claimed by the first failing thread
-    int32_t dim;    // the indexed dim
+    int32_t flag;   // 0 free, else the kind of the first failing thread (kDevError*)
+    int32_t dim;    // the indexed dim; for a zero division the kernel's NB_BK_* code
     int64_t index;  // the bad value as read
     int64_t size;   // the dim's size
     char op[32];    // the op's name, truncated
@@ -48,6 +54,11 @@ inline void dev_error_fill(DevError* e, const char* op, int32_t dim, int64_t ind
 // dimension 0 with size 5". Returns false (and writes nothing) when the flag is clear.
 inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
     if (!e.flag) return false;
+    if (e.flag == kDevErrorZeroDivision) {
+        const char* op = e.dim == NB_BK_REMAINDER ? "remainder" : e.dim == NB_BK_FMOD ? "fmod" : "div";
+        snprintf(buf, cap, "%s: ZeroDivisionError (integer division by zero)", op);
+        return true;
+    }
     if (e.dim < 0)  // a flat position within a plane (the pooling gradients' saved indices)
         snprintf(buf, cap, "%s: index %lld is out of range for an input plane of %lld elements", e.op,
                  (long long)e.index, (long long)e.size);
@@ -55,6 +66,11 @@ inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
         snprintf(buf, cap, "%s: index %lld is out of bounds for dimension %d with size %lld", e.op,
                  (long long)e.index, (int)e.dim, (long long)e.size);
     return true;
+}
+
+// The status a claimed word reports.
+inline nb_status dev_error_status(const DevError& e) {
+    return e.flag == kDevErrorZeroDivision ? NB_ERR_INVALID_ARGUMENT : NB_ERR_INDEX;
 }
 
 // Whether v indexes a dim of `size` (negative values count from the end when wrap).

@@ -9,8 +9,9 @@
 
 // dst[i] = pattern for count elements of pattern_size (1, 2, 4 or 8) bytes; queued on stream.
 cudaError_t nb_cuda_fill(void* dst, const void* pattern, int32_t pattern_size, int64_t count, cudaStream_t stream);
-// One elementwise op (see nb_bk_ew in backend.h); queued on stream.
-cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, cudaStream_t stream);
+// One elementwise op (see nb_bk_ew in backend.h); queued on stream. device_error: the device's
+// error word (index_plan.h) where integer division reports a zero divisor, or NULL.
+cudaError_t nb_cuda_elementwise(const nb_bk_ew* args, void* device_error, cudaStream_t stream);
 cudaError_t nb_cuda_where(const nb_bk_ew* args, cudaStream_t stream);  // op NB_BK_WHERE (where.cu)
 // One strided copy with conversion (see nb_bk_copy); queued on stream.
 cudaError_t nb_cuda_copy_strided(const nb_bk_copy* args, cudaStream_t stream);
@@ -24,7 +25,7 @@ cudaError_t nb_cuda_index(const nb_bk_index* args, void* device_error, cudaStrea
 // the input plane are recorded in the device error word; queued on stream.
 cudaError_t nb_cuda_pool(const nb_bk_pool* args, void* device_error, cudaStream_t stream);
 
-// Whether the CUDA GEMM takes dtype (the float dtypes).
+// Whether the CUDA GEMM takes dtype (the float dtypes and the integers but bool).
 bool nb_cuda_gemm_supported(int32_t dtype);
 // One GEMM (see nb_bk_gemm) through nabla's own tiled kernel; queued on stream.
 cudaError_t nb_cuda_gemm_tiled(const nb_bk_gemm* args, cudaStream_t stream);

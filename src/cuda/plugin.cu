@@ -110,7 +110,7 @@ nb_status check_device_error(int32_t device) {
     TRY(cudaMemcpy(&e, w, sizeof e, cudaMemcpyDeviceToHost));
     TRY(cudaMemset(w, 0, sizeof e));
     nbcuda::dev_error_message(e, last_error, sizeof last_error);
-    return NB_ERR_INDEX;
+    return nbcuda::dev_error_status(e);
 }
 
 nb_status check_current_device_error() {
@@ -285,7 +285,16 @@ nb_status fill(int32_t device, void* dst, const void* pattern, int32_t pattern_s
 
 nb_status elementwise(int32_t device, const nb_bk_ew* args, void* stream) {
     TRY(cudaSetDevice(device));
-    TRY(nb_cuda_elementwise(args, as_stream(stream)));
+    // Integer division and remainder report a zero divisor through the device error word.
+    nbcuda::DevError* word = nullptr;
+    const bool divides = args->op == NB_BK_DIV_TRUNC || args->op == NB_BK_DIV_FLOOR || args->op == NB_BK_REMAINDER ||
+                         args->op == NB_BK_FMOD;
+    if (divides && (args->dtype == NB_I64 || args->dtype == NB_BOOL)) {
+        nb_status st = error_word(device, &word);
+        if (st != NB_OK) return st;
+        error_armed[device].store(true, std::memory_order_release);
+    }
+    TRY(nb_cuda_elementwise(args, word, as_stream(stream)));
     return NB_OK;
 }
 
@@ -323,7 +332,7 @@ nb_status pool(int32_t device, const nb_bk_pool* plan, void* stream) {
 
 nb_status gemm(int32_t device, const nb_bk_gemm* plan, void* stream) {
     if (!nb_cuda_gemm_supported(plan->dtype)) {
-        std::snprintf(last_error, sizeof last_error, "no CUDA GEMM kernel for integer dtypes");
+        std::snprintf(last_error, sizeof last_error, "no CUDA GEMM kernel for dtype %d", (int)plan->dtype);
         return NB_ERR_NOT_IMPLEMENTED;
     }
     TRY(cudaSetDevice(device));

@@ -93,7 +93,7 @@ template <int Code> __global__ void pool_forward_kernel(PoolGeom g, const void* 
 }
 
 __device__ void report_bad_index(DevError* err, const PoolName& nm, int64_t v, int64_t plane) {
-    if (atomicCAS(&err->flag, 0, 1) != 0) return;
+    if (atomicCAS(&err->flag, 0, kDevErrorIndex) != 0) return;
     for (size_t i = 0; i < sizeof nm.s; i++) err->op[i] = nm.s[i];
     err->dim = -1, err->index = v, err->size = plane;
 }

@@ -4,8 +4,11 @@
  * They are strided copies between views: a flip is a copy from a view with
  * negative strides, a roll two copies of narrowed views, a repeat one copy into
  * the first block of the output followed by block copies that double the filled
- * region along each dim. Large copies are split across OpenMP threads. */
+ * region along each dim. Large copies are split across OpenMP threads. On a
+ * device the copies go to its copy kernel; repeat, tril/triu and one_hot are
+ * composed in shape_device.c. */
 #include "shape_common.h"
+#include "shape_device.h"
 #include "../core/elementwise.h"
 #include "../cpu/kernels.h"
 
@@ -36,7 +39,8 @@ static void par_copy(const nb_tensor* dst, const nb_tensor* src) {
     }
 }
 
-/* dst = src (same shape); the parallel path when both are on the host in different storages. */
+/* dst = src (same shape); the parallel path when both are on the host in different storages,
+ * else the device's copy kernel (nb_copy_into). */
 static nb_status copy_views(const char* op, nb_tensor* dst, const nb_tensor* src) {
     if (dst->storage != src->storage && dst->storage->device_type == NB_CPU && src->storage->device_type == NB_CPU &&
         nb_same_shape(src, dst->shape, dst->ndim)) {
@@ -222,8 +226,7 @@ nb_status nbi_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_te
     if (ndims < 0 || ndims > NB_MAX_DIMS || (dims == NULL && ndims > 0))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: dims must be an array of at most %d dims, got %d", op,
                         NB_MAX_DIMS, (int)ndims);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st;
     bool seen[NB_MAX_DIMS] = {false};
     int64_t strides[NB_MAX_DIMS], offset = x->offset;
     memcpy(strides, x->strides, sizeof(int64_t) * (size_t)x->ndim);
@@ -237,30 +240,31 @@ nb_status nbi_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims, nb_te
         strides[d] = -x->strides[d];
     }
     nb_tensor* r;
-    if ((st = nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
+    if ((st = nb_tensor_new_like(op, x, x->dtype, x->storage->device_type, x->storage->device_index, &r)) != NB_OK)
+        return st;
     nb_tensor flipped;
     nb_local_view(&flipped, x, x->shape, strides, x->ndim, offset);
-    par_copy(r, &flipped);
+    if ((st = copy_views(op, r, &flipped)) != NB_OK) {
+        nb_tensor_release(r);
+        return st;
+    }
     *out = r;
     return NB_OK;
 }
 
 /* dst = src rolled by shift along d (both shaped alike, distinct storages). */
-static void roll_dim(nb_tensor* dst, const nb_tensor* src, int32_t d, int64_t shift) {
+static nb_status roll_dim(const char* op, nb_tensor* dst, const nb_tensor* src, int32_t d, int64_t shift) {
     const int64_t size = src->shape[d];
     int64_t s = size ? shift % size : 0;
     if (s < 0) s += size;
-    if (s == 0) {
-        par_copy(dst, src);
-        return;
-    }
+    if (s == 0) return copy_views(op, dst, src);
     nb_tensor a, b;
     nb_local_narrow(&a, dst, d, s, size - s);
     nb_local_narrow(&b, src, d, 0, size - s);
-    par_copy(&a, &b);
+    nb_status st = copy_views(op, &a, &b);
     nb_local_narrow(&a, dst, d, 0, s);
     nb_local_narrow(&b, src, d, size - s, s);
-    par_copy(&a, &b);
+    return st != NB_OK ? st : copy_views(op, &a, &b);
 }
 
 nb_status nbi_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, const int64_t* dims,
@@ -268,14 +272,14 @@ nb_status nbi_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, c
     static const char* op = "roll";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st;
+    const int32_t dev = x->storage->device_type, di = x->storage->device_index;
     if (nshifts <= 0 || shifts == NULL) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: `shifts` required", op);
     if (ndims < 0 || (dims == NULL && ndims > 0))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: dims is NULL with %d dims", op, (int)ndims);
     if (ndims == 0 && nshifts == 1) {  /* roll the flattened tensor, then restore the shape */
         nb_tensor* r;
-        if ((st = nb_tensor_new(op, x->shape, x->ndim, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
+        if ((st = nb_tensor_new(op, x->shape, x->ndim, x->dtype, dev, di, &r)) != NB_OK) return st;
         int64_t one = x->numel, unit = 1;
         nb_tensor src, dst;
         nb_tensor* flat = NULL;
@@ -286,7 +290,7 @@ nb_status nbi_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, c
         }
         if (st == NB_OK) {
             nb_local_view(&dst, r, &one, &unit, 1, 0);
-            roll_dim(&dst, &src, 0, shifts[0]);
+            st = roll_dim(op, &dst, &src, 0, shifts[0]);
         }
         nb_tensor_release(flat);
         if (st != NB_OK) {
@@ -305,11 +309,11 @@ nb_status nbi_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshifts, c
         if ((st = nb_wrap_dim(op, dims[i], x->ndim, &wrapped[i])) != NB_OK) return st;
     nb_tensor *cur = NULL, *next = NULL;
     for (int32_t i = 0; i < ndims; i++) {  /* one pass per dim; only the first reads x */
-        if ((st = nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, &next)) != NB_OK) break;
-        if (x->ndim == 0) par_copy(next, x);
-        else roll_dim(next, cur ? cur : x, wrapped[i], shifts[i]);
+        if ((st = nb_tensor_new_like(op, x, x->dtype, dev, di, &next)) != NB_OK) break;
+        st = x->ndim == 0 ? copy_views(op, next, x) : roll_dim(op, next, cur ? cur : x, wrapped[i], shifts[i]);
         nb_tensor_release(cur);
         cur = next;
+        if (st != NB_OK) break;
     }
     if (st != NB_OK) {
         nb_tensor_release(cur);
@@ -323,8 +327,7 @@ nb_status nbi_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_t
     static const char* op = "repeat";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st;
     if (n < x->ndim || (repeats == NULL && n > 0))
         return nb_error(NB_ERR_SHAPE, "%s: Number of dimensions of repeat dims can not be smaller than number of "
                         "dimensions of tensor (%d repeats for shape %s)", op, (int)n, nb_shape_str(x->shape, x->ndim));
@@ -345,8 +348,14 @@ nb_status nbi_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_t
     int64_t numel;
     if ((st = nb_check_shape(op, shape, n, &numel)) != NB_OK) return st;
     nb_tensor* r;
-    if ((st = nb_tensor_new(op, shape, n, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
-    if (numel > 0) {
+    if ((st = nb_tensor_new(op, shape, n, x->dtype, x->storage->device_type, x->storage->device_index, &r)) != NB_OK)
+        return st;
+    if (x->storage->device_type != NB_CPU) {
+        if ((st = nb_shd_repeat(op, r, x, in_shape, in_strides, repeats, n)) != NB_OK) {
+            nb_tensor_release(r);
+            return st;
+        }
+    } else if (numel > 0) {
         /* the first block, then double the filled region along each dim, innermost first */
         nb_tensor block, src;
         nb_local_view(&src, x, in_shape, in_strides, n, x->offset);
@@ -375,17 +384,25 @@ nb_status nbi_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n, nb_t
 static nb_status tri(const char* op, const nb_tensor* x, int64_t k, bool lower, nb_tensor* dst, nb_tensor** out) {
     NB_CHECK_TENSOR(op, x);
     if (dst == NULL) NB_CHECK_OUT(op, out);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st;
     if (x->ndim < 2)
         return nb_error(NB_ERR_SHAPE, "%s: input tensor must have at least 2 dimensions (got shape %s)", op,
                         nb_shape_str(x->shape, x->ndim));
     if (dst != NULL && (st = check_dst(op, dst, x, &x, 1, x->shape, x->ndim, x->dtype, true, x)) != NB_OK) return st;
     nb_tensor* r = dst;
-    if (r == NULL && (st = nb_tensor_new_like(op, x, x->dtype, NB_CPU, 0, &r)) != NB_OK) return st;
+    if (r == NULL &&
+        (st = nb_tensor_new_like(op, x, x->dtype, x->storage->device_type, x->storage->device_index, &r)) != NB_OK)
+        return st;
     if (r != x && (st = dst ? nb_copy_into(op, r, x) : copy_views(op, r, x)) != NB_OK) {
         if (dst == NULL) nb_tensor_release(r);
         return st;
+    }
+    if (r->storage->device_type != NB_CPU) {
+        if ((st = nb_shd_tri_zero(op, r, k, lower)) != NB_OK) {
+            if (dst == NULL) nb_tensor_release(r);
+            return st;
+        }
+        return finish(r, dst, out);
     }
     const int32_t nd = r->ndim;
     const int64_t rows = r->shape[nd - 2], cols = r->shape[nd - 1];
@@ -428,8 +445,7 @@ nb_status nbi_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out) 
     static const char* op = "one_hot";
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, out);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st = NB_OK;
     if (x->dtype != NB_I64)
         return nb_error(NB_ERR_DTYPE, "%s is only applicable to index tensor of type LongTensor (got %s).", op,
                         nb_dtype_str(x->dtype));
@@ -437,6 +453,7 @@ nb_status nbi_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor** out) 
     if (num_classes < -1) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: num_classes should be positive", op);
     if (num_classes == -1 && x->numel == 0)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Can not infer total number of classes from empty tensor.", op);
+    if (x->storage->device_type != NB_CPU) return nb_shd_one_hot(op, x, num_classes, out);
     nb_tensor* c;
     if ((st = nb_tensor_contiguous(x, &c)) != NB_OK) return st;
     const int64_t* v = nb_tensor_data(c);

@@ -130,7 +130,7 @@ SAME(op_floor, "floor", NB_BK_FLOOR, false, FLOATS(FENTRY, floor) INTS(ENTRY, fl
 SAME(op_ceil, "ceil", NB_BK_CEIL, false, FLOATS(FENTRY, ceil) INTS(ENTRY, ceil))
 SAME(op_round, "round", NB_BK_ROUND, false, FLOATS(FENTRY, round) INTS(ENTRY, round))
 SAME(op_trunc, "trunc", NB_BK_TRUNC, false, FLOATS(FENTRY, trunc) INTS(ENTRY, trunc))
-SAME(op_bitwise_not, "bitwise_not", NB_BK_NONE, false, INTS(ENTRY, bitwise_not) BOOLS(ENTRY, bitwise_not))
+SAME(op_bitwise_not, "bitwise_not", NB_BK_BITWISE_NOT, false, INTS(ENTRY, bitwise_not) BOOLS(ENTRY, bitwise_not))
 OPR(op_nan_to_num, "nan_to_num", NB_BK_NAN_TO_NUM, 1, NB_EW_SAME, false, false, NB_EW_OUT_SAME_AS_INPUT, FLOATS(FENTRY, nan_to_num) INTS(ENTRY, nan_to_num) BOOLS(ENTRY, nan_to_num))
 SAME(op_clamp, "clamp", NB_BK_CLAMP, false, FLOATS(FENTRY, clamp) INTS(ENTRY, clamp))
 OP(op_logical_not, "logical_not", NB_BK_LOGICAL_NOT, 1, NB_EW_BOOL, false, false, ALL(ENTRY, logical_not))

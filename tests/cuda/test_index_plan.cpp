@@ -1,5 +1,5 @@
 // test_index_plan.cpp: host-side pieces of the CUDA index family
-// (src/cuda/index_plan.h): the device error word's message and truncation,
+// (src/cuda/index_plan.h): the device error word's message, status and truncation,
 // index range rules with and without wrapping, launch shapes for empty, small
 // and huge iterations. Host-only: needs no GPU and no nvcc.
 #include <cstdio>
@@ -29,6 +29,21 @@ int main() {
     CHECK(std::strlen(e.op) == sizeof e.op - 1);
     dev_error_fill(&e, nullptr, 0, 1, 1);
     CHECK(e.op[0] == 0);
+    CHECK(dev_error_status(e) == NB_ERR_INDEX);
+
+    // an integer division by zero: the kernel's code names the op; the CPU's error and status
+    std::memset(&e, 0, sizeof e);
+    e.flag = kDevErrorZeroDivision;
+    e.dim = NB_BK_DIV_FLOOR;
+    CHECK(dev_error_message(e, buf, sizeof buf));
+    CHECK(std::strcmp(buf, "div: ZeroDivisionError (integer division by zero)") == 0);
+    CHECK(dev_error_status(e) == NB_ERR_INVALID_ARGUMENT);
+    e.dim = NB_BK_REMAINDER;
+    CHECK(dev_error_message(e, buf, sizeof buf));
+    CHECK(std::strcmp(buf, "remainder: ZeroDivisionError (integer division by zero)") == 0);
+    e.dim = NB_BK_FMOD;
+    CHECK(dev_error_message(e, buf, sizeof buf));
+    CHECK(std::strcmp(buf, "fmod: ZeroDivisionError (integer division by zero)") == 0);
 
     CHECK(index_in_range(0, 5, false) && index_in_range(4, 5, false));
     CHECK(!index_in_range(5, 5, false) && !index_in_range(-1, 5, false));

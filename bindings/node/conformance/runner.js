@@ -115,7 +115,7 @@ class Runner {
       if (kind === 'out') this.owned.push(slot[0]);
       if (kind === 'genout') this.gens[name] = slot[0];
     }
-    if (c.kind === 'error' && status === C.NB_OK && c.status === 'NB_ERR_INDEX' && this.caseDevice === C.NB_CUDA) {
+    if (c.kind === 'error' && status === C.NB_OK && (c.status === 'NB_ERR_INDEX' || c.status === 'NB_ERR_INVALID_ARGUMENT') && this.caseDevice === C.NB_CUDA) {
       // a kernel's out-of-range index arrives at the next synchronisation
       return this.checkError(c, fn.nb_device_synchronize(C.NB_CUDA, 0), {});
     }
