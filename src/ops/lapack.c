@@ -6,6 +6,7 @@
 #include "../core/internal.h"
 #include "../cpu/kernels.h"
 #include "../cpu/lapack.h"
+#include "lapack_device.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -185,10 +186,15 @@ static nb_status inverse(const char* op, const nb_tensor* a, nb_tensor** out, nb
     return NB_OK;
 }
 
-nb_status nbi_linalg_inv(const nb_tensor* a, nb_tensor** out) { return inverse("linalg.inv", a, out, NULL); }
+nb_status nbi_linalg_inv(const nb_tensor* a, nb_tensor** out) {
+    NB_CHECK_OUT("linalg.inv", out);
+    NB_LINALG_ON_HOST("linalg.inv", a, NULL, nbi_linalg_inv(trip_in[0], out), out);
+    return inverse("linalg.inv", a, out, NULL);
+}
 
 nb_status nbi_linalg_inv_ex(const nb_tensor* a, nb_tensor** inverse_, nb_tensor** info) {
     NB_CHECK_OUT("linalg.inv_ex", info);
+    NB_LINALG_ON_HOST("linalg.inv", a, NULL, nbi_linalg_inv_ex(trip_in[0], inverse_, info), inverse_, info);
     return inverse("linalg.inv", a, inverse_, info);  /* PyTorch names inv in the checks */
 }
 
@@ -294,12 +300,16 @@ static nb_status solve(const char* op, const nb_tensor* a, const nb_tensor* bt, 
 }
 
 nb_status nbi_linalg_solve(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** out) {
+    NB_CHECK_OUT("linalg.solve", out);
+    NB_LINALG_ON_HOST("linalg.solve", a, bt, nbi_linalg_solve(trip_in[0], trip_in[1], left, out), out);
     return solve("linalg.solve", a, bt, left, out, NULL);
 }
 
 nb_status nbi_linalg_solve_ex(const nb_tensor* a, const nb_tensor* bt, int32_t left, nb_tensor** result,
                               nb_tensor** info) {
     NB_CHECK_OUT("linalg.solve_ex", info);
+    NB_LINALG_ON_HOST("linalg.solve", a, bt, nbi_linalg_solve_ex(trip_in[0], trip_in[1], left, result, info), result,
+                      info);
     return solve("linalg.solve", a, bt, left, result, info);
 }
 
@@ -307,6 +317,8 @@ nb_status nbi_linalg_solve_triangular(const nb_tensor* a, const nb_tensor* bt, i
                                       int32_t unitriangular, nb_tensor** out) {
     static const char* op = "linalg.solve_triangular";
     NB_CHECK_OUT(op, out);
+    NB_LINALG_ON_HOST(op, a, bt, nbi_linalg_solve_triangular(trip_in[0], trip_in[1], upper, left, unitriangular, out),
+                      out);
     nb_status st = check_input(op, a, "A", true);
     if (st != NB_OK) return st;
     int64_t ashape[NB_MAX_DIMS], bshape[NB_MAX_DIMS], k;
@@ -365,12 +377,14 @@ static nb_status determinant(const char* op, const nb_tensor* a, nb_tensor** det
 
 nb_status nbi_linalg_det(const nb_tensor* a, nb_tensor** out) {
     NB_CHECK_OUT("linalg.det", out);
+    NB_LINALG_ON_HOST("linalg.det", a, NULL, nbi_linalg_det(trip_in[0], out), out);
     return determinant("linalg.det", a, out, NULL, NULL);
 }
 
 nb_status nbi_linalg_slogdet(const nb_tensor* a, nb_tensor** sign, nb_tensor** logabsdet) {
     NB_CHECK_OUT("linalg.slogdet", sign);
     NB_CHECK_OUT("linalg.slogdet", logabsdet);
+    NB_LINALG_ON_HOST("linalg.slogdet", a, NULL, nbi_linalg_slogdet(trip_in[0], sign, logabsdet), sign, logabsdet);
     return determinant("linalg.slogdet", a, NULL, sign, logabsdet);
 }
 
@@ -408,11 +422,14 @@ static nb_status cholesky(const char* op, const nb_tensor* a, int32_t upper, nb_
 }
 
 nb_status nbi_linalg_cholesky(const nb_tensor* a, int32_t upper, nb_tensor** out) {
+    NB_CHECK_OUT("linalg.cholesky", out);
+    NB_LINALG_ON_HOST("linalg.cholesky", a, NULL, nbi_linalg_cholesky(trip_in[0], upper, out), out);
     return cholesky("linalg.cholesky", a, upper, out, NULL);
 }
 
 nb_status nbi_linalg_cholesky_ex(const nb_tensor* a, int32_t upper, nb_tensor** L, nb_tensor** info) {
     NB_CHECK_OUT("linalg.cholesky_ex", info);
+    NB_LINALG_ON_HOST("linalg.cholesky", a, NULL, nbi_linalg_cholesky_ex(trip_in[0], upper, L, info), L, info);
     return cholesky("linalg.cholesky", a, upper, L, info);
 }
 
@@ -422,6 +439,7 @@ nb_status nbi_linalg_qr(const nb_tensor* a, int32_t mode, nb_tensor** q, nb_tens
     static const char* op = "linalg.qr";
     NB_CHECK_OUT(op, q);
     NB_CHECK_OUT(op, r);
+    NB_LINALG_ON_HOST(op, a, NULL, nbi_linalg_qr(trip_in[0], mode, q, r), q, r);
     if (mode != NB_QR_REDUCED && mode != NB_QR_COMPLETE && mode != NB_QR_R)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: mode must be NB_QR_REDUCED, NB_QR_COMPLETE or NB_QR_R, got %d",
                         op, (int)mode);
@@ -467,6 +485,8 @@ nb_status nbi_linalg_qr(const nb_tensor* a, int32_t mode, nb_tensor** q, nb_tens
 nb_status nbi_linalg_eigh(const nb_tensor* a, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
     static const char* op = "linalg.eigh";
     NB_CHECK_OUT(op, eigenvalues);
+    NB_LINALG_ON_HOST(op, a, NULL, nbi_linalg_eigh(trip_in[0], upper, eigenvalues, eigenvectors), eigenvalues,
+                      eigenvectors);
     nb_status st = check_input(op, a, "A", true);
     batch b;
     if (st != NB_OK || (st = open_batch(a, &b)) != NB_OK) return st;
@@ -522,6 +542,7 @@ nb_status nbi_linalg_svd(const nb_tensor* a, int32_t full_matrices, nb_tensor** 
     if ((u == NULL) != (vh == NULL))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: U and Vh are asked for together (both NULL: singular values only)",
                         op);
+    NB_LINALG_ON_HOST(op, a, NULL, nbi_linalg_svd(trip_in[0], full_matrices, u, s, vh), u, s, vh);
     nb_status st = check_input(op, a, "A", false);
     batch b;
     if (st != NB_OK || (st = open_batch(a, &b)) != NB_OK) return st;
