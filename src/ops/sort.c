@@ -4,7 +4,7 @@
  * an LSD radix sort on order-preserving integer keys, or a merge sort for short
  * slices. NaN orders above every number (last ascending, first descending) and
  * -0.0 ties with 0.0, as in PyTorch. topk of a few elements streams each slice
- * through a heap instead. */
+ * through a heap instead. Tensors on a device go to its sort slot (sort_device.c). */
 #include "sort_device.h"
 
 #include <math.h>
