@@ -167,7 +167,8 @@ def test_plugin_has_pool_kernels():
 
 @pytest.mark.skipif(CXX is None, reason="no C++ compiler on PATH")
 @pytest.mark.parametrize("name", ["test_ew_plan", "test_copy_plan", "test_reduce_plan", "test_index_plan",
-                                  "test_lines_plan", "test_pool_plan"])
+                                  "test_lines_plan", "test_pool_plan",
+                                  "test_sort_plan"])
 def test_launch_planning(tmp_path, name):
     """The plugin's host-side planning (src/cuda/*_plan.h), built and run without a GPU."""
     exe = tmp_path / name

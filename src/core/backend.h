@@ -292,11 +292,74 @@ typedef struct nb_bk_pool {
     int64_t indices_strides[2 + NB_BK_POOL_MAX_SPATIAL];
 } nb_bk_pool;
 
+/* Sort kernels (nb_bk_sort.op). */
+enum {
+    NB_SK_SORT,          /* each line along dim sorted: its first k values and int64 indices */
+    NB_SK_GROUPS,        /* group[j]: how many of in[1..j] differ from their predecessor */
+    NB_SK_GROUPS_WRITE,  /* per group: its value, its count, and every element's group (inverse) */
+    NB_SK_NUM
+};
+
+/* Lines whose length rounded up to a power of two is at most this many elements
+ * sort in one block's shared memory; longer lines sort through the workspace. */
+#define NB_BK_SORT_TILE 2048
+
+static inline int64_t nb_bk_sort_pow2(int64_t n) {
+    int64_t p = 1;
+    while (p < n) p *= 2;
+    return p;
+}
+
+/* Device workspace a sort plan needs (0: none): SORT, lines of len elements of
+ * elem_size bytes longer than the tile: a padded (key, index) pair per element;
+ * GROUPS over len elements: one int64 per block of the scan. */
+static inline int64_t nb_bk_sort_workspace_bytes(int32_t op, int64_t lines, int64_t len, int64_t elem_size) {
+    if (op == NB_SK_GROUPS) return ((len + NB_BK_SORT_TILE - 1) / NB_BK_SORT_TILE) * 8;
+    if (op != NB_SK_SORT || lines <= 0 || len <= 0) return 0;
+    const int64_t p = nb_bk_sort_pow2(len);
+    return p <= NB_BK_SORT_TILE ? 0 : lines * p * (elem_size + 4) + 8;
+}
+
+/* One sort kernel. Keys order as in PyTorch: NaN above every number (last
+ * ascending, first descending), -0.0 equal to 0.0; ties keep their order (the
+ * sort is always stable), descending too.
+ *   SORT: over shape[ndim] (ndim >= 1; a 0-dim input is planned as shape {1}),
+ *     each line along dim (shape[dim] >= 1) sorted; values (dtype, may be NULL)
+ *     and indices (int64, may be NULL) get the first k (1 <= k <= shape[dim]) of
+ *     each line, with strides per dim (along dim: position in the sorted line).
+ *   GROUPS: in is n >= 1 contiguous elements (sorted for unique); group[j] (int64)
+ *     counts the j' <= j where in[j'] != in[j' - 1] (NaN differs from itself, as
+ *     in PyTorch's unique); groups = group[n - 1] + 1.
+ *   GROUPS_WRITE: from in and group as above and order (in's position in the
+ *     original input of each element, NULL: the identity): values[g] (dtype,
+ *     contiguous) the first element of group g, counts[g] (int64, may be NULL)
+ *     its size, inverse[order[j]] = group[j] (int64, contiguous, may be NULL).
+ * Pointers include offsets; strides count elements. */
+typedef struct nb_bk_sort {
+    const char* name;      /* the op, for messages */
+    int32_t op;            /* NB_SK_* */
+    int32_t dtype, ndim, dim;
+    int32_t descending;    /* SORT */
+    int64_t k;             /* SORT */
+    int64_t n;             /* GROUPS, GROUPS_WRITE */
+    int64_t shape[NB_MAX_DIMS];
+    const void* in;
+    int64_t in_strides[NB_MAX_DIMS];
+    void* values;
+    int64_t values_strides[NB_MAX_DIMS];
+    void* indices;         /* SORT: the indices; GROUPS_WRITE: the inverse */
+    int64_t indices_strides[NB_MAX_DIMS];
+    int64_t* group;        /* GROUPS: written; GROUPS_WRITE: read */
+    const int64_t* order;  /* GROUPS_WRITE */
+    int64_t* counts;       /* GROUPS_WRITE */
+    void* workspace;       /* nb_bk_sort_workspace_bytes(...) bytes of device memory, or NULL when 0 */
+    int64_t workspace_bytes;
+} nb_bk_sort;
+
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
 struct nb_bk_conv;    /* conv forward and gradients */
 struct nb_bk_norm;    /* layer, batch and group norm and their backward */
-struct nb_bk_sort;    /* sort, argsort, topk, unique */
 struct nb_bk_rng;     /* the Philox generators' distributions */
 struct nb_bk_optim;   /* fused optimizer steps */
 struct nb_bk_loss;    /* the losses and their backward */

@@ -35,4 +35,7 @@ cudaError_t nb_cuda_gemm(const nb_bk_gemm* args, cudaStream_t stream);
 // One line op (see nb_bk_lines; in_dtype == out_dtype, lines_plan.h); queued on stream.
 cudaError_t nb_cuda_lines(const nb_bk_lines* args, cudaStream_t stream);
 
+// One sort kernel (see nb_bk_sort, sort_plan.h); queued on stream.
+cudaError_t nb_cuda_sort(const nb_bk_sort* args, cudaStream_t stream);
+
 #endif  // NABLA_CUDA_KERNELS_H_

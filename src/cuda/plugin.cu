@@ -346,6 +346,12 @@ nb_status lines(int32_t device, const nb_bk_lines* plan, void* stream) {
     return NB_OK;
 }
 
+nb_status sort(int32_t device, const nb_bk_sort* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_sort(plan, as_stream(stream)));
+    return NB_OK;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
@@ -397,6 +403,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->gemm = gemm;
     backend->lines = lines;
     backend->pool = pool;
+    backend->sort = sort;
     *device_count = count;
     return NB_OK;
 }

@@ -4,8 +4,8 @@
  * an LSD radix sort on order-preserving integer keys, or a merge sort for short
  * slices. NaN orders above every number (last ascending, first descending) and
  * -0.0 ties with 0.0, as in PyTorch. topk of a few elements streams each slice
- * through a heap instead. */
-#include "shape_common.h"
+ * through a heap instead. Tensors on a device go to its sort slot (sort_device.c). */
+#include "sort_device.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -297,8 +297,7 @@ static nb_status sort_impl(const char* op, const nb_tensor* x, int64_t dim, bool
                            nb_tensor** values, nb_tensor** indices) {
     NB_CHECK_TENSOR(op, x);
     if (values == NULL && indices == NULL) NB_CHECK_OUT(op, values);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st;
     int32_t d;
     if ((st = nb_wrap_dim(op, dim, x->ndim, &d)) != NB_OK) return st;
     const int64_t n = x->ndim ? x->shape[d] : 1;
@@ -308,13 +307,15 @@ static nb_status sort_impl(const char* op, const nb_tensor* x, int64_t dim, bool
     int64_t shape[NB_MAX_DIMS];
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     if (x->ndim) shape[d] = k;
+    const int32_t dt = x->storage->device_type, di = x->storage->device_index;
     nb_tensor *v = NULL, *i = NULL;
-    if (values && (st = nb_tensor_new(op, shape, x->ndim, x->dtype, NB_CPU, 0, &v)) != NB_OK) return st;
-    if (indices && (st = nb_tensor_new(op, shape, x->ndim, NB_I64, NB_CPU, 0, &i)) != NB_OK) {
+    if (values && (st = nb_tensor_new(op, shape, x->ndim, x->dtype, dt, di, &v)) != NB_OK) return st;
+    if (indices && (st = nb_tensor_new(op, shape, x->ndim, NB_I64, dt, di, &i)) != NB_OK) {
         nb_tensor_release(v);
         return st;
     }
-    if (k > 0 && (st = sort_slices(op, x, d, desc, k, v, i)) != NB_OK) {
+    if (k > 0) st = dt == NB_CPU ? sort_slices(op, x, d, desc, k, v, i) : nb_sortd_lines(op, x, d, desc, k, v, i);
+    if (st != NB_OK) {
         nb_tensor_release(v);
         nb_tensor_release(i);
         return st;
@@ -364,8 +365,8 @@ nb_status nbi_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_
     (void)sorted;  /* the values always come sorted */
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, values);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    if (nb_sortd_on_device(x)) return nb_sortd_unique(op, x, true, values, inverse, counts);
+    nb_status st;
     nb_tensor* c;
     if ((st = nb_tensor_contiguous(x, &c)) != NB_OK) return st;
     const int64_t n = c->numel, es = nb_dtype_sizes[x->dtype];

@@ -4,8 +4,9 @@
  * so it moves on to the next element), equal when every element is == (so a row
  * holding NaN equals no other row, and -0.0 equals 0.0). unique sorts the rows
  * stably by that order; unique_consecutive keeps their order. Runs of equal rows
- * become one output row (the first of the run). */
-#include "shape_common.h"
+ * become one output row (the first of the run). On a device the rows are grouped
+ * on the host (one copy each way), then the values selected on the device. */
+#include "sort_device.h"
 
 #include <stdlib.h>
 
@@ -72,6 +73,20 @@ static nb_status load_rows(const nb_tensor* x, int32_t d, nb_tensor** out, rows*
     return NB_OK;
 }
 
+/* The host tensors *a, *b, *c replaced by copies on x's device. */
+static nb_status to_device_of(const nb_tensor* x, nb_tensor** a, nb_tensor** b, nb_tensor** c) {
+    nb_tensor** ts[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        nb_tensor* moved = NULL;
+        nb_status st = nb_tensor_to(*ts[i], (*ts[i])->dtype, x->storage->device_type, x->storage->device_index, 0,
+                                    &moved);
+        if (st != NB_OK) return st;
+        nb_tensor_release(*ts[i]);
+        *ts[i] = moved;
+    }
+    return NB_OK;
+}
+
 /* The rows of x along d grouped: values (the first row of each run, through
  * index_select), inverse ([n]) and counts. sorted: runs of the stable sort, else
  * runs in x's order. */
@@ -102,7 +117,8 @@ static nb_status unique_rows(const char* op, const nb_tensor* x, int32_t d, bool
                 cp[g] = end - start[g];
                 for (int64_t j = start[g]; j < end; j++) ip[idx[j]] = g;
             }
-            st = nb_index_select(x, d, reps, values);
+            if (nb_sortd_on_device(x)) st = to_device_of(x, &reps, &inv, &cnt);
+            if (st == NB_OK) st = nb_index_select(x, d, reps, values);
         }
     }
     free(idx);
@@ -119,8 +135,7 @@ static nb_status unique_rows(const char* op, const nb_tensor* x, int32_t d, bool
 static nb_status check_args(const char* op, const nb_tensor* x, int64_t dim, nb_tensor** values, int32_t* d) {
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, values);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    nb_status st;
     if (x->ndim == 0)
         return nb_error(NB_ERR_INDEX, "%s: Dimension specified as %lld but tensor has no dimensions", op,
                         (long long)dim);
@@ -151,8 +166,8 @@ nb_status nbi_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t has_di
     /* the flattened elements as one-element rows; inverse takes x's shape */
     NB_CHECK_TENSOR(op, x);
     NB_CHECK_OUT(op, values);
-    nb_status st = nb_require_cpu(op, x);
-    if (st != NB_OK) return st;
+    if (nb_sortd_on_device(x)) return nb_sortd_unique(op, x, false, values, inverse, counts);
+    nb_status st;
     const int64_t flat_shape[1] = {x->numel};
     nb_tensor *flat = NULL, *v = NULL, *inv = NULL, *shaped = NULL, *cnt = NULL;
     if ((st = nb_tensor_reshape(x, flat_shape, 1, &flat)) != NB_OK) return st;
