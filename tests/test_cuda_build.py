@@ -62,10 +62,16 @@ def test_plugin_has_every_elementwise_kernel():
     codes = op_codes()
     assert len(codes) > 60
     nbinary = int(re.search(r"NB_BK_NUM_BINARY = (\d+)", (ROOT / "src" / "core" / "ew_codes.h").read_text())[1])
+    integer_only = set(re.findall(r"X\((\w+)\)", re.search(r"#define NB_BK_INTEGER_ONLY\(X\)(.*?)\n#",
+                                  (ROOT / "src" / "core" / "backend.h").read_text(), re.S)[1]))
+    assert {"BITWISE_AND", "BITWISE_NOT"} <= integer_only, integer_only
     missing = [(kind, dtype, name) for name, code in codes.items() for dtype in DTYPES.values()
                for kind in EW_KINDS
-               if (kind, dtype, code, 2 if code < nbinary else 1) not in found]
+               if name[len("NB_BK_"):] not in integer_only and (kind, dtype, code, 2 if code < nbinary else 1) not in found]
     assert not missing, missing[:10]
+    # the bitwise ops have int64 kernels only: one binary instance (the op picked at run time) and NOT
+    int64 = {(int(op), int(nin)) for op, nin in re.findall(rb"_ZN6nbcuda13ew_contiguousIllLi(\d+)ELi([12])E", data)}
+    assert (codes["NB_BK_BITWISE_AND"], 2) in int64 and (codes["NB_BK_BITWISE_NOT"], 1) in int64, sorted(int64)
 
 
 CXX = shutil.which("c++") or shutil.which("g++")
