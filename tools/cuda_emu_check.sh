@@ -4,21 +4,22 @@
 # emulator (meson -Demulate_cuda=true: needs g++ and the CUDA toolkit headers,
 # not nvcc or a driver), then, with NABLA_CUDA_PLUGIN pointing at it:
 #   1. the emulator's own tests (tests/cuda/test_emu.cu);
-#   2. every pytest case on the cuda device (`-k cuda`: the `device` fixture's
-#      cuda parameter, tests/test_cuda_runtime.py, test_device_elementwise.py, ...);
-#   3. the C tests that use CUDA (tests/test_c_programs.py; they compile against
+#   2. the C tests that use CUDA (tests/test_c_programs.py; they compile against
 #      the installed nabla through `python -m nabla.config`, so run this after
 #      `pip install .`, as CI does);
-#   4. the emulator's own tests under ThreadSanitizer (only they: a Python with
+#   3. the emulator's own tests under ThreadSanitizer (only they: a Python with
 #      libtsan preloaded reports too much of Python's and torch's own threading);
-#   5. under AddressSanitizer: the plugin rebuilt with -Db_sanitize=address; the
+#   4. under AddressSanitizer: the plugin rebuilt with -Db_sanitize=address; the
 #      emulator's tests, a deliberate out-of-bounds kernel write (which must be
-#      caught), and the cuda elementwise (every op and dtype) and runtime suites
-#      in a Python with libasan preloaded. Only the plugin is instrumented: kernels and the memory
-#      they get (cudaMalloc is the C heap, so ASan's redzones surround it) are
-#      what this step is about. Leak checking is off (Python and torch keep their
-#      caches until exit). The C tests are not repeated under ASan: they would
-#      have to be rebuilt with the preload in every compiler call.
+#      caught), then every pytest case on the cuda device (`-k cuda`: the `device`
+#      fixture's cuda parameter and every test marked as needing CUDA) in a Python
+#      with libasan preloaded, so an out-of-bounds access in any kernel fails CI.
+#      Only the plugin is instrumented: kernels and the memory they get (cudaMalloc
+#      is the C heap, so ASan's redzones surround it) are what this step is about.
+#      Leak checking is off (Python and torch keep their caches until exit). The C
+#      tests are not repeated under ASan: they would have to be rebuilt with the
+#      preload in every compiler call. With --no-asan the pytest cases run on the
+#      plain plugin instead.
 #
 # Usage: tools/cuda_emu_check.sh [--no-asan]      (PYTHON=... picks the interpreter)
 # Build directories: build-emu/, build-emu-tsan/ and build-emu-asan/ in the repository root,
@@ -62,9 +63,6 @@ require_device
 step "the emulator's own tests"
 NABLA_EMU_DEVICES=2 build-emu/src/cuda/test_emu
 
-step "pytest on the emulated cuda device"
-"${PYTEST[@]}" "${CUDA_TESTS[@]}"
-
 step "C tests on the emulated cuda device"
 "${PYTEST[@]}" "${C_TESTS[@]}"
 
@@ -75,7 +73,11 @@ step "the emulator's own tests under ThreadSanitizer (streams, the block pool, f
 ninja -C build-emu-tsan src/cuda/test_emu
 NABLA_EMU_DEVICES=2 TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-emu-tsan/src/cuda/test_emu
 
-[ "$ASAN" = 1 ] || exit 0
+if [ "$ASAN" = 0 ]; then
+    step "pytest on the emulated cuda device"
+    "${PYTEST[@]}" "${CUDA_TESTS[@]}"
+    exit 0
+fi
 
 step "build the emulated plugin with AddressSanitizer"
 build build-emu-asan -Db_sanitize=address -Db_lundef=false -Dbuildtype=plain -Dcpp_args=-O1
@@ -92,9 +94,7 @@ fi
 grep -q "heap-buffer-overflow" <<<"$out" || { echo "$out"; echo "FAILED: no ASan report" >&2; exit 1; }
 echo "ok: ASan caught the out-of-bounds kernel write"
 
-step "cuda elementwise and runtime suites under ASan"
+step "pytest on the emulated cuda device, under ASan"
 export LD_PRELOAD=$(g++ -print-file-name=libasan.so)
 require_device
-# every op and dtype on cuda against the CPU, the strided/broadcast/out= cases and the
-# runtime tests; the comparisons with torch repeat the same kernels and are left out here
-"${PYTEST[@]}" tests/test_device_elementwise.py tests/test_cuda_runtime.py -k "cuda and not matches_torch"
+"${PYTEST[@]}" "${CUDA_TESTS[@]}"
