@@ -2,28 +2,26 @@
 # cuda_emu_check.sh: runs nabla's CUDA kernels on the CPU, for CI on machines
 # without a GPU. Builds libnabla_cuda.so from src/cuda as host C++ against the
 # emulator (meson -Demulate_cuda=true: needs g++ and the CUDA toolkit headers,
-# not nvcc or a driver), then, with NABLA_CUDA_PLUGIN pointing at it:
-#   1. the emulator's own tests (tests/cuda/test_emu.cu);
-#   2. the C tests that use CUDA (tests/test_c_programs.py; they compile against
-#      the installed nabla through `python -m nabla.config`, so run this after
-#      `pip install .`, as CI does);
-#   3. the emulator's own tests under ThreadSanitizer (only they: a Python with
+# not nvcc or a driver), under AddressSanitizer, and runs with it:
+#   1. the emulator's own tests under ThreadSanitizer (only they: a Python with
 #      libtsan preloaded reports too much of Python's and torch's own threading);
-#   4. under AddressSanitizer: the plugin rebuilt with -Db_sanitize=address; the
-#      emulator's tests, a deliberate out-of-bounds kernel write (which must be
-#      caught), then every pytest case on the cuda device (`-k cuda`: the `device`
-#      fixture's cuda parameter and every test marked as needing CUDA) in a Python
-#      with libasan preloaded, so an out-of-bounds access in any kernel fails CI.
-#      Only the plugin is instrumented: kernels and the memory they get (cudaMalloc
-#      is the C heap, so ASan's redzones surround it) are what this step is about.
-#      Leak checking is off (Python and torch keep their caches until exit). The C
-#      tests are not repeated under ASan: they would have to be rebuilt with the
-#      preload in every compiler call. With --no-asan the pytest cases run on the
-#      plain plugin instead.
+#   2. a deliberate out-of-bounds kernel write, which ASan must catch;
+#   3. the emulator's own tests (tests/cuda/test_emu.cu);
+#   4. every pytest case on the cuda device (`-k cuda`: the `device` fixture's cuda
+#      parameter and every test marked as needing CUDA), so an out-of-bounds access
+#      in any kernel fails CI;
+#   5. the C tests that use CUDA (tests/test_c_programs.py; they compile against
+#      the installed nabla through `python -m nabla.config`, so run this after
+#      `pip install .`, as CI does).
+# Steps 4 and 5 run with libasan preloaded (the programs themselves are not
+# instrumented, the plugin is: kernels and the memory they get, cudaMalloc being
+# the C heap with ASan's redzones around it, are what this is about). Leak
+# checking is off (Python and torch keep their caches until exit).
+# --no-asan builds the plain plugin (build-emu/) and runs 1, 3, 4 and 5 on it.
 #
 # Usage: tools/cuda_emu_check.sh [--no-asan]      (PYTHON=... picks the interpreter)
 # Build directories: build-emu/, build-emu-tsan/ and build-emu-asan/ in the repository root,
-# reused when present. Takes ~5 minutes on 2 cores from scratch.
+# reused when present. Takes ~6 minutes on 2 cores from scratch.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=${PYTHON:-python3}
@@ -53,19 +51,6 @@ CUDA_TESTS=(tests -k "cuda and not test_cuda_build and not test_c_program"
             --ignore=tests/test_c_programs.py)
 C_TESTS=(tests/test_c_programs.py -k "test_c_program and not valgrind and (device_runtime or dlpack or errors or random or basics)")
 
-step "build the emulated plugin"
-# -O1: the kernels here are checked for what they compute, not timed, and -O3 takes
-# three times as long to compile the elementwise instantiations (~350 s vs ~110 s).
-build build-emu -Dbuildtype=plain -Dcpp_args=-O1
-export NABLA_CUDA_PLUGIN=$ROOT/build-emu/src/cuda/libnabla_cuda.so
-require_device
-
-step "the emulator's own tests"
-NABLA_EMU_DEVICES=2 build-emu/src/cuda/test_emu
-
-step "C tests on the emulated cuda device"
-"${PYTEST[@]}" "${C_TESTS[@]}"
-
 step "the emulator's own tests under ThreadSanitizer (streams, the block pool, fibers)"
 [ -f build-emu-tsan/build.ninja ] ||
     meson setup build-emu-tsan -Demulate_cuda=true -Db_sanitize=thread -Db_lundef=false -Dbuildtype=plain \
@@ -73,28 +58,36 @@ step "the emulator's own tests under ThreadSanitizer (streams, the block pool, f
 ninja -C build-emu-tsan src/cuda/test_emu
 NABLA_EMU_DEVICES=2 TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-emu-tsan/src/cuda/test_emu
 
+# -O1: the kernels here are checked for what they compute, not timed, and -O3 takes
+# three times as long to compile the elementwise instantiations (~350 s vs ~110 s).
 if [ "$ASAN" = 0 ]; then
-    step "pytest on the emulated cuda device"
-    "${PYTEST[@]}" "${CUDA_TESTS[@]}"
-    exit 0
+    step "build the emulated plugin"
+    build build-emu -Dbuildtype=plain -Dcpp_args=-O1
+    export NABLA_CUDA_PLUGIN=$ROOT/build-emu/src/cuda/libnabla_cuda.so
+    emu=build-emu
+else
+    step "build the emulated plugin with AddressSanitizer"
+    build build-emu-asan -Db_sanitize=address -Db_lundef=false -Dbuildtype=plain -Dcpp_args=-O1
+    export NABLA_CUDA_PLUGIN=$ROOT/build-emu-asan/src/cuda/libnabla_cuda.so
+    # no leak checks (Python and torch keep their caches); a huge request returns NULL, as malloc does
+    export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:allocator_may_return_null=1
+    emu=build-emu-asan
+    if out=$(build-emu-asan/src/cuda/test_emu --out-of-bounds 2>&1); then
+        echo "$out"
+        echo "FAILED: an out-of-bounds kernel write went unnoticed under ASan" >&2
+        exit 1
+    fi
+    grep -q "heap-buffer-overflow" <<<"$out" || { echo "$out"; echo "FAILED: no ASan report" >&2; exit 1; }
+    echo "ok: ASan caught the out-of-bounds kernel write"
+    export LD_PRELOAD=$(g++ -print-file-name=libasan.so)
 fi
-
-step "build the emulated plugin with AddressSanitizer"
-build build-emu-asan -Db_sanitize=address -Db_lundef=false -Dbuildtype=plain -Dcpp_args=-O1
-export NABLA_CUDA_PLUGIN=$ROOT/build-emu-asan/src/cuda/libnabla_cuda.so
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
-
-step "the emulator's own tests under ASan"
-NABLA_EMU_DEVICES=2 build-emu-asan/src/cuda/test_emu
-if out=$(build-emu-asan/src/cuda/test_emu --out-of-bounds 2>&1); then
-    echo "$out"
-    echo "FAILED: an out-of-bounds kernel write went unnoticed under ASan" >&2
-    exit 1
-fi
-grep -q "heap-buffer-overflow" <<<"$out" || { echo "$out"; echo "FAILED: no ASan report" >&2; exit 1; }
-echo "ok: ASan caught the out-of-bounds kernel write"
-
-step "pytest on the emulated cuda device, under ASan"
-export LD_PRELOAD=$(g++ -print-file-name=libasan.so)
 require_device
+
+step "the emulator's own tests"
+NABLA_EMU_DEVICES=2 "$emu"/src/cuda/test_emu
+
+step "pytest on the emulated cuda device"
 "${PYTEST[@]}" "${CUDA_TESTS[@]}"
+
+step "C tests on the emulated cuda device"
+"${PYTEST[@]}" "${C_TESTS[@]}"
