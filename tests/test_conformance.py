@@ -1,6 +1,7 @@
 """The conformance suite in CI: the case files are fresh and cover every op of the
-ABI op table, both runners pass every case, and a runner notices a wrong value,
-a wrong status and a leak."""
+ABI op table, the Python, C and Node runners pass every case on the CPU and on a
+CUDA device where one is (the emulated device in CI: tools/cuda_emu_check.sh), and
+a runner notices a wrong value, a wrong status and a leak."""
 from __future__ import annotations
 
 import re
@@ -48,9 +49,19 @@ def test_cases_are_fresh_and_cover_every_op():
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr
 
 
+def _cuda_available() -> bool:
+    import nabla
+    return nabla.cuda.is_available()
+
+
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not _cuda_available(), reason="no CUDA device"))]
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("runner", RUNNERS)
-def test_every_case_passes(runner):
-    code, lines = run(*FLAG[runner])
+def test_every_case_passes(runner, device):
+    """Every case, its inputs made on `device` (cuda: the emulated device in CI)."""
+    code, lines = run(*FLAG[runner], "--device", device)
     passed, failed, skipped = summary(lines)
     failures = [line for line in lines if line.startswith("FAIL")]
     assert code == 0 and failed == 0, "\n".join(failures[:40])

@@ -45,10 +45,12 @@ def test_matches_torch_with_injected_infs(opt_name, opt_kw):
     inject = {2: float("inf"), 3: float("nan"), 7: float("-inf")}
     ours, scaler = run(nb, opt_name, opt_kw, inject)
     theirs, tscaler = run(torch, opt_name, opt_kw, inject)
+    # float32 parameters after up to 12 steps of sums each library orders its own way
+    # (and by its thread count): a few float32 ulps of the largest value apart
     for i, ((s, g, a1, a2), (ts, tg, b1, b2)) in enumerate(zip(ours, theirs)):
         assert (s, g) == (ts, tg), f"step {i}"
-        np.testing.assert_allclose(a1, b1, rtol=1e-6, atol=1e-7, err_msg=f"step {i}")
-        np.testing.assert_allclose(a2, b2, rtol=1e-6, atol=1e-7, err_msg=f"step {i}")
+        np.testing.assert_allclose(a1, b1, rtol=1e-5, atol=1e-6, err_msg=f"step {i}")
+        np.testing.assert_allclose(a2, b2, rtol=1e-5, atol=1e-6, err_msg=f"step {i}")
     # skipped steps leave the parameters exactly as they were
     for i in inject:
         assert np.array_equal(ours[i][2], ours[i - 1][2])

@@ -1,4 +1,4 @@
-"""`pip install ".[test]" && python -m pytest` works on a fresh machine: every
+"""The README's test command (`pip install ".[test]" && python -m pytest -n auto`) works on a fresh machine: every
 third-party module that the test command imports (tests/, the conformance suite
 and the fuzzers it runs) is a runtime dependency or in the `test` extra."""
 from __future__ import annotations
@@ -78,3 +78,16 @@ def test_gpu_only_modules_are_imported_only_through_importorskip():
 def test_the_scan_sees_the_known_test_dependencies():
     imports = _imports()
     assert {"pytest", "numpy", "torch", "scipy", "safetensors"} <= set(imports)
+
+
+def _readme_test_command() -> str:
+    text = (ROOT / "README.md").read_text()
+    block = text[text.index("<!-- test-command -->"):text.index("<!-- /test-command -->")]
+    return re.search(r"```sh\n(.*?)```", block, re.S).group(1)
+
+
+def test_pytest_plugins_the_test_command_uses_are_in_the_test_extra():
+    command = _readme_test_command()
+    assert "pytest" in command
+    if re.search(r"(^|\s)(-n|--numprocesses)(\s|=)", command):
+        assert "pytest-xdist" in _requirements(), "the test command runs workers (-n): pytest-xdist must be in `test`"
