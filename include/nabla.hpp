@@ -842,7 +842,7 @@ inline Tensor detach_(const Tensor& t) {
     detail::check(nb_tensor_detach_(t.get()));
     return t;
 }
-/** Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
+/** Removes a hook added by nb_tensor_register_hook or nb_tensor_register_post_accumulate_grad_hook (a no-op when it is already gone). */
 inline void remove_hook(const Tensor& t, int64_t id) {
     detail::check(nb_tensor_remove_hook(t.get(), id));
 }

@@ -62,6 +62,7 @@ void nbpy_acquire_gil(void* state);
 # payload is a cffi handle on the Python object, released by nbpy_payload_release.
 CALLBACKS_CDEF = """
 extern "Python" nb_status nbpy_hook_call(void* payload, const nb_tensor* grad, nb_tensor** replacement);
+extern "Python" nb_status nbpy_post_accumulate_hook_call(void* payload, nb_tensor* t);
 extern "Python" nb_status nbpy_custom_backward(void* payload, int32_t n_grad_outputs, nb_tensor* const* grad_outputs,
                                                int32_t n_grad_inputs, nb_tensor** grad_inputs);
 extern "Python" void nbpy_payload_release(void* payload);

@@ -25,6 +25,7 @@ typedef struct nb_hook {
     int64_t id;
     int32_t output_nr;          /* node hooks: the output whose gradient it sees */
     nb_grad_hook_fn fn;
+    nb_post_accumulate_hook_fn post_fn; /* leaves: runs after accumulation instead of fn */
     void* payload;
     nb_deleter_fn destroy;
     struct nb_grad_slot* retain; /* retain_grad: stores the gradient instead of calling fn */
@@ -46,7 +47,7 @@ typedef struct nb_ag_meta {
     nb_node* grad_acc;       /* weak: the leaf's AccumulateGrad node while one lives */
     nb_tensor* grad;         /* leaves */
     nb_grad_slot* retained;  /* non-leaves after retain_grad */
-    nb_hook* hooks;          /* leaves (non-leaf hooks live on grad_fn) */
+    nb_hook* hooks;          /* leaves, post-accumulate hooks included (non-leaf hooks live on grad_fn) */
     _Atomic(nb_tensor*) data;/* strong: the alias of this tensor's data that the nodes saving it share
                               * (nb_saved); set once, kept while its metadata still matches */
 } nb_ag_meta;

@@ -260,7 +260,8 @@ static nb_status check_nan(const nb_node* n, int32_t i, const nb_tensor* g) {
 static nb_status run_hooks(nb_hook* hooks, int32_t k, nb_tensor** g, bool match_output) {
     for (int32_t pass = 0; pass < 2; pass++) {
         for (nb_hook* h = hooks; h != NULL; h = h->next) {
-            if ((match_output && h->output_nr != k) || (h->retain != NULL) != (pass == 1)) continue;
+            if ((match_output && h->output_nr != k) || (h->retain != NULL) != (pass == 1) || h->post_fn != NULL)
+                continue;
             nb_status st;
             if (h->retain != NULL) {
                 nb_grad_slot* s = h->retain;
@@ -327,6 +328,15 @@ nb_status nb_ag_accumulate_backward(nb_bw* b) {
     }
     pthread_mutex_unlock(&accumulate_lock);
     nb_tensor_release(g);
+    /* Post-accumulate hooks, which see .grad, in registration order (rising ids): each is looked up
+     * after the one before ran, as a hook may remove itself or others. */
+    for (int64_t done = 0; st == NB_OK;) {
+        nb_hook* h = m->hooks;
+        while (h != NULL && (h->post_fn == NULL || h->id <= done)) h = h->next;
+        if (h == NULL) break;
+        done = h->id;
+        st = h->post_fn(h->payload, leaf);
+    }
     nb_tensor_release(leaf);
     return st;
 }

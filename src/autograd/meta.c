@@ -244,6 +244,45 @@ NB_API nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn fn, void*
     return NB_OK;
 }
 
+NB_API nb_status nb_tensor_register_post_accumulate_grad_hook(nb_tensor* t, nb_post_accumulate_hook_fn fn,
+                                                              void* payload, nb_deleter_fn destroy, int64_t* id) {
+    static const char* op = "register_post_accumulate_grad_hook";
+    CHECK_T(op, t);
+    if (fn == NULL) return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: fn is NULL", op);
+    if (!nb_ag_requires(t))
+        return nb_error(NB_ERR_AUTOGRAD, "cannot register a hook on a tensor that doesn't require gradient");
+    if (t->ag->grad_fn != NULL)
+        return nb_error(NB_ERR_AUTOGRAD, "post accumulate grad hooks cannot be registered on non-leaf tensors");
+    nb_hook* h = calloc(1, sizeof *h);
+    if (h == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    h->post_fn = fn;
+    h->payload = payload;
+    h->destroy = destroy;
+    h->id = atomic_fetch_add(&next_hook_id, 1);
+    nb_hook** list = &t->ag->hooks;
+    while (*list != NULL) list = &(*list)->next; /* registration order */
+    *list = h;
+    if (id != NULL) *id = h->id;
+    return NB_OK;
+}
+
+NB_API nb_status nb_tensor_mark_inplace(nb_tensor* t, const char* op) {
+    if (op == NULL) op = "mark_inplace";
+    CHECK_T(op, t);
+    if (!nb_ag_disabled) { /* PyTorch's checks for an in-place op (nb_ag_begin's, without the write) */
+        if (t->ag != NULL && t->ag->grad_fn == NULL && t->ag->requires_grad)
+            return nb_error(NB_ERR_AUTOGRAD, "%s: a leaf Variable that requires grad is being used in an in-place "
+                            "operation.", op);
+        nb_tensor* base = t->base;
+        if (base != NULL && (base->ag == NULL || base->ag->grad_fn == NULL) &&
+            ((base->ag != NULL && base->ag->requires_grad) || nb_ag_requires(t)))
+            return nb_error(NB_ERR_AUTOGRAD, "%s: a view of a leaf Variable that requires grad is being used in an "
+                            "in-place operation.", op);
+    }
+    nb_tensor_bump_version(t);
+    return NB_OK;
+}
+
 static bool unlink_hook(nb_hook** list, int64_t id) {
     for (; *list != NULL; list = &(*list)->next) {
         if ((*list)->id == id) {

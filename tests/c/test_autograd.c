@@ -153,6 +153,67 @@ TEST(hooks_replace_gradients_and_release_their_payload) {
     nb_tensor_release(x);
 }
 
+/* A post-accumulate hook: an SGD step on the leaf (x -= 0.5 * x.grad), then .grad cleared. */
+static nb_status sgd_step(void* payload, nb_tensor* x) {
+    int* calls = payload;
+    (*calls)++;
+    nb_tensor* g = NULL;
+    nb_status st = nb_tensor_get_grad(x, &g);
+    if (st == NB_OK && g == NULL) st = nb_set_error(NB_ERR_AUTOGRAD, "no grad");
+    if (st == NB_OK) st = nb_sub(x, g, 0.5, x, NULL); /* backward runs with grad mode off */
+    if (st == NB_OK) st = nb_tensor_set_grad(x, NULL);
+    nb_tensor_release(g);
+    return st;
+}
+
+TEST(post_accumulate_hooks_see_the_accumulated_grad) {
+    atomic_store(&destroyed, 0);
+    const double v[2] = {1, 2};
+    nb_tensor* x = vec(v, 2, 1);
+    int calls = 0;
+    int64_t id = 0;
+    CHECK_OK(nb_tensor_register_post_accumulate_grad_hook(x, sgd_step, &calls, count_destroy, &id));
+    nb_tensor* y = sum_of_squares(x); /* grad 2x: x becomes x - x = 0 */
+    CHECK_STATUS(nb_tensor_register_post_accumulate_grad_hook(y, sgd_step, NULL, NULL, NULL), NB_ERR_AUTOGRAD,
+                 "non-leaf");
+    CHECK_OK(nb_backward((nb_tensor* const*)&y, NULL, 1, 0, 0));
+    CHECK_EQ_INT(calls, 1);
+    CHECK_EQ_DBL(at(x, 0), 0.0);
+    CHECK_EQ_DBL(at(x, 1), 0.0);
+    nb_tensor* g = NULL;
+    CHECK_OK(nb_tensor_get_grad(x, &g));
+    CHECK(g == NULL);
+    CHECK_OK(nb_tensor_remove_hook(x, id));
+    CHECK_EQ_INT(atomic_load(&destroyed), 1);
+    nb_tensor* plain = vec(v, 2, 0);
+    CHECK_STATUS(nb_tensor_register_post_accumulate_grad_hook(plain, sgd_step, NULL, NULL, NULL), NB_ERR_AUTOGRAD,
+                 "doesn't require gradient");
+    nb_tensor_release(plain);
+    nb_tensor_release(y);
+    nb_tensor_release(x);
+}
+
+TEST(mark_inplace_bumps_the_version_and_refuses_leaves_that_require_grad) {
+    const double v[2] = {1, 2};
+    nb_tensor* x = vec(v, 2, 0);
+    nb_tensor* view = NULL;
+    CHECK_OK(nb_tensor_unsqueeze(x, 0, &view));
+    CHECK_OK(nb_tensor_mark_inplace(view, "unsqueeze_"));
+    CHECK(nb_tensor_version(x) == 1); /* the counter is the storage's */
+    nb_tensor_release(view);
+    nb_tensor* leaf = vec(v, 2, 1);
+    CHECK_STATUS(nb_tensor_mark_inplace(leaf, "t_"), NB_ERR_AUTOGRAD, "t_: a leaf Variable that requires grad");
+    CHECK_OK(nb_tensor_unsqueeze(leaf, 0, &view));
+    CHECK_STATUS(nb_tensor_mark_inplace(view, "t_"), NB_ERR_AUTOGRAD, "a view of a leaf Variable");
+    int32_t prev = nb_set_grad_enabled(0);
+    CHECK_OK(nb_tensor_mark_inplace(leaf, "t_")); /* allowed under no_grad */
+    nb_set_grad_enabled(prev);
+    CHECK(nb_tensor_version(leaf) == 1);
+    nb_tensor_release(view);
+    nb_tensor_release(leaf);
+    nb_tensor_release(x);
+}
+
 /* A custom function y = x^3 whose backward (3 x^2 g) is written in C. */
 typedef struct cube_ctx {
     nb_tensor* x;
@@ -347,6 +408,8 @@ int main(int argc, char** argv) {
     RUN(errors_name_the_problem);
     RUN(grad_mode_is_a_per_thread_switch);
     RUN(hooks_replace_gradients_and_release_their_payload);
+    RUN(post_accumulate_hooks_see_the_accumulated_grad);
+    RUN(mark_inplace_bumps_the_version_and_refuses_leaves_that_require_grad);
     RUN(custom_function_in_c);
     RUN(four_threads_run_their_own_backward_into_one_leaf);
     RUN(training_steps_leave_no_tensor_behind);

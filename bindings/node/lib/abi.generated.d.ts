@@ -87,6 +87,9 @@ export type nb_node = Pointer & { readonly __nb_node?: never };
 /** A tensor hook: sees the gradient computed for a tensor during backward; may store a new reference in *replacement to use instead. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
 export type nb_grad_hook_fn = (payload: Pointer | null, grad: nb_tensor | null, replacement: Pointer | null) => number;
 
+/** A post-accumulate-grad hook: sees the leaf t (borrowed) right after its gradient was accumulated into .grad during backward. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
+export type nb_post_accumulate_hook_fn = (payload: Pointer | null, t: nb_tensor | null) => number;
+
 /** A saved-tensor pack hook: sees each tensor an autograd node saves while its hooks are pushed (borrowed) and stores in *packed what the node keeps instead (retain t to keep the tensor itself). Returns NB_OK or a status (message through nb_set_error), which fails the op that saved it. Tensors saved while it runs are not packed again. */
 export type nb_saved_pack_fn = (payload: Pointer | null, t: nb_tensor | null, packed: Pointer | null) => number;
 
@@ -462,8 +465,12 @@ export interface Functions {
   nb_node_next(node: nb_node | null, i: number, next: BigUint64Array | null, input_nr: Int32Array): number;
   /** Adds a hook that sees (and may replace) t's gradient during backward; t must require grad. destroy(payload) runs when the hook is removed or its tensor/node goes, on that thread. *id identifies it for nb_tensor_remove_hook. */
   nb_tensor_register_hook(t: nb_tensor | null, fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null, id: BigInt64Array): number;
-  /** Removes a hook added by nb_tensor_register_hook (a no-op when it is already gone). */
+  /** Removes a hook added by nb_tensor_register_hook or nb_tensor_register_post_accumulate_grad_hook (a no-op when it is already gone). */
   nb_tensor_remove_hook(t: nb_tensor | null, id: number | bigint): number;
+  /** Adds a hook called with t after backward accumulated t's gradient into .grad (not by nb_autograd_grad); t must be a leaf that requires grad. Hooks run in registration order, after the tensor hooks and the accumulation. destroy(payload) runs when the hook is removed or t goes. *id identifies it for nb_tensor_remove_hook. */
+  nb_tensor_register_post_accumulate_grad_hook(t: nb_tensor | null, fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null, id: BigInt64Array): number;
+  /** For an in-place change a binding makes outside nabla's ops (PyTorch's in-place view ops t_, squeeze_, as_strided_, ...): while grad mode is on, refuses a leaf that requires grad and a view of a leaf that requires grad with PyTorch's messages (prefixed by op); then increments t's version counter, as an in-place op does. */
+  nb_tensor_mark_inplace(t: nb_tensor | null, op: string | null): number;
   /** Pushes saved-tensor hooks for this thread (torch.autograd.graph.saved_tensors_hooks): until the matching pop, every tensor an autograd node saves goes through pack, and backward reads it back through unpack; the innermost push applies. free_packed (may be NULL) frees each packed value; destroy(payload) (may be NULL) runs once the hooks are popped and no graph saved with them remains. Saved tensors kept through hooks are not checked against in-place writes. Fails with NB_ERR_AUTOGRAD while hooks are disabled (nb_saved_tensors_hooks_disable). */
   nb_saved_tensors_hooks_push(pack: RegisteredCallback | null, unpack: RegisteredCallback | null, free_packed: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null): number;
   /** Pops this thread's innermost saved-tensor hooks; NB_ERR_AUTOGRAD when none are pushed. */

@@ -182,6 +182,8 @@ const FUNCTIONS = Object.freeze({
   nb_node_next: ["nb_status", [["const nb_node*", "node"], ["int32_t", "i"], ["nb_node**", "next"], ["int32_t*", "input_nr"]], "autograd", false, {"next": ["out", 1], "input_nr": ["out", 1]}],
   nb_tensor_register_hook: ["nb_status", [["nb_tensor*", "t"], ["nb_grad_hook_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"], ["int64_t*", "id"]], "autograd", false, {"payload": ["in", "opaque"], "id": ["out", 1]}],
   nb_tensor_remove_hook: ["nb_status", [["nb_tensor*", "t"], ["int64_t", "id"]], "autograd", false, {}],
+  nb_tensor_register_post_accumulate_grad_hook: ["nb_status", [["nb_tensor*", "t"], ["nb_post_accumulate_hook_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"], ["int64_t*", "id"]], "autograd", false, {"payload": ["in", "opaque"], "id": ["out", 1]}],
+  nb_tensor_mark_inplace: ["nb_status", [["nb_tensor*", "t"], ["const char*", "op"]], "autograd", false, {"op": ["in", "string"]}],
   nb_saved_tensors_hooks_push: ["nb_status", [["nb_saved_pack_fn", "pack"], ["nb_saved_unpack_fn", "unpack"], ["nb_saved_free_fn", "free_packed"], ["void*", "payload"], ["nb_deleter_fn", "destroy"]], "autograd", false, {"payload": ["in", "opaque"]}],
   nb_saved_tensors_hooks_pop: ["nb_status", [], "autograd", false, {}],
   nb_saved_tensors_hooks_disable: ["nb_status", [["const char*", "message"]], "autograd", false, {"message": ["in", "string"]}],
@@ -428,6 +430,7 @@ const CALLBACKS = Object.freeze({
   nb_blocking_begin_fn: ["void*", []],
   nb_blocking_end_fn: ["void", [["void*", "token"]]],
   nb_grad_hook_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "grad"], ["nb_tensor**", "replacement"]]],
+  nb_post_accumulate_hook_fn: ["nb_status", [["void*", "payload"], ["nb_tensor*", "t"]]],
   nb_saved_pack_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "t"], ["void**", "packed"]]],
   nb_saved_unpack_fn: ["nb_status", [["void*", "payload"], ["void*", "packed"], ["nb_tensor**", "out"]]],
   nb_saved_free_fn: ["void", [["void*", "payload"], ["void*", "packed"]]],
@@ -455,6 +458,7 @@ function declare(koffi, lib) {
   types.nb_blocking_end_fn = koffi.proto('void nb_blocking_end_fn(void* token)');
   types.nb_node = koffi.opaque('nb_node');
   types.nb_grad_hook_fn = koffi.proto('nb_status nb_grad_hook_fn(void* payload, const nb_tensor* grad, nb_tensor** replacement)');
+  types.nb_post_accumulate_hook_fn = koffi.proto('nb_status nb_post_accumulate_hook_fn(void* payload, nb_tensor* t)');
   types.nb_saved_pack_fn = koffi.proto('nb_status nb_saved_pack_fn(void* payload, const nb_tensor* t, void** packed)');
   types.nb_saved_unpack_fn = koffi.proto('nb_status nb_saved_unpack_fn(void* payload, void* packed, nb_tensor** out)');
   types.nb_saved_free_fn = koffi.proto('void nb_saved_free_fn(void* payload, void* packed)');
@@ -622,6 +626,8 @@ function declare(koffi, lib) {
   fn.nb_node_next = bind('nb_node_next', 'nb_status nb_node_next(const nb_node* node, int32_t i, nb_node** next, int32_t* input_nr)');
   fn.nb_tensor_register_hook = bind('nb_tensor_register_hook', 'nb_status nb_tensor_register_hook(nb_tensor* t, nb_grad_hook_fn* fn, void* payload, nb_deleter_fn* destroy, int64_t* id)');
   fn.nb_tensor_remove_hook = bind('nb_tensor_remove_hook', 'nb_status nb_tensor_remove_hook(nb_tensor* t, int64_t id)');
+  fn.nb_tensor_register_post_accumulate_grad_hook = bind('nb_tensor_register_post_accumulate_grad_hook', 'nb_status nb_tensor_register_post_accumulate_grad_hook(nb_tensor* t, nb_post_accumulate_hook_fn* fn, void* payload, nb_deleter_fn* destroy, int64_t* id)');
+  fn.nb_tensor_mark_inplace = bind('nb_tensor_mark_inplace', 'nb_status nb_tensor_mark_inplace(nb_tensor* t, const char* op)');
   fn.nb_saved_tensors_hooks_push = bind('nb_saved_tensors_hooks_push', 'nb_status nb_saved_tensors_hooks_push(nb_saved_pack_fn* pack, nb_saved_unpack_fn* unpack, nb_saved_free_fn* free_packed, void* payload, nb_deleter_fn* destroy)');
   fn.nb_saved_tensors_hooks_pop = bind('nb_saved_tensors_hooks_pop', 'nb_status nb_saved_tensors_hooks_pop()');
   fn.nb_saved_tensors_hooks_disable = bind('nb_saved_tensors_hooks_disable', 'nb_status nb_saved_tensors_hooks_disable(const char* message)');

@@ -83,8 +83,8 @@ def _dim_arg(dim, name: str = "dim") -> int:
 class Tensor:
     """An n-dimensional array held by libnabla (see nabla.tensor, nabla.zeros, ...)."""
 
-    # _shape caches the Size: a handle's geometry never changes (an in-place
-    # metadata op, when one exists, must reset it).
+    # _shape caches the Size: a handle's geometry never changes except by resize_;
+    # the in-place view ops (_become) swap in another handle. Both reset it.
     __slots__ = ("_h", "_shape", "__weakref__")
 
     def __new__(cls, *args, **kwargs):
@@ -366,6 +366,20 @@ class Tensor:
             raise error(status)
         return RemovableHandle(self, scratch.i64[0])
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """hook(self) runs after backward has accumulated this leaf's gradient into .grad; returns a
+        handle whose remove() takes it off."""
+        import weakref
+        from .autograd import _callbacks
+        from .autograd.graph import RemovableHandle
+        payload = _callbacks.new_payload((hook, weakref.ref(self)))
+        status = lib.nb_tensor_register_post_accumulate_grad_hook(self._h, lib.nbpy_post_accumulate_hook_call,
+                                                                  payload, lib.nbpy_payload_release, scratch.i64)
+        if status:
+            _callbacks.nbpy_payload_release(payload)
+            raise error(status)
+        return RemovableHandle(self, scratch.i64[0])
+
     def __repr__(self) -> str:
         from ._format import tensor_repr
         return tensor_repr(self)
@@ -481,6 +495,40 @@ class Tensor:
             raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} vs {len(size)}")
         offset = self.storage_offset() if storage_offset is None else operator.index(storage_offset)
         return _call(lib.nbpy_tensor_as_strided, self._h, size, stride, len(size), offset)
+
+    # ---- in-place views: self takes the handle of a view of itself ----
+
+    def _become(self, view: "Tensor", op: str) -> "Tensor":
+        """The in-place view ops (t_, squeeze_, as_strided_, ...): view, just made from self, was
+        recorded by autograd as any view; self takes its C tensor and view the old one (the
+        handle swap of Module._apply), so views made before keep their shape. PyTorch counts
+        the change as an in-place write: a leaf that requires grad is refused, the version bumped."""
+        status = lib.nb_tensor_mark_inplace(self._h, op.encode())
+        if status:
+            raise error(status)
+        keep_leaf = self.is_leaf and self.requires_grad  # only under no_grad: the leaf stays one
+        self._h, view._h = view._h, self._h
+        self._shape = view._shape = None
+        if keep_leaf:
+            self.requires_grad_()
+        return self
+
+    def t_(self) -> "Tensor":
+        return self._become(self.t(), "t_")
+
+    def transpose_(self, dim0, dim1) -> "Tensor":
+        return self._become(self.transpose(dim0, dim1), "transpose_")
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def squeeze_(self, dim=None) -> "Tensor":
+        return self._become(self.squeeze(dim), "squeeze_")
+
+    def unsqueeze_(self, dim) -> "Tensor":
+        return self._become(self.unsqueeze(dim), "unsqueeze_")
+
+    def as_strided_(self, size, stride, storage_offset=None) -> "Tensor":
+        return self._become(self.as_strided(size, stride, storage_offset), "as_strided_")
 
     def contiguous(self) -> "Tensor":
         return _call(lib.nbpy_tensor_contiguous, self._h)

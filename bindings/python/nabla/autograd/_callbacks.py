@@ -85,6 +85,28 @@ def nbpy_hook_call(payload, grad, replacement):
         return park(exc)
 
 
+@ffi.def_extern()
+def nbpy_post_accumulate_hook_call(payload, t):
+    """payload: (hook, weak reference to the Tensor it was registered on); hook gets that same
+    object while it still holds the leaf's handle, else a new one on it. As in PyTorch it may
+    return None or that tensor (lambda p: p.add_(p.grad, alpha=-lr)), nothing else."""
+    try:
+        from .._tensor import Tensor, _wrap
+        hook, ref = ffi.from_handle(payload)
+        tensor = ref()
+        if tensor is None or tensor._h != t:
+            lib.nb_tensor_retain(t)
+            tensor = _wrap(t)
+        result = hook(tensor)
+        if result is not None and result is not tensor:
+            if isinstance(result, Tensor):
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        return lib.NB_OK
+    except BaseException as exc:  # noqa: BLE001 - re-raised in the caller of backward
+        return park(exc)
+
+
 from .._lib import queued as _queue  # noqa: E402 - the queue _tensor.py checks after each backward
 
 
