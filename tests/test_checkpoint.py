@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 
 import nabla as nb
@@ -119,17 +120,78 @@ def test_peak_memory_lower_on_a_deep_mlp():
     m = nb.nn.Sequential(*layers)
     x = nb.randn(512, width, requires_grad=True)
 
-    def peak(run):
+    def measure(run):
+        """(bytes the forward pass keeps, peak over forward and backward), above the start."""
         m.zero_grad()
         x.grad = None
         nb.memory.reset_peak()
         base = nb.memory.stats()["allocated_bytes"]
-        run(x).sum().backward()
-        return nb.memory.stats()["peak_allocated_bytes"] - base
+        y = run(x).sum()
+        kept = nb.memory.stats()["allocated_bytes"] - base
+        y.backward()
+        return kept, nb.memory.stats()["peak_allocated_bytes"] - base
 
-    plain = peak(m)
-    ckpt = peak(lambda v: checkpoint_sequential(m, 6, v, use_reentrant=False))
+    plain_kept, plain = measure(m)
     act = 512 * width * 4  # one activation
-    print(f"peak above start: plain {plain / 2**20:.1f} MiB, checkpointed {ckpt / 2**20:.1f} MiB")
-    assert ckpt < 0.6 * plain  # weight gradients (6 MiB) are the same in both
-    assert plain > depth * act  # the plain run keeps one activation per layer (and more)
+    for reentrant in (False, True):
+        kept, ckpt = measure(lambda v: checkpoint_sequential(m, 6, v, use_reentrant=reentrant))
+        print(f"reentrant={reentrant}: kept by forward: plain {plain_kept / 2**20:.1f} MiB, checkpointed "
+              f"{kept / 2**20:.1f} MiB; peak: plain {plain / 2**20:.1f} MiB, checkpointed {ckpt / 2**20:.1f} MiB")
+        assert kept < 0.45 * plain_kept  # 5 segment inputs and the last segment's 8 layers, against 48 layers
+        assert ckpt < 0.75 * plain  # weight gradients (6 MiB) are the same in both
+    assert plain_kept >= depth * act  # the plain run keeps one activation per layer (and more)
+
+
+def test_non_reentrant_autograd_grad_reaches_parameters_inside_like_torch():
+    """The non-reentrant variant builds the ordinary graph (its saved tensors recomputed), so
+    autograd.grad to the parameters fn uses works, as in PyTorch; the reentrant one cannot."""
+    rng = np.random.default_rng(1)
+    w0, b0, x0 = (rng.standard_normal(s).astype(np.float32) for s in ((5, 4), (5,), (3, 4)))
+
+    def run(lib, use_reentrant):
+        lin = lib.nn.Linear(4, 5)
+        with lib.no_grad():
+            lin.weight.copy_(lib.from_numpy(w0))
+            lin.bias.copy_(lib.from_numpy(b0))
+        x = lib.from_numpy(x0).requires_grad_()
+        y = lib.utils.checkpoint.checkpoint(lambda v: lin(v).tanh() * v.sum(), x, use_reentrant=use_reentrant)
+        return lib.autograd.grad(y.pow(2).sum(), [lin.weight, lin.bias, x])
+
+    ours = run(nb, False)
+    theirs = run(torch, False)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_non_reentrant_nested_and_retain_graph_match_plain_gradients():
+    m = model(depth=3, p=0.0)
+    x = nb.randn(4, 16, requires_grad=True)
+    want = nb.autograd.grad(m(x).pow(2).sum(), [x] + list(m.parameters()))
+
+    def inner(v):
+        return checkpoint(m[3:6], v, use_reentrant=False)
+
+    def outer(v):
+        return m[6:](inner(m[:3](v)))
+
+    y = checkpoint(outer, x, use_reentrant=False).pow(2).sum()
+    for _ in range(2):  # the second pass recomputes again
+        got = nb.autograd.grad(y, [x] + list(m.parameters()), retain_graph=True)
+        for a, b in zip(got, want):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_non_reentrant_recomputation_that_saves_differently_is_an_error():
+    calls = []
+
+    def f(v):
+        calls.append(1)
+        return v.exp() if len(calls) == 1 else v[:2].exp()  # the recomputation differs
+
+    x = nb.randn(3, requires_grad=True)
+    y = checkpoint(f, x, use_reentrant=False)
+    with pytest.raises(nb.utils.checkpoint.CheckpointError, match="different metadata"):
+        y.sum().backward()
+    assert issubclass(nb.utils.checkpoint.CheckpointError, RuntimeError)
+    with pytest.raises(ValueError, match="determinism_check"):
+        checkpoint(f, x, use_reentrant=False, determinism_check="bogus")

@@ -182,6 +182,24 @@ def test_views_keep_base_storage_alive(rng):
         assert live() == (tensors0, storages0)
 
 
+def test_backward_frees_each_gradient_once_its_node_has_run():
+    """A chain of 32 products: backward must hold only the few gradients in flight, not
+    one per node until the pass ends (as PyTorch's engine)."""
+    n, rows, cols = 32, 256, 1024  # float32: 1 MiB per gradient
+    w = nabla.eye(cols) * 0.5  # needs no gradient: each product's backward makes a new one for its input
+    x = nabla.randn(rows, cols, requires_grad=True)
+    y = x
+    for _ in range(n):
+        y = y @ w
+    y = y.sum()
+    nabla.memory.reset_peak()
+    before = nabla.memory.stats()["allocated_bytes"]
+    y.backward()
+    extra = nabla.memory.stats()["peak_allocated_bytes"] - before
+    assert extra <= 4 * rows * cols * 4, f"backward of {n} products held {extra / 2**20:.1f} MiB at its peak"
+    np.testing.assert_allclose(x.grad.numpy(), np.full((rows, cols), 0.5 ** n, np.float32))
+
+
 def test_peak_and_cache_controls():
     nabla.memory.reset_peak()
     s = nabla.memory.stats()

@@ -404,6 +404,13 @@ static nb_status run_node(pass* P, task* t) {
         if (st == NB_OK && --c->deps == 0 && !heap_push(P, e.node)) st = oom();
     }
     free(gi);
+    /* The node has run: its incoming gradients go now, not with the pass, so a pass holds
+     * only the gradients still waiting for their node (as PyTorch's engine). */
+    if (t->buf != NULL) {
+        for (int32_t k = 0; k < n->n_outputs; k++) nb_tensor_release(t->buf[k]);
+        free(t->buf);
+        t->buf = NULL;
+    }
     return st;
 }
 

@@ -1,19 +1,19 @@
 """nabla.utils.checkpoint: activation checkpointing (torch.utils.checkpoint).
 
-checkpoint(fn, *args) runs fn with grad mode off, so none of its intermediate
-activations are kept: only its inputs are. In backward the function runs again
-with grad mode on (the RNG state restored, so dropout draws the same masks) and
-its graph is differentiated at once. Both variants record one custom-function
-node (nb_autograd_function_record) and run the inner backward from inside it;
-gradients of the parameters fn uses accumulate into their .grad there.
+use_reentrant=True (PyTorch's reentrant variant) runs fn with grad mode off, so
+none of its intermediate activations are kept, only its inputs; one custom-function
+node (nb_autograd_function_record) re-runs fn with grad mode on in backward and
+differentiates that graph at once. Its output requires grad only when an input does
+("None of the inputs have requires_grad=True" warning otherwise), and gradients of
+the parameters fn uses reach .grad only (not autograd.grad).
 
-use_reentrant=True is PyTorch's reentrant variant: its output requires grad
-only when an input does ("None of the inputs have requires_grad=True" warning
-otherwise). use_reentrant=False also gives gradients to the parameters of fn
-when no input requires grad (a hidden input that requires grad keeps the node
-recorded). Unlike PyTorch's non-reentrant variant it does not work with
-autograd.grad(outputs, params) on the parameters inside fn, which need
-.backward() (their gradients go to .grad).
+use_reentrant=False (the recommended variant) is PyTorch's non-reentrant design on
+saved-tensor hooks: fn runs with grad mode on and builds its ordinary graph, but
+every tensor that graph saves is packed as its position only. The first unpack in
+backward re-runs fn (RNG state restored, so dropout draws the same masks) under
+hooks that collect what it saves, position by position, and each unpack hands over
+(and lets go of) its recomputed tensor. So gradients reach everything fn used,
+parameters included, through .backward() and autograd.grad alike.
 """
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ from .. import _random
 from .._tensor import Tensor
 from ..autograd import Function
 from ..autograd.engine import backward as _backward
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import enable_grad
+from ..autograd.graph import saved_tensors_hooks
 
-__all__ = ["checkpoint", "checkpoint_sequential"]
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError"]
 
 _NO_GRAD_INPUTS = "None of the inputs have requires_grad=True. Gradients will be None"
 _PASS_REENTRANT = ("torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting in "
@@ -39,17 +40,16 @@ def _rng_state(preserve: bool):
 
 
 class _Checkpoint(Function):
+    """The reentrant variant: one node whose backward re-runs the function and differentiates it."""
+
     @staticmethod
-    def forward(ctx, run_function, preserve_rng_state, n_args, *args):
+    def forward(ctx, run_function, preserve_rng_state, *args):
         ctx.run_function = run_function
         ctx.rng = _rng_state(preserve_rng_state)
-        real = args[:n_args]  # what follows is the hidden anchor of use_reentrant=False
-        ctx.tensor_slots = [i for i, a in enumerate(real) if isinstance(a, Tensor)]
-        ctx.others = [None if isinstance(a, Tensor) else a for a in real]
-        ctx.save_for_backward(*[real[i] for i in ctx.tensor_slots])
-        ctx.n_args = n_args
-        ctx.n_all = len(args)
-        return run_function(*real)
+        ctx.tensor_slots = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        ctx.others = [None if isinstance(a, Tensor) else a for a in args]
+        ctx.save_for_backward(*[args[i] for i in ctx.tensor_slots])
+        return run_function(*args)
 
     @staticmethod
     def backward(ctx, *grad_outputs):
@@ -73,14 +73,84 @@ class _Checkpoint(Function):
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         pairs = [(o, g) for o, g in zip(outputs, grad_outputs)
                  if isinstance(o, Tensor) and o.requires_grad and g is not None]
-        if not pairs and ctx.n_all == ctx.n_args:  # reentrant; the other variant has nothing to do
+        if not pairs:
             raise RuntimeError("none of output has requires_grad=True, this checkpoint() is not necessary")
-        if pairs:
-            _backward([o for o, _ in pairs], [g for _, g in pairs])
-        grads = [None] * ctx.n_all
+        _backward([o for o, _ in pairs], [g for _, g in pairs])
+        grads = [None] * len(ctx.others)
         for slot, d in zip(ctx.tensor_slots, detached):
             grads[slot] = d.grad
-        return (None, None, None) + tuple(grads)
+        return (None, None) + tuple(grads)
+
+
+class CheckpointError(RuntimeError):
+    """The recomputation in backward did not save what the forward pass saved."""
+
+
+def _meta(t: Tensor) -> tuple:
+    return tuple(t.shape), t.dtype, t.device
+
+
+class _Recomputation:
+    """The saved tensors of one non-reentrant checkpoint: forward keeps each one's position
+    (and shape, dtype, device for the determinism check); the first unpack of a position not
+    recomputed yet re-runs fn and collects, in order, every tensor it saves."""
+
+    def __init__(self, fn, args, rng, check: bool) -> None:
+        self.fn, self.args, self.rng, self.check = fn, args, rng, check
+        self.forward_meta: list = []
+        self.recomputed: dict[int, Tensor] = {}
+
+    def pack(self, tensor: Tensor) -> int:
+        self.forward_meta.append(_meta(tensor))
+        return len(self.forward_meta) - 1
+
+    def unpack(self, position: int) -> Tensor:
+        if position not in self.recomputed:
+            self._recompute()
+        return self.recomputed.pop(position)  # backward reads a slot once; a second pass recomputes
+
+    def _recompute(self) -> None:
+        collected: list[Tensor] = []
+
+        def keep(t):
+            collected.append(t)
+            return len(collected) - 1
+
+        def never(_):
+            raise RuntimeError("torch.utils.checkpoint: the recomputed graph is not differentiated")
+
+        state = _random.get_rng_state() if self.rng is not None else None
+        try:
+            if self.rng is not None:
+                _random.set_rng_state(self.rng)
+            with enable_grad(), saved_tensors_hooks(keep, never):
+                self.fn(*self.args)
+        finally:
+            if state is not None:
+                _random.set_rng_state(state)
+        if len(collected) < len(self.forward_meta):
+            raise CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have "
+                                  f"different metadata than during the forward pass: the forward pass saved "
+                                  f"{len(self.forward_meta)} tensors, the recomputation {len(collected)}")
+        if self.check:
+            for i, (want, t) in enumerate(zip(self.forward_meta, collected)):
+                if _meta(t) != want:
+                    raise CheckpointError(
+                        "torch.utils.checkpoint: Recomputed values for the following tensors have different "
+                        f"metadata than during the forward pass.\ntensor at position {i}:\nsaved metadata: "
+                        f"{{'shape': {want[0]}, 'dtype': {want[1]}, 'device': {want[2]}}}\nrecomputed metadata: "
+                        f"{{'shape': {tuple(t.shape)}, 'dtype': {t.dtype}, 'device': {t.device}}}")
+        self.recomputed = dict(enumerate(collected[:len(self.forward_meta)]))
+        collected.clear()  # each recomputed tensor goes with its unpack, not with the recomputed graph
+
+
+def _checkpoint_without_reentry(fn, args, preserve_rng_state: bool, determinism_check: str):
+    if determinism_check not in ("default", "none"):
+        raise ValueError(f"torch.utils.checkpoint: determinism_check should be one of ['default', 'none'], "
+                         f"but got {determinism_check}")
+    saved = _Recomputation(fn, args, _rng_state(preserve_rng_state), determinism_check == "default")
+    with saved_tensors_hooks(saved.pack, saved.unpack):
+        return fn(*args)
 
 
 def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=None, determinism_check="default",
@@ -98,19 +168,11 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=No
     if kwargs:
         def fn(*a):
             return function(*a, **kwargs)
-    extra = ()
-    if use_reentrant:
-        if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
-            warnings.warn(_NO_GRAD_INPUTS, stacklevel=2)
-    else:
-        from .._factory import zeros
-        from ..autograd.grad_mode import is_grad_enabled
-        if not is_grad_enabled():
-            return fn(*args)
-        anchor = zeros(())
-        anchor.requires_grad_(True)
-        extra = (anchor,)
-    return _Checkpoint.apply(fn, preserve_rng_state, len(args), *args, *extra)
+    if not use_reentrant:
+        return _checkpoint_without_reentry(fn, args, preserve_rng_state, determinism_check)
+    if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+        warnings.warn(_NO_GRAD_INPUTS, stacklevel=2)
+    return _Checkpoint.apply(fn, preserve_rng_state, *args)
 
 
 def checkpoint_sequential(functions, segments: int, input, use_reentrant: bool | None = None, **kwargs):
