@@ -1292,6 +1292,9 @@ NB_API nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, in
 /* The int64 indices that sort x along dim (the indices of nb_sort). */
 NB_API nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out);
 
+/* For each element of values, its insertion point in sorted_sequence's last dim (sorted ascending) that keeps it sorted: the count of elements below it (< value; <= with right), by binary search. sorted_sequence is 1-d (one line for all values) or has values' leading dims; same dtype (not bool) and device. *out: int64 (int32 with out_int32), shaped as values. NaN values go last, as in PyTorch. */
+NB_API nb_status nb_searchsorted(const nb_tensor* sorted_sequence, const nb_tensor* values, int32_t right, int32_t out_int32, nb_tensor** out);
+
 /* The k largest (or smallest) elements along dim and their int64 indices, always sorted; ties keep the earlier index first. */
 NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
 

@@ -283,6 +283,7 @@ public:
     Tensor triu(int64_t diagonal, const Tensor& dst = {}) const;
     std::tuple<Tensor, Tensor> sort(int64_t dim, int32_t descending, int32_t stable) const;
     Tensor argsort(int64_t dim, int32_t descending, int32_t stable) const;
+    Tensor searchsorted(const Tensor& values, int32_t right, int32_t out_int32) const;
     std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim, int32_t largest, int32_t sorted) const;
     std::tuple<Tensor, Tensor, Tensor> unique(int32_t sorted) const;
     std::tuple<Tensor, Tensor, Tensor> unique_dim(int64_t dim, int32_t sorted) const;
@@ -538,6 +539,7 @@ inline Tensor tril(const Tensor& x, int64_t diagonal, const Tensor& dst = {});
 inline Tensor triu(const Tensor& x, int64_t diagonal, const Tensor& dst = {});
 inline std::tuple<Tensor, Tensor> sort(const Tensor& x, int64_t dim, int32_t descending, int32_t stable);
 inline Tensor argsort(const Tensor& x, int64_t dim, int32_t descending, int32_t stable);
+inline Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, int32_t right, int32_t out_int32);
 inline std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, int32_t largest, int32_t sorted);
 inline std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& x, int32_t sorted);
 inline std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& x, int64_t dim, int32_t sorted);
@@ -1697,6 +1699,12 @@ inline Tensor argsort(const Tensor& x, int64_t dim, int32_t descending, int32_t 
     detail::check(nb_argsort(x.get(), dim, descending, stable, &out_out));
     return Tensor(out_out);
 }
+/** For each element of values, its insertion point in sorted_sequence's last dim (sorted ascending) that keeps it sorted: the count of elements below it (< value; <= with right), by binary search. sorted_sequence is 1-d (one line for all values) or has values' leading dims; same dtype (not bool) and device. *out: int64 (int32 with out_int32), shaped as values. NaN values go last, as in PyTorch. */
+inline Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, int32_t right, int32_t out_int32) {
+    nb_tensor* out_out = nullptr;
+    detail::check(nb_searchsorted(sorted_sequence.get(), values.get(), right, out_int32, &out_out));
+    return Tensor(out_out);
+}
 /** The k largest (or smallest) elements along dim and their int64 indices, always sorted; ties keep the earlier index first. */
 inline std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, int32_t largest, int32_t sorted) {
     nb_tensor* values_out = nullptr; nb_tensor* indices_out = nullptr;
@@ -2151,6 +2159,7 @@ inline Tensor Tensor::tril(int64_t diagonal, const Tensor& dst) const { return n
 inline Tensor Tensor::triu(int64_t diagonal, const Tensor& dst) const { return nabla::triu(*this, diagonal, dst); }
 inline std::tuple<Tensor, Tensor> Tensor::sort(int64_t dim, int32_t descending, int32_t stable) const { return nabla::sort(*this, dim, descending, stable); }
 inline Tensor Tensor::argsort(int64_t dim, int32_t descending, int32_t stable) const { return nabla::argsort(*this, dim, descending, stable); }
+inline Tensor Tensor::searchsorted(const Tensor& values, int32_t right, int32_t out_int32) const { return nabla::searchsorted(*this, values, right, out_int32); }
 inline std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, int32_t largest, int32_t sorted) const { return nabla::topk(*this, k, dim, largest, sorted); }
 inline std::tuple<Tensor, Tensor, Tensor> Tensor::unique(int32_t sorted) const { return nabla::unique(*this, sorted); }
 inline std::tuple<Tensor, Tensor, Tensor> Tensor::unique_dim(int64_t dim, int32_t sorted) const { return nabla::unique_dim(*this, dim, sorted); }

@@ -107,6 +107,25 @@ def _sorting(fam: Family) -> None:
         [("x", "f32", np.array([2.0, np.nan, 1.0, 2.0, -np.inf, 1.0, np.nan, 0.0]))],
         [T("x"), I64(0), I32(0), I32(1), OUT("values"), OUT("indices")], lambda x: _sort(x, 0, 0)),
         tol="exact", out_dt={"indices": "i64"})
+    for dt in ("f32", "f64", "i64", "bf16"):
+        for right in (0, 1):
+            fam.forward("searchsorted", dt, f"right{right}", lambda r, dt=dt, right=right: (
+                [("b", dt, np.sort(r.integers(-9, 9, 12)).astype(np.float64)),
+                 ("v", dt, r.integers(-10, 10, (3, 4)).astype(np.float64))],
+                [T("b"), T("v"), I32(right), I32(0), OUT("out")],
+                lambda b, v: {"out": np.searchsorted(b, v, side="right" if right else "left")}),
+                tol="exact", out_dt="i64")
+    fam.forward("searchsorted", "f32", "batched-int32", lambda r: (
+        [("b", "f32", np.sort(r.standard_normal((3, 7)), axis=1)), ("v", "f32", r.standard_normal((3, 5)))],
+        [T("b"), T("v"), I32(0), I32(1), OUT("out")],
+        lambda b, v: {"out": np.stack([np.searchsorted(b[i], v[i]) for i in range(3)]).astype(np.int32)}),
+        tol="exact", out_dt="i32")
+    fam.error("searchsorted", "f32", "zero-dim-boundaries", lambda r: (
+        [("b", "f32", np.array(1.0)), ("v", "f32", np.zeros(2))], [T("b"), T("v"), I32(0), I32(0), OUT("out")],
+        None), "NB_ERR_SHAPE")
+    fam.error("searchsorted", "f32", "mixed-dtypes", lambda r: (
+        [("b", "f32", np.zeros(3)), ("v", "i64", np.zeros(2))], [T("b"), T("v"), I32(0), I32(0), OUT("out")],
+        None), "NB_ERR_DTYPE")
     fam.error("sort", "f32", "dim-range", lambda r: (
         [("x", "f32", np.zeros((2, 3)))], [T("x"), I64(2), I32(0), I32(1), OUT("values"), OUT("indices")], None),
         "NB_ERR_INDEX")

@@ -3185,6 +3185,20 @@ NB_API nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending,
     return nbd_argsort(x, dim, descending, stable, out);
 }
 
+static inline nb_status nbd_searchsorted(const nb_tensor* sorted_sequence, const nb_tensor* values, int32_t right, int32_t out_int32, nb_tensor** out) {
+    return nbi_searchsorted(sorted_sequence, values, right, out_int32, out);
+}
+
+NB_API nb_status nb_searchsorted(const nb_tensor* sorted_sequence, const nb_tensor* values, int32_t right, int32_t out_int32, nb_tensor** out) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("searchsorted", (const nb_tensor* const[]){sorted_sequence, values}, 2);
+        nb_status st = nbd_searchsorted(sorted_sequence, values, right, out_int32, out);
+        nb_prof_op_end(prof, st);
+        return st;
+    }
+    return nbd_searchsorted(sorted_sequence, values, right, out_int32, out);
+}
+
 static inline nb_status nbd_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices) {
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(x))))
         return nb_agf_topk(x, k, dim, largest, sorted, values, indices);

@@ -263,6 +263,7 @@ __attribute__((visibility("hidden"))) nb_status nb_agf_triu(const nb_tensor* x, 
 __attribute__((visibility("hidden"))) nb_status nbi_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nb_agf_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nbi_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nbi_searchsorted(const nb_tensor* sorted_sequence, const nb_tensor* values, int32_t right, int32_t out_int32, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nb_agf_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices);
 __attribute__((visibility("hidden"))) nb_status nbi_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts);

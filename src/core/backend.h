@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 7
+#define NB_PLUGIN_ABI 8
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -297,6 +297,7 @@ enum {
     NB_SK_SORT,          /* each line along dim sorted: its first k values and int64 indices */
     NB_SK_GROUPS,        /* group[j]: how many of in[1..j] differ from their predecessor */
     NB_SK_GROUPS_WRITE,  /* per group: its value, its count, and every element's group (inverse) */
+    NB_SK_SEARCH,        /* searchsorted: each value's insertion point in its sorted line */
     NB_SK_NUM
 };
 
@@ -334,6 +335,13 @@ static inline int64_t nb_bk_sort_workspace_bytes(int32_t op, int64_t lines, int6
  *     original input of each element, NULL: the identity): values[g] (dtype,
  *     contiguous) the first element of group g, counts[g] (int64, may be NULL)
  *     its size, inverse[order[j]] = group[j] (int64, contiguous, may be NULL).
+ *   SEARCH: over shape[ndim] (the values' shape, ndim >= 1; dim = ndim - 1), for
+ *     every element of values (read, dtype) the number of elements of its line of
+ *     in (n >= 0 of them, sorted ascending, dtype) that are below it, as PyTorch
+ *     counts: s with !(s >= v), or !(s > v) with right (a NaN value: n); written to
+ *     indices (index_dtype: NB_I64 or NB_I32). The line of a value starts at the
+ *     in_strides of its dims before the last (0 for one line shared by all) and
+ *     steps by in_strides[dim].
  * Pointers include offsets; strides count elements. */
 typedef struct nb_bk_sort {
     const char* name;      /* the op, for messages */
@@ -354,6 +362,8 @@ typedef struct nb_bk_sort {
     int64_t* counts;       /* GROUPS_WRITE */
     void* workspace;       /* nb_bk_sort_workspace_bytes(...) bytes of device memory, or NULL when 0 */
     int64_t workspace_bytes;
+    int32_t right;         /* SEARCH */
+    int32_t index_dtype;   /* SEARCH: NB_I64 or NB_I32 */
 } nb_bk_sort;
 
 /* Plans of families whose kernels are not behind a slot yet (declared so the

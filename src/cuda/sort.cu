@@ -11,6 +11,11 @@
 //   - GROUPS_WRITE: per group the first element and the count (the end of the
 //     run minus its start, in two passes: no atomics); every element's group
 //     into the inverse.
+//   - SEARCH: one thread per value, a binary search of its line with PyTorch's
+//     comparisons in the value's compute type (float, double or int64).
+#include <type_traits>
+
+#include "dtypes.cuh"
 #include "kernels.h"
 #include "launch.h"
 #include "sort_plan.h"
@@ -245,11 +250,81 @@ template <typename K> cudaError_t groups(const nb_bk_sort& b, const SortKey& key
     return err;
 }
 
+struct SearchArgs {
+    const char* in;
+    const char* values;
+    void* out;
+    int64_t n, total, in_step;
+    int32_t nd, right, out_i32;
+    int64_t shape[NB_MAX_DIMS], sin[NB_MAX_DIMS], sval[NB_MAX_DIMS], sout[NB_MAX_DIMS];
+};
+
+// The type a value compares in: float for the float dtypes but float64, double for it, int64 for integers.
+template <int Code>
+using SearchType = typename std::conditional<Code == NB_F64, double,
+                   typename std::conditional<is_float_code(Code), float, int64_t>::type>::type;
+
+template <int Code> __device__ __forceinline__ SearchType<Code> search_load(const char* p) {
+    const auto x = *reinterpret_cast<const typename Storage<Code>::type*>(p);
+    if constexpr (Code == NB_F64) return x;
+    else if constexpr (is_float_code(Code)) return load_f32<Code>(x);
+    else return static_cast<int64_t>(x);
+}
+
+template <int Code> __global__ void search_values(SearchArgs a) {
+    constexpr int64_t es = sizeof(typename Storage<Code>::type);
+    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < a.total; j += (int64_t)gridDim.x * blockDim.x) {
+        int64_t rem = j, so = 0, vo = 0, oo = 0;
+        for (int d = a.nd - 1; d >= 0; d--) {
+            const int64_t q = rem % a.shape[d];
+            rem /= a.shape[d];
+            so += q * a.sin[d], vo += q * a.sval[d], oo += q * a.sout[d];
+        }
+        const SearchType<Code> v = search_load<Code>(a.values + vo * es);
+        const char* line = a.in + so * es;
+        int64_t lo = 0, hi = a.n;
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            const SearchType<Code> e = search_load<Code>(line + mid * a.in_step * es);
+            if (a.right ? !(e > v) : !(e >= v)) lo = mid + 1;
+            else hi = mid;
+        }
+        if (a.out_i32) static_cast<int32_t*>(a.out)[oo] = static_cast<int32_t>(lo);
+        else static_cast<int64_t*>(a.out)[oo] = lo;
+    }
+}
+
+struct SearchLaunch {
+    const SearchArgs& a;
+    cudaStream_t s;
+    template <int Code> cudaError_t operator()() const {
+        return launch(search_values<Code>, grid_for(a.total, kSortThreads), kSortThreads, 0, s, a);
+    }
+};
+
+cudaError_t search(const nb_bk_sort& b, cudaStream_t s) {
+    if (b.ndim < 1 || b.ndim > NB_MAX_DIMS || b.dim != b.ndim - 1 || b.n < 0 || b.in == nullptr ||
+        b.values == nullptr || b.indices == nullptr || (b.index_dtype != NB_I64 && b.index_dtype != NB_I32))
+        return cudaErrorInvalidValue;
+    SearchArgs a{};
+    a.in = static_cast<const char*>(b.in), a.values = static_cast<const char*>(b.values), a.out = b.indices;
+    a.n = b.n, a.in_step = b.in_strides[b.dim], a.nd = b.ndim, a.right = b.right, a.out_i32 = b.index_dtype == NB_I32;
+    a.total = 1;
+    for (int d = 0; d < b.ndim; d++) {
+        a.shape[d] = b.shape[d], a.sval[d] = b.values_strides[d], a.sout[d] = b.indices_strides[d];
+        a.sin[d] = d < b.dim ? b.in_strides[d] : 0;
+        a.total *= b.shape[d];
+    }
+    if (a.total == 0) return cudaSuccess;
+    return with_dtype(b.dtype, SearchLaunch{a, s});
+}
+
 }  // namespace
 }  // namespace nbcuda
 
 cudaError_t nb_cuda_sort(const nb_bk_sort* args, cudaStream_t stream) {
     using namespace nbcuda;
+    if (args->op == NB_SK_SEARCH) return search(*args, stream);
     const SortKey key = sort_key_of(args->dtype);
     if (args->op == NB_SK_SORT) {
         SortPlan pl;

@@ -108,3 +108,24 @@ nb_status nb_sortd_unique(const char* op, const nb_tensor* x, bool sorted, nb_te
     if (counts) *counts = cnt;
     return NB_OK;
 }
+
+nb_status nb_sortd_search(const char* op, const nb_tensor* sorted, const nb_tensor* values, bool right,
+                          nb_tensor* out) {
+    nb_bk_sort p;
+    memset(&p, 0, sizeof p);
+    p.op = NB_SK_SEARCH, p.dtype = values->dtype, p.right = right, p.index_dtype = out->dtype;
+    p.in = nb_tensor_data(sorted), p.values = (void*)nb_tensor_data(values), p.indices = nb_tensor_data(out);
+    p.n = sorted->shape[sorted->ndim - 1];
+    if (values->ndim == 0) {  /* one value, one line (sorted is 1-d) */
+        p.ndim = 1, p.shape[0] = 1;
+    } else {
+        p.ndim = values->ndim;
+        for (int32_t i = 0; i < values->ndim; i++) {
+            p.shape[i] = values->shape[i], p.values_strides[i] = values->strides[i], p.indices_strides[i] = out->strides[i];
+            if (sorted->ndim > 1 && i < values->ndim - 1) p.in_strides[i] = sorted->strides[i];
+        }
+    }
+    p.dim = p.ndim - 1;
+    p.in_strides[p.dim] = sorted->strides[sorted->ndim - 1];
+    return launch(op, sorted, &p, 0);
+}

@@ -19,4 +19,9 @@ nb_status nb_sortd_lines(const char* op, const nb_tensor* x, int32_t d, bool des
 nb_status nb_sortd_unique(const char* op, const nb_tensor* x, bool sorted, nb_tensor** values, nb_tensor** inverse,
                           nb_tensor** counts);
 
+/* searchsorted on sorted's device: out (int64 or int32, values' shape, contiguous)
+ * from sorted (1-d, or values' leading dims) and values of the same dtype. */
+nb_status nb_sortd_search(const char* op, const nb_tensor* sorted, const nb_tensor* values, bool right,
+                          nb_tensor* out);
+
 #endif /* NABLA_OPS_SORT_DEVICE_H_ */

@@ -847,6 +847,8 @@ export interface Functions {
   nb_sort(x: nb_tensor | null, dim: number | bigint, descending: number, stable: number, values: BigUint64Array | null, indices: BigUint64Array | null): number;
   /** The int64 indices that sort x along dim (the indices of nb_sort). */
   nb_argsort(x: nb_tensor | null, dim: number | bigint, descending: number, stable: number, out: BigUint64Array | null): number;
+  /** For each element of values, its insertion point in sorted_sequence's last dim (sorted ascending) that keeps it sorted: the count of elements below it (< value; <= with right), by binary search. sorted_sequence is 1-d (one line for all values) or has values' leading dims; same dtype (not bool) and device. *out: int64 (int32 with out_int32), shaped as values. NaN values go last, as in PyTorch. */
+  nb_searchsorted(sorted_sequence: nb_tensor | null, values: nb_tensor | null, right: number, out_int32: number, out: BigUint64Array | null): number;
   /** The k largest (or smallest) elements along dim and their int64 indices, always sorted; ties keep the earlier index first. */
   nb_topk(x: nb_tensor | null, k: number | bigint, dim: number | bigint, largest: number, sorted: number, values: BigUint64Array | null, indices: BigUint64Array | null): number;
   /** The distinct values of the flattened x, sorted (every NaN is distinct, as in PyTorch); inverse (x's shape, int64: each element's position in values) and counts (int64) are computed only when their pointers are non-NULL. */

@@ -372,6 +372,7 @@ const FUNCTIONS = Object.freeze({
   nb_triu: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "diagonal"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: shape", true, {"out": ["out", 1]}],
   nb_sort: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "descending"], ["int32_t", "stable"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: shape", true, {"values": ["out", 1], "indices": ["out", 1]}],
   nb_argsort: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "descending"], ["int32_t", "stable"], ["nb_tensor**", "out"]], "ops: shape", false, {"out": ["out", 1]}],
+  nb_searchsorted: ["nb_status", [["const nb_tensor*", "sorted_sequence"], ["const nb_tensor*", "values"], ["int32_t", "right"], ["int32_t", "out_int32"], ["nb_tensor**", "out"]], "ops: shape", false, {"out": ["out", 1]}],
   nb_topk: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "k"], ["int64_t", "dim"], ["int32_t", "largest"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "indices"]], "ops: shape", true, {"values": ["out", 1], "indices": ["out", 1]}],
   nb_unique: ["nb_status", [["const nb_tensor*", "x"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false, {"values": ["out", 1], "inverse": ["out", 1], "counts": ["out", 1]}],
   nb_unique_dim: ["nb_status", [["const nb_tensor*", "x"], ["int64_t", "dim"], ["int32_t", "sorted"], ["nb_tensor**", "values"], ["nb_tensor**", "inverse"], ["nb_tensor**", "counts"]], "ops: shape", false, {"values": ["out", 1], "inverse": ["out", 1], "counts": ["out", 1]}],
@@ -816,6 +817,7 @@ function declare(koffi, lib) {
   fn.nb_triu = bind('nb_triu', 'nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, nb_tensor** out)');
   fn.nb_sort = bind('nb_sort', 'nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** values, nb_tensor** indices)');
   fn.nb_argsort = bind('nb_argsort', 'nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending, int32_t stable, nb_tensor** out)');
+  fn.nb_searchsorted = bind('nb_searchsorted', 'nb_status nb_searchsorted(const nb_tensor* sorted_sequence, const nb_tensor* values, int32_t right, int32_t out_int32, nb_tensor** out)');
   fn.nb_topk = bind('nb_topk', 'nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t largest, int32_t sorted, nb_tensor** values, nb_tensor** indices)');
   fn.nb_unique = bind('nb_unique', 'nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');
   fn.nb_unique_dim = bind('nb_unique_dim', 'nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, nb_tensor** values, nb_tensor** inverse, nb_tensor** counts)');

@@ -1,7 +1,7 @@
 """torch functions that build, split or count, written as compositions of nabla ops: block_diag,
 cartesian_prod, combinations, vander, rot90, diagflat, the window functions (hann, hamming,
-blackman, bartlett), histc, histogram, bincount, bucketize / searchsorted and isin (comparisons against
-every boundary: O(n * m) memory, fine for the sizes programs bin with), hsplit / vsplit /
+blackman, bartlett), histc, histogram, bincount, bucketize / searchsorted (the C op nb_searchsorted, a
+binary search per value) and isin (a sort and a search), hsplit / vsplit /
 dsplit, split_with_sizes, ravel, scalar_tensor, asarray, kaiser_window and torch.i0 (special's
 composition), and the in-place spellings of
 elementwise functions (acosh_, deg2rad_, frac_, clamp_min_, ...) as Tensor methods."""
@@ -235,7 +235,7 @@ def histogram(input: Tensor, bins, *, range=None, weight: Tensor | None = None, 
         edges = nb.linspace(lo, hi, int(bins) + 1, dtype=input.dtype, device=input.device)
     n = edges.shape[0] - 1
     inside = (x >= edges[0]) & (x <= edges[-1])
-    pos = (edges[1:-1].reshape(1, -1) <= x.reshape(-1, 1)).sum(1) if n > 1 else nb.zeros_like(x, dtype=nb.int64)
+    pos = searchsorted(edges[1:-1].contiguous(), x, right=True) if n > 1 else nb.zeros_like(x, dtype=nb.int64)
     pos = nb.where(inside, pos, nb.full_like(pos, n))  # the dropped ones go to a bin that is cut off
     w = nb.ones_like(x) if weight is None else weight.reshape(-1).to(input.dtype)
     hist = nb.zeros(n + 1, dtype=input.dtype, device=input.device).index_add(0, pos, w)[:n]
@@ -269,30 +269,25 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 builtins_max = max
 
 
-def _count_below(boundaries: Tensor, values: Tensor, right: bool) -> Tensor:
-    """For each value, how many of boundaries' last-dim entries are < value (<= when right); boundaries [*, M]
-    with batch dims matching values' leading dims, or 1-d. NaN values count as above everything."""
+def _search(op: str, boundaries: Tensor, values, right: bool, out_int32: bool) -> Tensor:
+    """nb_searchsorted after PyTorch's promotion of the two dtypes (a Python number is a 0-dim value)."""
     nb = _nb()
-    if boundaries.dim() == 1:
-        b = boundaries.reshape((1,) * values.dim() + (-1,))
-    else:
-        b = boundaries.unsqueeze(-2)
-    v = values.unsqueeze(-1)
-    below = (b <= v) if right else (b < v)
-    counts = below.sum(-1)
-    if values.dtype.is_floating_point:
-        counts = nb.where(nb.isnan(values), nb.full_like(counts, boundaries.shape[-1]), counts)
-    return counts
+    from ._lib import lib
+    from ._tensor import _call
+    if not isinstance(values, Tensor):
+        values = nb.tensor(values, device=boundaries.device)
+    common = nb.result_type(boundaries, values)
+    if common == nb.bool:
+        raise NotImplementedError(f"\"{op}_out_cpu\" not implemented for 'Bool'")
+    boundaries, values = boundaries.to(common), values.to(common)  # held until the call returns
+    return _call(lib.nbpy_searchsorted, boundaries._h, values._h, int(bool(right)), int(bool(out_int32)))
 
 
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, out=None) -> Tensor:
     """The index of the bucket of boundaries (1-d, increasing) each element of input falls in."""
-    nb = _nb()
     if boundaries.dim() != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
-    scalar = not isinstance(input, Tensor)
-    x = nb.tensor(input) if scalar else input
-    result = _count_below(boundaries, x, right).to(nb.int32 if out_int32 else nb.int64)
+    result = _search("bucketize", boundaries, input, right, out_int32)
     return result if out is None else out.copy_(result)
 
 
@@ -300,7 +295,6 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
                  out=None, sorter: Tensor | None = None) -> Tensor:
     """Where each value of input would be inserted into sorted_sequence's last dim to keep it sorted (the leftmost
     place, or the rightmost with right=True / side='right')."""
-    nb = _nb()
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
@@ -310,22 +304,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
         right = side == "right"
     if sorter is not None:
         sorted_sequence = sorted_sequence.gather(-1, sorter.long())
-    scalar = not isinstance(input, Tensor)
-    values = nb.tensor(input, dtype=sorted_sequence.dtype) if scalar else input
-    if sorted_sequence.dim() > 1 and (values.dim() != sorted_sequence.dim()
-                                      or tuple(values.shape[:-1]) != tuple(sorted_sequence.shape[:-1])):
-        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
-                           f"dimensions of boundaries tensor and input value tensor must match, but we got boundaries "
-                           f"tensor {list(sorted_sequence.shape)} and input value tensor {list(values.shape)}")
-    if sorted_sequence.dim() > 1:
-        b = sorted_sequence.unsqueeze(-2)  # [*, 1, M] against values [*, K, 1]
-        v = values.unsqueeze(-1)
-        counts = ((b <= v) if right else (b < v)).sum(-1)
-        if values.dtype.is_floating_point:
-            counts = nb.where(nb.isnan(values), nb.full_like(counts, sorted_sequence.shape[-1]), counts)
-    else:
-        counts = _count_below(sorted_sequence, values, right)
-    result = counts.to(nb.int32 if out_int32 else nb.int64)
+    result = _search("searchsorted", sorted_sequence, input, right, out_int32)
     return result if out is None else out.copy_(result)
 
 
@@ -334,8 +313,16 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
     nb = _nb()
     e = elements if isinstance(elements, Tensor) else nb.tensor(elements)
     t = test_elements if isinstance(test_elements, Tensor) else nb.tensor(test_elements)
-    found = (e.unsqueeze(-1) == t.reshape(-1)).any(-1) if t.numel() else nb.zeros(e.shape, dtype=nb.bool,
-                                                                                  device=e.device)
+    if nb.bool in (e.dtype, t.dtype):
+        raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+    if t.numel() == 0:
+        found = nb.zeros(e.shape, dtype=nb.bool, device=e.device)
+    else:  # each element's place among the sorted test elements holds it, or it is absent
+        common = nb.result_type(e, t)
+        table = t.reshape(-1).to(common).sort().values
+        e = e.to(common)
+        pos = _search("isin", table, e, False, False).clamp(max=table.numel() - 1)
+        found = table[pos] == e
     return ~found if invert else found
 
 
