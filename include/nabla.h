@@ -119,6 +119,7 @@ extern "C" {
 #define NB_PROFILE_SHAPES 1  /* record the shapes and dtypes of each op's tensor inputs */
 #define NB_PROFILE_MEMORY 2  /* record storage allocations and frees (bytes, address, device) */
 #define NB_PROFILE_CUDA   4  /* time ops on CUDA tensors on their stream with a pair of timing events */
+#define NB_PROFILE_STACK  8  /* record, for each op call, the caller's stack as the stack source (nb_profiler_set_stack_source) reports it */
 
 /* How a reduction collective combines the ranks' values (int32_t; PyTorch's ReduceOp numbering). */
 #define NB_REDUCE_OP_SUM     0  /* sum (logical or for bool) */
@@ -188,6 +189,9 @@ typedef nb_status (*nb_grad_hook_fn)(void* payload, const nb_tensor* grad, nb_te
 
 /* A post-accumulate-grad hook: sees the leaf t (borrowed) right after its gradient was accumulated into .grad during backward. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
 typedef nb_status (*nb_post_accumulate_hook_fn)(void* payload, nb_tensor* t);
+
+/* A profiler stack source: writes the calling thread's call stack into buf as text, one frame per line (separated by '\n'), innermost first, NUL-terminated within cap bytes, and returns the full length without the NUL (as snprintf does; the core calls again with a larger buffer when it did not fit); a negative value or 0: no stack. Called on the thread that calls an op, at the op's start, while a session with NB_PROFILE_STACK runs; ops it calls itself are recorded without a stack. */
+typedef int64_t (*nb_stack_source_fn)(void* payload, char* buf, int64_t cap);
 
 /* A saved-tensor pack hook: sees each tensor an autograd node saves while its hooks are pushed (borrowed) and stores in *packed what the node keeps instead (retain t to keep the tensor itself). Returns NB_OK or a status (message through nb_set_error), which fails the op that saved it. Tensors saved while it runs are not packed again. */
 typedef nb_status (*nb_saved_pack_fn)(void* payload, const nb_tensor* t, void** packed);
@@ -575,7 +579,7 @@ NB_API nb_status nb_profiler_stop(void);
 /* The running session's NB_PROFILE_* flags; 0 when none runs (also 0 for a session started with no flags: use it as a flag set, not a state). */
 NB_API int32_t nb_profiler_enabled(void);
 
-/* The last stopped session as JSON: {"events": [{"kind": "op"|"range"|"memory", "name", "tid", "ts_ns", "dur_ns", "device": "cpu:0", optional "shapes", "dtypes", "bytes" (negative: freed), "addr", "device_ts_us", "device_dur_us", "stream"}], "duration_ns"}; times in ns from the session's start. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+/* The last stopped session as JSON: {"events": [{"kind": "op"|"range"|"memory", "name", "tid", "ts_ns", "dur_ns", "device": "cpu:0", optional "shapes", "dtypes", "stack" (list of strings, innermost frame first), "bytes" (negative: freed), "addr", "device_ts_us", "device_dur_us", "stream"}], "duration_ns"}; times in ns from the session's start. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
 NB_API nb_status nb_profiler_events(char* buf, int64_t cap, int64_t* needed);
 
 /* Opens a user range on the calling thread (recorded when a session runs; copied). Ranges nest, up to 256 deep. */
@@ -583,6 +587,9 @@ NB_API nb_status nb_profiler_range_push(const char* name);
 
 /* Closes the calling thread's innermost range; fails when none is open. */
 NB_API nb_status nb_profiler_range_pop(void);
+
+/* Sets the process-wide stack source that sessions started with NB_PROFILE_STACK call at each op's start (a frontend reports its language's call stack); the text is kept with the op event and written as its "stack" (a list of lines) by nb_profiler_events. fn NULL clears it. destroy(payload) (may be NULL) runs once the source is replaced or cleared and no call to it is in progress. */
+NB_API nb_status nb_profiler_set_stack_source(nb_stack_source_fn fn, void* payload, nb_deleter_fn destroy);
 
 /* ---- autocast ---- */
 /* Turns autocast on or off for ops on a device type (NB_CPU or NB_CUDA) on the calling thread. While on, an op whose manifest entry has an "autocast" policy casts its floating-point inputs on that device (float64 excepted) first: "lower" to the autocast dtype, "fp32" to float32, "promote" to the widest of them; ops it calls run without autocast, and so does backward. */

@@ -1,8 +1,12 @@
 """nabla.profiler: op calls, user ranges and allocator events recorded in the core, PyTorch's
-key_averages table, schedules, and a Chrome trace that follows the Trace Event Format."""
+key_averages table, schedules, a Chrome trace that follows the Trace Event Format, and
+with_stack / with_flops compared with torch.profiler on the same programs."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import sys
 import threading
 
 import pytest
@@ -275,3 +279,175 @@ def test_device_ops_get_a_stream_track_and_flow_arrows(device):
     flows = [e for e in trace["traceEvents"] if e["ph"] in ("s", "f")]
     assert len(flows) == 2 * len(kernels)
     assert "Self CUDA" in prof.key_averages().table()
+
+
+# ---- with_stack and with_flops against torch.profiler ----
+
+def _nb_mm(a, b):
+    line = sys._getframe().f_lineno + 1
+    return nb.mm(a, b), line
+
+
+def _nb_mm_other(a, b):
+    return nb.mm(a, b)
+
+
+def _torch_mm(a, b):
+    return torch.mm(a, b)
+
+
+def _torch_mm_other(a, b):
+    return torch.mm(a, b)
+
+
+def _torch_stack_profile(**kw):
+    from torch.profiler import _ExperimentalConfig
+    # torch 2.13 fills FunctionEvent.stack only with the verbose config (else the frames are separate
+    # python_function events); its first entry is the builtin the C++ op was reached through
+    return torch.profiler.profile(with_stack=True, experimental_config=_ExperimentalConfig(verbose=True), **kw)
+
+
+def _frames(stack) -> list[str]:
+    """A stack's Python frames without their line numbers: "file: function"."""
+    return [re.sub(r"\(\d+\): ", ": ", s) for s in stack if not s.startswith("<built-in")]
+
+
+def test_stack_points_at_the_callers_line():
+    a, b = nb.randn(4, 5), nb.randn(5, 3)
+    with profile(with_stack=True) as prof:
+        call_line = sys._getframe().f_lineno + 1
+        _, mm_line = _nb_mm(a, b)
+    with _torch_stack_profile() as tprof:
+        _torch_mm(torch.randn(4, 5), torch.randn(5, 3))
+    mm = [e for e in prof.events() if e.name == "nabla::mm"]
+    assert len(mm) == 1
+    stack = mm[0].stack
+    fname = torch.profiler.python_tracer._prefix_regex()
+    fname = next((__file__[len(p):] for p in fname if __file__.startswith(p)), __file__)
+    # innermost first, torch's "file(line): function", no frame of nabla itself
+    assert stack[0] == f"{fname}({mm_line}): _nb_mm"
+    assert stack[1] == f"{fname}({call_line}): test_stack_points_at_the_callers_line"
+    assert all(re.fullmatch(r".+\(\d+\): .+", s) for s in stack)
+    assert not any("nabla" + os.sep in s.split("(")[0] for s in stack)
+    tmm = [e for e in tprof.events() if e.name == "aten::mm"]
+    assert len(tmm) == 1
+    # torch's python frames of the same call chain, file for file and function for function
+    tframes = _frames(tmm[0].stack)
+    assert _frames(stack)[:2] == [f"{fname}: _nb_mm", f"{fname}: test_stack_points_at_the_callers_line"]
+    assert tframes[:2] == [f"{fname}: _torch_mm", f"{fname}: test_stack_points_at_the_callers_line"]
+    assert _frames(stack)[2:] == tframes[2:]  # pytest's frames above the test: the same ones
+    # ops the user calls directly get the test's own line innermost
+    with profile(with_stack=True) as prof:
+        line = sys._getframe().f_lineno + 1
+        a + b.sum()
+    assert [e.stack[0] for e in prof.events()] == [f"{fname}({line}): test_stack_points_at_the_callers_line"] * 2
+    trace = _trace(prof)
+    check_trace_event_format(trace)
+    ops = [e for e in trace["traceEvents"] if e.get("cat") == "cpu_op"]
+    assert ops and all(e["args"]["stack"][0].endswith("test_stack_points_at_the_callers_line") for e in ops)
+
+
+def test_group_by_stack_n_separates_call_sites_as_torch_does():
+    a, b = nb.randn(4, 5), nb.randn(5, 3)
+    ta, tb = torch.randn(4, 5), torch.randn(5, 3)
+    with profile(with_stack=True) as prof:
+        for _ in range(2):
+            _nb_mm(a, b)
+        _nb_mm_other(a, b)
+    with _torch_stack_profile() as tprof:
+        for _ in range(2):
+            _torch_mm(ta, tb)
+        _torch_mm_other(ta, tb)
+    assert [e.count for e in prof.key_averages() if e.key == "nabla::mm"] == [3]
+    assert all(e.stack == [] for e in prof.key_averages())
+    grouped = [e for e in prof.key_averages(group_by_stack_n=1) if e.key == "nabla::mm"]
+    tgrouped = [e for e in tprof.key_averages(group_by_stack_n=2) if e.key == "aten::mm"]  # past the builtin
+    assert sorted(e.count for e in grouped) == sorted(e.count for e in tgrouped) == [1, 2]
+    assert {e.count: [f.split(": ")[1] for f in e.stack] for e in grouped} == {2: ["_nb_mm"], 1: ["_nb_mm_other"]}
+    assert {e.count: [f.split(": ")[1] for f in _frames(e.stack)] for e in tgrouped} == \
+        {2: ["_torch_mm"], 1: ["_torch_mm_other"]}
+    # the table's Source Location: the first frame on the event's row, the others under it, a blank line after
+    avgs = prof.key_averages(group_by_stack_n=2)
+    table = avgs.table(sort_by="count", row_limit=2, max_src_column_width=200)
+    ttable = tprof.key_averages(group_by_stack_n=3).table(sort_by="count", row_limit=2)
+    assert "Source Location" in table.splitlines()[1] and "Source Location" in ttable.splitlines()[1]
+    lines = table.splitlines()
+    top = avgs[[e.count for e in avgs].index(max(e.count for e in avgs))]
+    assert lines[3].startswith(top.key) and lines[3].rstrip().endswith(top.stack[0])
+    assert lines[4].strip() == top.stack[1] and lines[5].strip() == ""
+    narrow = avgs.table(sort_by="count", row_limit=2, max_src_column_width=12)
+    assert narrow.splitlines()[3].rstrip().endswith("..." + top.stack[0][-9:])  # the tail, as torch's trim_path
+    assert "Source Location" not in prof.key_averages().table()
+
+
+FLOP_CASES = [
+    ("mm", lambda m: m.mm(m.randn(7, 5), m.randn(5, 3))),
+    ("matmul", lambda m: m.matmul(m.randn(7, 5), m.randn(5, 3))),
+    ("matmul", lambda m: m.matmul(m.randn(2, 7, 5), m.randn(5, 3))),
+    ("matmul", lambda m: m.matmul(m.randn(2, 7, 5), m.randn(2, 5, 3))),
+    ("linear", lambda m: m.nn.functional.linear(m.randn(7, 5), m.randn(3, 5), m.randn(3))),
+    ("linear", lambda m: m.nn.functional.linear(m.randn(4, 7, 5), m.randn(3, 5))),
+    ("addmm", lambda m: m.addmm(m.randn(3), m.randn(7, 5), m.randn(5, 3))),
+    ("bmm", lambda m: m.bmm(m.randn(2, 7, 5), m.randn(2, 5, 3))),
+    ("baddbmm", lambda m: m.baddbmm(m.randn(2, 7, 3), m.randn(2, 7, 5), m.randn(2, 5, 3))),
+    ("add", lambda m: m.add(m.randn(4, 1), m.randn(1, 6))),
+    ("add", lambda m: m.randn(4, 6) + 2),
+    ("mul", lambda m: m.mul(m.randn(1, 6), m.randn(4, 1))),
+]
+
+
+@pytest.mark.parametrize("op,fn", FLOP_CASES, ids=[f"{op}{i}" for i, (op, _) in enumerate(FLOP_CASES)])
+def test_flops_equal_torchs(op, fn):
+    with profile(with_flops=True) as prof:
+        fn(nb)
+    with torch.profiler.profile(with_flops=True) as tprof:
+        fn(torch)
+    flops = [e.flops for e in prof.events() if e.flops]
+    tflops = [e.flops for e in tprof.events() if e.flops]
+    assert len(tflops) == 1 and flops == tflops, (flops, tflops)
+    assert [e.name for e in prof.events() if e.flops] == [f"nabla::{op}"]
+    avg = {e.key: e.flops for e in prof.key_averages()}
+    assert avg[f"nabla::{op}"] == tflops[0]
+    assert prof.events()[0].input_shapes == []  # recorded for the count, shown only with record_shapes
+
+
+def test_flops_column_and_unit_as_torch_prints_them():
+    for n in (4, 100):  # 128 FLOPs, then 2 MFLOPs: the unit follows the smallest count
+        a, b = nb.randn(n, n), nb.randn(n, n)
+        with profile(with_flops=True) as prof:
+            for _ in range(3):
+                nb.mm(a, b)
+        with torch.profiler.profile(with_flops=True) as tprof:
+            for _ in range(3):
+                torch.mm(torch.randn(n, n), torch.randn(n, n))
+        [avg] = [e for e in prof.key_averages() if e.key == "nabla::mm"]
+        [tavg] = [e for e in tprof.key_averages() if e.key == "aten::mm"]
+        assert avg.flops == tavg.flops == 3 * 2 * n ** 3
+        table, ttable = prof.key_averages().table(), tprof.key_averages().table()
+        theader = ttable.splitlines()[1].split("  ")[-2].strip()
+        assert theader == ("Total FLOPs" if n == 4 else "Total MFLOPs")
+        assert table.splitlines()[1].rstrip().endswith(theader)
+        row = next(line for line in table.splitlines() if line.startswith("nabla::mm"))
+        trow = next(line for line in ttable.splitlines() if line.strip().startswith("aten::mm"))
+        assert row.split()[-1] == trow.split()[-1]  # "384.000", "6.000"
+    with profile() as prof:  # without with_flops: no counts, no column
+        nb.mm(a, b)
+    assert all(e.flops == 0 for e in prof.events())
+    assert "FLOPs" not in prof.key_averages().table()
+
+
+def test_stack_off_records_no_stacks():
+    a = nb.randn(3, 3)
+    with profile(record_shapes=True) as prof:
+        assert lib.nb_profiler_enabled() & lib.NB_PROFILE_STACK == 0
+        _nb_mm(a, a)
+    assert prof._session["events"] and all("stack" not in raw for raw in prof._session["events"])
+    assert all(e.stack == [] for e in prof.events())
+    assert all(e.stack == [] for e in prof.key_averages(group_by_stack_n=3))
+    with profile(with_stack=True) as prof:
+        assert lib.nb_profiler_enabled() & lib.NB_PROFILE_STACK
+        with record_function("user range"):
+            _nb_mm(a, a)
+    [rng] = [e for e in prof.events() if e.name == "user range"]
+    assert rng.stack == []  # user ranges carry none
+    assert [e.stack[0].split(": ")[1] for e in prof.events() if e.name == "nabla::mm"] == ["_nb_mm"]

@@ -70,6 +70,7 @@ extern "Python" nb_status nbpy_warning(void* payload, const char* message);
 extern "Python" nb_status nbpy_saved_pack(void* payload, const nb_tensor* t, void** packed);
 extern "Python" nb_status nbpy_saved_unpack(void* payload, void* packed, nb_tensor** out);
 extern "Python" void nbpy_saved_free(void* payload, void* packed);
+extern "Python" int64_t nbpy_stack_source(void* payload, char* buf, int64_t cap);
 """
 
 

@@ -8,7 +8,12 @@
  * with NB_PROFILE_CUDA an op on a CUDA tensor also records a timing event
  * before and after it on the current stream, read back at stop. Stop writes the
  * session as JSON (nb_profiler_events): frontends build their tables and traces
- * from that, so the core knows nothing of any trace format. */
+ * from that, so the core knows nothing of any trace format.
+ *
+ * With NB_PROFILE_STACK an op's start also asks the stack source a frontend set
+ * (nb_profiler_set_stack_source) for its caller's stack, kept as text with the
+ * event. The source is refcounted so that replacing it while another thread is
+ * inside it is safe; only sessions with the flag ever touch it. */
 #define _GNU_SOURCE
 #include "profiler.h"
 
@@ -29,6 +34,7 @@ typedef struct prof_ev {
     int32_t kind, device_type, device_index;
     const char* name;     /* ops: static; ranges: owned copy */
     char* args;           /* owned JSON members ("shapes":..,"dtypes":..) or NULL */
+    char* stack;          /* owned: the stack source's text, frames separated by '\n'; or NULL */
     int64_t t0, t1;       /* ns since the session's start; t1 < 0 while open */
     int64_t bytes;        /* memory: + allocated, - freed */
     uintptr_t addr;
@@ -68,6 +74,18 @@ static _Thread_local prof_buf* tls_buf;
 static _Thread_local int32_t tls_depth;
 static _Thread_local int64_t tls_range[PROF_MAX_RANGES]; /* token of the open range, -1: not recorded */
 
+/* The stack source: one holder per nb_profiler_set_stack_source, freed (and its
+ * payload destroyed) by whoever drops the last reference. */
+typedef struct stack_src {
+    nb_stack_source_fn fn;
+    void* payload;
+    nb_deleter_fn destroy;
+    int64_t refs;
+} stack_src;
+static pthread_mutex_t src_lock = PTHREAD_MUTEX_INITIALIZER;
+static stack_src* src;
+static _Thread_local bool tls_in_source; /* ops the source calls get no stack of their own */
+
 static int64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -103,6 +121,7 @@ static prof_buf* my_buf(void) {
 static void ev_clear(prof_ev* e) {
     if (e->kind == EV_RANGE) free((char*)e->name);
     free(e->args);
+    free(e->stack);
     nb_event_release(e->e0);
     nb_event_release(e->e1);
 }
@@ -209,6 +228,47 @@ static char* input_args(const nb_tensor* const* ts, int32_t n) {
     return s.p;
 }
 
+/* ---- the stack source ---- */
+
+static void src_unref(stack_src* h) {
+    pthread_mutex_lock(&src_lock);
+    bool last = --h->refs == 0;
+    pthread_mutex_unlock(&src_lock);
+    if (last) {
+        if (h->destroy) h->destroy(h->payload);
+        free(h);
+    }
+}
+
+/* The calling thread's stack as the source reports it (owned), or NULL. */
+static char* take_stack(void) {
+    if (tls_in_source) return NULL;
+    pthread_mutex_lock(&src_lock);
+    stack_src* h = src;
+    if (h) h->refs++;
+    pthread_mutex_unlock(&src_lock);
+    if (h == NULL) return NULL;
+    tls_in_source = true;
+    char small[2048];
+    char* out = NULL;
+    int64_t n = h->fn(h->payload, small, (int64_t)sizeof small);
+    if (n > 0 && n < (int64_t)sizeof small) {
+        small[n] = '\0';
+        out = strdup(small);
+    } else if (n > 0 && n < (INT64_C(1) << 30) && (out = malloc((size_t)n + 1)) != NULL) {
+        int64_t m = h->fn(h->payload, out, n + 1); /* the frames may differ by now: keep what fits */
+        if (m <= 0) {
+            free(out);
+            out = NULL;
+        } else {
+            out[m < n ? m : n] = '\0';
+        }
+    }
+    tls_in_source = false;
+    src_unref(h);
+    return out;
+}
+
 /* ---- hooks ---- */
 
 static nb_event* device_mark(int32_t index, void** stream_out) {
@@ -236,6 +296,7 @@ int64_t nb_prof_op_begin(const char* name, const nb_tensor* const* inputs, int32
             break;
         }
     if (flags & NB_PROFILE_SHAPES) e.args = input_args(inputs, n);
+    if (flags & NB_PROFILE_STACK) e.stack = take_stack();
     if ((flags & NB_PROFILE_CUDA) && e.device_type == NB_CUDA) e.e0 = device_mark(e.device_index, &e.stream);
     e.t0 = now_ns() - t_origin;
     int64_t token = push(&e);
@@ -270,7 +331,7 @@ void nb_prof_memory(int32_t device_type, int32_t device_index, const void* ptr, 
 /* ---- the ABI ---- */
 
 NB_API nb_status nb_profiler_start(int32_t flags) {
-    if (flags & ~(NB_PROFILE_SHAPES | NB_PROFILE_MEMORY | NB_PROFILE_CUDA))
+    if (flags & ~(NB_PROFILE_SHAPES | NB_PROFILE_MEMORY | NB_PROFILE_CUDA | NB_PROFILE_STACK))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "profiler_start: unknown flags %#x", (unsigned)flags);
     pthread_mutex_lock(&prof_lock);
     if (atomic_load(&nb_prof_flags) != 0) {
@@ -332,6 +393,21 @@ static void write_event(sbuf* s, int64_t tid, const prof_ev* e, int64_t t_end) {
               e->t0, (e->t1 < 0 ? t_end : e->t1) - e->t0, nb_device_type_name(e->device_type), (int)e->device_index);
     if (e->kind == EV_MEM) sb_printf(s, ",\"bytes\":%" PRId64 ",\"addr\":%" PRIuPTR, e->bytes, e->addr);
     if (e->args) sb_printf(s, ",%s", e->args);
+    if (e->stack) { /* one JSON string per line */
+        sb_printf(s, ",\"stack\":[");
+        const char* line = e->stack;
+        for (bool first = true; *line; first = false) {
+            const char* nl = strchr(line, '\n');
+            size_t len = nl ? (size_t)(nl - line) : strlen(line);
+            char* copy = strndup(line, len);
+            if (copy == NULL) { s->oom = true; break; }
+            if (!first) sb_printf(s, ",");
+            sb_string(s, copy);
+            free(copy);
+            line += len + (nl != NULL);
+        }
+        sb_printf(s, "]");
+    }
     if (e->e0 && e->e1) {
         double d0 = device_us(e->device_index, e->e0), d1 = device_us(e->device_index, e->e1);
         if (d0 >= 0 && d1 >= d0)
@@ -420,4 +496,19 @@ bool nb_prof_node_begin(const char* node_name) {
     char name[160];
     snprintf(name, sizeof name, "autograd::engine::evaluate_function: %s", node_name);
     return nb_profiler_range_push(name) == NB_OK;
+}
+
+NB_API nb_status nb_profiler_set_stack_source(nb_stack_source_fn fn, void* payload, nb_deleter_fn destroy) {
+    stack_src* h = NULL;
+    if (fn != NULL) {
+        h = calloc(1, sizeof *h);
+        if (h == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "profiler_set_stack_source: out of memory");
+        *h = (stack_src){.fn = fn, .payload = payload, .destroy = destroy, .refs = 1};
+    }
+    pthread_mutex_lock(&src_lock);
+    stack_src* old = src;
+    src = h;
+    pthread_mutex_unlock(&src_lock);
+    if (old) src_unref(old);
+    return NB_OK;
 }

@@ -1,6 +1,6 @@
 /* test_profiler_amp.c: the profiler, autocast and the loss-scaling ops from C, through the
  * public header alone: what a binding other than Python gets. Op events with shapes,
- * user ranges, allocator events, the start/stop errors; autocast casting a matmul to
+ * user ranges, allocator events, the start/stop errors, a stack source; autocast casting a matmul to
  * bfloat16 and a loss to float32 on this thread only; unscale finding an inf; no leaks. */
 #include "nbtest.h"
 
@@ -51,6 +51,80 @@ TEST(test_profiler_records_ops_ranges_and_memory) {
     nb_memory_stats after = nbt_stats();
     CHECK_EQ_INT(after.live_tensors, before.live_tensors);
     CHECK_EQ_INT(after.live_storages, before.live_storages);
+}
+
+/* A stack source: two frames, or with a long first frame (past the core's first buffer) when
+ * payload says so; it also calls an op itself, which the core records without a stack. */
+static int src_calls, src_destroyed;
+static int64_t stack_src(void* payload, char* buf, int64_t cap) {
+    src_calls++;
+    char text[5000];
+    if (*(int*)payload) {
+        memset(text, 'x', 3000);
+        snprintf(text + 3000, sizeof text - 3000, "\nouter.c(2): main");
+    } else {
+        snprintf(text, sizeof text, "inner.c(7): helper\nouter.c(2): \"main\"");
+        const int64_t s1[1] = {1};
+        nb_tensor *t = nbt_iota(s1, 1, NB_F32), *u = NULL;
+        CHECK_OK(nb_neg(t, NULL, &u));
+        nb_tensor_release(t);
+        nb_tensor_release(u);
+    }
+    return snprintf(buf, (size_t)cap, "%s", text);
+}
+static void src_destroy(void* payload) {
+    (void)payload;
+    src_destroyed++;
+}
+
+TEST(test_profiler_stack_source) {
+    static int short_stack = 0, long_stack = 1;
+    const int64_t s4[1] = {4};
+    nb_tensor *a = nbt_iota(s4, 1, NB_F32), *b = NULL, *c = NULL;
+    CHECK_OK(nb_profiler_set_stack_source(stack_src, &short_stack, src_destroy));
+    CHECK_OK(nb_profiler_start(0)); /* without NB_PROFILE_STACK the source is not called */
+    CHECK_OK(nb_add(a, a, 1.0, NULL, &b));
+    CHECK_OK(nb_profiler_stop());
+    CHECK_EQ_INT(src_calls, 0);
+    char* json = events();
+    CHECK_EQ_INT(count(json, "\"stack\""), 0);
+    free(json);
+    CHECK_OK(nb_profiler_start(NB_PROFILE_STACK));
+    CHECK_EQ_INT(nb_profiler_enabled(), NB_PROFILE_STACK);
+    CHECK_OK(nb_mul(a, b, NULL, &c));
+    CHECK_OK(nb_profiler_stop());
+    CHECK_EQ_INT(src_calls, 1);
+    json = events();
+    CHECK_EQ_INT(count(json, "\"name\":\"mul\""), 1);
+    CHECK_EQ_INT(count(json, "\"stack\":[\"inner.c(7): helper\",\"outer.c(2): \\\"main\\\"\"]"), 1);
+    CHECK_EQ_INT(count(json, "\"name\":\"neg\""), 1); /* the source's own op: no stack */
+    CHECK_EQ_INT(count(json, "\"stack\""), 1);
+    free(json);
+    CHECK_OK(nb_profiler_set_stack_source(stack_src, &long_stack, src_destroy)); /* replacing destroys */
+    CHECK_EQ_INT(src_destroyed, 1);
+    nb_tensor_release(c);
+    c = NULL;
+    CHECK_OK(nb_profiler_start(NB_PROFILE_STACK));
+    CHECK_OK(nb_mul(a, b, NULL, &c));
+    CHECK_OK(nb_profiler_stop());
+    CHECK_EQ_INT(src_calls, 3); /* too long for the first buffer: asked again with room */
+    json = events();
+    CHECK_EQ_INT(count(json, "xxx\",\"outer.c(2): main\"]"), 1);
+    free(json);
+    CHECK_OK(nb_profiler_set_stack_source(NULL, NULL, NULL)); /* clears */
+    CHECK_EQ_INT(src_destroyed, 2);
+    nb_tensor_release(c);
+    c = NULL;
+    CHECK_OK(nb_profiler_start(NB_PROFILE_STACK));
+    CHECK_OK(nb_mul(a, b, NULL, &c));
+    CHECK_OK(nb_profiler_stop());
+    CHECK_EQ_INT(src_calls, 3);
+    json = events();
+    CHECK_EQ_INT(count(json, "\"stack\""), 0);
+    free(json);
+    nb_tensor_release(a);
+    nb_tensor_release(b);
+    nb_tensor_release(c);
 }
 
 static void* other_thread(void* arg) {
@@ -111,6 +185,7 @@ TEST(test_unscale_finds_inf_and_scale_backs_off) {
 int main(int argc, char** argv) {
     NBT_BEGIN(argc, argv);
     RUN(test_profiler_records_ops_ranges_and_memory);
+    RUN(test_profiler_stack_source);
     RUN(test_autocast_per_thread);
     RUN(test_unscale_finds_inf_and_scale_backs_off);
     return NBT_END();

@@ -90,6 +90,9 @@ export type nb_grad_hook_fn = (payload: Pointer | null, grad: nb_tensor | null, 
 /** A post-accumulate-grad hook: sees the leaf t (borrowed) right after its gradient was accumulated into .grad during backward. Returns NB_OK or a status (message through nb_set_error), which aborts the backward pass. Runs on the thread that runs backward. */
 export type nb_post_accumulate_hook_fn = (payload: Pointer | null, t: nb_tensor | null) => number;
 
+/** A profiler stack source: writes the calling thread's call stack into buf as text, one frame per line (separated by '\n'), innermost first, NUL-terminated within cap bytes, and returns the full length without the NUL (as snprintf does; the core calls again with a larger buffer when it did not fit); a negative value or 0: no stack. Called on the thread that calls an op, at the op's start, while a session with NB_PROFILE_STACK runs; ops it calls itself are recorded without a stack. */
+export type nb_stack_source_fn = (payload: Pointer | null, buf: Pointer | null, cap: number | bigint) => number | bigint;
+
 /** A saved-tensor pack hook: sees each tensor an autograd node saves while its hooks are pushed (borrowed) and stores in *packed what the node keeps instead (retain t to keep the tensor itself). Returns NB_OK or a status (message through nb_set_error), which fails the op that saved it. Tensors saved while it runs are not packed again. */
 export type nb_saved_pack_fn = (payload: Pointer | null, t: nb_tensor | null, packed: Pointer | null) => number;
 
@@ -136,7 +139,7 @@ export declare const CONSTANTS: {
   /** Flags of nb_event_create (int32_t bits). */
   readonly "event": { readonly NB_EVENT_DEFAULT: 0; readonly NB_EVENT_TIMING: 1; readonly NB_EVENT_BLOCKING: 2 };
   /** Flags of nb_profiler_start (int32_t bits). */
-  readonly "profiler": { readonly NB_PROFILE_SHAPES: 1; readonly NB_PROFILE_MEMORY: 2; readonly NB_PROFILE_CUDA: 4 };
+  readonly "profiler": { readonly NB_PROFILE_SHAPES: 1; readonly NB_PROFILE_MEMORY: 2; readonly NB_PROFILE_CUDA: 4; readonly NB_PROFILE_STACK: 8 };
   /** How a reduction collective combines the ranks' values (int32_t; PyTorch's ReduceOp numbering). */
   readonly "reduce_op": { readonly NB_REDUCE_OP_SUM: 0; readonly NB_REDUCE_OP_AVG: 1; readonly NB_REDUCE_OP_PRODUCT: 2; readonly NB_REDUCE_OP_MIN: 3; readonly NB_REDUCE_OP_MAX: 4; readonly NB_REDUCE_OP_BAND: 5; readonly NB_REDUCE_OP_BOR: 6; readonly NB_REDUCE_OP_BXOR: 7 };
 };
@@ -381,12 +384,14 @@ export interface Functions {
   nb_profiler_stop(): number;
   /** The running session's NB_PROFILE_* flags; 0 when none runs (also 0 for a session started with no flags: use it as a flag set, not a state). */
   nb_profiler_enabled(): number;
-  /** The last stopped session as JSON: {"events": [{"kind": "op"|"range"|"memory", "name", "tid", "ts_ns", "dur_ns", "device": "cpu:0", optional "shapes", "dtypes", "bytes" (negative: freed), "addr", "device_ts_us", "device_dur_us", "stream"}], "duration_ns"}; times in ns from the session's start. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
+  /** The last stopped session as JSON: {"events": [{"kind": "op"|"range"|"memory", "name", "tid", "ts_ns", "dur_ns", "device": "cpu:0", optional "shapes", "dtypes", "stack" (list of strings, innermost frame first), "bytes" (negative: freed), "addr", "device_ts_us", "device_dur_us", "stream"}], "duration_ns"}; times in ns from the session's start. Writes at most cap bytes including a terminating NUL (buf may be NULL when cap is 0) and the full length, without the NUL, to *needed. */
   nb_profiler_events(buf: ArrayBufferView | ArrayBuffer | Pointer | null, cap: number | bigint, needed: BigInt64Array): number;
   /** Opens a user range on the calling thread (recorded when a session runs; copied). Ranges nest, up to 256 deep. */
   nb_profiler_range_push(name: string | null): number;
   /** Closes the calling thread's innermost range; fails when none is open. */
   nb_profiler_range_pop(): number;
+  /** Sets the process-wide stack source that sessions started with NB_PROFILE_STACK call at each op's start (a frontend reports its language's call stack); the text is kept with the op event and written as its "stack" (a list of lines) by nb_profiler_events. fn NULL clears it. destroy(payload) (may be NULL) runs once the source is replaced or cleared and no call to it is in progress. */
+  nb_profiler_set_stack_source(fn: RegisteredCallback | null, payload: ArrayBufferView | ArrayBuffer | Pointer | null, destroy: RegisteredCallback | null): number;
   /** Turns autocast on or off for ops on a device type (NB_CPU or NB_CUDA) on the calling thread. While on, an op whose manifest entry has an "autocast" policy casts its floating-point inputs on that device (float64 excepted) first: "lower" to the autocast dtype, "fp32" to float32, "promote" to the widest of them; ops it calls run without autocast, and so does backward. */
   nb_autocast_set_enabled(device_type: number, enabled: number): number;
   /** 1 when autocast is on for the device type on the calling thread, else 0. */

@@ -17,7 +17,7 @@ const CONSTANTS = Object.freeze({
   "qr_mode": Object.freeze({NB_QR_REDUCED: 0, NB_QR_COMPLETE: 1, NB_QR_R: 2}),
   "defaults": Object.freeze({NB_DTYPE_DEFAULT: -1, NB_DEVICE_CURRENT: -1, NB_IGNORE_INDEX: -100}),
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
-  "profiler": Object.freeze({NB_PROFILE_SHAPES: 1, NB_PROFILE_MEMORY: 2, NB_PROFILE_CUDA: 4}),
+  "profiler": Object.freeze({NB_PROFILE_SHAPES: 1, NB_PROFILE_MEMORY: 2, NB_PROFILE_CUDA: 4, NB_PROFILE_STACK: 8}),
   "reduce_op": Object.freeze({NB_REDUCE_OP_SUM: 0, NB_REDUCE_OP_AVG: 1, NB_REDUCE_OP_PRODUCT: 2, NB_REDUCE_OP_MIN: 3, NB_REDUCE_OP_MAX: 4, NB_REDUCE_OP_BAND: 5, NB_REDUCE_OP_BOR: 6, NB_REDUCE_OP_BXOR: 7}),
 });
 
@@ -142,6 +142,7 @@ const FUNCTIONS = Object.freeze({
   nb_profiler_events: ["nb_status", [["char*", "buf"], ["int64_t", "cap"], ["int64_t*", "needed"]], "profiler", false, {"buf": ["out", "cap"], "needed": ["out", 1]}],
   nb_profiler_range_push: ["nb_status", [["const char*", "name"]], "profiler", false, {"name": ["in", "string"]}],
   nb_profiler_range_pop: ["nb_status", [], "profiler", false, {}],
+  nb_profiler_set_stack_source: ["nb_status", [["nb_stack_source_fn", "fn"], ["void*", "payload"], ["nb_deleter_fn", "destroy"]], "profiler", false, {"payload": ["in", "opaque"]}],
   nb_autocast_set_enabled: ["nb_status", [["int32_t", "device_type"], ["int32_t", "enabled"]], "autocast", false, {}],
   nb_autocast_is_enabled: ["int32_t", [["int32_t", "device_type"]], "autocast", false, {}],
   nb_autocast_set_dtype: ["nb_status", [["int32_t", "device_type"], ["int32_t", "dtype"]], "autocast", false, {}],
@@ -432,6 +433,7 @@ const CALLBACKS = Object.freeze({
   nb_blocking_end_fn: ["void", [["void*", "token"]]],
   nb_grad_hook_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "grad"], ["nb_tensor**", "replacement"]]],
   nb_post_accumulate_hook_fn: ["nb_status", [["void*", "payload"], ["nb_tensor*", "t"]]],
+  nb_stack_source_fn: ["int64_t", [["void*", "payload"], ["char*", "buf"], ["int64_t", "cap"]]],
   nb_saved_pack_fn: ["nb_status", [["void*", "payload"], ["const nb_tensor*", "t"], ["void**", "packed"]]],
   nb_saved_unpack_fn: ["nb_status", [["void*", "payload"], ["void*", "packed"], ["nb_tensor**", "out"]]],
   nb_saved_free_fn: ["void", [["void*", "payload"], ["void*", "packed"]]],
@@ -460,6 +462,7 @@ function declare(koffi, lib) {
   types.nb_node = koffi.opaque('nb_node');
   types.nb_grad_hook_fn = koffi.proto('nb_status nb_grad_hook_fn(void* payload, const nb_tensor* grad, nb_tensor** replacement)');
   types.nb_post_accumulate_hook_fn = koffi.proto('nb_status nb_post_accumulate_hook_fn(void* payload, nb_tensor* t)');
+  types.nb_stack_source_fn = koffi.proto('int64_t nb_stack_source_fn(void* payload, char* buf, int64_t cap)');
   types.nb_saved_pack_fn = koffi.proto('nb_status nb_saved_pack_fn(void* payload, const nb_tensor* t, void** packed)');
   types.nb_saved_unpack_fn = koffi.proto('nb_status nb_saved_unpack_fn(void* payload, void* packed, nb_tensor** out)');
   types.nb_saved_free_fn = koffi.proto('void nb_saved_free_fn(void* payload, void* packed)');
@@ -587,6 +590,7 @@ function declare(koffi, lib) {
   fn.nb_profiler_events = bind('nb_profiler_events', 'nb_status nb_profiler_events(char* buf, int64_t cap, int64_t* needed)');
   fn.nb_profiler_range_push = bind('nb_profiler_range_push', 'nb_status nb_profiler_range_push(const char* name)');
   fn.nb_profiler_range_pop = bind('nb_profiler_range_pop', 'nb_status nb_profiler_range_pop()');
+  fn.nb_profiler_set_stack_source = bind('nb_profiler_set_stack_source', 'nb_status nb_profiler_set_stack_source(nb_stack_source_fn* fn, void* payload, nb_deleter_fn* destroy)');
   fn.nb_autocast_set_enabled = bind('nb_autocast_set_enabled', 'nb_status nb_autocast_set_enabled(int32_t device_type, int32_t enabled)');
   fn.nb_autocast_is_enabled = bind('nb_autocast_is_enabled', 'int32_t nb_autocast_is_enabled(int32_t device_type)');
   fn.nb_autocast_set_dtype = bind('nb_autocast_set_dtype', 'nb_status nb_autocast_set_dtype(int32_t device_type, int32_t dtype)');

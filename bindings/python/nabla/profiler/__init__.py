@@ -4,7 +4,22 @@ The core records every op call (its name, host start and end, the thread and, wh
 asked, input shapes and dtypes; on CUDA its device time through events on the
 stream), storage allocations and frees, and user ranges (record_function). This
 module turns a session into PyTorch's views: key_averages().table(...) and a Chrome
-trace. `with_stack`, `with_flops` and `with_modules` are accepted and not recorded.
+trace.
+
+with_stack=True records, for each op, the Python call stack of the code that called
+it (FunctionEvent.stack: "file(line): function" lines, innermost first, the
+frontend's own frames left out; the line is the frame's current line). The core asks
+a stack source for it at each op's start (nb_profiler_set_stack_source, _stack.py);
+key_averages(group_by_stack_n=N) groups by the innermost N frames and the table
+gets torch's "Source Location" column. User ranges carry no stack.
+
+with_flops=True records input shapes and estimates each op's floating point
+operations as torch does (FunctionEvent.flops, FunctionEventAvg.flops; the table's
+"Total FLOPs"/"Total MFLOPs"/... column): mm/matmul/addmm/linear 2*M*K*N,
+bmm/baddbmm 2*B*M*K*N, mul/add the first input's element count. Convolutions get
+none (their events do not carry stride, padding and dilation).
+
+with_modules is accepted and not recorded.
 """
 from __future__ import annotations
 
@@ -12,6 +27,7 @@ import enum
 import functools
 
 from .._lib import error, lib
+from . import _stack
 from ._events import EventList, build_events, key_averages as _key_averages, read_session
 from ._trace import write_chrome_trace
 
@@ -94,6 +110,8 @@ class profile:
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
         self.with_stack = with_stack
+        self.with_flops = with_flops
+        self.with_modules = with_modules  # accepted; module hierarchy is not recorded
         self.step_num = 0
         self._recording = False
         self._started = False
@@ -104,7 +122,8 @@ class profile:
     # ---- the core session ----
 
     def _flags(self) -> int:
-        flags = lib.NB_PROFILE_SHAPES if self.record_shapes else 0
+        flags = lib.NB_PROFILE_SHAPES if self.record_shapes or self.with_flops else 0
+        flags |= lib.NB_PROFILE_STACK if self.with_stack else 0
         flags |= lib.NB_PROFILE_MEMORY if self.profile_memory else 0
         flags |= lib.NB_PROFILE_CUDA if ProfilerActivity.CUDA in self.activities else 0
         return flags
@@ -112,6 +131,8 @@ class profile:
     def _begin(self) -> None:
         if self._recording:
             return
+        if self.with_stack:
+            _stack.install()
         status = lib.nb_profiler_start(self._flags())
         if status:
             raise error(status)
@@ -179,14 +200,15 @@ class profile:
 
     def events(self) -> EventList:
         if self._events is None:
-            events, _ = build_events(self._require())
-            self._events = EventList(events, memory=self.profile_memory)
+            events, _ = build_events(self._require(), flops=self.with_flops, shapes=self.record_shapes)
+            self._events = EventList(events, memory=self.profile_memory, flops=self.with_flops)
         return self._events
 
     def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0) -> EventList:
         if group_by_input_shape and not self.record_shapes:
             raise RuntimeError("group_by_input_shape needs profile(record_shapes=True)")
-        return _key_averages(self.events(), group_by_input_shape, self.profile_memory)
+        return _key_averages(self.events(), group_by_input_shape, self.profile_memory, group_by_stack_n,
+                             self.with_flops)
 
     def export_chrome_trace(self, path) -> None:
         write_chrome_trace(self._require(), path)

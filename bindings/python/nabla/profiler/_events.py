@@ -3,11 +3,73 @@ and PyTorch's views of them: FunctionEvent, key_averages() and its table."""
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 
 from .._lib import error, ffi, lib
 
 OP_PREFIX = "nabla::"
+
+
+def _numel(shape) -> int:
+    return math.prod(shape) if shape is not None else 0
+
+
+def _mm_flops(a, b) -> int:
+    """2*M*K*N for a (M, K) @ (K, N) product; 0 unless both are matrices."""
+    if len(a) != 2 or len(b) != 2:
+        return 0
+    return 2 * a[0] * a[1] * b[1]
+
+
+def _bmm_flops(a, b) -> int:
+    if len(a) != 3 or len(b) != 3:
+        return 0
+    return 2 * a[0] * a[1] * a[2] * b[2]
+
+
+def _matmul_flops(a, b) -> int:
+    """What torch's matmul reaches: mm or bmm over the broadcast batch (0 for a vector operand: mv/dot)."""
+    if len(a) < 2 or len(b) < 2:
+        return 0
+    batch_a, batch_b = list(a[:-2]), list(b[:-2])
+    n = max(len(batch_a), len(batch_b))
+    batch_a, batch_b = [1] * (n - len(batch_a)) + batch_a, [1] * (n - len(batch_b)) + batch_b
+    batch = math.prod(max(x, y) for x, y in zip(batch_a, batch_b))
+    return 2 * batch * a[-2] * a[-1] * b[-1]
+
+
+def _linear_flops(x, w) -> int:
+    """torch's linear is an addmm/mm on the input folded to (M, K): 2*M*K*N (bias not counted)."""
+    if len(x) < 1 or len(w) != 2:
+        return 0
+    return 2 * math.prod(x[:-1]) * x[-1] * w[0]
+
+
+# torch/csrc/profiler/util.cpp computeFlops, by op name, from the input shapes (nabla's matmul and
+# linear are one op each, so they carry the flops torch gives to the mm/addmm/bmm they decompose into).
+# Convolutions are left out: their events do not carry stride, padding and dilation.
+_FLOPS = {
+    "mm": lambda s: _mm_flops(s[0], s[1]),
+    "addmm": lambda s: _mm_flops(s[1], s[2]),
+    "bmm": lambda s: _bmm_flops(s[0], s[1]),
+    "baddbmm": lambda s: _bmm_flops(s[1], s[2]),
+    "matmul": lambda s: _matmul_flops(s[0], s[1]),
+    "linear": lambda s: _linear_flops(s[0], s[1]),
+    "mul": lambda s: _numel(s[0]),   # torch counts the first input's elements, not the broadcast output's
+    "add": lambda s: _numel(s[0]),
+}
+
+
+def compute_flops(name: str, shapes) -> int:
+    """Floating point operations of one op call (without the "nabla::" prefix) as torch estimates them."""
+    f = _FLOPS.get(name)
+    if f is None:
+        return 0
+    try:
+        return int(f(shapes))
+    except (IndexError, TypeError):
+        return 0
 
 
 def read_session() -> dict:
@@ -29,7 +91,7 @@ def read_session() -> dict:
 class FunctionEvent:
     """One op call or user range: times in microseconds from the session's start."""
 
-    def __init__(self, raw: dict, id: int) -> None:
+    def __init__(self, raw: dict, id: int, flops: bool = False) -> None:
         self.id = id
         kind = raw["kind"]
         self.is_user_annotation = kind == "range"
@@ -44,6 +106,8 @@ class FunctionEvent:
         self.device_start = raw.get("device_ts_us")
         self.device_time_total = raw.get("device_dur_us", 0.0)
         self.stream = raw.get("stream")
+        self.stack: list[str] = raw.get("stack", [])
+        self.flops = compute_flops(raw["name"], self.input_shapes) if flops and kind == "op" else 0
         self.cpu_children: list[FunctionEvent] = []
         self.cpu_parent: FunctionEvent | None = None
         self.cpu_memory_usage = 0   # bytes allocated minus freed during the call, children included
@@ -88,9 +152,14 @@ class FunctionEventAvg:
         self.cpu_memory_usage = 0
         self.self_cpu_memory_usage = 0
         self.is_user_annotation = False
+        self.stack: list[str] = []
+        self.flops = 0
 
     def add(self, e: FunctionEvent) -> None:
+        if self.count == 0:
+            self.stack = e.stack
         self.count += 1
+        self.flops += e.flops
         self.cpu_time_total += e.cpu_time_total
         self.self_cpu_time_total += e.self_cpu_time_total
         self.device_time_total += e.device_time_total
@@ -115,15 +184,20 @@ class FunctionEventAvg:
                 f"cpu_time={self.cpu_time_total:.3f}us count={self.count} input_shapes={self.input_shapes}>")
 
 
-def build_events(session: dict) -> tuple[list[FunctionEvent], list[dict]]:
+def build_events(session: dict, flops: bool = False, shapes: bool = True) -> tuple[list[FunctionEvent], list[dict]]:
     """The op and range events, each linked to its enclosing one on its thread, with the
-    memory its call allocated; and the raw memory events."""
+    memory its call allocated (and, with flops, torch's estimate of their floating point
+    operations; shapes=False drops the input shapes recorded only for that); and the raw
+    memory events."""
     events, memory = [], []
     for raw in session["events"]:
         if raw["kind"] == "memory":
             memory.append(raw)
         else:
-            events.append(FunctionEvent(raw, len(events)))
+            e = FunctionEvent(raw, len(events), flops)
+            if not shapes:
+                e.input_shapes, e.input_dtypes = [], []
+            events.append(e)
     by_thread = defaultdict(list)
     for e in events:
         by_thread[e.thread].append(e)
@@ -164,10 +238,11 @@ def build_events(session: dict) -> tuple[list[FunctionEvent], list[dict]]:
 class EventList(list):
     """A list of FunctionEvent or FunctionEventAvg with PyTorch's table()."""
 
-    def __init__(self, items=(), memory=False, shapes=False) -> None:
+    def __init__(self, items=(), memory=False, shapes=False, flops=False) -> None:
         super().__init__(items)
         self._memory = memory
         self._shapes = shapes
+        self._flops = flops
 
     @property
     def self_cpu_time_total(self) -> float:
@@ -177,21 +252,28 @@ class EventList(list):
               max_name_column_width: int = 55, max_shapes_column_width: int = 80, header: str | None = None,
               top_level_events_only: bool = False) -> str:
         return _table(self, sort_by, row_limit, max_name_column_width, max_shapes_column_width, header,
-                      top_level_events_only)
+                      top_level_events_only, max_src_column_width)
 
-    def key_averages(self, group_by_input_shapes: bool = False) -> "EventList":
-        return key_averages(self, group_by_input_shapes, self._memory)
+    def key_averages(self, group_by_input_shapes: bool = False, group_by_stack_n: int = 0) -> "EventList":
+        return key_averages(self, group_by_input_shapes, self._memory, group_by_stack_n, self._flops)
 
 
-def key_averages(events, group_by_input_shape: bool, memory: bool) -> EventList:
+def key_averages(events, group_by_input_shape: bool, memory: bool, group_by_stack_n: int = 0,
+                 flops: bool = False) -> EventList:
+    """torch's grouping: by key, then the input shapes, then the innermost group_by_stack_n frames;
+    each average keeps the stack of its first event cut to those frames (none when 0)."""
     groups: dict = {}
     for e in events:
         key = (e.key, str(e.input_shapes)) if group_by_input_shape else (e.key,)
+        if group_by_stack_n > 0:
+            key += tuple(e.stack[:group_by_stack_n])
         avg = groups.get(key)
         if avg is None:
             avg = groups[key] = FunctionEventAvg(e.key, e.input_shapes if group_by_input_shape else None)
         avg.add(e)
-    return EventList(groups.values(), memory=memory, shapes=group_by_input_shape)
+    for avg in groups.values():
+        avg.stack = avg.stack[:group_by_stack_n] if group_by_stack_n > 0 else []
+    return EventList(groups.values(), memory=memory, shapes=group_by_input_shape, flops=flops)
 
 
 def _fmt_time(us: float) -> str:
@@ -209,12 +291,30 @@ def _fmt_mem(b: int) -> str:
     return f"{b} b"
 
 
-_SORT_KEYS = {"cpu_time_total", "self_cpu_time_total", "cpu_time", "self_cpu_time", "count",
+_FLOP_UNITS = ["FLOPs", "KFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs"]
+
+
+def _flops_scale(smallest: int) -> tuple[float, str]:
+    """torch's auto_scale_flops: the unit of the smallest positive count."""
+    log = max(0.0, min(math.log10(smallest) / 3, float(len(_FLOP_UNITS) - 1)))
+    return pow(10, math.floor(log) * -3.0), _FLOP_UNITS[int(log)]
+
+
+def _trim_path(path: str, width: int) -> str:
+    """torch's trim_path: the tail of a long source location, marked with '...'."""
+    if len(path) > width:
+        path = path[len(path) - width:]
+        if len(path) > 3:
+            path = "..." + path[3:]
+    return path
+
+
+_SORT_KEYS = {"flops", "cpu_time_total", "self_cpu_time_total", "cpu_time", "self_cpu_time", "count",
               "cpu_memory_usage", "self_cpu_memory_usage", "device_time_total", "self_device_time_total",
               "cuda_time_total", "self_cuda_time_total"}
 
 
-def _table(events, sort_by, row_limit, name_width, shapes_width, header, top_level_only) -> str:
+def _table(events, sort_by, row_limit, name_width, shapes_width, header, top_level_only, src_width=75) -> str:
     rows = list(events)
     if top_level_only:
         rows = [e for e in rows if getattr(e, "cpu_parent", None) is None]
@@ -243,24 +343,46 @@ def _table(events, sort_by, row_limit, name_width, shapes_width, header, top_lev
         cols += [("CPU Mem", lambda e: _fmt_mem(e.cpu_memory_usage)),
                  ("Self CPU Mem", lambda e: _fmt_mem(e.self_cpu_memory_usage))]
     cols.append(("# of Calls", lambda e: str(e.count)))
+    left = {0}  # columns aligned left: the name, the shapes, the source location
     if shapes:
+        left.add(len(cols))
         cols.append(("Input Shapes", lambda e: str(e.input_shapes)[:shapes_width]))
+    stacks = [e.stack for e in events if getattr(e, "stack", None)]
+    src_w = min(max(len(s) for st in stacks for s in st) + 4, src_width) if stacks else 0
+    if stacks:  # one frame per line under the event's row, then a blank line, as torch prints them
+        left.add(len(cols))
+        cols.append(("Source Location", lambda e: _trim_path(e.stack[0], src_w) if e.stack else ""))
+    flops = [e.flops for e in events if getattr(e, "flops", 0) > 0] if getattr(events, "_flops", False) else []
+    if flops:
+        scale, unit = _flops_scale(min(flops))
+        cols.append((f"Total {unit}", lambda e: f"{e.flops * scale:8.3f}" if e.flops > 0 else "--"))
     name_w = min(max([len("Name")] + [len(e.key) for e in rows]), name_width)
     cells = [[(e.key if len(e.key) <= name_w else e.key[:name_w - 3] + "...")] + [f(e) for _, f in cols[1:]]
              for e in rows]
     widths = [name_w] + [max([len(c[0])] + [len(r[i + 1]) for r in cells]) for i, c in enumerate(cols[1:])]
+    if stacks:
+        i = [c for c, _ in cols].index("Source Location")
+        widths[i] = max(widths[i], src_w)
     widths = [w + 2 for w in widths[:-1]] + [widths[-1]]
     line = "  ".join("-" * w for w in widths)
 
     def fmt(values):
-        return "  ".join(v.ljust(w) if i == 0 or (shapes and i == len(values) - 1) else v.rjust(w)
+        return "  ".join(v.ljust(w) if i in left else v.rjust(w)
                          for i, (v, w) in enumerate(zip(values, widths)))
 
     out = []
     if header:
         out += ["=" * len(line), header]
     out += [line, fmt([c for c, _ in cols]), line]
-    out += [fmt(r) for r in cells]
+    if stacks:
+        src_col = [c for c, _ in cols].index("Source Location")
+        for e, r in zip(rows, cells):
+            out.append(fmt(r))
+            for frame in e.stack[1:]:
+                out.append(fmt([""] * src_col + [_trim_path(frame, src_w)] + [""] * (len(cols) - src_col - 1)))
+            out.append("")
+    else:
+        out += [fmt(r) for r in cells]
     out += [line, f"Self CPU time total: {_fmt_time(sum(e.self_cpu_time_total for e in events))}"]
     if device:
         out.append(f"Self CUDA time total: {_fmt_time(sum(e.self_device_time_total for e in events))}")

@@ -35,6 +35,8 @@ def chrome_trace(session: dict) -> dict:
         args = {}
         if "shapes" in raw:
             args = {"Input Dims": raw["shapes"], "Input type": raw["dtypes"]}
+        if "stack" in raw:
+            args["stack"] = raw["stack"]
         ev = {"ph": "X", "cat": "cpu_op" if op else "user_annotation", "name": name, "pid": pid, "tid": tid,
               "ts": ts, "dur": raw["dur_ns"] / 1e3, "args": args}
         out.append(ev)
