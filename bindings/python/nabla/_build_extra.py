@@ -12,7 +12,9 @@ import math
 import numbers
 from collections import namedtuple
 
-from ._tensor import Tensor
+from ._dtype import bool_ as _bool
+from ._lib import lib
+from ._tensor import Tensor, _call
 from .special._bessel import i0
 
 __all__ = ["block_diag", "cartesian_prod", "combinations", "vander", "rot90", "diagflat", "hann_window",
@@ -271,9 +273,9 @@ builtins_max = max
 
 def _search(op: str, boundaries: Tensor, values, right: bool, out_int32: bool) -> Tensor:
     """nb_searchsorted after PyTorch's promotion of the two dtypes (a Python number is a 0-dim value)."""
+    if isinstance(values, Tensor) and values.dtype is boundaries.dtype and values.dtype is not _bool:
+        return _call(lib.nbpy_searchsorted, boundaries._h, values._h, int(bool(right)), int(bool(out_int32)))
     nb = _nb()
-    from ._lib import lib
-    from ._tensor import _call
     if not isinstance(values, Tensor):
         values = nb.tensor(values, device=boundaries.device)
     common = nb.result_type(boundaries, values)
