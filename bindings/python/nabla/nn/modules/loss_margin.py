@@ -9,7 +9,7 @@ from .loss import _Loss, _WeightedLoss
 
 __all__ = ["MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
            "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "PoissonNLLLoss", "GaussianNLLLoss"]
+           "TripletMarginWithDistanceLoss", "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss"]
 
 
 class _MarginLoss(_Loss):
@@ -137,3 +137,15 @@ class GaussianNLLLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor, var) -> Tensor:
         return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """The Connectionist Temporal Classification loss (F.ctc_loss) with its blank index."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths, target_lengths) -> Tensor:
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
