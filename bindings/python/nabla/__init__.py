@@ -11,7 +11,7 @@ from ._lib import OutOfMemoryError, ffi as _ffi, lib as _lib
 from ._dtype import (dtype, float32, float64, float16, bfloat16, int8, int16, int32, int64, uint8,
                      get_default_dtype, set_default_dtype, promote_types, result_type, can_cast)
 from ._dtype import bool_ as bool  # noqa: A001 - PyTorch's name
-from ._device import device
+from ._device import device, get_default_device, set_default_device
 from ._size import Size
 from ._tensor import Tensor
 from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, linspace, eye,

@@ -1,5 +1,8 @@
-"""nabla.device: where a tensor lives ('cpu', 'cuda', 'cuda:1')."""
+"""nabla.device: where a tensor lives ('cpu', 'cuda', 'cuda:1'), and the default device of
+the factories (set_default_device, or `with nabla.device(...)`), per thread as in PyTorch."""
 from __future__ import annotations
+
+import threading
 
 from ._lib import lib
 
@@ -49,14 +52,56 @@ class device:
     def __reduce__(self):
         return (device, (str(self),))
 
+    def __enter__(self) -> "device":
+        """Inside the block, factories called without device= make tensors here (as PyTorch's)."""
+        stack = getattr(_default, "entered", None)
+        if stack is None:
+            stack = _default.entered = []
+        stack.append(get_default_device())
+        set_default_device(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        set_default_device(_default.entered.pop())
+
 
 CPU = device("cpu")
 
 
+class _Default(threading.local):
+    device: device | None = None  # this thread's default device (None: the CPU)
+
+
+_default = _Default()
+
+
+def set_default_device(dev) -> None:
+    """Factories called without device= make tensors on dev from now on, on this thread
+    (None: the CPU again). Like PyTorch's, it does not move existing tensors."""
+    d = None if dev is None else device(dev)
+    _default.device = None if d is None or d.type == "cpu" and d.index in (None, 0) else d
+
+
+def get_default_device() -> device:
+    """The device factories use when given none (torch.get_default_device)."""
+    d = _default.device
+    if d is None:
+        return CPU
+    if d.index is not None:
+        return d
+    from ._lib import ffi
+    index = ffi.new("int32_t*")
+    lib.nb_device_current(d._code, index)
+    return device(d.type, index[0])
+
+
 def resolve(spec) -> tuple[int, int]:
-    """(device_type, device_index) for the C ABI; index -1 means the current one."""
+    """(device_type, device_index) for the C ABI; index -1 means the current one. None: the
+    default device."""
     if spec is None:
-        return lib.NB_CPU, 0
+        spec = _default.device
+        if spec is None:
+            return lib.NB_CPU, 0
     d = spec if isinstance(spec, device) else device(spec)
     return d._code, -1 if d.index is None else d.index
 

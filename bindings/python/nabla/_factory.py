@@ -13,8 +13,7 @@ from ._tensor import Tensor, _call, _new_object
 _CPU_ARGS = (lib.NB_CPU, 0)
 
 
-def _dev(device) -> tuple[int, int]:
-    return _CPU_ARGS if device is None else _device.resolve(device)
+_dev = _device.resolve  # (type, index) of device=, or of the default device when None
 
 
 def _code(dtype, default: _dtype.dtype) -> int:
@@ -35,13 +34,14 @@ def _shaped(fn, fname: str):
     """A factory f(*size, dtype=None, device=None, requires_grad=False) over lib.nbpy_<fn>.
     The common case (int sizes, default dtype, CPU) takes no helper calls."""
     default = _dtype._default
+    default_device = _device._default
     cpu = lib.NB_CPU
 
     def factory(*size, dtype=None, device=None, requires_grad=False):
         if len(size) != 1 or size[0].__class__ is not int:
             size = size_args(size, fname)
         code = default[0].code if dtype is None else _code(dtype, None)
-        if device is None:
+        if device is None and default_device.device is None:
             h = fn(size, len(size), code, cpu, 0)
         else:
             h = fn(size, len(size), code, *_device.resolve(device))
@@ -230,7 +230,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         _dtype.check(dtype)
     if isinstance(data, Tensor):
         return _finish(data.to(dtype or data.dtype, device or data.device, copy=True), requires_grad)
-    if data.__class__ is list and dtype is None and device is None:
+    if data.__class__ is list and dtype is None and device is None and _device._default.device is None:
         t = _flat_list(data)
         if t is not None:
             return _finish(t, requires_grad)
@@ -262,4 +262,4 @@ def _scalar_or_data(value, dtype: _dtype.dtype) -> Tensor:
     """A Python scalar or sequence as a tensor to copy from (for copy_, fill_, setitem)."""
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return _full((), value, dtype.code, *_CPU_ARGS)
-    return tensor(value, dtype=dtype)
+    return tensor(value, dtype=dtype, device="cpu")

@@ -202,7 +202,7 @@ def _create(fname: str, twin, raw, lead: tuple, shape: tuple, code: int, generat
                   else _device.resolve(device))
         _check(raw(*lead, shape, len(shape), code, dt, di, g, h, _NULL))
         return out
-    dt, di = _CPU if device is None else _device.resolve(device)
+    dt, di = _device.resolve(device)
     return _finish(_call(twin, *lead, shape, len(shape), code, dt, di, g, _NULL), requires_grad)
 
 
@@ -221,11 +221,13 @@ def _float_factory(fname: str, twin, raw, doc: str):
     """rand / randn: f(*size, size=None, generator=None, out=None, dtype=None, device=None, ...).
     The common call (int sizes, default dtype and generator, CPU) goes straight to the C twin."""
     default = _dtype._default
+    default_device = _device._default
     cpu = lib.NB_CPU
 
     def factory(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
                 requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
-        if size is None and generator is None and out is None and dtype is None and device is None and args:
+        if (size is None and generator is None and out is None and dtype is None and device is None and args
+                and default_device.device is None):
             for a in args:
                 if a.__class__ is not int:
                     break
@@ -255,7 +257,8 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Integers uniform on [low, high): randint(high, size) or randint(low, high, size); int64 by default."""
     if (size is None and low is None and high is None and generator is None and out is None and dtype is None
-            and device is None and not requires_grad and (len(args) == 2 or len(args) == 3)):
+            and device is None and _device._default.device is None and not requires_grad
+            and (len(args) == 2 or len(args) == 3)):
         shape, lo, hi = args[-1], (0 if len(args) == 2 else args[0]), args[-2]
         if (shape.__class__ is tuple and lo.__class__ is int and hi.__class__ is int
                 and _I64_MIN <= lo <= _I64_MAX and _I64_MIN <= hi <= _I64_MAX):
@@ -311,7 +314,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
                   else _device.resolve(device))
         _check(lib.nb_randperm(n, code, dt, di, g, h, _NULL))
         return out
-    dt, di = _CPU if device is None else _device.resolve(device)
+    dt, di = _device.resolve(device)
     return _finish(_call(lib.nbpy_randperm, n, code, dt, di, g, _NULL), requires_grad)
 
 

@@ -3,7 +3,7 @@ cauchy_, geometric_, log_normal_, by inverse transform of uniform_ / normal_ dra
 generator), fill_diagonal_, the legacy constructor Tensor.new, the CPU-only apply_ / map_ /
 map2_ (a Python callable per element), Tensor.new_empty_strided, mvlgamma_ / polygamma_ /
 float_power_, the layout (nabla's tensors are all strided), and the torch functions empty_strided,
-get_device, get_default_device, range, nonzero_static and feature_dropout(_)."""
+get_device, range, nonzero_static and feature_dropout(_)."""
 from __future__ import annotations
 
 import builtins  # this module defines torch.range
@@ -11,7 +11,7 @@ import math
 
 from ._tensor import Tensor
 
-__all__ = ["empty_strided", "get_device", "get_default_device", "range", "nonzero_static", "feature_dropout",
+__all__ = ["empty_strided", "get_device", "range", "nonzero_static", "feature_dropout",
            "feature_dropout_", "layout", "strided"]
 
 
@@ -150,11 +150,6 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
 def get_device(input: Tensor) -> int:
     """-1 for a CPU tensor, the GPU index otherwise."""
     return input.get_device()
-
-
-def get_default_device():
-    """The device factories use when none is given: the CPU (nabla has no default-device switch)."""
-    return _nb().device("cpu")
 
 
 def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A001
