@@ -11,7 +11,7 @@ pytest.importorskip("torch")
 import api_coverage  # noqa: E402
 
 # coverage (%) measured when the floors were set; a drop below them is a regression
-FLOORS = {"torch": 86.0, "torch.Tensor": 93.5, "torch.nn": 87.0, "torch.nn.functional": 87.0, "torch.nn.init": 100.0,
+FLOORS = {"torch": 87.0, "torch.Tensor": 93.5, "torch.nn": 90.0, "torch.nn.functional": 90.0, "torch.nn.init": 100.0,
           "torch.nn.utils": 72.0, "torch.optim": 76.0, "torch.optim.lr_scheduler": 94.0, "torch.special": 74.0,
           "torch.distributions": 40.0, "torch.linalg": 76.0, "torch.cuda": 49.0,
           "torch.distributed": 58.0}

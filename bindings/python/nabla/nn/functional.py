@@ -20,6 +20,8 @@ from ._functional_extra import __all__ as _extra_all
 from ._functional_losses import *  # noqa: F401,F403 - margin, embedding and likelihood losses
 from ._functional_losses import __all__ as _losses_all
 from ._functional_ctc import ctc_loss  # noqa: F401
+from ._functional_3d import *  # noqa: F401,F403 - conv3d, max_pool3d, avg_pool3d, adaptive_{avg,max}_pool3d
+from ._functional_3d import __all__ as _volumetric_all
 from ._functional_activations import *  # noqa: F401,F403 - hardshrink, prelu, rrelu, gumbel_softmax, elu_, ...
 from ._functional_activations import __all__ as _activations_all
 from ._functional_spatial import *  # noqa: F401,F403 - unfold, fold, grid_sample, conv_transpose1d, max_unpool2d, ...
@@ -31,7 +33,7 @@ _NULL = ffi.NULL
 
 __all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
            "one_hot", "linear", "embedding", "embedding_bag", "multi_head_attention_forward"] + _nn_all + _layers_all + _extra_all
-__all__ += _losses_all + ["ctc_loss"] + _activations_all + _spatial_all
+__all__ += _losses_all + ["ctc_loss"] + _volumetric_all + _activations_all + _spatial_all
 
 
 def _apply(twin, raw, input: Tensor, args: tuple, inplace: bool) -> Tensor:

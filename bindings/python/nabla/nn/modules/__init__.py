@@ -2,7 +2,7 @@
 from .module import Module, RemovableHandle
 from .linear import Identity, Linear
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, MaxPool3d, AvgPool3d, AdaptiveAvgPool3d
 from .normalization import LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d
 from .dropout import Dropout
 from .sparse import Embedding, EmbeddingBag
@@ -22,3 +22,4 @@ from .param_containers import ParameterList, ParameterDict  # noqa: F401
 from .loss_margin import *  # noqa: F401,F403 - MarginRankingLoss, TripletMarginLoss, GaussianNLLLoss, ...
 from .more_layers import *  # noqa: F401,F403 - Hardshrink, RReLU, AlphaDropout, Unfold, Fold, Bilinear, ...
 from .lazy import *  # noqa: F401,F403 - LazyLinear, LazyConv2d, LazyBatchNorm1d, ...
+from .volumetric import *  # noqa: F401,F403 - Conv3d, AdaptiveMaxPool3d, BatchNorm3d
