@@ -134,3 +134,37 @@ def test_bad_input_raises_like_torch(device):
         F.avg_pool3d(x, 2, divisor_override=0)
     with pytest.raises(NotImplementedError, match="return_indices"):
         F.max_pool3d(x, 2, return_indices=True)
+
+
+TRANSPOSED = [
+    dict(),
+    dict(stride=2, padding=1, output_padding=1),
+    dict(stride=(2, 1, 2), padding=(1, 0, 1), dilation=(1, 2, 1)),
+    dict(groups=2, stride=2, output_padding=(1, 0, 1)),
+]
+
+
+@pytest.mark.parametrize("kw", TRANSPOSED, ids=[str(i) for i in range(len(TRANSPOSED))])
+@pytest.mark.parametrize("bias", [True, False])
+def test_conv_transpose3d_matches_torch(device, kw, bias, rng):
+    x = rng.standard_normal((2, 4, 3, 4, 3))
+    w = rng.standard_normal((4, 6 // kw.get("groups", 1), 3, 2, 3))
+    arrays = [x, w] + ([rng.standard_normal(6 // kw.get("groups", 1) * kw.get("groups", 1))] if bias else [])
+    _compare(lambda *a: F.conv_transpose3d(*a[:2], a[2] if bias else None, **kw),
+             lambda *a: TF.conv_transpose3d(*a[:2], a[2] if bias else None, **kw), arrays, device)
+
+
+def test_conv_transpose3d_module_with_output_size(device, rng):
+    m = nabla.nn.ConvTranspose3d(2, 3, 3, stride=2, padding=1, device=device, dtype=nabla.float64)
+    tm = torch.nn.ConvTranspose3d(2, 3, 3, stride=2, padding=1, dtype=torch.float64)
+    with torch.no_grad():
+        tm.weight.copy_(torch.tensor(m.weight.detach().cpu().numpy()))
+        tm.bias.copy_(torch.tensor(m.bias.detach().cpu().numpy()))
+    x = rng.standard_normal((1, 2, 3, 4, 3))
+    ours = m(nabla.tensor(x, device=device), output_size=[6, 8, 6])
+    theirs = tm(torch.tensor(x), output_size=[6, 8, 6])
+    assert tuple(ours.shape) == tuple(theirs.shape) == (1, 3, 6, 8, 6)
+    np.testing.assert_allclose(ours.detach().cpu().numpy(), theirs.detach().numpy(), rtol=1e-9, atol=1e-9)
+    with pytest.raises(RuntimeError, match="output padding must be smaller"):
+        F.conv_transpose3d(nabla.zeros(1, 2, 3, 3, 3, device=device), nabla.zeros(2, 1, 2, 2, 2, device=device),
+                           output_padding=1)

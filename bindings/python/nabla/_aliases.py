@@ -8,7 +8,7 @@ import math
 
 from ._tensor import Tensor
 
-_FUNCTIONAL = ("conv1d", "conv2d", "conv3d", "max_pool3d",
+_FUNCTIONAL = ("conv1d", "conv2d", "conv3d", "conv_transpose3d", "max_pool3d",
                "conv_transpose2d", "layer_norm", "group_norm", "batch_norm", "instance_norm",
                "embedding", "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d",
                "celu", "selu", "cosine_similarity", "pairwise_distance", "binary_cross_entropy_with_logits",

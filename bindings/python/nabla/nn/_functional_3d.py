@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 
 from .._tensor import Tensor
-from ._functional_nn import _conv_padding, _int, _ntuple, _tensor, avg_pool2d, conv2d, max_pool2d
+from ._functional_nn import (_conv_padding, _int, _ntuple, _tensor, avg_pool2d, conv2d, conv_transpose2d,
+                             max_pool2d)
 
-__all__ = ["conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d"]
+__all__ = ["conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d"]
 
 
 def _nb():
@@ -86,6 +87,40 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
                       _int(groups, f, "groups"))
         y = part if y is None else y + part
     y = _unfold_depth(y, n, out_d)
+    if bias is not None:
+        y = y + bias.reshape(1, -1, 1, 1, 1)
+    return y.squeeze(0) if unbatched else y
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1) -> Tensor:
+    """Transposed 3-D convolution of input [N, C_in, D, H, W] (or [C_in, D, H, W]) with weight
+    [C_in, C_out / groups, kD, kH, kW]: per depth tap a transposed 2-d convolution of every input
+    depth, added at depths i * stride + tap * dilation, then the depth padding cropped."""
+    nb = _nb()
+    f = "conv_transpose3d"
+    _tensor(input, f, "input", 1), _tensor(weight, f, "weight", 2)
+    s, p = _ntuple(stride, 3, f, "stride"), _ntuple(padding, 3, f, "padding")
+    op, d = _ntuple(output_padding, 3, f, "output_padding"), _ntuple(dilation, 3, f, "dilation")
+    x, unbatched = _volume(input, f)
+    if weight.dim() != 5:
+        raise RuntimeError(f"{f}: weight must be 5-dimensional [C_in, C_out / groups, kD, kH, kW], got "
+                           f"{list(weight.shape)}")
+    if not op[0] < max(s[0], d[0]):
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                           f"output_padding_depth: {op[0]} stride_depth: {s[0]} dilation_depth: {d[0]}")
+    n, depth, kd = x.shape[0], x.shape[2], weight.shape[2]
+    full = (depth - 1) * s[0] + d[0] * (kd - 1) + 1 + op[0]
+    if full - 2 * p[0] <= 0:
+        raise RuntimeError(f"{f}: the output depth {full - 2 * p[0]} is not positive")
+    folded, y = _fold_depth(x), None
+    for t in range(kd):
+        part = _unfold_depth(conv_transpose2d(folded, weight[:, :, t], None, s[1:], p[1:], op[1:],
+                                              _int(groups, f, "groups"), d[1:]), n, depth)
+        if y is None:
+            y = nb.zeros((n, part.shape[1], full, *part.shape[3:]), dtype=part.dtype, device=part.device)
+        y = y.index_add(2, nb.arange(t * d[0], t * d[0] + s[0] * (depth - 1) + 1, s[0], device=x.device), part)
+    y = y.narrow(2, p[0], full - 2 * p[0])
     if bias is not None:
         y = y + bias.reshape(1, -1, 1, 1, 1)
     return y.squeeze(0) if unbatched else y

@@ -1,7 +1,7 @@
 """nabla.nn.modules: the layer classes, one file per family."""
 from .module import Module, RemovableHandle
 from .linear import Identity, Linear
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, MaxPool3d, AvgPool3d, AdaptiveAvgPool3d
 from .normalization import LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d
 from .dropout import Dropout

@@ -1,4 +1,4 @@
-"""Conv1d, Conv2d, ConvTranspose1d and ConvTranspose2d."""
+"""Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d and ConvTranspose3d (Conv3d: volumetric.py)."""
 from __future__ import annotations
 
 import math
@@ -9,7 +9,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 def _ntuple(v, n: int) -> tuple:
@@ -160,4 +160,14 @@ class ConvTranspose2d(_ConvTransposeNd):
 
     def forward(self, input: Tensor, output_size=None) -> Tensor:
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """Transposed 3-D convolution: [N, C_in, D, H, W] -> [N, C_out, D_out, H_out, W_out]."""
+
+    n = 3
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
                                   self._output_padding(input, output_size), self.groups, self.dilation)
