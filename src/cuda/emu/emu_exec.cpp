@@ -186,6 +186,11 @@ struct Block {
 #if NBEMU_TSAN
             if (s->tsan_fiber) __tsan_destroy_fiber(s->tsan_fiber);
 #endif
+#if NBEMU_ASAN
+            // frames left their redzones in the shadow memory; a later mapping at these addresses
+            // (a Python arena, a malloc'd block) would otherwise read as a stack-buffer-underflow
+            __asan_unpoison_memory_region(s->base, s->size);
+#endif
             munmap(s->base - kGuard, s->size + kGuard);
             delete s;
         }
