@@ -1,6 +1,7 @@
 """nabla's demo: train a small CNN on the UCI 8x8 handwritten digits (1,797 images,
 shipped in examples/data), save a checkpoint and reload it; then a C program built
-against the installed library. Run: python examples/demo.py [--epochs N]
+against the installed library. Run: python examples/demo.py [--epochs N] [--device cpu|cuda]
+(the default device is CUDA when nabla finds one).
 
 The training code is PyTorch's own idiom: `import nabla as torch` would read the same."""
 from __future__ import annotations
@@ -78,44 +79,46 @@ def progress(epoch: int, epochs: int, done: int, total: int, loss: float, width:
     print(f"\repoch {epoch:2d}/{epochs} [{bar}] {done:4d}/{total} loss {loss:.4f}", end="", flush=True)
 
 
-def evaluate(model: nn.Module, images: nb.Tensor, labels: nb.Tensor) -> float:
+def evaluate(model: nn.Module, images: nb.Tensor, labels: nb.Tensor, device: nb.device) -> float:
     model.eval()
     with nb.no_grad():
-        correct = (model(images).argmax(1) == labels).sum().item()
+        correct = (model(images.to(device)).argmax(1) == labels.to(device)).sum().item()
     return correct / labels.shape[0]
 
 
-def train(epochs: int, checkpoint: Path) -> float:
+def train(epochs: int, checkpoint: Path, device: nb.device) -> float:
     nb.manual_seed(0)
     images, labels = load_digits()
     perm = nb.randperm(labels.shape[0])
     test_idx, train_idx = perm[:360], perm[360:]  # 20% held out
     train_set = TensorDataset(images[train_idx], labels[train_idx])
     loader = DataLoader(train_set, batch_size=32, shuffle=True, generator=nb.Generator().manual_seed(1))
-    model = DigitsCNN()
+    model = DigitsCNN().to(device)
     opt = nb.optim.Adam(model.parameters(), lr=2e-3)
     sched = nb.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs * len(loader))
     print(f"training {type(model).__name__} ({sum(p.numel() for p in model.parameters()):,} parameters) on "
-          f"{len(train_set)} digits, testing on {test_idx.shape[0]}")
+          f"{len(train_set)} digits, testing on {test_idx.shape[0]}, on {device}")
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
         model.train()
-        total, seen = 0.0, 0
-        for x, y in loader:
+        total, seen = nb.zeros((), device=device), 0  # the loss summed on the device: no read per batch
+        for batch, (x, y) in enumerate(loader):
+            x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
             loss = F.cross_entropy(model(x), y)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            total += loss.item() * y.shape[0]
+            total += loss.detach() * y.shape[0]
             seen += y.shape[0]
-            progress(epoch, epochs, seen, len(train_set), total / seen)
-        acc = evaluate(model, images[test_idx], labels[test_idx])
+            if batch % 8 == 7 or seen == len(train_set):
+                progress(epoch, epochs, seen, len(train_set), total.item() / seen)
+        acc = evaluate(model, images[test_idx], labels[test_idx], device)
         print(f"  held-out accuracy {acc:.2%}  ({time.perf_counter() - start:.1f} s)")
     nb.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epochs}, checkpoint)
-    restored = DigitsCNN()
+    restored = DigitsCNN().to(device)
     restored.load_state_dict(nb.load(checkpoint)["model"])
-    reloaded = evaluate(restored, images[test_idx], labels[test_idx])
+    reloaded = evaluate(restored, images[test_idx], labels[test_idx], device)
     print(f"checkpoint saved to {checkpoint} and reloaded: held-out accuracy {reloaded:.2%}")
     return reloaded
 
@@ -137,10 +140,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--checkpoint", type=Path, default=Path(tempfile.gettempdir()) / "nabla_digits_cnn.safetensors")
+    parser.add_argument("--device", default="cuda" if nb.cuda.is_available() else "cpu",
+                        help="where to train (default: cuda when available, else cpu)")
     parser.add_argument("--no-c", action="store_true", help="skip building the C example")
     args = parser.parse_args()
     print(f"nabla {nb.__version__}")
-    train(args.epochs, args.checkpoint)
+    train(args.epochs, args.checkpoint, nb.device(args.device))
     if not args.no_c:
         c_tour()
     return 0

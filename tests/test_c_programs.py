@@ -99,6 +99,40 @@ def test_c_program(build, source):
     check_result(run([str(build(source))]), is_test=source.parent == TEST_DIR)
 
 
+def cuda_available() -> bool:
+    import nabla
+    return nabla.cuda.is_available()
+
+
+def losses(output: str) -> dict[int, float]:
+    """{step: loss} from train_mlp's "step N  loss X" lines."""
+    return {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"^step +(\d+) +loss ([0-9.]+)$", output, re.M)}
+
+
+@needs_cc
+def test_train_mlp_on_cuda_matches_cpu(build):
+    """The C training example on the CUDA device: the same losses as on the CPU, step for step."""
+    if not cuda_available():
+        import nabla
+        pytest.skip(f"no CUDA device: {nabla.cuda.unavailable_reason()}")
+    exe = str(build(EXAMPLE_DIR / "train_mlp.c"))
+    on_cpu, on_cuda = run([exe, "cpu"], quick=True), run([exe, "cuda"], quick=True)
+    check_result(on_cpu, is_test=False)
+    check_result(on_cuda, is_test=False)
+    cpu_losses, cuda_losses = losses(on_cpu.stdout), losses(on_cuda.stdout)
+    assert "on cuda:" in on_cuda.stdout and len(cpu_losses) == 5, on_cuda.stdout
+    assert cuda_losses.keys() == cpu_losses.keys()
+    for step, loss in cpu_losses.items():
+        assert cuda_losses[step] == pytest.approx(loss, rel=1e-4, abs=1e-5), (step, on_cpu.stdout, on_cuda.stdout)
+    assert cuda_losses[40] < cuda_losses[1]
+
+
+@needs_cc
+def test_train_mlp_refuses_an_unknown_device(build):
+    result = run([str(build(EXAMPLE_DIR / "train_mlp.c")), "gpu"])
+    assert result.returncode == 2 and "usage:" in result.stderr
+
+
 @needs_cc
 @pytest.mark.skipif(VALGRIND is None, reason="valgrind is not installed")
 @pytest.mark.parametrize("name", VALGRIND_PROGRAMS)

@@ -55,3 +55,38 @@ def test_binding_loads_and_reports_its_library(node_modules):
     m = gen.load()
     assert int(count) == len(m["functions"]) + len(m["ops"])
     assert Path(path).name.startswith("libnabla")
+
+
+def _require_cuda():
+    import nabla
+    if not nabla.cuda.is_available():
+        pytest.skip(f"no CUDA device: {nabla.cuda.unavailable_reason()}")
+
+
+def test_node_device_tests_run_on_cuda(node_modules):
+    """The binding's device tests with a CUDA device present: the CUDA round trip runs, not skips."""
+    _require_cuda()
+    result = subprocess.run([NODE, "--test", "test/device.test.js"], cwd=NODE_DIR, env=_env(), capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    assert "# fail 0" in result.stdout and "# skipped 1" in result.stdout, result.stdout[-3000:]
+    assert "ok 4 - tensors round-trip through the CUDA device\n" in result.stdout
+
+
+def test_node_mlp_example_trains_on_cuda_as_on_cpu(node_modules):
+    """examples/mlp.js on the CUDA device: the CPU's losses, step for step, and the same accuracy."""
+    _require_cuda()
+    script = ("const { main } = require('./examples/mlp.js'); console.log = () => {};"
+              "const r = [main(40, 'cpu'), main(40, 'cuda')].map((x) => ({ losses: x.losses, device: x.device,"
+              " test: x.testAccuracy })); process.stdout.write(JSON.stringify(r));")
+    result = subprocess.run([NODE, "-e", script], cwd=NODE_DIR, env=_env(), capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    import json
+    cpu, cuda = json.loads(result.stdout)
+    assert (cpu["device"], cuda["device"]) == ("cpu", "cuda")
+    assert cuda["losses"].keys() == cpu["losses"].keys() == {"1", "40"}
+    for step, loss in cpu["losses"].items():
+        assert cuda["losses"][step] == pytest.approx(loss, rel=1e-4, abs=1e-5), step
+    assert cuda["losses"]["40"] < cuda["losses"]["1"]
+    assert cuda["test"] == pytest.approx(cpu["test"], abs=0.01)

@@ -139,6 +139,36 @@ def test_fixed_seed_cnn_training_converges_on_digits(examples_path):
     assert acc > 0.93
 
 
+def _demo_losses(device: str, batches: int) -> list[float]:
+    """The demo's first training batches (dropout on, Adam) on device, from the same seed."""
+    from demo import DigitsCNN, load_digits
+    nabla.manual_seed(0)
+    images, labels = load_digits()
+    model = DigitsCNN().to(device)
+    opt = nabla.optim.Adam(model.parameters(), lr=2e-3)
+    losses = []
+    for i in range(batches):
+        x, y = images[32 * i:32 * (i + 1)].to(device), labels[32 * i:32 * (i + 1)].to(device)
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert all(p.device.type == nabla.device(device).type for p in model.parameters())
+    return losses
+
+
+@needs_nn_grads
+def test_demo_cnn_trains_on_cuda_as_on_cpu(examples_path):
+    """The demo's model on the CUDA device: conv, pooling, dropout, cross-entropy and Adam there
+    give the CPU's losses batch for batch (the dropout masks come from the same Philox stream)."""
+    if not nabla.cuda.is_available():
+        pytest.skip(f"no CUDA device: {nabla.cuda.unavailable_reason()}")
+    cpu, cuda = _demo_losses("cpu", 3), _demo_losses("cuda", 3)
+    np.testing.assert_allclose(cuda, cpu, rtol=1e-4)
+    assert cuda[-1] < cuda[0]
+
+
 @needs_nn_grads
 def test_lstm_and_transformer_learn(examples_path):
     """A recurrent model learns to sum a sequence; the char transformer's loss falls."""
@@ -170,7 +200,7 @@ def test_gan_and_listing1_run(examples_path):
 
 @needs_nn_grads
 def test_demo_reaches_97_percent_and_reloads_its_checkpoint(tmp_path):
-    proc = subprocess.run([sys.executable, str(EXAMPLES / "demo.py"), "--no-c", "--checkpoint",
+    proc = subprocess.run([sys.executable, str(EXAMPLES / "demo.py"), "--no-c", "--device", "cpu", "--checkpoint",
                            str(tmp_path / "ckpt.safetensors")], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     last = [line for line in proc.stdout.splitlines() if "reloaded" in line][-1]

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define TRY(call)                                                                                      \
@@ -30,6 +31,26 @@
 enum { N = 256, IN = 2, HID = 32, OUT = 2, STEPS = 400, NPARAM = 6 };
 static const char* const NAMES[NPARAM] = {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias", "fc3.weight", "fc3.bias"};
 static const double REQUIRED_ACCURACY = 0.97;
+static int32_t device_type = NB_CPU, device_index = 0; /* where the model trains */
+
+/* "cpu", "cuda" or "cuda:N" into device_type / device_index; false for anything else. */
+static int parse_device(const char* name) {
+    if (strcmp(name, "cpu") == 0) return device_type = NB_CPU, device_index = 0, 1;
+    if (strncmp(name, "cuda", 4) != 0 || (name[4] != '\0' && name[4] != ':')) return 0;
+    char* end = NULL;
+    device_type = NB_CUDA;
+    device_index = name[4] == ':' ? (int32_t)strtol(name + 5, &end, 10) : 0;
+    return name[4] == '\0' || (end != name + 5 && *end == '\0' && device_index >= 0);
+}
+
+/* t moved to the training device (t itself on the CPU); takes over the caller's reference. */
+static nb_tensor* on_device(nb_tensor* t) {
+    if (device_type == NB_CPU) return t;
+    nb_tensor* moved = NULL;
+    TRY(nb_tensor_to(t, nb_tensor_dtype(t), device_type, device_index, 0, &moved));
+    nb_tensor_release(t);
+    return moved;
+}
 
 /* xorshift64*: the data's own random numbers, uniform on [0, 1). */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -56,6 +77,7 @@ static nb_tensor* parameter(const int64_t* shape, int32_t ndim, int64_t fan_in, 
     const double bound = 1.0 / sqrt((double)fan_in);
     TRY(nb_empty(shape, ndim, NB_F32, NB_CPU, 0, &p));
     TRY(nb_uniform_(p, -bound, bound, gen));
+    p = on_device(p);
     TRY(nb_tensor_set_requires_grad(p, 1));
     return p;
 }
@@ -93,17 +115,21 @@ static double accuracy(nb_tensor* x, nb_tensor* const* p, nb_tensor* labels) {
     return (double)correct / N;
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (argc > 2 || (argc == 2 && !parse_device(argv[1]))) {
+        fprintf(stderr, "usage: %s [cpu|cuda|cuda:N]\n", argv[0]);
+        return 2;
+    }
     static float xs[N * IN], xs_test[N * IN];
     static int64_t ys[N], ys_test[N];
     make_spirals(xs, ys);
     make_spirals(xs_test, ys_test); /* the same curves, fresh noise */
     const int64_t xshape[2] = {N, IN}, yshape[1] = {N};
     nb_tensor *x = NULL, *labels = NULL, *x_test = NULL, *labels_test = NULL;
-    TRY(nb_tensor_from_host(xs, xshape, 2, NB_F32, NB_CPU, 0, &x));
-    TRY(nb_tensor_from_host(ys, yshape, 1, NB_I64, NB_CPU, 0, &labels));
-    TRY(nb_tensor_from_host(xs_test, xshape, 2, NB_F32, NB_CPU, 0, &x_test));
-    TRY(nb_tensor_from_host(ys_test, yshape, 1, NB_I64, NB_CPU, 0, &labels_test));
+    TRY(nb_tensor_from_host(xs, xshape, 2, NB_F32, device_type, device_index, &x));
+    TRY(nb_tensor_from_host(ys, yshape, 1, NB_I64, device_type, device_index, &labels));
+    TRY(nb_tensor_from_host(xs_test, xshape, 2, NB_F32, device_type, device_index, &x_test));
+    TRY(nb_tensor_from_host(ys_test, yshape, 1, NB_I64, device_type, device_index, &labels_test));
 
     nb_generator* gen = NULL;
     TRY(nb_generator_create(0, &gen));
@@ -113,8 +139,8 @@ int main(void) {
     /* Adam's two moment buffers per parameter, zeros of its shape. */
     nb_tensor *m[NPARAM], *v[NPARAM];
     for (int i = 0; i < NPARAM; i++) {
-        TRY(nb_zeros(nb_tensor_shape(p[i]), nb_tensor_ndim(p[i]), NB_F32, NB_CPU, 0, &m[i]));
-        TRY(nb_zeros(nb_tensor_shape(p[i]), nb_tensor_ndim(p[i]), NB_F32, NB_CPU, 0, &v[i]));
+        TRY(nb_zeros(nb_tensor_shape(p[i]), nb_tensor_ndim(p[i]), NB_F32, device_type, device_index, &m[i]));
+        TRY(nb_zeros(nb_tensor_shape(p[i]), nb_tensor_ndim(p[i]), NB_F32, device_type, device_index, &v[i]));
     }
 
     /* NB_TEST_QUICK set (the test suite's valgrind run): 40 steps, and the loss need only fall. */
@@ -126,7 +152,8 @@ int main(void) {
         nb_tensor* logits = forward(x, p);
         nb_tensor* loss = NULL;
         TRY(nb_cross_entropy(logits, labels, NULL, NB_IGNORE_INDEX, NB_REDUCTION_MEAN, 0.0, NULL, &loss));
-        TRY(nb_tensor_item_double(loss, &loss_value));
+        const int report = step == 1 || step == steps || step % (quick ? 10 : 100) == 0;
+        if (report) TRY(nb_tensor_item_double(loss, &loss_value)); /* the only read of the device */
         if (step == 1) first_loss = loss_value;
         /* Gradients as new tensors (the .grad fields stay empty), then one fused step each. */
         nb_tensor* grads[NPARAM] = {NULL};
@@ -137,14 +164,14 @@ int main(void) {
             nb_tensor_release(grads[i]);
         }
         nb_set_grad_enabled(prev);
-        if (step % 100 == 0 || step == 1) printf("step %3d  loss %.4f\n", step, loss_value);
+        if (report) printf("step %3d  loss %.6f\n", step, loss_value);
         nb_tensor_release(loss);
         nb_tensor_release(logits);
     }
 
     const double acc = accuracy(x, p, labels), acc_test = accuracy(x_test, p, labels_test);
-    printf("loss %.4f -> %.4f; accuracy %.1f%% on the training points, %.1f%% held out (required: %.0f%%)\n",
-           first_loss, loss_value, 100 * acc, 100 * acc_test, 100 * required);
+    printf("on %s: loss %.4f -> %.4f; accuracy %.1f%% on the training points, %.1f%% held out (required: %.0f%%)\n",
+           argc == 2 ? argv[1] : "cpu", first_loss, loss_value, 100 * acc, 100 * acc_test, 100 * required);
 
     /* A checkpoint: the weights by name, plus a note; then the same model read back from it. */
     char path[512];
@@ -156,7 +183,10 @@ int main(void) {
     nb_checkpoint* ck = NULL;
     TRY(nb_load(path, &ck));
     nb_tensor* loaded[NPARAM];
-    for (int i = 0; i < NPARAM; i++) TRY(nb_checkpoint_get(ck, NAMES[i], &loaded[i]));
+    for (int i = 0; i < NPARAM; i++) {
+        TRY(nb_checkpoint_get(ck, NAMES[i], &loaded[i]));
+        loaded[i] = on_device(loaded[i]);
+    }
     nb_checkpoint_release(ck);
     remove(path);
     const double acc_loaded = accuracy(x_test, loaded, labels_test);

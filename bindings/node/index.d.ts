@@ -8,7 +8,9 @@ export type TensorLike = Tensor | Scalar;
 export type Nested<T> = T | Nested<T>[];
 export type Dims = number | number[] | null | undefined;
 
-export interface FactoryOptions { dtype?: DType; requiresGrad?: boolean }
+/** 'cpu', 'cuda' (the current CUDA device) or 'cuda:N'. */
+export type Device = 'cpu' | 'cuda' | `cuda:${number}`;
+export interface FactoryOptions { dtype?: DType; device?: Device; requiresGrad?: boolean }
 
 export declare class Tensor {
   /** The nb_tensor handle (BigInt) for calls into nabla.native.fn; throws after dispose(). */
@@ -90,6 +92,11 @@ export declare class Tensor {
   contiguous(): Tensor;
   clone(): Tensor;
   to(dtype: DType, opts?: { copy?: boolean }): Tensor;
+  to(device: Device, dtype?: DType, opts?: { copy?: boolean }): Tensor;
+  to(opts: { device?: Device; dtype?: DType; copy?: boolean }): Tensor;
+  /** A copy on the CUDA device (default: the current one); this tensor when already there. */
+  cuda(index?: number): Tensor;
+  cpu(): Tensor;
   float(): Tensor; double(): Tensor; half(): Tensor; long(): Tensor; int(): Tensor; bool(): Tensor;
   copy_(src: Tensor): this;
   fill_(value: TensorLike): this;
@@ -138,11 +145,11 @@ export declare function empty(...shape: Array<number | number[] | FactoryOptions
 export declare function rand(...shape: Array<number | number[] | FactoryOptions>): Tensor;
 export declare function randn(...shape: Array<number | number[] | FactoryOptions>): Tensor;
 export declare function full(shape: number[], value: Scalar, opts?: FactoryOptions): Tensor;
-export declare function arange(end: number, opts?: { dtype?: DType }): Tensor;
-export declare function arange(start: number, end: number, step?: number, opts?: { dtype?: DType }): Tensor;
-export declare function linspace(start: number, end: number, steps: number, opts?: { dtype?: DType }): Tensor;
-export declare function eye(n: number, m?: number, opts?: { dtype?: DType }): Tensor;
-export declare function randint(low: number, high: number, shape: number[], opts?: { dtype?: DType }): Tensor;
+export declare function arange(end: number, opts?: { dtype?: DType; device?: Device }): Tensor;
+export declare function arange(start: number, end: number, step?: number, opts?: { dtype?: DType; device?: Device }): Tensor;
+export declare function linspace(start: number, end: number, steps: number, opts?: { dtype?: DType; device?: Device }): Tensor;
+export declare function eye(n: number, m?: number, opts?: { dtype?: DType; device?: Device }): Tensor;
+export declare function randint(low: number, high: number, shape: number[], opts?: { dtype?: DType; device?: Device }): Tensor;
 export declare function manualSeed(seed: number | bigint): void;
 export declare function cat(tensors: Tensor[], dim?: number, opts?: { out?: Tensor }): Tensor;
 export declare function stack(tensors: Tensor[], dim?: number, opts?: { out?: Tensor }): Tensor;
@@ -187,4 +194,12 @@ export declare const native: {
   libraryPath: string;
 };
 export declare const version: string;
-export declare function memoryStats(): import('./lib/abi.generated').nb_memory_stats;
+export declare function memoryStats(device?: Device): import('./lib/abi.generated').nb_memory_stats;
+export declare const cuda: {
+  isAvailable(): boolean;
+  deviceCount(): number;
+  /** Why CUDA is not available (null when it is). */
+  unavailableReason(): string | null;
+  /** Waits for the work queued on the device. */
+  synchronize(device?: Device): void;
+};

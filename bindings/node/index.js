@@ -10,6 +10,7 @@ const factory = require('./lib/factory.js');
 const autograd = require('./lib/autograd.js');
 const { functional } = require('./lib/nn.js');
 const serialization = require('./lib/serialization.js');
+const { cuda, parse: parseDevice } = require('./lib/device.js');
 
 // Ops as functions: nabla.add(a, b), nabla.matmul(a, b), nabla.sum(t, 1), ... (a number as
 // first argument becomes a tensor).
@@ -52,10 +53,11 @@ module.exports = {
   /** The raw C ABI: every function of the manifest (fn), the constants (C) and the manifest tables. */
   native: { fn: native.fn, C: native.C, abi: native.abi, koffi: native.koffi, libraryPath: native.libraryPath },
   version: native.fn.nb_version_string(),
-  /** Allocator counters of the CPU (nb_memory_stats). */
-  memoryStats() {
-    const s = { struct_size: native.koffi.sizeof(native.types.nb_memory_stats) };
-    errors.check(native.fn.nb_memory_stats_get(native.C.NB_CPU, 0, s));
+  cuda,
+  /** Allocator counters of a device (nb_memory_stats; default: the CPU). */
+  memoryStats(device = 'cpu') {
+    const s = { struct_size: native.koffi.sizeof(native.types.nb_memory_stats) }, d = parseDevice(device);
+    errors.check(native.fn.nb_memory_stats_get(d.type, d.index, s));
     return s;
   },
   _liveHooks: autograd.liveHooks,

@@ -7,9 +7,9 @@ const { check } = require('./errors.js');
 const { Tensor, wrapOut, OUT } = require('./tensor.js');
 const { ops } = require('./ops.js');
 const dtypes = require('./dtype.js');
+const { parse: parseDevice } = require('./device.js');
 const { dims } = require('./methods.js');
 
-const CPU = C.NB_CPU;
 const shapeArg = (args) => BigInt64Array.from(dims(args), BigInt);
 const lastOpts = (args) => (args.length && args[args.length - 1] !== null && typeof args[args.length - 1] === 'object' &&
   !Array.isArray(args[args.length - 1]) ? args.pop() : {});
@@ -43,8 +43,8 @@ function inferDtype(flat) {
 }
 
 /** A new tensor holding a copy of data: a number, a nested array, or a typed array (with `shape`). */
-function tensor(data, { dtype, shape, requiresGrad = false } = {}) {
-  if (ArrayBuffer.isView(data)) return fromTypedArray(data, shape ?? [data.length], { dtype, requiresGrad });
+function tensor(data, { dtype, shape, device, requiresGrad = false } = {}) {
+  if (ArrayBuffer.isView(data)) return fromTypedArray(data, shape ?? [data.length], { dtype, device, requiresGrad });
   const shp = shapeOf(data);
   const flat = [];
   flatten(data, shp, 0, flat);
@@ -54,7 +54,8 @@ function tensor(data, { dtype, shape, requiresGrad = false } = {}) {
   else if (name === 'int64') arr = BigInt64Array.from(flat, (v) => BigInt(typeof v === 'bigint' ? v : Math.trunc(Number(v))));
   else arr = dtypes.ARRAYS[name].from(flat, (v) => (typeof v === 'boolean' ? +v : Number(v)));
   const host = dtypes.ofTypedArray(arr) || name;
-  const t = wrapOut(fn.nb_tensor_from_host(arr, BigInt64Array.from(shp, BigInt), shp.length, dtypes.CODES[host], CPU, 0, OUT));
+  const d = parseDevice(device);
+  const t = wrapOut(fn.nb_tensor_from_host(arr, BigInt64Array.from(shp, BigInt), shp.length, dtypes.CODES[host], d.type, d.index, OUT));
   if (host === name) return finish(t, requiresGrad);
   const conv = t.to(name);
   t.dispose();
@@ -62,10 +63,11 @@ function tensor(data, { dtype, shape, requiresGrad = false } = {}) {
 }
 
 /** A new tensor copying a typed array (Float32Array -> float32, ..., or `dtype` to convert). */
-function fromTypedArray(arr, shape = [arr.length], { dtype, requiresGrad = false } = {}) {
+function fromTypedArray(arr, shape = [arr.length], { dtype, device, requiresGrad = false } = {}) {
   const own = dtypes.ofTypedArray(arr);
   if (own === null) throw new TypeError('fromTypedArray(): unsupported typed array type');
-  const t = wrapOut(fn.nb_tensor_from_host(arr, BigInt64Array.from(shape, BigInt), shape.length, dtypes.CODES[own], CPU, 0, OUT));
+  const d = parseDevice(device);
+  const t = wrapOut(fn.nb_tensor_from_host(arr, BigInt64Array.from(shape, BigInt), shape.length, dtypes.CODES[own], d.type, d.index, OUT));
   if (!dtype || dtypes.NAMES[dtypes.code(dtype)] === own) return finish(t, requiresGrad);
   const conv = t.to(dtype);
   t.dispose();
@@ -77,9 +79,9 @@ function scalarTensor(value, opts) { return tensor(value, opts); }
 
 function filled(cfn) {
   return function (...args) {
-    const { dtype, requiresGrad = false } = lastOpts(args);
-    const shape = shapeArg(args);
-    return finish(wrapOut(cfn(shape, shape.length, dtypes.code(dtype, fn.nb_get_default_dtype()), CPU, 0, OUT)), requiresGrad);
+    const { dtype, device, requiresGrad = false } = lastOpts(args);
+    const shape = shapeArg(args), d = parseDevice(device);
+    return finish(wrapOut(cfn(shape, shape.length, dtypes.code(dtype, fn.nb_get_default_dtype()), d.type, d.index, OUT)), requiresGrad);
   };
 }
 
@@ -87,43 +89,49 @@ const zeros = filled(fn.nb_zeros);
 const ones = filled(fn.nb_ones);
 const empty = filled(fn.nb_empty);
 
-function full(shape, value, { dtype, requiresGrad = false } = {}) {
-  const s = BigInt64Array.from(shape, BigInt);
+function full(shape, value, { dtype, device, requiresGrad = false } = {}) {
+  const s = BigInt64Array.from(shape, BigInt), { type, index } = parseDevice(device);
   const d = dtype ? dtypes.code(dtype) : typeof value === 'boolean' ? C.NB_BOOL : Number.isInteger(value) ? C.NB_I64 : fn.nb_get_default_dtype();
-  const t = dtypes.isFloating(dtypes.NAMES[d]) ? fn.nb_full(s, s.length, Number(value), d, CPU, 0, OUT)
-    : fn.nb_full_int(s, s.length, BigInt(typeof value === 'boolean' ? +value : value), d, CPU, 0, OUT);
+  const t = dtypes.isFloating(dtypes.NAMES[d]) ? fn.nb_full(s, s.length, Number(value), d, type, index, OUT)
+    : fn.nb_full_int(s, s.length, BigInt(typeof value === 'boolean' ? +value : value), d, type, index, OUT);
   return finish(wrapOut(t), requiresGrad);
 }
 
 /** arange(end), arange(start, end, step = 1); integer arguments give int64, as in PyTorch. */
-function arange(start, end, step = 1, { dtype } = {}) {
-  if (typeof end === 'object' && end !== null) ({ dtype } = end), end = undefined;
+function arange(start, end, step = 1, { dtype, device } = {}) {
+  if (typeof end === 'object' && end !== null) ({ dtype, device } = end), end = undefined;
   if (end === undefined) [start, end] = [0, start];
   const d = dtype ? dtypes.code(dtype) : [start, end, step].every(Number.isInteger) ? C.NB_I64 : fn.nb_get_default_dtype();
-  return wrapOut(fn.nb_arange(start, end, step, d, CPU, 0, OUT));
+  const { type, index } = parseDevice(device);
+  return wrapOut(fn.nb_arange(start, end, step, d, type, index, OUT));
 }
 
-function linspace(start, end, steps, { dtype } = {}) {
-  return wrapOut(fn.nb_linspace(start, end, steps, dtypes.code(dtype, fn.nb_get_default_dtype()), CPU, 0, OUT));
+function linspace(start, end, steps, { dtype, device } = {}) {
+  const { type, index } = parseDevice(device);
+  return wrapOut(fn.nb_linspace(start, end, steps, dtypes.code(dtype, fn.nb_get_default_dtype()), type, index, OUT));
 }
 
-function eye(n, m = n, { dtype } = {}) {
-  return wrapOut(fn.nb_eye(n, m, dtypes.code(dtype, fn.nb_get_default_dtype()), CPU, 0, OUT));
+function eye(n, m = n, { dtype, device } = {}) {
+  if (typeof m === 'object') ({ dtype, device } = m), m = n;
+  const { type, index } = parseDevice(device);
+  return wrapOut(fn.nb_eye(n, m, dtypes.code(dtype, fn.nb_get_default_dtype()), type, index, OUT));
 }
 
 function random(op) {
   return function (...args) {
-    const { dtype, requiresGrad = false } = lastOpts(args);
-    return finish(op(dims(args), dtypes.code(dtype, fn.nb_get_default_dtype()), CPU, 0, null), requiresGrad);
+    const { dtype, device, requiresGrad = false } = lastOpts(args);
+    const d = parseDevice(device);
+    return finish(op(dims(args), dtypes.code(dtype, fn.nb_get_default_dtype()), d.type, d.index, null), requiresGrad);
   };
 }
 const rand = random(ops.rand);
 const randn = random(ops.randn);
 
 /** randint(low, high, shape) or randint(high, shape): int64 unless dtype says otherwise. */
-function randint(low, high, shape, { dtype } = {}) {
-  if (Array.isArray(high)) [low, high, shape] = [0, low, high];
-  return ops.randint(low, high, shape, dtypes.code(dtype, C.NB_I64), CPU, 0, null);
+function randint(low, high, shape, opts = {}) {
+  if (Array.isArray(high)) [low, high, shape, opts] = [0, low, high, shape ?? {}];
+  const { dtype, device } = opts, d = parseDevice(device);
+  return ops.randint(low, high, shape, dtypes.code(dtype, C.NB_I64), d.type, d.index, null);
 }
 
 /** Seeds the default generator (PyTorch's manual_seed). */

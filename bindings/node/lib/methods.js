@@ -4,7 +4,8 @@
 // in place and return the tensor.
 'use strict';
 
-const { abi } = require('./native.js');
+const { abi, fn } = require('./native.js');
+const device = require('./device.js');
 const { Tensor } = require('./tensor.js');
 const { ops, camel, methodInfo } = require('./ops.js');
 const dtypes = require('./dtype.js');
@@ -75,10 +76,22 @@ P.select = function (dim, index) { return ops.tensorSelect(this, dim, index); };
 P.slice = function (dim, start = 0, end = Number.MAX_SAFE_INTEGER, step = 1) { return ops.tensorSlice(this, dim, start, end, step); };
 P.contiguous = function () { return ops.tensorContiguous(this); };
 P.clone = function () { return ops.tensorClone(this); };
-/** A copy converted to dtype ('float64', ...); the tensor itself when nothing changes, unless copy. */
-P.to = function (dtype, { copy = false } = {}) {
-  return ops.tensorTo(this, dtypes.code(dtype ?? this.dtype), abi.CONSTANTS.device.NB_CPU, 0, copy);
+/** PyTorch's to(): t.to('float64'), t.to('cuda'), t.to('cuda:1', 'float16'), t.to({ device, dtype, copy }).
+ *  The tensor itself when nothing changes, unless copy. */
+P.to = function (...args) {
+  const opts = args.length && args[args.length - 1] !== null && typeof args[args.length - 1] === 'object' &&
+    !device.isDevice(args[args.length - 1]) ? args.pop() : {};
+  let { dtype, device: where, copy = false } = opts;
+  if (args.length && device.isDevice(args[0])) where = args.shift();
+  if (args.length) dtype = args.shift();
+  const d = where === undefined ? { type: fn.nb_tensor_device_type(this.handle), index: fn.nb_tensor_device_index(this.handle) }
+    : device.parse(where);
+  return ops.tensorTo(this, dtypes.code(dtype ?? this.dtype), d.type, d.index, copy);
 };
+/** A copy on the CUDA device (default: the current one); the tensor itself when already there. */
+P.cuda = function (index = -1) { return this.to({ type: abi.CONSTANTS.device.NB_CUDA, index }); };
+/** A copy in host memory; the tensor itself when already there. */
+P.cpu = function () { return this.to('cpu'); };
 for (const [m, d] of [['float', 'float32'], ['double', 'float64'], ['half', 'float16'], ['long', 'int64'], ['int', 'int32'], ['bool', 'bool']]) {
   P[m] = function () { return this.to(d); };
 }
