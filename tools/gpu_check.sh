@@ -10,7 +10,7 @@
 #   c tests        the C unit tests (the device ones run, they skip without a GPU)
 #   conformance    the Python and C runners with --device cuda
 #   memcheck       compute-sanitizer --tool memcheck (and racecheck) over a fast subset
-#   bench          bench_cuda.py and bench_alloc.py beside PyTorch on the same GPU
+#   bench          bench_cuda.py, bench_cuda_train.py and bench_alloc.py beside PyTorch on the same GPU
 # A step that fails is recorded and the next one still runs; the script exits
 # non-zero when any step failed. The wheels a bare GPU machine lacks come from
 # .gpu/ (packed on a CPU machine beforehand: gpu-prep.sh with
@@ -73,6 +73,7 @@ python3 -c "import pytest_timeout" 2> /dev/null && par="$par --timeout 120"
 step device_suite 180 "python3 -m pytest -q -p no:cacheprovider $par -rfE -k cuda tests"
 step bench_cuda 120 "python3 bench/bench_cuda.py"
 step bench_alloc 60 "python3 bench/bench_alloc.py"
+step bench_train 240 "python3 bench/bench_cuda_train.py"
 step c_tests 120 "python3 -m pytest -q -p no:cacheprovider tests/test_c_programs.py -k 'not valgrind'"
 step conformance_py 60 "python3 conformance/run.py --device cuda"
 step conformance_c 60 "python3 conformance/run.py --device cuda --c"
