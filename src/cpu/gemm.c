@@ -17,8 +17,13 @@
  *
  * Integers (and any size or layout BLAS cannot take) use a blocked loop that
  * accumulates in int64 (float/double for floats); integer results wrap modulo
- * 2^bits as PyTorch's do. */
+ * 2^bits as PyTorch's do.
+ *
+ * bfloat16 comes here only on CPUs with AVX512_BF16 (nb_cpu_gemm_native), for
+ * nabla's own GEMM (bgemm_avx512bf16.c); elsewhere the caller converts half
+ * operands to float32 first. */
 #include "gemm.h"
+#include "bgemm.h"
 #include "capability.h"
 #include "kernels.h"
 #include "sgemm.h"
@@ -210,6 +215,59 @@ static bool own_sgemm_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t
 }
 #endif
 
+/* ---- bfloat16: nabla's own GEMM (bgemm_avx512bf16.c) ---- */
+
+bool nb_cpu_gemm_native(int32_t dtype) {
+#if defined(NB_HAVE_BGEMM_AVX512BF16)
+    return dtype == NB_BF16 && nb_cpu_capability() >= NB_CPU_AVX512_BF16;
+#else
+    (void)dtype;
+    return false;
+#endif
+}
+
+#if defined(NB_HAVE_BGEMM_AVX512BF16)
+/* Below this much work per matrix (multiply-adds) a batch runs on one thread,
+ * the batches spread over the threads. */
+#define BGEMM_SPLIT_MIN_WORK 4194304.0
+
+/* Batch b on `threads` threads; false (C untouched but for the addend) when
+ * the packing memory could not be had. */
+static bool bgemm_one(const nb_gemm_problem* p, int64_t b, int threads) {
+    fill_block(p, b, 0, p->M, 0, p->N);
+    const uint16_t* a = (const uint16_t*)p->a.data + batch_offset(p, &p->a, b);
+    const uint16_t* bm = (const uint16_t*)p->b.data + batch_offset(p, &p->b, b);
+    nb_bgemm_args g = {
+        .M = p->M, .N = p->N, .K = p->K, .alpha = (float)p->alpha, .beta = p->accumulate ? (float)p->beta : 0.0f,
+        .a = a, .a_rs = p->a.rs, .a_cs = p->a.cs, .b = bm, .b_rs = p->b.rs, .b_cs = p->b.cs,
+        .c = (uint16_t*)p->c.data + batch_offset(p, &p->c, b),
+    };
+    if (nb_gemm_layout(p->M, p->N, p->c.rs, p->c.cs, &g.ldc) == NB_GEMM_COL) { /* C^T = B^T A^T */
+        g.M = p->N, g.N = p->M;
+        g.a = bm, g.a_rs = p->b.cs, g.a_cs = p->b.rs;
+        g.b = a, g.b_rs = p->a.cs, g.b_cs = p->a.rs;
+    }
+    return nb_bgemm_avx512bf16(&g, threads);
+}
+
+/* Small matrices of a batch each on one thread, the batches spread over the
+ * threads; big ones one after another, each on every thread. */
+static nb_status bgemm_run(const nb_gemm_problem* p, int64_t nbatch) {
+    const double mnk = (double)p->M * (double)p->N * (double)(p->K > 0 ? p->K : 1);
+    const int threads = mnk * (double)nbatch >= PARALLEL_MIN_WORK ? max_threads() : 1;
+    bool ok = true;
+#ifdef _OPENMP
+    if (nbatch > 1 && threads > 1 && (mnk < BGEMM_SPLIT_MIN_WORK || nbatch % threads == 0)) {
+#pragma omp parallel for schedule(static) reduction(&& : ok)
+        for (int64_t b = 0; b < nbatch; b++) ok = bgemm_one(p, b, 1) && ok;
+        return ok ? NB_OK : NB_ERR_OUT_OF_MEMORY;
+    }
+#endif
+    for (int64_t b = 0; b < nbatch && ok; b++) ok = bgemm_one(p, b, threads);
+    return ok ? NB_OK : NB_ERR_OUT_OF_MEMORY;
+}
+#endif
+
 static int64_t gcd(int64_t a, int64_t b) {
     while (b != 0) {
         const int64_t t = a % b;
@@ -394,18 +452,24 @@ static void generic_run(const nb_gemm_problem* p, int64_t nbatch) {
     for (int64_t u = 0; u < units; u++) generic_unit(p, fn, mblocks, u);
 }
 
-void nb_cpu_gemm(const nb_gemm_problem* in) {
-    if (in->M == 0 || in->N == 0) return;
+nb_status nb_cpu_gemm(const nb_gemm_problem* in) {
+    if (in->M == 0 || in->N == 0) return NB_OK;
     nb_gemm_problem p = *in;
     simplify(&p);
     int64_t nbatch = 1;
     for (int32_t d = 0; d < p.bndim; d++) nbatch *= p.bshape[d];
-    if (nbatch == 0) return;
+    if (nbatch == 0) return NB_OK;
     /* ~1 MFLOP and up is worth another thread's time: let a binding drop its lock. */
     nb_blocking_end_fn end_blocking = NULL;
     void* token = (double)nbatch * (double)p.M * (double)p.N * (double)(p.K > 0 ? p.K : 1) >= 5e5
                       ? nb_blocking_begin(&end_blocking) : NULL;
+    nb_status st = NB_OK;
     blas_plan bp;
+#if defined(NB_HAVE_BGEMM_AVX512BF16)
+    if (p.dtype == NB_BF16)
+        st = bgemm_run(&p, nbatch);
+    else
+#endif
     if (!blas_plan_make(&p, &bp))
         generic_run(&p, nbatch);
     else if (p.M == 1 && p.N == 1 && (p.K == 1 || (p.a.cs >= 1 && p.b.rs >= 1)))
@@ -413,10 +477,10 @@ void nb_cpu_gemm(const nb_gemm_problem* in) {
     else
         blas_run(&p, &bp, nbatch);
     if (end_blocking) end_blocking(token);
+    return st;
 }
 
 nb_status nb_cpu_gemm_slot(int32_t device_index, const nb_bk_gemm* plan, void* stream) {
     (void)device_index, (void)stream;
-    nb_cpu_gemm(plan);
-    return NB_OK;
+    return nb_cpu_gemm(plan);
 }

@@ -15,12 +15,10 @@
  * loads of B, 8 broadcasts of A, 24 FMAs. C is read and written once per pc
  * step; alpha and beta are applied there. */
 #include "sgemm.h"
+#include "pack_buffer.h"
 
 #include <immintrin.h>
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -188,50 +186,6 @@ KERNEL_OF_WIDTH(3)
 typedef void (*kernel_fn)(int64_t, const float*, const float*, float*, int64_t, int64_t, int64_t, float, float);
 static const kernel_fn kernels[4] = {NULL, kernel1, kernel2, kernel3};
 
-/* ---- packing buffers: kept per calling thread, grown on demand ---- */
-
-typedef struct {
-    float* data;
-    size_t floats;
-} buffer;
-
-static pthread_key_t buffer_key;
-static pthread_once_t buffer_once = PTHREAD_ONCE_INIT;
-
-static void buffer_free(void* p) {
-    free(((buffer*)p)->data);
-    free(p);
-}
-
-static void buffer_key_make(void) { (void)pthread_key_create(&buffer_key, buffer_free); }
-
-static float* buffer_get(size_t floats) {
-    (void)pthread_once(&buffer_once, buffer_key_make);
-    buffer* b = pthread_getspecific(buffer_key);
-    if (!b) {
-        b = calloc(1, sizeof *b);
-        if (!b || pthread_setspecific(buffer_key, b) != 0) {
-            free(b);
-            return NULL;
-        }
-    }
-    if (b->floats < floats) {
-        /* whole 2 MiB pages, as huge pages where the kernel allows: the kernel's
-         * streams through the packed panels then miss the TLB far less */
-        const size_t huge = (size_t)2 << 20, bytes = (floats * sizeof(float) + huge - 1) / huge * huge;
-        void* p = NULL;
-        if (posix_memalign(&p, huge, bytes) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-        (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-        floats = bytes / sizeof(float);
-        free(b->data);
-        b->data = p;
-        b->floats = floats;
-    }
-    return b->data;
-}
-
 /* ---- the driver ---- */
 
 /* One step of the mc/pc loops: rows [mc, mc + mrows) of A, depth [pc, pc + kc). */
@@ -335,7 +289,7 @@ bool nb_sgemm_avx512(const nb_sgemm_args* g, int threads) {
     if (nt > vectors) nt = (int)vectors;
     const int64_t kmax = min64(g->K, KC), mmax = (min64(g->M, MC) + MR - 1) / MR * MR;
     const size_t a_floats = (size_t)(mmax * kmax), b_floats = (size_t)(kmax * NC);
-    float* buf = buffer_get(2 * a_floats + (size_t)nt * b_floats);
+    float* buf = nb_pack_buffer((2 * a_floats + (size_t)nt * b_floats) * sizeof(float));
     if (!buf) return false;
     float* apanel[2] = {buf, buf + a_floats};
     float* bblocks = buf + 2 * a_floats;

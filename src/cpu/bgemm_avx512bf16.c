@@ -1,0 +1,348 @@
+/* bgemm_avx512bf16.c: nabla's bfloat16 GEMM for AVX512_BF16 (see bgemm.h).
+ * Built with -march=x86-64-v4 -mavx512bf16 in a library of its own; gemm.c
+ * calls it only when nb_cpu_capability() says the CPU has AVX512_BF16.
+ *
+ * vdpbf16ps multiplies pairs: lane j of acc += a[2p] * b[2p][j] + a[2p+1] * b[2p+1][j].
+ * So both operands are packed as 32-bit words holding two consecutive steps
+ * of K (the even one in the low half; an odd K pads the last pair with zero):
+ *   A panel  ap[p * MR + i]      = (A[i][2p], A[i][2p+1])     8 rows
+ *   B panel  bp[p * w + j]       = (B[2p][j], B[2p+1][j])     w = 16, 32 or 48 columns
+ * and the 8 x 48 kernel keeps 24 float32 accumulators in zmm registers: per
+ * pair, 3 vector loads of B, 8 broadcasts of A, 24 vdpbf16ps.
+ *
+ * Loops, outermost first: M in blocks of mc rows, K in steps of at most KC
+ * (the threads pack the step's A panels together, the next step's after the
+ * sweeps of this one: double-buffered, one barrier per step); each thread's
+ * own columns in blocks of nc packed into B panels within its L2; 8-row A
+ * panels; 48-column B panels. When K takes several steps, the float32 sums of
+ * a block of C wait between steps in a buffer (W) of mc x N floats, so C is
+ * rounded once, at the last step, where alpha and beta are applied. */
+#include "bgemm.h"
+#include "pack_buffer.h"
+
+#include <immintrin.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define MR 8         /* rows of a micro-tile: broadcasts of A */
+#define NR 48        /* columns of a micro-tile: three zmm of B */
+#define KC 1024      /* depth of one packed step: an A panel is 16 KiB, within L1 */
+#define MC 1024      /* rows of A per shared block */
+#define B_BYTES (768 << 10)  /* a thread's packed block of B, within its L2 */
+#define W_BYTES (16 << 20)   /* at most this much float32 for partial sums (fewer rows per block) */
+#define PREFETCH_P 8 /* pairs ahead that the kernel prefetches B */
+
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ---- packing ---- */
+
+/* The pair of K steps (2p, 2p + 1) of a line whose steps are `step` apart; the
+ * second is zero past depth kc. */
+static inline uint32_t pair(const uint16_t* x, int64_t step, int64_t p, int64_t kc) {
+    const uint32_t hi = 2 * p + 1 < kc ? x[(2 * p + 1) * step] : 0;
+    return (uint32_t)x[2 * p * step] | hi << 16;
+}
+
+/* Transposes an 8 x 8 block of 32-bit words: row r of the source (8 words at
+ * bfloat16 pointer s + r * ss, any alignment) becomes column r of the
+ * destination (row t at d + t * ds). */
+static inline void transpose8x8(const uint16_t* s, int64_t ss, uint32_t* d, int64_t ds) {
+    __m256 r[8], t[8], u[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i_u*)(s + i * ss)));
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int i = 0; i < 4; i++) {
+        _mm256_storeu_ps((float*)(d + i * ds), _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
+        _mm256_storeu_ps((float*)(d + (i + 4) * ds), _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
+    }
+}
+
+/* One A panel: rows [0, rows) of the MR-row block at a, depth kc, into
+ * ap[p * MR + i]; rows past `rows` are zero. */
+static void pack_a(const uint16_t* a, int64_t rs, int64_t cs, int64_t rows, int64_t kc, uint32_t* restrict ap) {
+    const int64_t kp = (kc + 1) / 2;
+    int64_t p = 0;
+    if (rows == MR && cs == 1) {  /* rows along K: 8 x 8 word transposes */
+        for (; p + 8 <= kc / 2; p += 8) transpose8x8(a + 2 * p, rs, ap + p * MR, MR);
+    } else if (rs == 1) {  /* columns along M: interleave two steps of K */
+        const __mmask8 m = (__mmask8)((1u << rows) - 1);
+        for (; p < kc / 2; p++) {
+            const __m128i x0 = _mm_maskz_loadu_epi16(m, a + 2 * p * cs), x1 = _mm_maskz_loadu_epi16(m, a + (2 * p + 1) * cs);
+            _mm_storeu_si128((__m128i_u*)(ap + p * MR), _mm_unpacklo_epi16(x0, x1));
+            _mm_storeu_si128((__m128i_u*)(ap + p * MR + 4), _mm_unpackhi_epi16(x0, x1));
+        }
+    }
+    for (; p < kp; p++)
+        for (int64_t i = 0; i < MR; i++) ap[p * MR + i] = i < rows ? pair(a + i * rs, cs, p, kc) : 0;
+}
+
+/* Mask of the lanes of vector v (16 columns each) that hold one of `cols` columns. */
+static inline __mmask16 lanes(int64_t cols, int v) {
+    const int64_t n = cols - 16 * v;
+    return (__mmask16)(n >= 16 ? 0xFFFF : n <= 0 ? 0 : (1u << n) - 1);
+}
+
+/* Two rows of B (steps 2p and 2p + 1; r1 NULL: zero) of 16 columns, as pairs. */
+static inline __m512i interleave_rows(const uint16_t* r0, const uint16_t* r1, __mmask16 m) {
+    const __m512i x0 = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, r0));
+    if (r1 == NULL) return x0;
+    return _mm512_or_si512(x0, _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, r1)), 16));
+}
+
+/* One B panel whose columns are not contiguous: columns [0, cols) at b, depth
+ * kc, into bp[p * w + j], w = 16 * ceil(cols / 16) <= NR; columns past `cols`
+ * are zero. Columns along K (a transposed B) go through 8 x 8 transposes. */
+static void pack_b_strided(const uint16_t* b, int64_t rs, int64_t cs, int64_t cols, int64_t kc, uint32_t* restrict bp) {
+    const int64_t w = (cols + 15) / 16 * 16, kp = (kc + 1) / 2;
+    int64_t p = 0;
+    if (cols == w && rs == 1)
+        for (; p + 8 <= kc / 2; p += 8)
+            for (int64_t j = 0; j < w; j += 8) transpose8x8(b + j * cs + 2 * p, cs, bp + p * w + j, w);
+    for (; p < kp; p++)
+        for (int64_t j = 0; j < w; j++) bp[p * w + j] = j < cols ? pair(b + j * cs, rs, p, kc) : 0;
+}
+
+/* A block of B: columns [0, cols) at b, depth kc, as consecutive panels of NR
+ * columns (the last one narrower), the panel of column jr at bp + jr * kp. A
+ * row-major B is read two rows at a time across the whole block, so the reads
+ * run along memory. */
+static void pack_b_block(const uint16_t* b, int64_t rs, int64_t cs, int64_t cols, int64_t kc, uint32_t* restrict bp) {
+    const int64_t kp = (kc + 1) / 2;
+    if (cs != 1) {
+        for (int64_t jr = 0; jr < cols; jr += NR)
+            pack_b_strided(b + jr * cs, rs, cs, min64(NR, cols - jr), kc, bp + jr * kp);
+        return;
+    }
+    for (int64_t p = 0; p < kp; p++) {
+        const uint16_t* r0 = b + 2 * p * rs;
+        const uint16_t* r1 = 2 * p + 1 < kc ? r0 + rs : NULL;
+        for (int64_t jr = 0; jr < cols; jr += NR) {
+            const int64_t n = min64(NR, cols - jr), w = (n + 15) / 16 * 16;
+            uint32_t* d = bp + jr * kp + p * w;
+            for (int v = 0; v < w / 16; v++)
+                _mm512_store_si512(d + 16 * v, interleave_rows(r0 + jr + 16 * v, r1 ? r1 + jr + 16 * v : NULL, lanes(n, v)));
+        }
+    }
+}
+
+/* ---- the micro-kernel ---- */
+
+/* Where a micro-tile's sums go: W (float32, between steps of K) or, at the
+ * last step, C (rounded to bfloat16 once, after alpha and beta). */
+typedef struct {
+    uint16_t* c;
+    int64_t ldc;
+    float* w;
+    int64_t ldw;
+    bool first, last;  /* the first step starts from zero, later ones from W */
+    float alpha, beta;
+} tile_out;
+
+/* 16 bfloat16 (masked lanes zero) widened to float32: exact. */
+static inline __m512 bf16x16_load(__mmask16 m, const uint16_t* p) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)), 16));
+}
+
+/* 16 floats rounded to nearest even bfloat16, NaN kept quiet: nabla's
+ * float -> bfloat16 conversion (convert.c), subnormals included. */
+static inline __m256i bf16x16_round(__m512 x) {
+    const __m512i u = _mm512_castps_si512(x), hi = _mm512_srli_epi32(u, 16);
+    const __m512i bias = _mm512_add_epi32(_mm512_set1_epi32(0x7fff), _mm512_and_si512(hi, _mm512_set1_epi32(1)));
+    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, bias), 16);
+    r = _mm512_mask_mov_epi32(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), _mm512_or_si512(hi, _mm512_set1_epi32(0x40)));
+    return _mm512_cvtepi32_epi16(r);
+}
+
+/* The rows x cols micro-tile (cols <= 16 * V): ap^T bp over kp pairs, added to
+ * W's sums unless first, stored to W or (last) to C. */
+static inline __attribute__((always_inline)) void kernel(const int V, int64_t kp, const uint32_t* restrict ap,
+                                                         const uint32_t* restrict bp, const tile_out* o,
+                                                         int64_t rows, int64_t cols) {
+    const int w = 16 * V;
+    __mmask16 m[3];
+    __m512 acc[MR][3];
+#pragma GCC unroll 3
+    for (int v = 0; v < V; v++) m[v] = lanes(cols, v);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; i++)
+#pragma GCC unroll 3
+        for (int v = 0; v < V; v++)
+            acc[i][v] = !o->first && i < rows ? _mm512_maskz_loadu_ps(m[v], o->w + i * o->ldw + 16 * v)
+                                              : _mm512_setzero_ps();
+    if (o->last)
+        for (int64_t i = 0; i < rows; i++)
+            for (int v = 0; v < V; v += 2) _mm_prefetch((const char*)(o->c + i * o->ldc + 16 * v), _MM_HINT_T0);
+    for (int64_t p = 0; p < kp; p++) {
+        __m512i b[3];
+#pragma GCC unroll 3
+        for (int v = 0; v < V; v++) {
+            b[v] = _mm512_load_si512(bp + 16 * v);
+            _mm_prefetch((const char*)(bp + PREFETCH_P * w + 16 * v), _MM_HINT_T0);
+        }
+#pragma GCC unroll 2
+        for (int i = 0; i < MR; i += 4) {
+            __m512i a[4];
+#pragma GCC unroll 4
+            for (int r = 0; r < 4; r++) a[r] = _mm512_set1_epi32((int)ap[i + r]);
+#pragma GCC unroll 4
+            for (int r = 0; r < 4; r++)
+#pragma GCC unroll 3
+                for (int v = 0; v < V; v++)
+                    acc[i + r][v] = _mm512_dpbf16_ps(acc[i + r][v], (__m512bh)a[r], (__m512bh)b[v]);
+        }
+        ap += MR;
+        bp += w;
+    }
+    if (!o->last) {
+#pragma GCC unroll 8
+        for (int i = 0; i < MR; i++)
+            if (i < rows)
+#pragma GCC unroll 3
+                for (int v = 0; v < V; v++) _mm512_mask_storeu_ps(o->w + i * o->ldw + 16 * v, m[v], acc[i][v]);
+        return;
+    }
+    const __m512 va = _mm512_set1_ps(o->alpha), vb = _mm512_set1_ps(o->beta);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; i++)
+        if (i < rows)
+#pragma GCC unroll 3
+            for (int v = 0; v < V; v++) {
+                uint16_t* r = o->c + i * o->ldc + 16 * v;
+                __m512 out = _mm512_mul_ps(acc[i][v], va);
+                if (o->beta != 0.0f) out = _mm512_fmadd_ps(vb, bf16x16_load(m[v], r), out);
+                _mm256_mask_storeu_epi16(r, m[v], bf16x16_round(out));
+            }
+}
+
+#define KERNEL_OF_WIDTH(V)                                                                                \
+    static void kernel##V(int64_t kp, const uint32_t* ap, const uint32_t* bp, const tile_out* o, int64_t rows, \
+                          int64_t cols) {                                                                 \
+        kernel(V, kp, ap, bp, o, rows, cols);                                                             \
+    }
+KERNEL_OF_WIDTH(1)
+KERNEL_OF_WIDTH(2)
+KERNEL_OF_WIDTH(3)
+
+typedef void (*kernel_fn)(int64_t, const uint32_t*, const uint32_t*, const tile_out*, int64_t, int64_t);
+static const kernel_fn kernels[4] = {NULL, kernel1, kernel2, kernel3};
+
+/* ---- the driver ---- */
+
+typedef struct {
+    const nb_bgemm_args* g;
+    int64_t mc, ksteps, steps, nc;  /* rows per block, steps of K per block, blocks x ksteps, B block columns */
+    uint32_t* apanel[2];            /* A panels of the current and the next step */
+    float* w;                       /* partial sums: mc x N (ksteps > 1) */
+} plan;
+
+/* One step: rows [m0, m0 + mrows) of A, depth [pc, pc + kc); every step but
+ * the last of a block has an even depth, so pairs never straddle steps. */
+typedef struct {
+    int64_t m0, mrows, mpanels, pc, kc;
+} step_info;
+
+static step_info step_at(const plan* q, int64_t index) {
+    const int64_t s = index % q->ksteps, pairs = (q->g->K + 1) / 2;
+    step_info st;
+    st.m0 = index / q->ksteps * q->mc;
+    st.mrows = min64(q->mc, q->g->M - st.m0);
+    st.mpanels = (st.mrows + MR - 1) / MR;
+    st.pc = 2 * (pairs * s / q->ksteps);
+    st.kc = s + 1 == q->ksteps ? q->g->K - st.pc : 2 * (pairs * (s + 1) / q->ksteps) - st.pc;
+    return st;
+}
+
+/* This thread's share (t of nt) of a step's A panels, into dst. */
+static void pack_a_share(const plan* q, int64_t index, int t, int nt) {
+    const nb_bgemm_args* g = q->g;
+    const step_info st = step_at(q, index);
+    const int64_t kp = (st.kc + 1) / 2;
+    uint32_t* dst = q->apanel[index & 1];
+    for (int64_t p = st.mpanels * t / nt; p < st.mpanels * (t + 1) / nt; p++)
+        pack_a(g->a + (st.m0 + p * MR) * g->a_rs + st.pc * g->a_cs, g->a_rs, g->a_cs, min64(MR, st.mrows - p * MR),
+               st.kc, dst + p * MR * kp);
+}
+
+static inline void barrier(int nt) {
+#ifdef _OPENMP
+    if (nt > 1) {
+#pragma omp barrier
+    }
+#else
+    (void)nt;
+#endif
+}
+
+/* Work of one thread: its own columns of C (16-column granularity), and its share of the A packing. */
+static void run_thread(const plan* q, int t, int nt, uint32_t* bblock) {
+    const nb_bgemm_args* g = q->g;
+    const int64_t N = g->N, vectors = (N + 15) / 16;
+    const int64_t j0 = min64(N, vectors * t / nt * 16), j1 = min64(N, vectors * (t + 1) / nt * 16);
+    pack_a_share(q, 0, t, nt);
+    barrier(nt);
+    for (int64_t index = 0; index < q->steps; index++) {
+        const step_info st = step_at(q, index);
+        const int64_t kp = (st.kc + 1) / 2;
+        const uint32_t* ap = q->apanel[index & 1];
+        tile_out o = {.ldc = g->ldc, .ldw = N, .first = st.pc == 0, .last = st.pc + st.kc == g->K,
+                      .alpha = g->alpha, .beta = g->beta};
+        for (int64_t jc = j0; jc < j1; jc += q->nc) {
+            const int64_t ncols = min64(q->nc, j1 - jc);
+            pack_b_block(g->b + st.pc * g->b_rs + jc * g->b_cs, g->b_rs, g->b_cs, ncols, st.kc, bblock);
+            for (int64_t p = 0; p < st.mpanels; p++) {
+                const int64_t i = st.m0 + p * MR, rows = min64(MR, g->M - i);
+                for (int64_t jr = 0; jr < ncols; jr += NR) {
+                    const int64_t cols = min64(NR, ncols - jr);
+                    o.c = g->c + i * g->ldc + jc + jr;
+                    o.w = q->w + (i - st.m0) * N + jc + jr;
+                    kernels[(cols + 15) / 16](kp, ap + p * MR * kp, bblock + jr * kp, &o, rows, cols);
+                }
+            }
+        }
+        if (index + 1 < q->steps) pack_a_share(q, index + 1, t, nt);
+        barrier(nt);
+    }
+}
+
+static size_t round16(size_t words) { return (words + 15) / 16 * 16; }
+
+bool nb_bgemm_avx512bf16(const nb_bgemm_args* g, int threads) {
+    const int64_t vectors = (g->N + 15) / 16;
+    int nt = threads < 1 ? 1 : threads;
+    if (nt > vectors) nt = (int)vectors;
+    plan q = {.g = g, .ksteps = max64(1, (g->K + KC - 1) / KC), .mc = MC};
+    if (q.ksteps > 1) q.mc = min64(MC, max64(MR, W_BYTES / 4 / g->N / MR * MR));
+    q.steps = (g->M + q.mc - 1) / q.mc * q.ksteps;
+    const int64_t kp = (min64(g->K, KC) + 1) / 2 + 1;  /* a step's pairs, at most (uneven splits: one more) */
+    q.nc = max64(NR, B_BYTES / 4 / kp / NR * NR);
+    const size_t a_words = round16((size_t)((min64(g->M, q.mc) + MR - 1) / MR * MR * kp));
+    const size_t b_words = round16((size_t)(q.nc * kp)), w_words = q.ksteps > 1 ? round16((size_t)(q.mc * g->N)) : 0;
+    uint32_t* buf = nb_pack_buffer((2 * a_words + (size_t)nt * b_words + w_words) * 4);
+    if (!buf) return false;
+    q.apanel[0] = buf, q.apanel[1] = buf + a_words;
+    uint32_t* bblocks = buf + 2 * a_words;
+    q.w = (float*)(bblocks + (size_t)nt * b_words);
+#ifdef _OPENMP
+    if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+        {
+            const int t = omp_get_thread_num(), n = omp_get_num_threads();
+            run_thread(&q, t, n, bblocks + (size_t)t * b_words);
+        }
+        return true;
+    }
+#endif
+    run_thread(&q, 0, 1, bblocks);
+    return true;
+}
