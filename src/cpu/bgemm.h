@@ -4,9 +4,9 @@
  * and each result rounded to bfloat16 once, after alpha and beta.
  *
  * Goto/BLIS structure as sgemm.h: B packed into 48-column panels of K pairs
- * that stay in a core's L2, A into 8-row panels of K pairs (shared by the
- * threads); the threads split C's columns. The sum of an element runs in one
- * order over K whatever the thread count, so results do not depend on it. */
+ * that stay in L2, A into 8-row panels of K pairs that stay in L1. The sum of
+ * an element runs in one order over K whatever block of C it is computed in,
+ * so results do not depend on how the caller splits C between threads. */
 #ifndef NABLA_CPU_BGEMM_H_
 #define NABLA_CPU_BGEMM_H_
 
@@ -24,9 +24,9 @@ typedef struct nb_bgemm_args {
 } nb_bgemm_args;
 
 #if defined(NB_HAVE_BGEMM_AVX512BF16)
-/* Runs on up to `threads` OpenMP threads; false when it could not allocate its
- * packing buffers (C is then untouched). */
-NB_INTERNAL bool nb_bgemm_avx512bf16(const nb_bgemm_args* g, int threads);
+/* Runs on the calling thread; false when it could not allocate its packing
+ * buffers (C is then untouched). */
+NB_INTERNAL bool nb_bgemm_avx512bf16(const nb_bgemm_args* g);
 #endif
 
 #endif /* NABLA_CPU_BGEMM_H_ */

@@ -10,21 +10,17 @@
  * and the 8 x 48 kernel keeps 24 float32 accumulators in zmm registers: per
  * pair, 3 vector loads of B, 8 broadcasts of A, 24 vdpbf16ps.
  *
- * Loops, outermost first: M in blocks of mc rows, K in steps of at most KC
- * (the threads pack the step's A panels together, the next step's after the
- * sweeps of this one: double-buffered, one barrier per step); each thread's
- * own columns in blocks of nc packed into B panels within its L2; 8-row A
- * panels; 48-column B panels. When K takes several steps, the float32 sums of
- * a block of C wait between steps in a buffer (W) of mc x N floats, so C is
- * rounded once, at the last step, where alpha and beta are applied. */
+ * Loops, outermost first: M in blocks of mc rows; K in steps of at most KC,
+ * whose A panels are packed first; N in blocks of nc columns packed into B
+ * panels within L2; 8-row A panels; 48-column B panels. When K takes several
+ * steps, the float32 sums of a block of C wait between steps in a buffer (W)
+ * of mc x N floats, so C is rounded once, at the last step, where alpha and
+ * beta are applied. One call runs on the calling thread: gemm.c gives each
+ * thread its own blocks of C, so the threads never wait for one another. */
 #include "bgemm.h"
 #include "pack_buffer.h"
 
 #include <immintrin.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define MR 8         /* rows of a micro-tile: broadcasts of A */
 #define NR 48        /* columns of a micro-tile: three zmm of B */
@@ -239,110 +235,59 @@ static const kernel_fn kernels[4] = {NULL, kernel1, kernel2, kernel3};
 
 /* ---- the driver ---- */
 
+/* One step of the loops: rows [m0, m0 + mrows) of A, depth [pc, pc + kc);
+ * every step but a block's last has an even depth, so pairs never straddle
+ * two steps. */
 typedef struct {
-    const nb_bgemm_args* g;
-    int64_t mc, ksteps, steps, nc;  /* rows per block, steps of K per block, blocks x ksteps, B block columns */
-    uint32_t* apanel[2];            /* A panels of the current and the next step */
-    float* w;                       /* partial sums: mc x N (ksteps > 1) */
-} plan;
-
-/* One step: rows [m0, m0 + mrows) of A, depth [pc, pc + kc); every step but
- * the last of a block has an even depth, so pairs never straddle steps. */
-typedef struct {
-    int64_t m0, mrows, mpanels, pc, kc;
+    int64_t m0, mrows, pc, kc;
 } step_info;
 
-static step_info step_at(const plan* q, int64_t index) {
-    const int64_t s = index % q->ksteps, pairs = (q->g->K + 1) / 2;
-    step_info st;
-    st.m0 = index / q->ksteps * q->mc;
-    st.mrows = min64(q->mc, q->g->M - st.m0);
-    st.mpanels = (st.mrows + MR - 1) / MR;
-    st.pc = 2 * (pairs * s / q->ksteps);
-    st.kc = s + 1 == q->ksteps ? q->g->K - st.pc : 2 * (pairs * (s + 1) / q->ksteps) - st.pc;
+static step_info step_at(const nb_bgemm_args* g, int64_t mc, int64_t ksteps, int64_t m0, int64_t s) {
+    const int64_t pairs = (g->K + 1) / 2;
+    step_info st = {.m0 = m0, .mrows = min64(mc, g->M - m0), .pc = 2 * (pairs * s / ksteps)};
+    st.kc = s + 1 == ksteps ? g->K - st.pc : 2 * (pairs * (s + 1) / ksteps) - st.pc;
     return st;
 }
 
-/* This thread's share (t of nt) of a step's A panels, into dst. */
-static void pack_a_share(const plan* q, int64_t index, int t, int nt) {
-    const nb_bgemm_args* g = q->g;
-    const step_info st = step_at(q, index);
-    const int64_t kp = (st.kc + 1) / 2;
-    uint32_t* dst = q->apanel[index & 1];
-    for (int64_t p = st.mpanels * t / nt; p < st.mpanels * (t + 1) / nt; p++)
+/* One step: its A panels packed, then each block of nc columns of B packed and
+ * swept by every A panel. */
+static void run_step(const nb_bgemm_args* g, step_info st, int64_t nc, uint32_t* apanels, uint32_t* bblock,
+                     float* w) {
+    const int64_t kp = (st.kc + 1) / 2, mpanels = (st.mrows + MR - 1) / MR;
+    for (int64_t p = 0; p < mpanels; p++)
         pack_a(g->a + (st.m0 + p * MR) * g->a_rs + st.pc * g->a_cs, g->a_rs, g->a_cs, min64(MR, st.mrows - p * MR),
-               st.kc, dst + p * MR * kp);
-}
-
-static inline void barrier(int nt) {
-#ifdef _OPENMP
-    if (nt > 1) {
-#pragma omp barrier
-    }
-#else
-    (void)nt;
-#endif
-}
-
-/* Work of one thread: its own columns of C (16-column granularity), and its share of the A packing. */
-static void run_thread(const plan* q, int t, int nt, uint32_t* bblock) {
-    const nb_bgemm_args* g = q->g;
-    const int64_t N = g->N, vectors = (N + 15) / 16;
-    const int64_t j0 = min64(N, vectors * t / nt * 16), j1 = min64(N, vectors * (t + 1) / nt * 16);
-    pack_a_share(q, 0, t, nt);
-    barrier(nt);
-    for (int64_t index = 0; index < q->steps; index++) {
-        const step_info st = step_at(q, index);
-        const int64_t kp = (st.kc + 1) / 2;
-        const uint32_t* ap = q->apanel[index & 1];
-        tile_out o = {.ldc = g->ldc, .ldw = N, .first = st.pc == 0, .last = st.pc + st.kc == g->K,
-                      .alpha = g->alpha, .beta = g->beta};
-        for (int64_t jc = j0; jc < j1; jc += q->nc) {
-            const int64_t ncols = min64(q->nc, j1 - jc);
-            pack_b_block(g->b + st.pc * g->b_rs + jc * g->b_cs, g->b_rs, g->b_cs, ncols, st.kc, bblock);
-            for (int64_t p = 0; p < st.mpanels; p++) {
-                const int64_t i = st.m0 + p * MR, rows = min64(MR, g->M - i);
-                for (int64_t jr = 0; jr < ncols; jr += NR) {
-                    const int64_t cols = min64(NR, ncols - jr);
-                    o.c = g->c + i * g->ldc + jc + jr;
-                    o.w = q->w + (i - st.m0) * N + jc + jr;
-                    kernels[(cols + 15) / 16](kp, ap + p * MR * kp, bblock + jr * kp, &o, rows, cols);
-                }
+               st.kc, apanels + p * MR * kp);
+    tile_out o = {.ldc = g->ldc, .ldw = g->N, .first = st.pc == 0, .last = st.pc + st.kc == g->K,
+                  .alpha = g->alpha, .beta = g->beta};
+    for (int64_t jc = 0; jc < g->N; jc += nc) {
+        const int64_t ncols = min64(nc, g->N - jc);
+        pack_b_block(g->b + st.pc * g->b_rs + jc * g->b_cs, g->b_rs, g->b_cs, ncols, st.kc, bblock);
+        for (int64_t p = 0; p < mpanels; p++) {
+            const int64_t i = st.m0 + p * MR, rows = min64(MR, g->M - i);
+            for (int64_t jr = 0; jr < ncols; jr += NR) {
+                const int64_t cols = min64(NR, ncols - jr);
+                o.c = g->c + i * g->ldc + jc + jr;
+                o.w = w + (i - st.m0) * g->N + jc + jr;
+                kernels[(cols + 15) / 16](kp, apanels + p * MR * kp, bblock + jr * kp, &o, rows, cols);
             }
         }
-        if (index + 1 < q->steps) pack_a_share(q, index + 1, t, nt);
-        barrier(nt);
     }
 }
 
 static size_t round16(size_t words) { return (words + 15) / 16 * 16; }
 
-bool nb_bgemm_avx512bf16(const nb_bgemm_args* g, int threads) {
-    const int64_t vectors = (g->N + 15) / 16;
-    int nt = threads < 1 ? 1 : threads;
-    if (nt > vectors) nt = (int)vectors;
-    plan q = {.g = g, .ksteps = max64(1, (g->K + KC - 1) / KC), .mc = MC};
-    if (q.ksteps > 1) q.mc = min64(MC, max64(MR, W_BYTES / 4 / g->N / MR * MR));
-    q.steps = (g->M + q.mc - 1) / q.mc * q.ksteps;
+bool nb_bgemm_avx512bf16(const nb_bgemm_args* g) {
+    if (g->M == 0 || g->N == 0) return true;
+    const int64_t ksteps = max64(1, (g->K + KC - 1) / KC);
+    const int64_t mc = ksteps > 1 ? min64(MC, max64(MR, W_BYTES / 4 / g->N / MR * MR)) : MC;
     const int64_t kp = (min64(g->K, KC) + 1) / 2 + 1;  /* a step's pairs, at most (uneven splits: one more) */
-    q.nc = max64(NR, B_BYTES / 4 / kp / NR * NR);
-    const size_t a_words = round16((size_t)((min64(g->M, q.mc) + MR - 1) / MR * MR * kp));
-    const size_t b_words = round16((size_t)(q.nc * kp)), w_words = q.ksteps > 1 ? round16((size_t)(q.mc * g->N)) : 0;
-    uint32_t* buf = nb_pack_buffer((2 * a_words + (size_t)nt * b_words + w_words) * 4);
+    const int64_t nc = max64(NR, B_BYTES / 4 / kp / NR * NR);
+    const size_t a_words = round16((size_t)((min64(g->M, mc) + MR - 1) / MR * MR * kp));
+    const size_t b_words = round16((size_t)(nc * kp)), w_words = ksteps > 1 ? (size_t)(mc * g->N) : 0;
+    uint32_t* buf = nb_pack_buffer((a_words + b_words + w_words) * 4);
     if (!buf) return false;
-    q.apanel[0] = buf, q.apanel[1] = buf + a_words;
-    uint32_t* bblocks = buf + 2 * a_words;
-    q.w = (float*)(bblocks + (size_t)nt * b_words);
-#ifdef _OPENMP
-    if (nt > 1) {
-#pragma omp parallel num_threads(nt)
-        {
-            const int t = omp_get_thread_num(), n = omp_get_num_threads();
-            run_thread(&q, t, n, bblocks + (size_t)t * b_words);
-        }
-        return true;
-    }
-#endif
-    run_thread(&q, 0, 1, bblocks);
+    for (int64_t m0 = 0; m0 < g->M; m0 += mc)
+        for (int64_t s = 0; s < ksteps; s++)
+            run_step(g, step_at(g, mc, ksteps, m0, s), nc, buf, buf + a_words, (float*)(buf + a_words + b_words));
     return true;
 }

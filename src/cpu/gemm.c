@@ -227,44 +227,26 @@ bool nb_cpu_gemm_native(int32_t dtype) {
 }
 
 #if defined(NB_HAVE_BGEMM_AVX512BF16)
-/* Below this much work per matrix (multiply-adds) a batch runs on one thread,
- * the batches spread over the threads. */
-#define BGEMM_SPLIT_MIN_WORK 4194304.0
-
-/* Batch b on `threads` threads; false (C untouched but for the addend) when
- * the packing memory could not be had. */
-static bool bgemm_one(const nb_gemm_problem* p, int64_t b, int threads) {
-    fill_block(p, b, 0, p->M, 0, p->N);
-    const uint16_t* a = (const uint16_t*)p->a.data + batch_offset(p, &p->a, b);
-    const uint16_t* bm = (const uint16_t*)p->b.data + batch_offset(p, &p->b, b);
+/* The block C[m0:m1, n0:n1] of one batch on the calling thread; false (C
+ * untouched but for the addend) when the packing memory could not be had. */
+static bool bgemm_block(const nb_gemm_problem* p, const void* ctx, int64_t batch, int64_t m0, int64_t m1, int64_t n0,
+                        int64_t n1) {
+    (void)ctx;
+    fill_block(p, batch, m0, m1, n0, n1);
+    const uint16_t* a = (const uint16_t*)p->a.data + batch_offset(p, &p->a, batch) + m0 * p->a.rs;
+    const uint16_t* b = (const uint16_t*)p->b.data + batch_offset(p, &p->b, batch) + n0 * p->b.cs;
     nb_bgemm_args g = {
-        .M = p->M, .N = p->N, .K = p->K, .alpha = (float)p->alpha, .beta = p->accumulate ? (float)p->beta : 0.0f,
-        .a = a, .a_rs = p->a.rs, .a_cs = p->a.cs, .b = bm, .b_rs = p->b.rs, .b_cs = p->b.cs,
-        .c = (uint16_t*)p->c.data + batch_offset(p, &p->c, b),
+        .M = m1 - m0, .N = n1 - n0, .K = p->K, .alpha = (float)p->alpha,
+        .beta = p->accumulate ? (float)p->beta : 0.0f,
+        .a = a, .a_rs = p->a.rs, .a_cs = p->a.cs, .b = b, .b_rs = p->b.rs, .b_cs = p->b.cs,
+        .c = (uint16_t*)p->c.data + batch_offset(p, &p->c, batch) + m0 * p->c.rs + n0 * p->c.cs,
     };
     if (nb_gemm_layout(p->M, p->N, p->c.rs, p->c.cs, &g.ldc) == NB_GEMM_COL) { /* C^T = B^T A^T */
-        g.M = p->N, g.N = p->M;
-        g.a = bm, g.a_rs = p->b.cs, g.a_cs = p->b.rs;
+        g.M = n1 - n0, g.N = m1 - m0;
+        g.a = b, g.a_rs = p->b.cs, g.a_cs = p->b.rs;
         g.b = a, g.b_rs = p->a.cs, g.b_cs = p->a.rs;
     }
-    return nb_bgemm_avx512bf16(&g, threads);
-}
-
-/* Small matrices of a batch each on one thread, the batches spread over the
- * threads; big ones one after another, each on every thread. */
-static nb_status bgemm_run(const nb_gemm_problem* p, int64_t nbatch) {
-    const double mnk = (double)p->M * (double)p->N * (double)(p->K > 0 ? p->K : 1);
-    const int threads = mnk * (double)nbatch >= PARALLEL_MIN_WORK ? max_threads() : 1;
-    bool ok = true;
-#ifdef _OPENMP
-    if (nbatch > 1 && threads > 1 && (mnk < BGEMM_SPLIT_MIN_WORK || nbatch % threads == 0)) {
-#pragma omp parallel for schedule(static) reduction(&& : ok)
-        for (int64_t b = 0; b < nbatch; b++) ok = bgemm_one(p, b, 1) && ok;
-        return ok ? NB_OK : NB_ERR_OUT_OF_MEMORY;
-    }
-#endif
-    for (int64_t b = 0; b < nbatch && ok; b++) ok = bgemm_one(p, b, threads);
-    return ok ? NB_OK : NB_ERR_OUT_OF_MEMORY;
+    return nb_bgemm_avx512bf16(&g);
 }
 #endif
 
@@ -294,17 +276,25 @@ static void tile_grid(int64_t M, int64_t N, int64_t pieces, int64_t* mstep, int6
     if (pn > 1) *nstep = (*nstep + 15) / 16 * 16;
 }
 
-/* Every batch, and every block of a big GEMM, is one single-threaded BLAS call
- * on an OpenMP thread (OpenBLAS's own threads are switched off, see
- * nb_gemm_init): nabla's elementwise kernels use the same OpenMP threads, so
- * no second pool spins while they run. The number of blocks per GEMM makes the
- * work units a multiple of the thread count when each block stays big enough. */
-static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbatch) {
-    const double mnk = (double)p->M * (double)p->N * (double)p->K;
+/* One block of C, single-threaded: false when it could not run (out of memory). */
+typedef bool (*block_fn)(const nb_gemm_problem* p, const void* ctx, int64_t batch, int64_t m0, int64_t m1,
+                         int64_t n0, int64_t n1);
+
+static bool blas_block_fn(const nb_gemm_problem* p, const void* ctx, int64_t batch, int64_t m0, int64_t m1,
+                          int64_t n0, int64_t n1) {
+    blas_block(p, (const blas_plan*)ctx, batch, m0, m1, n0, n1);
+    return true;
+}
+
+/* Every batch, and every block of a big GEMM, is one single-threaded call
+ * (BLAS, or nabla's bfloat16 GEMM) on an OpenMP thread (OpenBLAS's own threads
+ * are switched off, see nb_gemm_init): nabla's elementwise kernels use the same
+ * OpenMP threads, so no second pool spins while they run, and no thread waits
+ * for another before the end. The number of blocks per GEMM makes the work
+ * units a multiple of the thread count when each block stays big enough. */
+static bool run_blocks(const nb_gemm_problem* p, int64_t nbatch, block_fn fn, const void* ctx) {
+    const double mnk = (double)p->M * (double)p->N * (double)(p->K > 0 ? p->K : 1);
     const int threads = max_threads();
-#if defined(NB_HAVE_SGEMM_AVX512)
-    if (own_sgemm_fits(p, threads) && own_sgemm_run(p, bp, nbatch, threads)) return;
-#endif
     int64_t pieces = 1;
     if (threads > 1 && mnk * (double)nbatch >= PARALLEL_MIN_WORK) {
         pieces = threads / gcd(nbatch, threads);
@@ -314,18 +304,28 @@ static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbat
     if (pieces > 1) tile_grid(p->M, p->N, pieces, &mstep, &nstep);
     const int64_t pm = (p->M + mstep - 1) / mstep, pn = (p->N + nstep - 1) / nstep, per = pm * pn;
     const int64_t units = nbatch * per;
+    bool ok = true;
 #ifdef _OPENMP
     if (units > 1 && threads > 1 && mnk * (double)nbatch >= PARALLEL_MIN_WORK) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) reduction(&& : ok)
         for (int64_t u = 0; u < units; u++) {
             const int64_t b = u / per, i = (u % per) / pn, j = u % pn;
             const int64_t m0 = i * mstep, n0 = j * nstep;
-            blas_block(p, bp, b, m0, m0 + mstep < p->M ? m0 + mstep : p->M, n0, n0 + nstep < p->N ? n0 + nstep : p->N);
+            ok = fn(p, ctx, b, m0, m0 + mstep < p->M ? m0 + mstep : p->M, n0,
+                    n0 + nstep < p->N ? n0 + nstep : p->N) && ok;
         }
-        return;
+        return ok;
     }
 #endif
-    for (int64_t b = 0; b < nbatch; b++) blas_block(p, bp, b, 0, p->M, 0, p->N);
+    for (int64_t b = 0; b < nbatch && ok; b++) ok = fn(p, ctx, b, 0, p->M, 0, p->N);
+    return ok;
+}
+
+static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbatch) {
+#if defined(NB_HAVE_SGEMM_AVX512)
+    if (own_sgemm_fits(p, max_threads()) && own_sgemm_run(p, bp, nbatch, max_threads())) return;
+#endif
+    (void)run_blocks(p, nbatch, blas_block_fn, bp);
 }
 
 /* 1 x 1 results (dot products, batched or not): sdot/ddot, which beat a 1 x 1 GEMM. */
@@ -467,7 +467,7 @@ nb_status nb_cpu_gemm(const nb_gemm_problem* in) {
     blas_plan bp;
 #if defined(NB_HAVE_BGEMM_AVX512BF16)
     if (p.dtype == NB_BF16)
-        st = bgemm_run(&p, nbatch);
+        st = run_blocks(&p, nbatch, bgemm_block, NULL) ? NB_OK : NB_ERR_OUT_OF_MEMORY;
     else
 #endif
     if (!blas_plan_make(&p, &bp))
