@@ -49,14 +49,6 @@ def check(got, a, b, alpha=1.0, addend=None):
     assert (err <= bound).all(), f"max error {err.max()} (bound {bound[err > bound].min()}) of {got.shape}"
 
 
-@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
-def threads(request):
-    before = nabla.get_num_threads()
-    nabla.set_num_threads(request.param)
-    yield request.param
-    nabla.set_num_threads(before)
-
-
 @pytest.mark.parametrize("m", SIZES)
 @pytest.mark.parametrize("n", SIZES)
 def test_odd_sizes(threads, m, n):

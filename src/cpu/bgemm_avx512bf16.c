@@ -19,6 +19,7 @@
  * thread its own blocks of C, so the threads never wait for one another. */
 #include "bgemm.h"
 #include "pack_buffer.h"
+#include "transpose8x8.h"
 
 #include <immintrin.h>
 
@@ -42,35 +43,14 @@ static inline uint32_t pair(const uint16_t* x, int64_t step, int64_t p, int64_t 
     return (uint32_t)x[2 * p * step] | hi << 16;
 }
 
-/* Transposes an 8 x 8 block of 32-bit words: row r of the source (8 words at
- * bfloat16 pointer s + r * ss, any alignment) becomes column r of the
- * destination (row t at d + t * ds). */
-static inline void transpose8x8(const uint16_t* s, int64_t ss, uint32_t* d, int64_t ds) {
-    __m256 r[8], t[8], u[8];
-    for (int i = 0; i < 8; i++) r[i] = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i_u*)(s + i * ss)));
-    for (int i = 0; i < 8; i += 2) {
-        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-    }
-    for (int i = 0; i < 8; i += 4) {
-        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
-        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
-        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
-    }
-    for (int i = 0; i < 4; i++) {
-        _mm256_storeu_ps((float*)(d + i * ds), _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
-        _mm256_storeu_ps((float*)(d + (i + 4) * ds), _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
-    }
-}
-
 /* One A panel: rows [0, rows) of the MR-row block at a, depth kc, into
  * ap[p * MR + i]; rows past `rows` are zero. */
 static void pack_a(const uint16_t* a, int64_t rs, int64_t cs, int64_t rows, int64_t kc, uint32_t* restrict ap) {
     const int64_t kp = (kc + 1) / 2;
     int64_t p = 0;
     if (rows == MR && cs == 1) {  /* rows along K: 8 x 8 word transposes */
-        for (; p + 8 <= kc / 2; p += 8) transpose8x8(a + 2 * p, rs, ap + p * MR, MR);
+        for (; p + 8 <= kc / 2; p += 8)
+            nb_transpose8x8((const char*)(a + 2 * p), rs * 2, (char*)(ap + p * MR), MR * 4);
     } else if (rs == 1) {  /* columns along M: interleave two steps of K */
         const __mmask8 m = (__mmask8)((1u << rows) - 1);
         for (; p < kc / 2; p++) {
@@ -104,7 +84,8 @@ static void pack_b_strided(const uint16_t* b, int64_t rs, int64_t cs, int64_t co
     int64_t p = 0;
     if (cols == w && rs == 1)
         for (; p + 8 <= kc / 2; p += 8)
-            for (int64_t j = 0; j < w; j += 8) transpose8x8(b + j * cs + 2 * p, cs, bp + p * w + j, w);
+            for (int64_t j = 0; j < w; j += 8)
+                nb_transpose8x8((const char*)(b + j * cs + 2 * p), cs * 2, (char*)(bp + p * w + j), w * 4);
     for (; p < kp; p++)
         for (int64_t j = 0; j < w; j++) bp[p * w + j] = j < cols ? pair(b + j * cs, rs, p, kc) : 0;
 }

@@ -16,6 +16,7 @@
  * step; alpha and beta are applied there. */
 #include "sgemm.h"
 #include "pack_buffer.h"
+#include "transpose8x8.h"
 
 #include <immintrin.h>
 #include <string.h>
@@ -35,33 +36,12 @@
 
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* Transposes an 8 x 8 block: row r of the source (8 floats at s + r * ss) becomes
- * column r of the destination (row t at d + t * ds). */
-static inline void transpose8x8(const float* s, int64_t ss, float* d, int64_t ds) {
-    __m256 r[8], t[8], u[8];
-    for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps(s + i * ss);
-    for (int i = 0; i < 8; i += 2) {
-        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-    }
-    for (int i = 0; i < 8; i += 4) {
-        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
-        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
-        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
-    }
-    for (int i = 0; i < 4; i++) {
-        _mm256_storeu_ps(d + i * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
-        _mm256_storeu_ps(d + (i + 4) * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
-    }
-}
-
 /* One micro-panel of A: rows [0, rows) of the MR-row block at a, depth kc, into
  * ap[k * MR + i]; rows past `rows` are zero. */
 static void pack_a(const float* a, int64_t rs, int64_t cs, int64_t rows, int64_t kc, float* restrict ap) {
     int64_t k = 0;
     if (rows == MR && cs == 1) {
-        for (; k + 8 <= kc; k += 8) transpose8x8(a + k, rs, ap + k * MR, MR);
+        for (; k + 8 <= kc; k += 8) nb_transpose8x8((const char*)(a + k), rs * 4, (char*)(ap + k * MR), MR * 4);
     } else if (rs == 1) {
         const __mmask8 m = (__mmask8)((1u << rows) - 1);
         for (; k < kc; k++) _mm256_store_ps(ap + k * MR, _mm256_maskz_loadu_ps(m, a + k * cs));
@@ -85,7 +65,8 @@ static void pack_b_strided(const float* b, int64_t rs, int64_t cs, int64_t cols,
     int64_t k = 0;
     if (cols == w && rs == 1)
         for (; k + 8 <= kc; k += 8)
-            for (int64_t j = 0; j < w; j += 8) transpose8x8(b + j * cs + k, cs, bp + k * w + j, w);
+            for (int64_t j = 0; j < w; j += 8)
+                nb_transpose8x8((const char*)(b + j * cs + k), cs * 4, (char*)(bp + k * w + j), w * 4);
     for (; k < kc; k++)
         for (int64_t j = 0; j < w; j++) bp[k * w + j] = j < cols ? b[k * rs + j * cs] : 0.0f;
 }
