@@ -22,9 +22,9 @@ import pytest
 import nabla
 
 SIZES = [1, 7, 17, 31, 65, 129]
-# (M, N, K) on the blocking's edges: K > 1024 takes several steps (odd splits, an odd last pair),
-# M > 1024 several row blocks, and with several steps and wide N fewer rows per block.
-BLOCKING = [(9, 50, 1025), (33, 97, 2051), (1030, 40, 63), (530, 4200, 1100)]
+# (M, N, K) on the blocking's edges: K > 2048 takes several steps (uneven splits, an odd last
+# pair) whose float32 sums wait in a buffer, M > 1024 several row blocks, wide N several column blocks.
+BLOCKING = [(9, 50, 2049), (33, 97, 4103), (1030, 40, 2100), (130, 600, 2500), (1030, 40, 63)]
 
 
 def bf16(rng, *shape):
