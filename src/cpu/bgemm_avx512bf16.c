@@ -26,7 +26,7 @@
 #define MR 8         /* rows of a micro-tile: broadcasts of A */
 #define NR 48        /* columns of a micro-tile: three zmm of B */
 #define KC 2048      /* depth of one packed step: an A panel is 32 KiB */
-#define MC 1024      /* rows of A per shared block */
+#define MC 1024      /* rows of A per packed block */
 #define B_BYTES (768 << 10)  /* a thread's packed block of B, within its L2 */
 #define W_BYTES (16 << 20)   /* at most this much float32 for partial sums (fewer rows per block) */
 #define PREFETCH_P 8 /* pairs ahead that the kernel prefetches B */
