@@ -131,15 +131,10 @@ static inline __m512 bf16x16_load(__mmask16 m, const uint16_t* p) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)), 16));
 }
 
-/* 16 floats rounded to nearest even bfloat16, NaN kept quiet: nabla's
- * float -> bfloat16 conversion (convert.c), subnormals included. */
-static inline __m256i bf16x16_round(__m512 x) {
-    const __m512i u = _mm512_castps_si512(x), hi = _mm512_srli_epi32(u, 16);
-    const __m512i bias = _mm512_add_epi32(_mm512_set1_epi32(0x7fff), _mm512_and_si512(hi, _mm512_set1_epi32(1)));
-    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, bias), 16);
-    r = _mm512_mask_mov_epi32(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), _mm512_or_si512(hi, _mm512_set1_epi32(0x40)));
-    return _mm512_cvtepi32_epi16(r);
-}
+/* 16 floats rounded to nearest even bfloat16, NaN kept quiet (vcvtneps2bf16:
+ * nabla's float -> bfloat16 conversion but for subnormals, which the
+ * accumulators of vdpbf16ps never hold). */
+static inline __m256i bf16x16_round(__m512 x) { return (__m256i)_mm512_cvtneps_pbh(x); }
 
 /* The rows x cols micro-tile (cols <= 16 * V): ap^T bp over kp pairs, added to
  * W's sums unless first, stored to W or (last) to C. */
