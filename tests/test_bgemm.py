@@ -96,6 +96,9 @@ def test_vectors(threads):
     check(xm @ xv, m, v)
     check(xw @ xm, w, m)
     check(nabla.dot(xv, xv).reshape(1), v.reshape(1, -1), v.reshape(-1, 1).reshape(-1))
+    (xb, b) = bf16(rng, 3, 70, 300)
+    check(xb @ xv, b, v)  # batched matrix-vector products: computed as rows, C^T = v^T B^T
+    check(xb.transpose(1, 2) @ xw, b.transpose(0, 2, 1), w)
 
 
 def test_batches(threads):

@@ -132,8 +132,8 @@ static inline __m512 bf16x16_load(__mmask16 m, const uint16_t* p) {
 }
 
 /* 16 floats rounded to nearest even bfloat16, NaN kept quiet (vcvtneps2bf16:
- * nabla's float -> bfloat16 conversion but for subnormals, which the
- * accumulators of vdpbf16ps never hold). */
+ * nabla's float -> bfloat16 conversion, but subnormals become zero, as in
+ * vdpbf16ps's sums). */
 static inline __m256i bf16x16_round(__m512 x) { return (__m256i)_mm512_cvtneps_pbh(x); }
 
 /* The rows x cols micro-tile (cols <= 16 * V): ap^T bp over kp pairs, added to

@@ -217,11 +217,11 @@ static bool own_sgemm_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t
 
 /* ---- bfloat16: nabla's own GEMM (bgemm_avx512bf16.c) ---- */
 
-bool nb_cpu_gemm_native(int32_t dtype) {
+bool nb_cpu_gemm_native(int32_t dtype, int64_t M, int64_t N) {
 #if defined(NB_HAVE_BGEMM_AVX512BF16)
-    return dtype == NB_BF16 && nb_cpu_capability() >= NB_CPU_AVX512_BF16;
+    return dtype == NB_BF16 && (M > 1 || N > 1) && nb_cpu_capability() >= NB_CPU_AVX512_BF16;
 #else
-    (void)dtype;
+    (void)dtype, (void)M, (void)N;
     return false;
 #endif
 }
@@ -241,7 +241,11 @@ static bool bgemm_block(const nb_gemm_problem* p, const void* ctx, int64_t batch
         .a = a, .a_rs = p->a.rs, .a_cs = p->a.cs, .b = b, .b_rs = p->b.rs, .b_cs = p->b.cs,
         .c = (uint16_t*)p->c.data + batch_offset(p, &p->c, batch) + m0 * p->c.rs + n0 * p->c.cs,
     };
-    if (nb_gemm_layout(p->M, p->N, p->c.rs, p->c.cs, &g.ldc) == NB_GEMM_COL) { /* C^T = B^T A^T */
+    /* C^T = B^T A^T for a column-major C, and for a contiguous column (a matrix-vector
+     * product; C^T's one row needs no row stride): the kernel's tiles are 8 rows by
+     * 16-48 columns, so one row wastes less than one column */
+    const int layout = nb_gemm_layout(p->M, p->N, p->c.rs, p->c.cs, &g.ldc);
+    if (layout == NB_GEMM_COL || (g.N == 1 && g.M > 1 && p->c.rs == 1)) {
         g.M = n1 - n0, g.N = m1 - m0;
         g.a = b, g.a_rs = p->b.cs, g.a_cs = p->b.rs;
         g.b = a, g.b_rs = p->a.cs, g.b_cs = p->a.rs;

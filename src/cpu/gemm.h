@@ -42,9 +42,10 @@ static inline int nb_gemm_layout(int64_t rows, int64_t cols, int64_t rs, int64_t
  * packing memory. */
 NB_INTERNAL nb_status nb_cpu_gemm(const nb_gemm_problem* p);
 /* Whether the CPU multiplies half-precision operands of this dtype as they
- * are: bfloat16 on CPUs with AVX512_BF16 (summed in float32, rounded once).
- * Otherwise the caller converts float16/bfloat16 operands to float32. */
-NB_INTERNAL bool nb_cpu_gemm_native(int32_t dtype);
+ * are, for an M x N result: bfloat16 on CPUs with AVX512_BF16 (summed in
+ * float32, rounded once), but for dot products (1 x 1), which sdot does
+ * faster. Otherwise the caller converts float16/bfloat16 operands to float32. */
+NB_INTERNAL bool nb_cpu_gemm_native(int32_t dtype, int64_t M, int64_t N);
 /* The CPU table's gemm slot (f32, f64, integers and, where native, bf16). */
 NB_INTERNAL nb_status nb_cpu_gemm_slot(int32_t device_index, const nb_bk_gemm* plan, void* stream);
 

@@ -257,7 +257,9 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
     const int32_t dtype = s->a->dtype;
     const int32_t dev = s->a->storage->device_type, di = s->a->storage->device_index;
     const bool half = dtype == NB_F16 || dtype == NB_BF16;
-    const int32_t compute = (half && dev == NB_CPU && !nb_cpu_gemm_native(dtype)) ? NB_F32 : dtype;
+    const int64_t rows = s->a->ndim == 1 ? 1 : s->a->shape[s->a->ndim - 2];
+    const int64_t cols = s->b->ndim == 1 ? 1 : s->b->shape[s->b->ndim - 1];
+    const int32_t compute = (half && dev == NB_CPU && !nb_cpu_gemm_native(dtype, rows, cols)) ? NB_F32 : dtype;
     const bool floating = nb_dtype_is_floating(dtype);
     nb_gemm_problem p;
     p.alpha = s->alpha, p.beta = s->beta, p.ialpha = 1, p.ibeta = 0;
