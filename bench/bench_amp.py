@@ -1,8 +1,9 @@
 """Mixed precision on the CPU: one training step (forward under autocast, backward, SGD step) of
-an MLP in float32 and under bfloat16 autocast, nabla beside torch.autocast("cpu") in one process."""
+an MLP in float32 and under bfloat16 autocast, nabla beside torch.autocast("cpu") in one process
+(timed in alternation, best round of each, as bench_gemm)."""
 from __future__ import annotations
 
-from harness import per_call_seconds, print_table, try_import
+from harness import interleaved_settled, per_call_seconds, print_table, try_import
 
 import nabla
 
@@ -32,10 +33,12 @@ def main() -> None:
     for width, depth, batch in ((256, 3, 64), (1024, 3, 256)):
         for autocast in (False, True):
             name = f"MLP {depth}x{width}, batch {batch}, " + ("bf16 autocast" if autocast else "float32")
-            times = {"nabla": per_call_seconds(step_fn(nabla, width, depth, batch, autocast), min_time=0.5, repeats=3)}
+            fns = {"nabla": step_fn(nabla, width, depth, batch, autocast)}
             if torch:
-                times["torch"] = per_call_seconds(step_fn(torch, width, depth, batch, autocast), min_time=0.5,
-                                                  repeats=3)
+                fns["torch"] = step_fn(torch, width, depth, batch, autocast)
+                times = interleaved_settled(fns, rounds=7, batch_seconds=0.1)
+            else:
+                times = {"nabla": per_call_seconds(fns["nabla"], min_time=0.5, repeats=3)}
             rows.append((name, times))
     print_table("training step under CPU autocast", rows, unit="ms", scale=1e3, columns=("nabla", "torch"))
 

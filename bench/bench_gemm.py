@@ -4,6 +4,7 @@ float32, bfloat16 and float16.
     python bench/bench_gemm.py            # every shape
     python bench/bench_gemm.py --quick    # 256..1024 square and the training shapes
     python bench/bench_gemm.py --threads 1
+    python bench/bench_gemm.py --dtype bf16   # one table: f32, bf16 or f16
 
 Each row times nabla and PyTorch in alternation in one process, with a pause
 before each batch so the other framework's idle threads stop spinning, and
@@ -11,6 +12,7 @@ prints the speed ratio torch time / nabla time (>= 1.0: nabla at least as
 fast) with both GFLOP/s."""
 from __future__ import annotations
 
+import sys
 
 from harness import against_torch, interleaved_settled, print_ratio_table
 
@@ -36,14 +38,18 @@ def shapes(quick: bool) -> list[tuple[str, int, int, int]]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
     torch, quick, threads = against_torch("bench_gemm", argv)
     if torch is None:
         return
+    only = argv[argv.index("--dtype") + 1] if "--dtype" in argv else None
     rng = np.random.default_rng(0)
     rounds = 3 if quick else 5
     print(f"\nthreads: {threads}")
     for dname, ndt, tdt in (("f32", nabla.float32, torch.float32), ("bf16", nabla.bfloat16, torch.bfloat16),
                             ("f16", nabla.float16, torch.float16)):
+        if only is not None and dname != only:
+            continue
         rows = []
         for name, m, k, n in shapes(quick):
             if dname != "f32" and m * k * n > 2048 ** 3:

@@ -20,6 +20,15 @@ def _restore_default_dtype():
     nabla.set_default_dtype(before)
 
 
+@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
+def threads(request):
+    """The test runs on 1 and on 2 CPU threads (nabla.set_num_threads), restored after."""
+    before = nabla.get_num_threads()
+    nabla.set_num_threads(request.param)
+    yield request.param
+    nabla.set_num_threads(before)
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(20240611)

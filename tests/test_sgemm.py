@@ -29,14 +29,6 @@ SHAPES = [  # (M, N, K)
 ]
 
 
-@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
-def threads(request):
-    before = nabla.get_num_threads()
-    nabla.set_num_threads(request.param)
-    yield request.param
-    nabla.set_num_threads(before)
-
-
 def _check(got, ref, k):
     got = np.asarray(got, dtype=np.float64)
     assert got.shape == ref.shape

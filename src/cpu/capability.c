@@ -15,8 +15,10 @@ static int detect(void) {
     if (level == NB_CPU_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
         level = NB_CPU_AVX512;
+    if (level == NB_CPU_AVX512 && __builtin_cpu_supports("avx512bf16")) level = NB_CPU_AVX512_BF16;
 #endif
     const char* cap = getenv("NABLA_CPU_CAPABILITY");
+    if (cap != NULL && strcmp(cap, "avx512") == 0 && level > NB_CPU_AVX512) level = NB_CPU_AVX512;
     if (cap != NULL && strcmp(cap, "avx2") == 0 && level > NB_CPU_AVX2) level = NB_CPU_AVX2;
     if (cap != NULL && strcmp(cap, "default") == 0) level = NB_CPU_DEFAULT;
     return level;

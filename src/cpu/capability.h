@@ -7,9 +7,10 @@
 
 #include "../core/internal.h"
 
-enum { NB_CPU_DEFAULT = 0, NB_CPU_AVX2 = 1, NB_CPU_AVX512 = 2 };
+enum { NB_CPU_DEFAULT = 0, NB_CPU_AVX2 = 1, NB_CPU_AVX512 = 2, NB_CPU_AVX512_BF16 = 3 };
 
-/* NB_CPU_AVX512: AVX-512 F/VL/BW/DQ and everything below; NB_CPU_AVX2: x86-64-v3 (AVX2, FMA, BMI2, F16C);
+/* NB_CPU_AVX512_BF16: NB_CPU_AVX512 and AVX512_BF16 (vdpbf16ps; "avx512" caps it off);
+ * NB_CPU_AVX512: AVX-512 F/VL/BW/DQ and everything below; NB_CPU_AVX2: x86-64-v3 (AVX2, FMA, BMI2, F16C);
  * NB_CPU_DEFAULT otherwise and on other architectures. */
 NB_INTERNAL int nb_cpu_capability(void);
 

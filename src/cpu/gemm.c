@@ -17,8 +17,13 @@
  *
  * Integers (and any size or layout BLAS cannot take) use a blocked loop that
  * accumulates in int64 (float/double for floats); integer results wrap modulo
- * 2^bits as PyTorch's do. */
+ * 2^bits as PyTorch's do.
+ *
+ * bfloat16 comes here only on CPUs with AVX512_BF16 (nb_cpu_gemm_native), for
+ * nabla's own GEMM (bgemm_avx512bf16.c); elsewhere the caller converts half
+ * operands to float32 first. */
 #include "gemm.h"
+#include "bgemm.h"
 #include "capability.h"
 #include "kernels.h"
 #include "sgemm.h"
@@ -210,6 +215,45 @@ static bool own_sgemm_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t
 }
 #endif
 
+/* ---- bfloat16: nabla's own GEMM (bgemm_avx512bf16.c) ---- */
+
+bool nb_cpu_gemm_native(int32_t dtype, int64_t M, int64_t N) {
+#if defined(NB_HAVE_BGEMM_AVX512BF16)
+    return dtype == NB_BF16 && (M > 1 || N > 1) && nb_cpu_capability() >= NB_CPU_AVX512_BF16;
+#else
+    (void)dtype, (void)M, (void)N;
+    return false;
+#endif
+}
+
+#if defined(NB_HAVE_BGEMM_AVX512BF16)
+/* The block C[m0:m1, n0:n1] of one batch on the calling thread; false (C
+ * untouched but for the addend) when the packing memory could not be had. */
+static bool bgemm_block(const nb_gemm_problem* p, const void* ctx, int64_t batch, int64_t m0, int64_t m1, int64_t n0,
+                        int64_t n1) {
+    (void)ctx;
+    fill_block(p, batch, m0, m1, n0, n1);
+    const uint16_t* a = (const uint16_t*)p->a.data + batch_offset(p, &p->a, batch) + m0 * p->a.rs;
+    const uint16_t* b = (const uint16_t*)p->b.data + batch_offset(p, &p->b, batch) + n0 * p->b.cs;
+    nb_bgemm_args g = {
+        .M = m1 - m0, .N = n1 - n0, .K = p->K, .alpha = (float)p->alpha,
+        .beta = p->accumulate ? (float)p->beta : 0.0f,
+        .a = a, .a_rs = p->a.rs, .a_cs = p->a.cs, .b = b, .b_rs = p->b.rs, .b_cs = p->b.cs,
+        .c = (uint16_t*)p->c.data + batch_offset(p, &p->c, batch) + m0 * p->c.rs + n0 * p->c.cs,
+    };
+    /* C^T = B^T A^T for a column-major C, and for a contiguous column (a matrix-vector
+     * product; C^T's one row needs no row stride): the kernel's tiles are 8 rows by
+     * 16-48 columns, so one row wastes less than one column */
+    const int layout = nb_gemm_layout(p->M, p->N, p->c.rs, p->c.cs, &g.ldc);
+    if (layout == NB_GEMM_COL || (g.N == 1 && g.M > 1 && p->c.rs == 1)) {
+        g.M = n1 - n0, g.N = m1 - m0;
+        g.a = b, g.a_rs = p->b.cs, g.a_cs = p->b.rs;
+        g.b = a, g.b_rs = p->a.cs, g.b_cs = p->a.rs;
+    }
+    return nb_bgemm_avx512bf16(&g);
+}
+#endif
+
 static int64_t gcd(int64_t a, int64_t b) {
     while (b != 0) {
         const int64_t t = a % b;
@@ -236,17 +280,25 @@ static void tile_grid(int64_t M, int64_t N, int64_t pieces, int64_t* mstep, int6
     if (pn > 1) *nstep = (*nstep + 15) / 16 * 16;
 }
 
-/* Every batch, and every block of a big GEMM, is one single-threaded BLAS call
- * on an OpenMP thread (OpenBLAS's own threads are switched off, see
- * nb_gemm_init): nabla's elementwise kernels use the same OpenMP threads, so
- * no second pool spins while they run. The number of blocks per GEMM makes the
- * work units a multiple of the thread count when each block stays big enough. */
-static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbatch) {
-    const double mnk = (double)p->M * (double)p->N * (double)p->K;
+/* One block of C, single-threaded: false when it could not run (out of memory). */
+typedef bool (*block_fn)(const nb_gemm_problem* p, const void* ctx, int64_t batch, int64_t m0, int64_t m1,
+                         int64_t n0, int64_t n1);
+
+static bool blas_block_fn(const nb_gemm_problem* p, const void* ctx, int64_t batch, int64_t m0, int64_t m1,
+                          int64_t n0, int64_t n1) {
+    blas_block(p, (const blas_plan*)ctx, batch, m0, m1, n0, n1);
+    return true;
+}
+
+/* Every batch, and every block of a big GEMM, is one single-threaded call
+ * (BLAS, or nabla's bfloat16 GEMM) on an OpenMP thread (OpenBLAS's own threads
+ * are switched off, see nb_gemm_init): nabla's elementwise kernels use the same
+ * OpenMP threads, so no second pool spins while they run, and no thread waits
+ * for another before the end. The number of blocks per GEMM makes the work
+ * units a multiple of the thread count when each block stays big enough. */
+static bool run_blocks(const nb_gemm_problem* p, int64_t nbatch, block_fn fn, const void* ctx) {
+    const double mnk = (double)p->M * (double)p->N * (double)(p->K > 0 ? p->K : 1);
     const int threads = max_threads();
-#if defined(NB_HAVE_SGEMM_AVX512)
-    if (own_sgemm_fits(p, threads) && own_sgemm_run(p, bp, nbatch, threads)) return;
-#endif
     int64_t pieces = 1;
     if (threads > 1 && mnk * (double)nbatch >= PARALLEL_MIN_WORK) {
         pieces = threads / gcd(nbatch, threads);
@@ -256,18 +308,28 @@ static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbat
     if (pieces > 1) tile_grid(p->M, p->N, pieces, &mstep, &nstep);
     const int64_t pm = (p->M + mstep - 1) / mstep, pn = (p->N + nstep - 1) / nstep, per = pm * pn;
     const int64_t units = nbatch * per;
+    bool ok = true;
 #ifdef _OPENMP
     if (units > 1 && threads > 1 && mnk * (double)nbatch >= PARALLEL_MIN_WORK) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) reduction(&& : ok)
         for (int64_t u = 0; u < units; u++) {
             const int64_t b = u / per, i = (u % per) / pn, j = u % pn;
             const int64_t m0 = i * mstep, n0 = j * nstep;
-            blas_block(p, bp, b, m0, m0 + mstep < p->M ? m0 + mstep : p->M, n0, n0 + nstep < p->N ? n0 + nstep : p->N);
+            ok = fn(p, ctx, b, m0, m0 + mstep < p->M ? m0 + mstep : p->M, n0,
+                    n0 + nstep < p->N ? n0 + nstep : p->N) && ok;
         }
-        return;
+        return ok;
     }
 #endif
-    for (int64_t b = 0; b < nbatch; b++) blas_block(p, bp, b, 0, p->M, 0, p->N);
+    for (int64_t b = 0; b < nbatch && ok; b++) ok = fn(p, ctx, b, 0, p->M, 0, p->N);
+    return ok;
+}
+
+static void blas_run(const nb_gemm_problem* p, const blas_plan* bp, int64_t nbatch) {
+#if defined(NB_HAVE_SGEMM_AVX512)
+    if (own_sgemm_fits(p, max_threads()) && own_sgemm_run(p, bp, nbatch, max_threads())) return;
+#endif
+    (void)run_blocks(p, nbatch, blas_block_fn, bp);
 }
 
 /* 1 x 1 results (dot products, batched or not): sdot/ddot, which beat a 1 x 1 GEMM. */
@@ -394,18 +456,24 @@ static void generic_run(const nb_gemm_problem* p, int64_t nbatch) {
     for (int64_t u = 0; u < units; u++) generic_unit(p, fn, mblocks, u);
 }
 
-void nb_cpu_gemm(const nb_gemm_problem* in) {
-    if (in->M == 0 || in->N == 0) return;
+nb_status nb_cpu_gemm(const nb_gemm_problem* in) {
+    if (in->M == 0 || in->N == 0) return NB_OK;
     nb_gemm_problem p = *in;
     simplify(&p);
     int64_t nbatch = 1;
     for (int32_t d = 0; d < p.bndim; d++) nbatch *= p.bshape[d];
-    if (nbatch == 0) return;
+    if (nbatch == 0) return NB_OK;
     /* ~1 MFLOP and up is worth another thread's time: let a binding drop its lock. */
     nb_blocking_end_fn end_blocking = NULL;
     void* token = (double)nbatch * (double)p.M * (double)p.N * (double)(p.K > 0 ? p.K : 1) >= 5e5
                       ? nb_blocking_begin(&end_blocking) : NULL;
+    nb_status st = NB_OK;
     blas_plan bp;
+#if defined(NB_HAVE_BGEMM_AVX512BF16)
+    if (p.dtype == NB_BF16)
+        st = run_blocks(&p, nbatch, bgemm_block, NULL) ? NB_OK : NB_ERR_OUT_OF_MEMORY;
+    else
+#endif
     if (!blas_plan_make(&p, &bp))
         generic_run(&p, nbatch);
     else if (p.M == 1 && p.N == 1 && (p.K == 1 || (p.a.cs >= 1 && p.b.rs >= 1)))
@@ -413,10 +481,10 @@ void nb_cpu_gemm(const nb_gemm_problem* in) {
     else
         blas_run(&p, &bp, nbatch);
     if (end_blocking) end_blocking(token);
+    return st;
 }
 
 nb_status nb_cpu_gemm_slot(int32_t device_index, const nb_bk_gemm* plan, void* stream) {
     (void)device_index, (void)stream;
-    nb_cpu_gemm(plan);
-    return NB_OK;
+    return nb_cpu_gemm(plan);
 }

@@ -15,12 +15,11 @@
  * loads of B, 8 broadcasts of A, 24 FMAs. C is read and written once per pc
  * step; alpha and beta are applied there. */
 #include "sgemm.h"
+#include "pack_buffer.h"
+#include "transpose8x8.h"
 
 #include <immintrin.h>
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -37,33 +36,12 @@
 
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* Transposes an 8 x 8 block: row r of the source (8 floats at s + r * ss) becomes
- * column r of the destination (row t at d + t * ds). */
-static inline void transpose8x8(const float* s, int64_t ss, float* d, int64_t ds) {
-    __m256 r[8], t[8], u[8];
-    for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps(s + i * ss);
-    for (int i = 0; i < 8; i += 2) {
-        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-    }
-    for (int i = 0; i < 8; i += 4) {
-        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
-        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
-        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
-    }
-    for (int i = 0; i < 4; i++) {
-        _mm256_storeu_ps(d + i * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
-        _mm256_storeu_ps(d + (i + 4) * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
-    }
-}
-
 /* One micro-panel of A: rows [0, rows) of the MR-row block at a, depth kc, into
  * ap[k * MR + i]; rows past `rows` are zero. */
 static void pack_a(const float* a, int64_t rs, int64_t cs, int64_t rows, int64_t kc, float* restrict ap) {
     int64_t k = 0;
     if (rows == MR && cs == 1) {
-        for (; k + 8 <= kc; k += 8) transpose8x8(a + k, rs, ap + k * MR, MR);
+        for (; k + 8 <= kc; k += 8) nb_transpose8x8((const char*)(a + k), rs * 4, (char*)(ap + k * MR), MR * 4);
     } else if (rs == 1) {
         const __mmask8 m = (__mmask8)((1u << rows) - 1);
         for (; k < kc; k++) _mm256_store_ps(ap + k * MR, _mm256_maskz_loadu_ps(m, a + k * cs));
@@ -87,7 +65,8 @@ static void pack_b_strided(const float* b, int64_t rs, int64_t cs, int64_t cols,
     int64_t k = 0;
     if (cols == w && rs == 1)
         for (; k + 8 <= kc; k += 8)
-            for (int64_t j = 0; j < w; j += 8) transpose8x8(b + j * cs + k, cs, bp + k * w + j, w);
+            for (int64_t j = 0; j < w; j += 8)
+                nb_transpose8x8((const char*)(b + j * cs + k), cs * 4, (char*)(bp + k * w + j), w * 4);
     for (; k < kc; k++)
         for (int64_t j = 0; j < w; j++) bp[k * w + j] = j < cols ? b[k * rs + j * cs] : 0.0f;
 }
@@ -187,50 +166,6 @@ KERNEL_OF_WIDTH(3)
 
 typedef void (*kernel_fn)(int64_t, const float*, const float*, float*, int64_t, int64_t, int64_t, float, float);
 static const kernel_fn kernels[4] = {NULL, kernel1, kernel2, kernel3};
-
-/* ---- packing buffers: kept per calling thread, grown on demand ---- */
-
-typedef struct {
-    float* data;
-    size_t floats;
-} buffer;
-
-static pthread_key_t buffer_key;
-static pthread_once_t buffer_once = PTHREAD_ONCE_INIT;
-
-static void buffer_free(void* p) {
-    free(((buffer*)p)->data);
-    free(p);
-}
-
-static void buffer_key_make(void) { (void)pthread_key_create(&buffer_key, buffer_free); }
-
-static float* buffer_get(size_t floats) {
-    (void)pthread_once(&buffer_once, buffer_key_make);
-    buffer* b = pthread_getspecific(buffer_key);
-    if (!b) {
-        b = calloc(1, sizeof *b);
-        if (!b || pthread_setspecific(buffer_key, b) != 0) {
-            free(b);
-            return NULL;
-        }
-    }
-    if (b->floats < floats) {
-        /* whole 2 MiB pages, as huge pages where the kernel allows: the kernel's
-         * streams through the packed panels then miss the TLB far less */
-        const size_t huge = (size_t)2 << 20, bytes = (floats * sizeof(float) + huge - 1) / huge * huge;
-        void* p = NULL;
-        if (posix_memalign(&p, huge, bytes) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-        (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-        floats = bytes / sizeof(float);
-        free(b->data);
-        b->data = p;
-        b->floats = floats;
-    }
-    return b->data;
-}
 
 /* ---- the driver ---- */
 
@@ -335,7 +270,7 @@ bool nb_sgemm_avx512(const nb_sgemm_args* g, int threads) {
     if (nt > vectors) nt = (int)vectors;
     const int64_t kmax = min64(g->K, KC), mmax = (min64(g->M, MC) + MR - 1) / MR * MR;
     const size_t a_floats = (size_t)(mmax * kmax), b_floats = (size_t)(kmax * NC);
-    float* buf = buffer_get(2 * a_floats + (size_t)nt * b_floats);
+    float* buf = nb_pack_buffer((2 * a_floats + (size_t)nt * b_floats) * sizeof(float));
     if (!buf) return false;
     float* apanel[2] = {buf, buf + a_floats};
     float* bblocks = buf + 2 * a_floats;

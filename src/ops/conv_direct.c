@@ -21,6 +21,7 @@
 static const cd_kernels* kernels(void) {
 #if defined(NB_HAVE_CONV_DIRECT)
     switch (nb_cpu_capability()) {
+        case NB_CPU_AVX512_BF16:
         case NB_CPU_AVX512: return &cd_kernels_x86_64_v4;
         case NB_CPU_AVX2: return &cd_kernels_x86_64_v3;
         default: return NULL;

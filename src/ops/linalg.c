@@ -8,10 +8,11 @@
  * b is [..., K, N] or a vector [K] (one column) and input, when given, is
  * broadcast to the result. run() allocates or checks the destination, copies an
  * operand only when BLAS cannot read its strides, and hands the plan to the
- * device's gemm slot (the CPU's is src/cpu/gemm.c). On the CPU float16/bfloat16
- * operands are converted to float32 first (the result is rounded once at the
- * end); CUDA takes them as they are (cuBLAS or the own kernel load half, sum in
- * float32 and store half), so no float32 copy of any operand is made there.
+ * device's gemm slot (the CPU's is src/cpu/gemm.c). On the CPU float16 operands
+ * are converted to float32 first (the result is rounded once at the end), and
+ * so are bfloat16 ones unless the CPU has AVX512_BF16 (nb_cpu_gemm_native);
+ * there, as on CUDA (cuBLAS or the own kernel), half operands are read as they
+ * are, summed in float32 and the result stored as half, with no float32 copy.
  * Operands keep their own dtype: like PyTorch, matrix products do not promote
  * (outer, an elementwise product, does). */
 #include "../core/internal.h"
@@ -191,7 +192,7 @@ static nb_status prepare_operand(const nb_tensor* t, int32_t compute, bool is_a,
         nb_tensor_release(cur);
         if ((st = nb_tensor_to(t, compute, dev, di, 0, &cur)) != NB_OK) return st;
     }
-    if (nb_dtype_is_floating(compute)) {  /* (f16/bf16 are compute dtypes on CUDA only) */
+    if (nb_dtype_is_floating(compute)) {
         int64_t rows, cols, rs, cs;
         matrix_of(cur, is_a, &rows, &cols, &rs, &cs);
         if (!blas_readable(rows, cols, rs, cs)) {
@@ -256,7 +257,9 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
     const int32_t dtype = s->a->dtype;
     const int32_t dev = s->a->storage->device_type, di = s->a->storage->device_index;
     const bool half = dtype == NB_F16 || dtype == NB_BF16;
-    const int32_t compute = (half && dev == NB_CPU) ? NB_F32 : dtype;
+    const int64_t rows = s->a->ndim == 1 ? 1 : s->a->shape[s->a->ndim - 2];
+    const int64_t cols = s->b->ndim == 1 ? 1 : s->b->shape[s->b->ndim - 1];
+    const int32_t compute = (half && dev == NB_CPU && !nb_cpu_gemm_native(dtype, rows, cols)) ? NB_F32 : dtype;
     const bool floating = nb_dtype_is_floating(dtype);
     nb_gemm_problem p;
     p.alpha = s->alpha, p.beta = s->beta, p.ialpha = 1, p.ibeta = 0;
@@ -324,12 +327,8 @@ static nb_status run(const mm_spec* s, nb_tensor* dst, nb_tensor** out) {
             p.c.rs = a->ndim == 1 ? 0 : c->strides[s->bndim];
             p.c.cs = b->ndim == 1 ? 0 : c->strides[c->ndim - 1];
             for (int32_t d = 0; d < s->bndim; d++) p.c.bstrides[d] = c->shape[d] == 1 ? 0 : c->strides[d];
-            if (dev == NB_CPU) {
-                st = bk->gemm(di, &p, NULL);
-            } else {
-                st = bk->gemm(di, &p, nb_stream_current_of(dev, di)->native);
-                if (st != NB_OK) st = nb_error(st, "%s: %s", op, bk->last_error());
-            }
+            st = bk->gemm(di, &p, dev == NB_CPU ? NULL : nb_stream_current_of(dev, di)->native);
+            if (st != NB_OK) st = nb_error(st, "%s: %s", op, bk->last_error());
             if (st == NB_OK && c != target) st = nb_copy_into(op, target, c);
         }
     }

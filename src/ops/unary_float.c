@@ -112,7 +112,8 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
 /* 2: AVX-512, 1: AVX2 + FMA, 0: baseline (src/cpu/capability.h; NABLA_CPU_CAPABILITY caps it). */
 static int isa_level(void) {
 #ifdef NB_HAVE_VARIANTS
-    return nb_cpu_capability();
+    const int level = nb_cpu_capability();
+    return level > NB_CPU_AVX512 ? NB_CPU_AVX512 : level;
 #else
     return 0;
 #endif
