@@ -3,8 +3,9 @@
  * The front end plans once and calls the lines slot (lines_engine.c); CUDA's
  * kernels are src/cuda/lines.cu. For the CPU kernels below the input is cast
  * (dtype argument; float16 / bfloat16 compute in float32 and are rounded once
- * at the end) and made contiguous, so it reads as
- * [outer, L, inner]. inner == 1: each row is three passes over cached data
+ * at the end) and made contiguous, so it reads as [outer, L, inner], unless
+ * its lines are the result's rows and it is float16 / bfloat16 or strided
+ * float32: then they are gathered (below) and nothing is copied first. inner == 1: each row is three passes over cached data
  * (max; exp(x - max) and its sum; scale) with a 16-lane float32 exp. Otherwise
  * tiles of up to 256 inner positions are processed together, vectorised
  * across the tile. Rows and tiles are independent: threads never change a
