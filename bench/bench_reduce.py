@@ -3,6 +3,7 @@
     python bench/bench_reduce.py            # the whole grid (a few minutes)
     python bench/bench_reduce.py --quick    # a subset (well under a minute)
     python bench/bench_reduce.py --threads 1
+    python bench/bench_reduce.py --only 'softmax.*bf16'   # rows whose name matches a regex
 
 Every row times nabla and PyTorch in alternation in one process (best of 7
 rounds) and prints the speed ratio torch time / nabla time: >= 1.0 means nabla
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import subprocess
+import sys
 import tempfile
 
 from harness import against_torch, interleaved, print_ratio_table
@@ -121,9 +124,11 @@ def make(rng, n: int, dtype: str, torch):
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
     torch, quick, threads = against_torch("bench_reduce", argv)
     if torch is None:
         return
+    only = re.compile(argv[argv.index("--only") + 1]) if "--only" in argv else None
     budget = 0.01 if quick else 0.02  # seconds per timed loop; ROUNDS loops each
     rng = np.random.default_rng(0)
     bw, how = read_bandwidth(threads)
@@ -141,6 +146,8 @@ def main(argv: list[str] | None = None) -> None:
                 if dtype not in dts or (quick and name in ("amin", "argmin", "std", "all")):
                     continue
                 if dtype != "f32" and n < M and name not in ("sum", "amax"):
+                    continue
+                if only and not only.search(f"{name} {_label(n)} {dtype}"):
                     continue
                 t = interleaved({"nabla": lambda: fn(nx), "torch": lambda: ft(tx)}, budget, ROUNDS)
                 nbytes = n * nx.element_size()
@@ -172,6 +179,8 @@ def main(argv: list[str] | None = None) -> None:
                         continue
                     for kind, xn, xt, d in cases:
                         if inner == 1 and kind in ("dim1", "T dim1") and name not in ("sum",):
+                            continue
+                        if only and not only.search(f"{name} {list(xt.shape)} {kind} {dtype}"):
                             continue
                         t = interleaved({"nabla": lambda: fn(xn, d), "torch": lambda: ft(xt, d)}, budget, ROUNDS)
                         shape = list(xt.shape)

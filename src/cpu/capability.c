@@ -24,12 +24,13 @@ static int detect(void) {
     return level;
 }
 
+_Atomic int nb_cpu_level_cache = -1;
+
 int nb_cpu_capability(void) {
-    static _Atomic int cached = -1;
-    int level = atomic_load_explicit(&cached, memory_order_relaxed);
+    int level = atomic_load_explicit(&nb_cpu_level_cache, memory_order_relaxed);
     if (level < 0) {  /* racing first calls compute the same value */
         level = detect();
-        atomic_store_explicit(&cached, level, memory_order_relaxed);
+        atomic_store_explicit(&nb_cpu_level_cache, level, memory_order_relaxed);
     }
     return level;
 }

@@ -14,4 +14,12 @@ enum { NB_CPU_DEFAULT = 0, NB_CPU_AVX2 = 1, NB_CPU_AVX512 = 2, NB_CPU_AVX512_BF1
  * NB_CPU_DEFAULT otherwise and on other architectures. */
 NB_INTERNAL int nb_cpu_capability(void);
 
+/* The same, inline for hot loops: one relaxed load once the level is known. */
+#include <stdatomic.h>
+NB_INTERNAL extern _Atomic int nb_cpu_level_cache;
+static inline int nb_cpu_capability_fast(void) {
+    const int level = atomic_load_explicit(&nb_cpu_level_cache, memory_order_relaxed);
+    return level >= 0 ? level : nb_cpu_capability();
+}
+
 #endif /* NABLA_CPU_CAPABILITY_H_ */

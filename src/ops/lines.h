@@ -13,6 +13,9 @@
 
 #define NB_LINES_TILE 256
 #define NB_LINES_GRAIN 16384 /* elements before threads pay off */
+/* The longest line the CPU softmax reads strided or as float16 / bfloat16
+ * (gathered into float32 buffers); longer ones are cast and copied first. */
+#define NB_LINES_GATHER_MAX (1 << 20)
 
 typedef struct nb_lines {
     int64_t len, inner, ntiles, items;
@@ -29,6 +32,16 @@ static inline nb_lines nb_lines_along(const int64_t* shape, int32_t ndim, int32_
     l.ntiles = (l.inner + NB_LINES_TILE - 1) / NB_LINES_TILE;
     l.items = l.inner == 1 ? outer : outer * l.ntiles;
     return l;
+}
+
+/* Row-major strides for the plan's shape. */
+static inline bool nb_lines_contiguous(const nb_bk_lines* p, const int64_t* strides) {
+    int64_t s = 1;
+    for (int32_t d = p->ndim - 1; d >= 0; d--) {
+        if (p->shape[d] != 1 && strides[d] != s) return false;
+        s *= p->shape[d];
+    }
+    return true;
 }
 
 /* The offset of item's first element and how many inner positions it covers. */

@@ -38,21 +38,13 @@ nb_status nb_lines_launch(const char* op, int32_t kind, int32_t dim, const nb_te
     return st == NB_OK ? NB_OK : nb_error(st, "%s: %s", op, b->last_error());
 }
 
-/* Row-major strides for the plan's shape. */
-static bool contiguous(const nb_bk_lines* p, const int64_t* strides) {
-    int64_t s = 1;
-    for (int32_t d = p->ndim - 1; d >= 0; d--) {
-        if (p->shape[d] != 1 && strides[d] != s) return false;
-        s *= p->shape[d];
-    }
-    return true;
-}
-
 nb_status nb_cpu_lines(int32_t device_index, const nb_bk_lines* p, void* stream) {
     (void)device_index, (void)stream;
     const bool backward = p->op == NB_LK_SOFTMAX_BACKWARD || p->op == NB_LK_LOG_SOFTMAX_BACKWARD;
-    if (p->ndim < 1 || p->ndim > NB_MAX_DIMS || p->dim < 0 || p->dim >= p->ndim || !contiguous(p, p->in_strides) ||
-        !contiguous(p, p->out_strides) || (backward && (p->aux == NULL || !contiguous(p, p->aux_strides))))
+    const bool forward = p->op == NB_LK_SOFTMAX || p->op == NB_LK_LOG_SOFTMAX; /* reads any strides */
+    if (p->ndim < 1 || p->ndim > NB_MAX_DIMS || p->dim < 0 || p->dim >= p->ndim ||
+        (!forward && !nb_lines_contiguous(p, p->in_strides)) || !nb_lines_contiguous(p, p->out_strides) ||
+        (backward && (p->aux == NULL || !nb_lines_contiguous(p, p->aux_strides))))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: the CPU lines kernels take contiguous tensors", p->name);
     switch (p->op) {
         case NB_LK_SOFTMAX: case NB_LK_LOG_SOFTMAX: return nb_cpu_softmax_lines(p);

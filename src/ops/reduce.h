@@ -14,6 +14,7 @@
 #define NABLA_OPS_REDUCE_H_
 
 #include "../core/elementwise.h"
+#include "reduce_avx512.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -116,28 +117,38 @@ NB_INLINE nb_v16f nb_ld16f_tail(const float* p, int64_t n, float pad) {
 
 #define FMAX(v, e) do { if ((e) > (v) || (e) != (e)) (v) = (e); } while (0)
 #define FMIN(v, e) do { if ((e) < (v) || (e) != (e)) (v) = (e); } while (0)
-/* A float max / min run: lane-wise selects over contiguous data, NaN tracked
- * separately; NAME(p, n, stride, v) folds into v and returns it (NaN if any).
- * The scalar folds are branch-free selects too: a compare-and-branch per
- * element mispredicts on unordered data (short rows spent most of their time
- * there). */
-#define FEXT_RUN(NAME, T, VT, MT, W, LD, SEL, OP)                                                        \
+/* A float max / min run: NaN tracked apart (one mask per vector), the values
+ * folded into four vector accumulators by selects (AVX-512: reduce_avx512.h's
+ * run); NAME(p, n, stride, v) folds into v and returns it (NaN if any). The
+ * scalar folds are branch-free selects too: a compare-and-branch per element
+ * mispredicts on unordered data. */
+#define FEXT_RUN(NAME, T, VT, MT, W, LD, SEL, AVX512, OP)                                                       \
     NB_INLINE T NAME(const T* p, int64_t n, int64_t s, T v) {                                          \
         int64_t i = 0;                                                                                 \
         bool has_nan = v != v;                                                                         \
-        if (s == (int64_t)sizeof(T) && n >= 2 * (W)) {                                                 \
-            VT a = LD(p), b = LD(p + (W));                                                             \
-            MT nan = a != a, nanb = b != b; /* one compare per statement: GCC lowers an OR of two  */  \
-            for (i = 2 * (W); i + 2 * (W) <= n; i += 2 * (W)) {                                        \
-                VT x = LD(p + i), y = LD(p + i + (W));                                                 \
-                a = SEL(x OP a, x, a);                                                                 \
-                b = SEL(y OP b, y, b);                                                                 \
-                nan |= x != x;          /* vector compares to scalar code */                           \
-                nanb |= y != y;                                                                        \
+        if (s == (int64_t)sizeof(T) && n >= 4 * (W) && nb_red_avx512()) return AVX512(p, n, v);       \
+        if (s == (int64_t)sizeof(T) && n >= (W)) {                                                     \
+            VT a[4];                                                                                   \
+            MT nan[4];                                                                                 \
+            a[0] = a[1] = a[2] = a[3] = LD(p); /* max and min are idempotent */                        \
+            nan[0] = a[0] != a[0];                                                                     \
+            nan[1] = nan[2] = nan[3] = nan[0] & 0;                                                     \
+            for (i = (W); i + 4 * (W) <= n; i += 4 * (W))                                              \
+                for (int k = 0; k < 4; k++) {                                                          \
+                    const VT x = LD(p + i + k * (W));                                                  \
+                    a[k] = SEL(x OP a[k], x, a[k]);                                                    \
+                    nan[k] |= x != x;                                                                  \
+                }                                                                                      \
+            for (; i + (W) <= n; i += (W)) {                                                           \
+                const VT x = LD(p + i);                                                                \
+                a[0] = SEL(x OP a[0], x, a[0]);                                                        \
+                nan[0] |= x != x;                                                                      \
             }                                                                                          \
-            a = SEL(b OP a, b, a);                                                                     \
-            nan |= nanb;                                                                               \
-            for (int k = 0; k < (W); k++) { const T e = a[k]; v = e OP v ? e : v; has_nan |= nan[k] != 0; } \
+            for (int k = 1; k < 4; k++) {                                                              \
+                a[0] = SEL(a[k] OP a[0], a[k], a[0]);                                                  \
+                nan[0] |= nan[k];                                                                      \
+            }                                                                                          \
+            for (int k = 0; k < (W); k++) { const T e = a[0][k]; v = e OP v ? e : v; has_nan |= nan[0][k] != 0; } \
         }                                                                                              \
         if (s == (int64_t)sizeof(T)) {                                                                 \
             for (; i < n; i++) { const T e = p[i]; v = e OP v ? e : v; has_nan |= e != e; }            \
@@ -150,10 +161,10 @@ NB_INLINE nb_v16f nb_ld16f_tail(const float* p, int64_t n, float pad) {
         }                                                                                              \
         return has_nan ? (T)NAN : v;                                                                   \
     }
-FEXT_RUN(nb_max_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, >)
-FEXT_RUN(nb_min_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, <)
-FEXT_RUN(nb_max_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, >)
-FEXT_RUN(nb_min_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, <)
+FEXT_RUN(nb_max_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, nb_max_run_f32_avx512, >)
+FEXT_RUN(nb_min_run_f32, float, nb_v16f, nb_v16i, 16, nb_ld16f, nb_sel16f, nb_min_run_f32_avx512, <)
+FEXT_RUN(nb_max_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, nb_max_run_f64_avx512, >)
+FEXT_RUN(nb_min_run_f64, double, nb_v8d, nb_v8l, 8, nb_ld8d, nb_sel8d, nb_min_run_f64_avx512, <)
 
 /* Attributes a kernel reads. */
 typedef struct nb_red_ctx {

@@ -359,12 +359,18 @@ static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const 
     p.rtotal = empty ? 0 : router * p.isize;
 
     bool column = nk > 0 && llabs(p.jxs) < llabs(p.ixs);
-    int64_t tile = column ? TILE_COL : TILE_ROW;
-    if (tile * k->acc_size > ACC_BYTES) tile = ACC_BYTES / k->acc_size;
-    p.tile = p.jsize < tile ? p.jsize : tile;
-    p.ntiles = (p.jsize + p.tile - 1) / p.tile;
     int64_t kouter = 1;
     for (int32_t d = 0; d < p.nko; d++) kouter *= p.ko_size[d];
+    int64_t tile = column ? TILE_COL : TILE_ROW;
+    if (tile * k->acc_size > ACC_BYTES) tile = ACC_BYTES / k->acc_size;
+    /* Rows: narrower tiles before splitting rows into chunks, so that a task
+     * streams whole rows (a chunk of each of 64 rows is 64 short streams). */
+    if (!column && kouter * ((p.jsize + tile - 1) / tile) < SPLIT_TASKS) {
+        const int64_t want = (SPLIT_TASKS + kouter - 1) / kouter;
+        tile = p.jsize >= want ? (p.jsize + want - 1) / want : 1;
+    }
+    p.tile = p.jsize < tile ? p.jsize : tile;
+    p.ntiles = (p.jsize + p.tile - 1) / p.tile;
     p.ntasks = kouter * p.ntiles;
     int64_t work = 1;
     for (int32_t d = 0; d < pl->ndim; d++) work *= pl->shape[d];

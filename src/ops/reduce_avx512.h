@@ -1,0 +1,101 @@
+/* reduce_avx512.h: AVX-512 runs of the reduction kernels, written with
+ * intrinsics where GCC's generic vectors lower badly (a max built from a
+ * compare and a blend; float -> double widening as four 128-bit converts).
+ *
+ * They carry target("arch=x86-64-v4"), so GCC inlines them into the
+ * x86-64-v4 clones of the NB_SIMD kernels; a caller takes them only when
+ * nb_red_avx512() says so (the CPU has AVX-512 and NABLA_CPU_CAPABILITY does
+ * not cap it), else the portable loop. max / min equal the portable loops';
+ * the product rounds in another order (one rounding of a double product). */
+#ifndef NABLA_OPS_REDUCE_AVX512_H_
+#define NABLA_OPS_REDUCE_AVX512_H_
+
+#include "../cpu/capability.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define NB_RED_HAVE_AVX512 1
+#include <immintrin.h>
+
+static inline bool nb_red_avx512(void) { return nb_cpu_capability_fast() >= NB_CPU_AVX512; }
+
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v4")
+
+/* max / min of p[0..n) (n >= 16 floats / 8 doubles) folded into v; NaN if
+ * any is NaN. _mm512_max_ps(x, a) is x > a ? x : a, so a NaN in x leaves a
+ * alone and is caught by the unordered compare. */
+#define NB_EXT512(NAME, T, W, VT, MASK, KOR, LOAD, EXT, CMP, RED)                                              \
+    static inline T NAME(const T* p, int64_t n, T v) {                                                 \
+        VT a0 = LOAD(p), a1 = a0, a2 = a0, a3 = a0;                                                    \
+        MASK nanv = CMP(a0, a0, _CMP_UNORD_Q); /* a pair is unordered when either is NaN */             \
+        int64_t i = (W);                                                                               \
+        for (; i + 4 * (W) <= n; i += 4 * (W)) {                                                       \
+            const VT x0 = LOAD(p + i), x1 = LOAD(p + i + (W));                                         \
+            const VT x2 = LOAD(p + i + 2 * (W)), x3 = LOAD(p + i + 3 * (W));                           \
+            a0 = EXT(x0, a0), a1 = EXT(x1, a1), a2 = EXT(x2, a2), a3 = EXT(x3, a3);                    \
+            nanv = KOR(nanv, KOR(CMP(x0, x1, _CMP_UNORD_Q), CMP(x2, x3, _CMP_UNORD_Q)));              \
+        }                                                                                              \
+        for (; i + (W) <= n; i += (W)) {                                                               \
+            const VT x = LOAD(p + i);                                                                  \
+            a0 = EXT(x, a0);                                                                           \
+            nanv = KOR(nanv, CMP(x, x, _CMP_UNORD_Q));                                                 \
+        }                                                                                              \
+        a0 = EXT(EXT(a1, a0), EXT(a3, a2));                                                            \
+        T r = RED(a0);                                                                                 \
+        bool nan = nanv != 0;                                                                          \
+        for (; i < n; i++) { const T e = p[i]; r = EXT##_1(e, r); nan |= e != e; }                     \
+        if (nan || v != v) return (T)NAN;                                                              \
+        return EXT##_1(r, v);                                                                          \
+    }
+#define nb_max512 _mm512_max_ps
+#define nb_min512 _mm512_min_ps
+#define nb_max512d _mm512_max_pd
+#define nb_min512d _mm512_min_pd
+#define nb_max512_1(e, v) ((e) > (v) ? (e) : (v))
+#define nb_min512_1(e, v) ((e) < (v) ? (e) : (v))
+#define nb_max512d_1 nb_max512_1
+#define nb_min512d_1 nb_min512_1
+NB_EXT512(nb_max_run_f32_avx512, float, 16, __m512, __mmask16, _kor_mask16, _mm512_loadu_ps, nb_max512, _mm512_cmp_ps_mask,
+          _mm512_reduce_max_ps)
+NB_EXT512(nb_min_run_f32_avx512, float, 16, __m512, __mmask16, _kor_mask16, _mm512_loadu_ps, nb_min512, _mm512_cmp_ps_mask,
+          _mm512_reduce_min_ps)
+NB_EXT512(nb_max_run_f64_avx512, double, 8, __m512d, __mmask8, _kor_mask8, _mm512_loadu_pd, nb_max512d, _mm512_cmp_pd_mask,
+          _mm512_reduce_max_pd)
+NB_EXT512(nb_min_run_f64_avx512, double, 8, __m512d, __mmask8, _kor_mask8, _mm512_loadu_pd, nb_min512d, _mm512_cmp_pd_mask,
+          _mm512_reduce_min_pd)
+
+/* Product of p[0..n) floats in double (exact products, as the portable loop):
+ * vcvtps2pd widens 8 floats in one instruction where GCC's generic vectors
+ * take four, and four accumulators hide the multiply's latency. */
+static inline double nb_prod_run_f32_avx512(const float* p, int64_t n, double v) {
+    __m512d a0 = _mm512_set1_pd(1.0), a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        a0 = _mm512_mul_pd(a0, _mm512_cvtps_pd(_mm256_loadu_ps(p + i)));
+        a1 = _mm512_mul_pd(a1, _mm512_cvtps_pd(_mm256_loadu_ps(p + i + 8)));
+        a2 = _mm512_mul_pd(a2, _mm512_cvtps_pd(_mm256_loadu_ps(p + i + 16)));
+        a3 = _mm512_mul_pd(a3, _mm512_cvtps_pd(_mm256_loadu_ps(p + i + 24)));
+    }
+    for (; i + 8 <= n; i += 8) a0 = _mm512_mul_pd(a0, _mm512_cvtps_pd(_mm256_loadu_ps(p + i)));
+    double r = _mm512_reduce_mul_pd(_mm512_mul_pd(_mm512_mul_pd(a0, a1), _mm512_mul_pd(a2, a3)));
+    for (; i < n; i++) r *= p[i];
+    return v * r;
+}
+
+#pragma GCC pop_options
+
+#else
+#define NB_RED_HAVE_AVX512 0
+static inline bool nb_red_avx512(void) { return false; }
+#define nb_max_run_f32_avx512(p, n, v) (v)
+#define nb_min_run_f32_avx512(p, n, v) (v)
+#define nb_max_run_f64_avx512(p, n, v) (v)
+#define nb_min_run_f64_avx512(p, n, v) (v)
+#define nb_prod_run_f32_avx512(p, n, v) (v)
+#endif
+
+#endif /* NABLA_OPS_REDUCE_AVX512_H_ */
