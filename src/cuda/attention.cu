@@ -30,6 +30,17 @@ constexpr size_t kDefaultSmem = 48 * 1024;
 template <int Code> struct AttnAcc { using type = float; };
 template <> struct AttnAcc<NB_F64> { using type = double; };
 
+// An element in the accumulation type, and back into its dtype (one rounding).
+template <int Code> __device__ __forceinline__ typename AttnAcc<Code>::type load_acc(typename Storage<Code>::type x) {
+    if constexpr (Code == NB_F64) return x;
+    else return load_f32<Code>(x);
+}
+template <int Code> __device__ __forceinline__ typename Storage<Code>::type store_acc(typename AttnAcc<Code>::type v) {
+    if constexpr (Code == NB_F16) return __float2half_rn(v);
+    else if constexpr (Code == NB_BF16) return __float2bfloat16_rn(v);
+    else return v;
+}
+
 __device__ __forceinline__ float exp_acc(float x) { return expf(x); }
 __device__ __forceinline__ double exp_acc(double x) { return exp(x); }
 __device__ __forceinline__ float log_acc(float x) { return logf(x); }
@@ -96,10 +107,10 @@ __device__ __forceinline__ void accumulate(A (&acc)[kOwn][C], const A* coef, con
 template <int Code, typename A>
 __device__ __forceinline__ void load_tile(A* tile, int ld, int w, const typename Storage<Code>::type* src, int64_t rs,
                                           int64_t cs, int64_t rows, int64_t cols) {
-    for (int x = threadIdx.x; x < kTile * w; x += kThreads) {
-        const int r = x / w, c = x % w;
-        tile[r * ld + c] = r < rows && c < cols ? static_cast<A>(load_f64<Code>(src[r * rs + c * cs])) : A(0);
-    }
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int r = warp; r < kTile; r += kWarps)  // a warp per row, lanes along it: coalesced for cs == 1
+        for (int c = lane; c < w; c += 32)
+            tile[r * ld + c] = r < rows && c < cols ? load_acc<Code>(src[r * rs + c * cs]) : A(0);
 }
 
 __device__ __forceinline__ int64_t batch_offset(const nb_bk_attention& p, const nb_bk_attention_operand& o,
@@ -147,7 +158,7 @@ template <int Code> struct Scorer {
             if (mask_bool) {
                 if (!reinterpret_cast<const uint8_t*>(mask)[at]) return -INFINITY;
             } else {
-                s += static_cast<A>(load_f64<Code>(reinterpret_cast<const T*>(mask)[at]));
+                s += load_acc<Code>(reinterpret_cast<const T*>(mask)[at]);
             }
         }
         return s;
@@ -158,7 +169,8 @@ template <int Code> struct Scorer {
         const uint64_t e = static_cast<uint64_t>(row0 + i * S + j);
         uint32_t w[4];
         nb_philox_block(&ph, e / 4, w);
-        return w[e % 4] < threshold ? inv_keep : A(0);
+        const uint32_t r = e % 4, word = r == 0 ? w[0] : r == 1 ? w[1] : r == 2 ? w[2] : w[3];  // no local array
+        return word < threshold ? inv_keep : A(0);
     }
 };
 
@@ -211,8 +223,7 @@ __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p,
             my_p[lane * kOwn + r] = e * sc.keep(i, j);
         }
         __syncwarp();
-        accumulate(acc, my_p, vs, ld, n_v);
-        __syncwarp();
+        accumulate(acc, my_p, vs, ld, n_v);  // the next tile's __syncthreads orders the rewrite of my_p
     }
     T* out = static_cast<T*>(p.out.data) + batch_offset(p, p.out, b);
     A* lse = static_cast<A*>(p.lse) + b * p.L;
@@ -225,7 +236,7 @@ __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p,
 #pragma unroll
         for (int t = 0; t < C; t++) {
             const int64_t c = lane + 32 * t;
-            if (c < p.Ev) out[i * p.out.rs + c * p.out.cs] = from_f64<Code>(static_cast<double>(acc[r][t] * inv));
+            if (c < p.Ev) out[i * p.out.rs + c * p.out.cs] = store_acc<Code>(acc[r][t] * inv);
         }
         if (lane == 0) lse[i] = sum > 0 ? m[r] + log_acc(sum) : A(-INFINITY);
     }
@@ -267,8 +278,8 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
         A part = 0;
         if (i < p.L)
             for (int64_t c = lane; c < p.Ev; c += 32)
-                part += static_cast<A>(load_f64<Code>(go[i * p.grad_out.rs + c * p.grad_out.cs])) *
-                        static_cast<A>(load_f64<Code>(out[i * p.out.rs + c * p.out.cs]));
+                part += load_acc<Code>(go[i * p.grad_out.rs + c * p.grad_out.cs]) *
+                        load_acc<Code>(out[i * p.out.rs + c * p.out.cs]);
         row_delta[r] = warp_sum(part);
         row_lse[r] = i < p.L ? lse[i] : A(-INFINITY);
         if (lane == 0 && i < p.L) delta[i] = row_delta[r];
@@ -298,7 +309,6 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
         }
         __syncwarp();
         accumulate(acc, my_ds, ks, ld, static_cast<int>(p.E));
-        __syncwarp();
     }
     T* dq = static_cast<T*>(p.dq.data) + batch_offset(p, p.dq, b);
     const A scale = static_cast<A>(p.scale);
@@ -309,7 +319,7 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
 #pragma unroll
         for (int t = 0; t < C; t++) {
             const int64_t c = lane + 32 * t;
-            if (c < p.E) dq[i * p.dq.rs + c * p.dq.cs] = from_f64<Code>(static_cast<double>(acc[r][t] * scale));
+            if (c < p.E) dq[i * p.dq.rs + c * p.dq.cs] = store_acc<Code>(acc[r][t] * scale);
         }
     }
 }
@@ -366,7 +376,6 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dkdv(nb_bk_attent
         __syncwarp();
         accumulate(dv, my_pz, gs, ld, static_cast<int>(p.Ev));
         accumulate(dk, my_ds, qs, ld, static_cast<int>(p.E));
-        __syncwarp();
     }
     T* dkp = static_cast<T*>(p.dk.data) + batch_offset(p, p.dk, b);
     T* dvp = static_cast<T*>(p.dv.data) + batch_offset(p, p.dv, b);
@@ -378,8 +387,8 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dkdv(nb_bk_attent
 #pragma unroll
         for (int t = 0; t < C; t++) {
             const int64_t c = lane + 32 * t;
-            if (c < p.E) dkp[j * p.dk.rs + c * p.dk.cs] = from_f64<Code>(static_cast<double>(dk[r][t] * scale));
-            if (c < p.Ev) dvp[j * p.dv.rs + c * p.dv.cs] = from_f64<Code>(static_cast<double>(dv[r][t]));
+            if (c < p.E) dkp[j * p.dk.rs + c * p.dk.cs] = store_acc<Code>(dk[r][t] * scale);
+            if (c < p.Ev) dvp[j * p.dv.rs + c * p.dv.cs] = store_acc<Code>(dv[r][t]);
         }
     }
 }
