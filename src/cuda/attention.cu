@@ -102,6 +102,31 @@ __device__ __forceinline__ void accumulate(A (&acc)[kOwn][C], const A* coef, con
     }
 }
 
+template <typename A, int C> __device__ __forceinline__ void clear(A (&acc)[kOwn][C]) {
+#pragma unroll
+    for (int r = 0; r < kOwn; r++)
+#pragma unroll
+        for (int t = 0; t < C; t++) acc[r][t] = 0;
+}
+
+// dst[row0 + r][lane + 32 t] = acc[r][t] * factor[r] for the rows below rows and columns below cols.
+template <int Code, int C>
+__device__ __forceinline__ void store_rows(void* base, const nb_bk_attention_operand& o, int64_t boff, int64_t row0,
+                                           int64_t rows, int64_t cols, const typename AttnAcc<Code>::type (&acc)[kOwn][C],
+                                           const typename AttnAcc<Code>::type* factor) {
+    typename Storage<Code>::type* dst = static_cast<typename Storage<Code>::type*>(base) + boff;
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int r = 0; r < kOwn; r++) {
+        if (row0 + r >= rows) continue;
+#pragma unroll
+        for (int t = 0; t < C; t++) {
+            const int64_t c = lane + 32 * t;
+            if (c < cols) dst[(row0 + r) * o.rs + c * o.cs] = store_acc<Code>(acc[r][t] * factor[r]);
+        }
+    }
+}
+
 // Rows [0, rows) x columns [0, cols) of a strided operand into a [32][ld] tile of
 // width w (zeros elsewhere, so padded products add nothing).
 template <int Code, typename A>
@@ -113,6 +138,16 @@ __device__ __forceinline__ void load_tile(A* tile, int ld, int w, const typename
             tile[r * ld + c] = r < rows && c < cols ? load_acc<Code>(src[r * rs + c * cs]) : A(0);
 }
 
+// Rows [r0, r0 + 32) of two operands that share their rows (k and v, or q and grad_out) as tiles.
+template <int Code, typename A>
+__device__ __forceinline__ void load_pair(A* ta, A* tb, int ld, int w, const typename Storage<Code>::type* a,
+                                          const nb_bk_attention_operand& oa, int64_t ca,
+                                          const typename Storage<Code>::type* b, const nb_bk_attention_operand& ob,
+                                          int64_t cb, int64_t r0, int64_t rows) {
+    load_tile<Code>(ta, ld, w, a + r0 * oa.rs, oa.rs, oa.cs, rows - r0, ca);
+    load_tile<Code>(tb, ld, w, b + r0 * ob.rs, ob.rs, ob.cs, rows - r0, cb);
+}
+
 __device__ __forceinline__ int64_t batch_offset(const nb_bk_attention& p, const nb_bk_attention_operand& o,
                                                 int64_t b) {
     int64_t off = 0;
@@ -121,6 +156,13 @@ __device__ __forceinline__ int64_t batch_offset(const nb_bk_attention& p, const 
         b /= p.bshape[i];
     }
     return off;
+}
+
+// Batch b's first element of operand o.
+template <int Code>
+__device__ __forceinline__ const typename Storage<Code>::type* batch_base(const nb_bk_attention& p,
+                                                                         const nb_bk_attention_operand& o, int64_t b) {
+    return static_cast<const typename Storage<Code>::type*>(o.data) + batch_offset(p, o, b);
 }
 
 // What every kernel needs about batch b to score and drop weights (copied out of
@@ -187,24 +229,20 @@ __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p,
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t tiles = (p.L + kTile - 1) / kTile, b = blockIdx.x / tiles, i0 = (blockIdx.x % tiles) * kTile;
     const Scorer<Code> sc(p, b);
-    const T* q = static_cast<const T*>(p.q.data) + batch_offset(p, p.q, b);
-    const T* k = static_cast<const T*>(p.k.data) + batch_offset(p, p.k, b);
-    const T* v = static_cast<const T*>(p.v.data) + batch_offset(p, p.v, b);
+    const T* q = batch_base<Code>(p, p.q, b);
+    const T* k = batch_base<Code>(p, p.k, b);
+    const T* v = batch_base<Code>(p, p.v, b);
     load_tile<Code>(qs, ld, w, q + i0 * p.q.rs, p.q.rs, p.q.cs, p.L - i0, p.E);
     const int64_t keys = p.is_causal && i0 + kTile < p.S ? i0 + kTile : p.S;  // later keys see no row here
     const int n_qk = static_cast<int>((p.E + 3) & ~3LL), n_v = static_cast<int>(p.Ev);
     A m[kOwn], l[kOwn], acc[kOwn][C];
+    clear(acc);
 #pragma unroll
-    for (int r = 0; r < kOwn; r++) {
-        m[r] = -INFINITY, l[r] = 0;
-#pragma unroll
-        for (int t = 0; t < C; t++) acc[r][t] = 0;
-    }
+    for (int r = 0; r < kOwn; r++) m[r] = -INFINITY, l[r] = 0;
     A* my_p = ps + warp * 32 * kOwn;
     for (int64_t j0 = 0; j0 < keys; j0 += kTile) {
         __syncthreads();  // the previous tile is consumed (and the query tile loaded)
-        load_tile<Code>(ks, ld, w, k + j0 * p.k.rs, p.k.rs, p.k.cs, p.S - j0, p.E);
-        load_tile<Code>(vs, ld, w, v + j0 * p.v.rs, p.v.rs, p.v.cs, p.S - j0, p.Ev);
+        load_pair<Code>(ks, vs, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
         __syncthreads();
         A s[kOwn];
         dot_rows(qs + warp * kOwn * ld, ks + lane * ld, ld, n_qk, s);
@@ -225,21 +263,16 @@ __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p,
         __syncwarp();
         accumulate(acc, my_p, vs, ld, n_v);  // the next tile's __syncthreads orders the rewrite of my_p
     }
-    T* out = static_cast<T*>(p.out.data) + batch_offset(p, p.out, b);
     A* lse = static_cast<A*>(p.lse) + b * p.L;
+    A inv[kOwn];
 #pragma unroll
     for (int r = 0; r < kOwn; r++) {
         const A sum = warp_sum(l[r]);
         const int64_t i = i0 + warp * kOwn + r;
-        if (i >= p.L) continue;
-        const A inv = sum > 0 ? A(1) / sum : A(0);
-#pragma unroll
-        for (int t = 0; t < C; t++) {
-            const int64_t c = lane + 32 * t;
-            if (c < p.Ev) out[i * p.out.rs + c * p.out.cs] = store_acc<Code>(acc[r][t] * inv);
-        }
-        if (lane == 0) lse[i] = sum > 0 ? m[r] + log_acc(sum) : A(-INFINITY);
+        inv[r] = sum > 0 ? A(1) / sum : A(0);
+        if (lane == 0 && i < p.L) lse[i] = sum > 0 ? m[r] + log_acc(sum) : A(-INFINITY);
     }
+    store_rows<Code>(p.out.data, p.out, batch_offset(p, p.out, b), i0 + warp * kOwn, p.L, p.Ev, acc, inv);
 }
 
 // The weight of a score given its row's logsumexp (0 for a fully masked row).
@@ -262,15 +295,14 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t tiles = (p.L + kTile - 1) / kTile, b = blockIdx.x / tiles, i0 = (blockIdx.x % tiles) * kTile;
     const Scorer<Code> sc(p, b);
-    const T* q = static_cast<const T*>(p.q.data) + batch_offset(p, p.q, b);
-    const T* k = static_cast<const T*>(p.k.data) + batch_offset(p, p.k, b);
-    const T* v = static_cast<const T*>(p.v.data) + batch_offset(p, p.v, b);
-    const T* go = static_cast<const T*>(p.grad_out.data) + batch_offset(p, p.grad_out, b);
-    const T* out = static_cast<const T*>(p.out.data) + batch_offset(p, p.out, b);
+    const T* q = batch_base<Code>(p, p.q, b);
+    const T* k = batch_base<Code>(p, p.k, b);
+    const T* v = batch_base<Code>(p, p.v, b);
+    const T* go = batch_base<Code>(p, p.grad_out, b);
+    const T* out = batch_base<Code>(p, p.out, b);
     const A* lse = static_cast<const A*>(p.lse) + b * p.L;
     A* delta = static_cast<A*>(p.delta) + b * p.L;
-    load_tile<Code>(qs, ld, w, q + i0 * p.q.rs, p.q.rs, p.q.cs, p.L - i0, p.E);
-    load_tile<Code>(gs, ld, w, go + i0 * p.grad_out.rs, p.grad_out.rs, p.grad_out.cs, p.L - i0, p.Ev);
+    load_pair<Code>(qs, gs, ld, w, q, p.q, p.E, go, p.grad_out, p.Ev, i0, p.L);
     A row_lse[kOwn], row_delta[kOwn];
 #pragma unroll
     for (int r = 0; r < kOwn; r++) {  // delta = rowsum(grad_out * out), over the warp's lanes
@@ -287,15 +319,11 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
     const int64_t keys = p.is_causal && i0 + kTile < p.S ? i0 + kTile : p.S;
     const int n_qk = static_cast<int>((p.E + 3) & ~3LL), n_v = static_cast<int>((p.Ev + 3) & ~3LL);
     A acc[kOwn][C];
-#pragma unroll
-    for (int r = 0; r < kOwn; r++)
-#pragma unroll
-        for (int t = 0; t < C; t++) acc[r][t] = 0;
+    clear(acc);
     A* my_ds = dss + warp * 32 * kOwn;
     for (int64_t j0 = 0; j0 < keys; j0 += kTile) {
         __syncthreads();
-        load_tile<Code>(ks, ld, w, k + j0 * p.k.rs, p.k.rs, p.k.cs, p.S - j0, p.E);
-        load_tile<Code>(vs, ld, w, v + j0 * p.v.rs, p.v.rs, p.v.cs, p.S - j0, p.Ev);
+        load_pair<Code>(ks, vs, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
         __syncthreads();
         A s[kOwn], dp[kOwn];
         dot_rows(qs + warp * kOwn * ld, ks + lane * ld, ld, n_qk, s);
@@ -310,18 +338,10 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
         __syncwarp();
         accumulate(acc, my_ds, ks, ld, static_cast<int>(p.E));
     }
-    T* dq = static_cast<T*>(p.dq.data) + batch_offset(p, p.dq, b);
-    const A scale = static_cast<A>(p.scale);
+    A scale[kOwn];
 #pragma unroll
-    for (int r = 0; r < kOwn; r++) {
-        const int64_t i = i0 + warp * kOwn + r;
-        if (i >= p.L) continue;
-#pragma unroll
-        for (int t = 0; t < C; t++) {
-            const int64_t c = lane + 32 * t;
-            if (c < p.E) dq[i * p.dq.rs + c * p.dq.cs] = store_acc<Code>(acc[r][t] * scale);
-        }
-    }
+    for (int r = 0; r < kOwn; r++) scale[r] = static_cast<A>(p.scale);
+    store_rows<Code>(p.dq.data, p.dq, batch_offset(p, p.dq, b), i0 + warp * kOwn, p.L, p.E, acc, scale);
 }
 
 // dk and dv for one key tile: dv = (P keep)^T grad_out, dk = scale * dS^T q, over the query tiles.
@@ -340,25 +360,21 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dkdv(nb_bk_attent
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t tiles = (p.S + kTile - 1) / kTile, b = blockIdx.x / tiles, j0 = (blockIdx.x % tiles) * kTile;
     const Scorer<Code> sc(p, b);
-    const T* q = static_cast<const T*>(p.q.data) + batch_offset(p, p.q, b);
-    const T* k = static_cast<const T*>(p.k.data) + batch_offset(p, p.k, b);
-    const T* v = static_cast<const T*>(p.v.data) + batch_offset(p, p.v, b);
-    const T* go = static_cast<const T*>(p.grad_out.data) + batch_offset(p, p.grad_out, b);
+    const T* q = batch_base<Code>(p, p.q, b);
+    const T* k = batch_base<Code>(p, p.k, b);
+    const T* v = batch_base<Code>(p, p.v, b);
+    const T* go = batch_base<Code>(p, p.grad_out, b);
     const A* lse = static_cast<const A*>(p.lse) + b * p.L;
     const A* delta = static_cast<const A*>(p.delta) + b * p.L;
-    load_tile<Code>(ks, ld, w, k + j0 * p.k.rs, p.k.rs, p.k.cs, p.S - j0, p.E);
-    load_tile<Code>(vs, ld, w, v + j0 * p.v.rs, p.v.rs, p.v.cs, p.S - j0, p.Ev);
+    load_pair<Code>(ks, vs, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
     const int n_qk = static_cast<int>((p.E + 3) & ~3LL), n_v = static_cast<int>((p.Ev + 3) & ~3LL);
     A dk[kOwn][C], dv[kOwn][C];
-#pragma unroll
-    for (int r = 0; r < kOwn; r++)
-#pragma unroll
-        for (int t = 0; t < C; t++) dk[r][t] = 0, dv[r][t] = 0;
+    clear(dk);
+    clear(dv);
     A *my_pz = pzs + warp * 32 * kOwn, *my_ds = dss + warp * 32 * kOwn;
     for (int64_t i0 = p.is_causal ? j0 / kTile * kTile : 0; i0 < p.L; i0 += kTile) {  // causal: earlier rows see none
         __syncthreads();
-        load_tile<Code>(qs, ld, w, q + i0 * p.q.rs, p.q.rs, p.q.cs, p.L - i0, p.E);
-        load_tile<Code>(gs, ld, w, go + i0 * p.grad_out.rs, p.grad_out.rs, p.grad_out.cs, p.L - i0, p.Ev);
+        load_pair<Code>(qs, gs, ld, w, q, p.q, p.E, go, p.grad_out, p.Ev, i0, p.L);
         __syncthreads();
         A s[kOwn], dp[kOwn];
         dot_rows(ks + warp * kOwn * ld, qs + lane * ld, ld, n_qk, s);
@@ -377,20 +393,11 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dkdv(nb_bk_attent
         accumulate(dv, my_pz, gs, ld, static_cast<int>(p.Ev));
         accumulate(dk, my_ds, qs, ld, static_cast<int>(p.E));
     }
-    T* dkp = static_cast<T*>(p.dk.data) + batch_offset(p, p.dk, b);
-    T* dvp = static_cast<T*>(p.dv.data) + batch_offset(p, p.dv, b);
-    const A scale = static_cast<A>(p.scale);
+    A scale[kOwn], one[kOwn];
 #pragma unroll
-    for (int r = 0; r < kOwn; r++) {
-        const int64_t j = j0 + warp * kOwn + r;
-        if (j >= p.S) continue;
-#pragma unroll
-        for (int t = 0; t < C; t++) {
-            const int64_t c = lane + 32 * t;
-            if (c < p.E) dkp[j * p.dk.rs + c * p.dk.cs] = store_acc<Code>(dk[r][t] * scale);
-            if (c < p.Ev) dvp[j * p.dv.rs + c * p.dv.cs] = store_acc<Code>(dv[r][t]);
-        }
-    }
+    for (int r = 0; r < kOwn; r++) scale[r] = static_cast<A>(p.scale), one[r] = 1;
+    store_rows<Code>(p.dk.data, p.dk, batch_offset(p, p.dk, b), j0 + warp * kOwn, p.S, p.E, dk, scale);
+    store_rows<Code>(p.dv.data, p.dv, batch_offset(p, p.dv, b), j0 + warp * kOwn, p.S, p.Ev, dv, one);
 }
 
 template <typename K>
