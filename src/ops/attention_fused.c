@@ -148,7 +148,7 @@ nb_status nb_sdpa_fused_forward(const nb_tensor* q, const nb_tensor* k, const nb
     p.scale = nb_sdpa_scale(q, scale);
     p.dropout_p = dropout_p;
     nb_generator* g = NULL;
-    nb_status st = dropout_p > 0 ? nb_rng_resolve(op, gen, &g) : NB_OK;
+    nb_status st = dropout_p > 0 ? nb_rng_resolve("dropout", gen, &g) : NB_OK;  /* the composed path's message */
     nb_tensor *o = NULL, *l = NULL;
     if (st == NB_OK) st = batch_tensor(&p, q, p.L, p.Ev, q->dtype, &o);
     if (st == NB_OK) st = batch_tensor(&p, q, p.L, -1, lse_dtype(q->dtype), &l);

@@ -111,8 +111,11 @@ static nb_tensor* fused_keep(nb_bw* b, const nb_tensor* out, const nb_tensor* k)
     nb_tensor* ones = BW_OP(b, nb_ones(shape, out->ndim, out->dtype, out->storage->device_type,
                                        out->storage->device_index, &bw_r_));
     nb_generator* gen = NULL;
-    if (b->st == NB_OK) b->st = nb_generator_create((uint64_t)ia[3], &gen);
-    if (b->st == NB_OK) b->st = nb_generator_set_state(gen, (uint64_t)ia[3], (uint64_t)ia[4]);
+    if (b->st == NB_OK) {
+        nb_status st = nb_generator_create((uint64_t)ia[3], &gen);
+        if (st == NB_OK) st = nb_generator_set_state(gen, (uint64_t)ia[3], (uint64_t)ia[4]);
+        if (st != NB_OK) bw_fail(b, st);
+    }
     nb_tensor* keep = BW_OP(b, nb_dropout(ones, b->node->fa[1], 1, gen, NULL, &bw_r_));
     nb_generator_release(gen);
     return keep;
@@ -173,8 +176,8 @@ nb_status nb_agf_scaled_dot_product_attention(const nb_tensor* q, const nb_tenso
         return record_fused(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
     nb_ag_rec r;
     const nb_tensor* in[4] = {q, k, v, attn_mask};
-    st = nb_ag_begin(&r, "scaled_dot_product_attention", "ScaledDotProductAttentionBackward0", sdpa_bw,
-                               NULL, 4, in, 1);
+    st = nb_ag_begin(&r, "scaled_dot_product_attention", "ScaledDotProductAttentionBackward0", sdpa_bw, NULL, 4,
+                     in, 1);
     if (st != NB_OK) return st;
     for (int32_t i = 0; i < 4 && st == NB_OK; i++) st = nb_ag_save_input(&r, i, in[i]);
     nb_tensor *y = NULL, *p = NULL, *d = NULL;
