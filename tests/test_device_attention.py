@@ -41,6 +41,7 @@ CASES = {  # name: (batch dims, L, S, E, Ev, causal, mask kind, transposed)
     "bool_mask_ls": ((2, 2), 6, 34, 16, 16, False, "bool_ls", False),
     "bool_mask_b11": ((2, 2), 7, 5, 16, 16, False, "bool_b1", True),
     "float_mask_1h": ((2, 3), 5, 6, 16, 16, False, "float_1h", False),
+    "bool_mask_keys": ((2,), 6, 9, 16, 16, False, "bool_s", False),
     "3d": ((3,), 4, 6, 16, 16, False, None, False),
 }
 
@@ -55,6 +56,10 @@ def _mask(kind, batch, L, S, rng, dt):
     if kind == "bool_ls":
         m = rng.random((L, S)) < 0.7
         m[:, 0] = True  # no row fully masked (the composed path gives NaN there)
+        return m
+    if kind == "bool_s":  # one key mask [S] for every row, batch and head
+        m = rng.random(S) < 0.5
+        m[0] = True
         return m
     if kind == "bool_b1":
         m = rng.random((batch[0], 1, L, S)) < 0.6
@@ -263,6 +268,15 @@ def test_fused_dropout_matches_the_composed_path(causal):
 @contextmanager
 def _nullcontext():
     yield
+
+
+@cuda_only
+def test_fused_results_repeat_bit_for_bit():
+    q, k, v, go, m, causal, transposed = _inputs("causal_tails", "float32")
+    first = [_np(t) for t in _run(nabla, "float32", "cuda", q, k, v, go, m, causal, transposed)[1]]
+    second = [_np(t) for t in _run(nabla, "float32", "cuda", q, k, v, go, m, causal, transposed)[1]]
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a, b)
 
 
 @cuda_only
