@@ -91,12 +91,15 @@ def gemm_rows(lib, results):
         results.setdefault(f"gemm {n}^3 {dtype} (TFLOP/s)", {})[lib.__name__] = 2 * n ** 3 / s / 1e12
 
 
-def attention_rows(lib, results):
+ATTENTION_SIZES = ((1024, 16, 4), (2048, 16, 2), (4096, 8, 2))  # (seq, heads, batch)
+
+
+def attention_rows(lib, results, sizes=ATTENTION_SIZES):
     """TFLOP/s of causal scaled_dot_product_attention, forward and forward+backward,
     d=64, float16/bfloat16 (causal: half of the 4 B H L^2 d forward FLOPs count;
     the backward is 2.5x the forward, as FlashAttention counts)."""
     f = lib.nn.functional
-    for seq, heads, batch in ((1024, 16, 4), (2048, 16, 2), (4096, 8, 2)):
+    for seq, heads, batch in sizes:
         for dtype in ("float16", "bfloat16"):
             dt = getattr(lib, dtype)
             q, k, v = (lib.randn(batch, heads, seq, 64, device="cuda").to(dt).requires_grad_(True) for _ in range(3))
