@@ -12,7 +12,7 @@ Shapes stay small: the emulated CUDA device runs them in CI."""
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 import pytest
@@ -258,16 +258,11 @@ def test_fused_dropout_matches_the_composed_path(causal):
     runs = []
     for composed in (False, True):
         nabla.manual_seed(9)
-        with _composed() if composed else _nullcontext():
+        with _composed() if composed else nullcontext():
             y, res = _run(nabla, "float64", "cuda", q0, k0, v0, go0, None, causal, False, dropout_p=0.4)
         assert y.grad_fn.name() == (COMPOSED if composed else FUSED)
         runs.append(res)
     _close(runs[0], runs[1], "float64", "fused vs composed")
-
-
-@contextmanager
-def _nullcontext():
-    yield
 
 
 @cuda_only
@@ -313,7 +308,7 @@ def test_double_backward_through_the_fused_node(p):
     results = []
     for composed in (False, True):
         nabla.manual_seed(3)
-        with _composed() if composed else _nullcontext():
+        with _composed() if composed else nullcontext():
             q, k, v = (nabla.tensor(a, device="cuda").requires_grad_(True) for a in arrays)
             y = F.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=True)
             gq, gk, gv = nabla.autograd.grad((y * y).sum(), (q, k, v), create_graph=True)
