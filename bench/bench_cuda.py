@@ -1,6 +1,6 @@
 """CUDA kernels beside PyTorch on the same GPU, in one run: elementwise and
 reduction bandwidth as a fraction of each library's measured device-to-device
-copy, host time per launch, and GEMM TFLOP/s. Prints "no CUDA device" and exits
+copy, host time per launch, GEMM TFLOP/s and fused attention TFLOP/s. Prints "no CUDA device" and exits
 0 without one.
 
 Targets: contiguous elementwise and reductions >= 0.9x of copy bandwidth
@@ -91,6 +91,34 @@ def gemm_rows(lib, results):
         results.setdefault(f"gemm {n}^3 {dtype} (TFLOP/s)", {})[lib.__name__] = 2 * n ** 3 / s / 1e12
 
 
+ATTENTION_SIZES = ((1024, 16, 4), (2048, 16, 2), (4096, 8, 2))  # (seq, heads, batch)
+
+
+def attention_rows(lib, results, sizes=ATTENTION_SIZES):
+    """TFLOP/s of causal scaled_dot_product_attention, forward and forward+backward,
+    d=64, float16/bfloat16 (causal: half of the 4 B H L^2 d forward FLOPs count;
+    the backward is 2.5x the forward, as FlashAttention counts)."""
+    f = lib.nn.functional
+    for seq, heads, batch in sizes:
+        for dtype in ("float16", "bfloat16"):
+            dt = getattr(lib, dtype)
+            q, k, v = (lib.randn(batch, heads, seq, 64, device="cuda").to(dt).requires_grad_(True) for _ in range(3))
+            go = lib.randn(batch, heads, seq, 64, device="cuda").to(dt)
+            flops = 4 * batch * heads * seq * seq * 64 / 2
+
+            def fwd():
+                with lib.no_grad():
+                    f.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+            def fwd_bwd():
+                f.scaled_dot_product_attention(q, k, v, is_causal=True).backward(go)
+
+            name = f"sdpa causal L={seq} H={heads} B={batch} d=64 {dtype}"
+            results.setdefault(f"{name} fwd (TFLOP/s)", {})[lib.__name__] = flops / device_seconds(lib, fwd, 5) / 1e12
+            results.setdefault(f"{name} fwd+bwd (TFLOP/s)", {})[lib.__name__] = (
+                3.5 * flops / device_seconds(lib, fwd_bwd, 5) / 1e12)
+
+
 def main() -> int:
     if not nabla.cuda.is_available():
         print("no CUDA device")
@@ -118,6 +146,10 @@ def main() -> int:
             gemm_rows(lib, results)
         except Exception as e:  # noqa: BLE001 - a missing dtype path is reported, not fatal
             print(f"{name}: gemm failed: {e!r}")
+        try:
+            attention_rows(lib, results)
+        except Exception as e:  # noqa: BLE001 - reported, not fatal
+            print(f"{name}: attention failed: {e!r}")
     print(f"GPU kernels, {N} elements (GB/s, fraction of that library's measured copy bandwidth), GEMM TFLOP/s")
     for case, row in results.items():
         cells = []
@@ -132,7 +164,7 @@ def main() -> int:
             n, t = row["nabla"], row["torch"]
             speed = n[0] / t[0] if isinstance(n, tuple) else n / t if "TFLOP" in case else t / n
             cells.append(f"nabla/torch speed {speed:5.2f}")
-        print(f"  {case:36s} " + "   ".join(cells))
+        print(f"  {case:56s} " + "   ".join(cells))
     return 0
 
 

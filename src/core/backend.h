@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 8
+#define NB_PLUGIN_ABI 9
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -74,7 +74,7 @@ typedef struct nb_bk_ew {
 enum {
     NB_FAMILY_COPY, NB_FAMILY_ELEMENTWISE, NB_FAMILY_REDUCE, NB_FAMILY_LINES, NB_FAMILY_GEMM, NB_FAMILY_CONV,
     NB_FAMILY_POOL, NB_FAMILY_NORM, NB_FAMILY_INDEX, NB_FAMILY_SORT, NB_FAMILY_RNG, NB_FAMILY_OPTIM,
-    NB_FAMILY_LOSS, NB_NUM_FAMILIES
+    NB_FAMILY_LOSS, NB_FAMILY_ATTENTION, NB_NUM_FAMILIES
 };
 
 /* One strided copy on one device: dst[i] = convert(src[i]) over shape[ndim],
@@ -366,6 +366,44 @@ typedef struct nb_bk_sort {
     int32_t index_dtype;   /* SEARCH: NB_I64 or NB_I32 */
 } nb_bk_sort;
 
+/* Fused scaled-dot-product attention (nb_backend.attention), over a batch of
+ * bndim broadcast dims (at most NB_BK_ATTENTION_MAX_BATCH) flattened row-major to B:
+ *   q [B, L, E], k [B, S, E], v [B, S, Ev], out [B, L, Ev], 1 <= E, Ev <= NB_BK_ATTENTION_MAX_HEAD_DIM
+ *   out = (softmax(q k^T * scale + mask) * keep) v,  lse [B, L] = logsumexp of each row's scores
+ * A query row whose keys are all masked gets out 0 and lse -inf. The forward writes
+ * out and lse; the backward reads q, k, v, mask, out, lse and grad_out and writes dq,
+ * dk, dv whole in the batch shape (the caller sums broadcast dims), with delta [B, L]
+ * = rowsum(grad_out * out) as scratch. lse and delta are contiguous, float (double
+ * for NB_F64). Dropout keeps weight e (row-major over [B, L, S]) when word e % 4 of
+ * Philox block offset + e / 4 (key seed) is below ceil((1 - p) 2^32), scaled by
+ * 1 / (1 - p): the draws nb_dropout makes for a tensor of that shape. */
+#define NB_BK_ATTENTION_MAX_BATCH 4
+#define NB_BK_ATTENTION_MAX_HEAD_DIM 128
+
+typedef struct nb_bk_attention_operand {
+    void* data;                                    /* the first element of batch 0 */
+    int64_t rs, cs;                                /* row and column strides (elements) */
+    int64_t bstrides[NB_BK_ATTENTION_MAX_BATCH];   /* per batch dim; 0 broadcasts */
+} nb_bk_attention_operand;
+
+typedef struct nb_bk_attention {
+    const char* name;          /* the op, for messages */
+    int32_t backward;          /* 0: forward, 1: the gradients */
+    int32_t dtype;             /* every operand but mask, lse, delta: NB_F32, NB_F64, NB_F16 or NB_BF16 */
+    int32_t mask_dtype;        /* NB_BOOL (true: take part), dtype (added to the scaled scores), or -1: none */
+    int32_t is_causal;         /* query i sees keys 0..i (top-left: tril(ones(L, S))) */
+    int32_t bndim;
+    int64_t bshape[NB_BK_ATTENTION_MAX_BATCH];
+    int64_t L, S, E, Ev;
+    double scale;
+    double dropout_p;          /* 0: none */
+    uint64_t seed, offset;     /* the Philox key and first block of the dropout */
+    nb_bk_attention_operand q, k, v, out, mask;    /* mask rows [L, S] */
+    void* lse;
+    nb_bk_attention_operand grad_out, dq, dk, dv;  /* backward */
+    void* delta;               /* backward */
+} nb_bk_attention;
+
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
 struct nb_bk_conv;    /* conv forward and gradients */
@@ -436,6 +474,7 @@ typedef struct nb_backend {
     nb_status (*rng)(int32_t device_index, const struct nb_bk_rng* plan, void* stream);
     nb_status (*optim)(int32_t device_index, const struct nb_bk_optim* plan, void* stream);
     nb_status (*loss)(int32_t device_index, const struct nb_bk_loss* plan, void* stream);
+    nb_status (*attention)(int32_t device_index, const struct nb_bk_attention* plan, void* stream);
 } nb_backend;
 
 /* Exported by a plugin as "nb_plugin_init". Fills *backend and *device_count; on

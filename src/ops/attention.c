@@ -1,5 +1,6 @@
 /* attention.c: scaled_dot_product_attention, composed from ABI ops (matmul,
- * softmax, masked_fill, add, dropout), so it runs wherever they run.
+ * softmax, masked_fill, add, dropout), so it runs wherever they run; on CUDA the
+ * cases the fused kernel covers take it instead (attention_fused.c).
  *   q [..., L, E], k [..., S, E], v [..., S, Ev] -> [..., L, Ev]
  *   softmax(q k^T * scale + mask) v, with dropout on the attention weights. */
 #include "attention.h"
@@ -36,20 +37,18 @@ done:
     return st;
 }
 
-nb_status nb_sdpa_forward(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask,
-                          double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out,
-                          nb_tensor** weights_out, nb_tensor** keep_out) {
+nb_status nb_sdpa_check(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask,
+                        double dropout_p, int32_t is_causal) {
     static const char* op = "scaled_dot_product_attention";
     NB_CHECK_TENSOR(op, q);
     NB_CHECK_TENSOR(op, k);
     NB_CHECK_TENSOR(op, v);
-    NB_CHECK_OUT(op, out);
     if (attn_mask != NULL && !nb_tensor_ok(attn_mask)) return nb_bad_handle(op, "attn_mask", attn_mask);
     if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2)
         return nb_error(NB_ERR_SHAPE, "%s: expected query, key and value with at least 2 dims [..., L, E], got %s, %s "
                         "and %s", op, nb_shape_str(q->shape, q->ndim), nb_shape_str(k->shape, k->ndim),
                         nb_shape_str(v->shape, v->ndim));
-    const int64_t L = q->shape[q->ndim - 2], E = q->shape[q->ndim - 1], S = k->shape[k->ndim - 2];
+    const int64_t E = q->shape[q->ndim - 1], S = k->shape[k->ndim - 2];
     if (k->shape[k->ndim - 1] != E || v->shape[v->ndim - 2] != S)
         return nb_error(NB_ERR_SHAPE, "%s: query %s, key %s and value %s do not fit [..., L, E], [..., S, E], "
                         "[..., S, Ev]", op, nb_shape_str(q->shape, q->ndim), nb_shape_str(k->shape, k->ndim),
@@ -61,13 +60,26 @@ nb_status nb_sdpa_forward(const nb_tensor* q, const nb_tensor* k, const nb_tenso
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: an explicit attn_mask should not be set when is_causal is true", op);
     if (!(dropout_p >= 0 && dropout_p <= 1))
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: dropout_p must be in [0, 1], got %g", op, dropout_p);
+    return NB_OK;
+}
 
+double nb_sdpa_scale(const nb_tensor* q, double scale) {
+    const int64_t E = q->shape[q->ndim - 1];
+    return isnan(scale) ? 1.0 / sqrt((double)(E > 0 ? E : 1)) : scale;
+}
+
+nb_status nb_sdpa_forward(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask,
+                          double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out,
+                          nb_tensor** weights_out, nb_tensor** keep_out) {
+    NB_CHECK_OUT("scaled_dot_product_attention", out);
+    nb_status st = nb_sdpa_check(q, k, v, attn_mask, dropout_p, is_causal);
+    if (st != NB_OK) return st;
+    const int64_t L = q->shape[q->ndim - 2], S = k->shape[k->ndim - 2];
     nb_tensor *kt = NULL, *scores = NULL, *factor = NULL, *weights = NULL, *ones = NULL, *keep = NULL,
               *dropped = NULL;
-    nb_status st;
     TRY(nb_tensor_transpose(k, -2, -1, &kt));
     TRY(nb_matmul(q, kt, NULL, &scores));  /* [..., L, S] */
-    TRY(nb_scalar(isnan(scale) ? 1.0 / sqrt((double)(E > 0 ? E : 1)) : scale, 0, NB_F64, &factor));
+    TRY(nb_scalar(nb_sdpa_scale(q, scale), 0, NB_F64, &factor));
     TRY(nb_mul(scores, factor, scores, NULL));
     if (is_causal) TRY(causal_mask(scores, L, S));
     if (attn_mask != NULL) {
@@ -106,5 +118,14 @@ done:
 nb_status nbi_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v,
                                            const nb_tensor* attn_mask, double dropout_p, int32_t is_causal,
                                            double scale, nb_generator* gen, nb_tensor** out) {
+    NB_CHECK_OUT("scaled_dot_product_attention", out);
+    nb_status st = nb_sdpa_check(q, k, v, attn_mask, dropout_p, is_causal);
+    if (st != NB_OK) return st;
+    if (nb_sdpa_fused_covers(q, k, v, attn_mask, dropout_p)) {
+        nb_tensor* lse = NULL;
+        st = nb_sdpa_fused_forward(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out, &lse, NULL);
+        nb_tensor_release(lse);
+        return st;
+    }
     return nb_sdpa_forward(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out, NULL, NULL);
 }

@@ -7,11 +7,14 @@
  * recomputed from q and k with recorded ops, so that its history is in the graph.
  * Inputs: 0 = q, 1 = k, 2 = v, 3 = attn_mask (may be NULL). Saved: the inputs in
  * the same slots, 4 = P, 5 = D, 6 = the result. ia[0] = is_causal, ia[1] = has a mask, ia[2] =
- * has dropout; fa[0] = the scale. */
+ * has dropout; fa[0] = the scale. On CUDA, what the fused kernel covers records
+ * ScaledDotProductFlashAttentionBackward0 instead, whose first-order backward is
+ * the fused kernel's (below). */
 #include "../autograd.h"
 #include "../../ops/attention.h"
 
 #include <math.h>
+#include <string.h>
 
 static nb_tensor* bw_mT(nb_bw* b, const nb_tensor* t) { return BW_OP(b, nb_tensor_transpose(t, -2, -1, &bw_r_)); }
 static nb_tensor* bw_matmul(nb_bw* b, const nb_tensor* x, const nb_tensor* y) {
@@ -69,13 +72,9 @@ static nb_tensor* ds_first_order(nb_bw* b, nb_tensor* go, nb_tensor* v, nb_tenso
     return b->st == NB_OK ? ds : NULL;
 }
 
-static nb_status sdpa_bw(nb_bw* b) {
-    const int64_t* ia = b->node->ia;
-    const bool first_order = nb_ag_disabled;
-    nb_tensor *q = bw_saved(b, 0), *k = bw_saved(b, 1), *v = bw_saved(b, 2);
-    nb_tensor* mask = ia[1] ? bw_saved(b, 3) : NULL;
-    nb_tensor* d = ia[2] ? bw_saved(b, 5) : NULL;
-    nb_tensor* p = first_order ? bw_saved(b, 4) : recompute_weights(b, q, k, mask);
+/* The gradients from the weights p and the dropout's scale mask d (NULL: none). */
+static nb_status sdpa_grads(nb_bw* b, nb_tensor* q, nb_tensor* k, nb_tensor* v, nb_tensor* p, nb_tensor* d,
+                            bool first_order) {
     nb_tensor* go = b->go[0];
     if (bw_needs(b, 2)) bw_set(b, 2, bw_matmul(b, bw_mT(b, d != NULL ? bw_mul(b, p, d) : p), go));
     if (!bw_needs(b, 0) && !bw_needs(b, 1) && !bw_needs(b, 3)) return b->st;
@@ -87,20 +86,104 @@ static nb_status sdpa_bw(nb_bw* b) {
     return b->st;
 }
 
+static nb_status sdpa_bw(nb_bw* b) {
+    const int64_t* ia = b->node->ia;
+    const bool first_order = nb_ag_disabled;
+    nb_tensor *q = bw_saved(b, 0), *k = bw_saved(b, 1), *v = bw_saved(b, 2);
+    nb_tensor* mask = ia[1] ? bw_saved(b, 3) : NULL;
+    nb_tensor* d = ia[2] ? bw_saved(b, 5) : NULL;
+    nb_tensor* p = first_order ? bw_saved(b, 4) : recompute_weights(b, q, k, mask);
+    return sdpa_grads(b, q, k, v, p, d, first_order);
+}
+
+/* ---- the fused kernel's node (src/ops/attention_fused.c) ----
+ * Saved: 0..3 as above, 4 = the logsumexp per row, 6 = the result; ia[0..2] as
+ * above, ia[3], ia[4] = the dropout's Philox seed and first block; fa[0] = the
+ * scale, fa[1] = dropout_p. The mask never requires grad here. */
+
+/* The dropout's scale mask [..., L, S] of the forward: nb_dropout of ones from the
+ * generator state the forward drew from makes the same draws. */
+static nb_tensor* fused_keep(nb_bw* b, const nb_tensor* out, const nb_tensor* k) {
+    const int64_t* ia = b->node->ia;
+    int64_t shape[NB_MAX_DIMS];
+    memcpy(shape, out->shape, sizeof(int64_t) * (size_t)out->ndim);
+    shape[out->ndim - 1] = k->shape[k->ndim - 2];
+    nb_tensor* ones = BW_OP(b, nb_ones(shape, out->ndim, out->dtype, out->storage->device_type,
+                                       out->storage->device_index, &bw_r_));
+    nb_generator* gen = NULL;
+    if (b->st == NB_OK) {
+        nb_status st = nb_generator_create((uint64_t)ia[3], &gen);
+        if (st == NB_OK) st = nb_generator_set_state(gen, (uint64_t)ia[3], (uint64_t)ia[4]);
+        if (st != NB_OK) bw_fail(b, st);
+    }
+    nb_tensor* keep = BW_OP(b, nb_dropout(ones, b->node->fa[1], 1, gen, NULL, &bw_r_));
+    nb_generator_release(gen);
+    return keep;
+}
+
+static nb_status flash_bw(nb_bw* b) {
+    const int64_t* ia = b->node->ia;
+    nb_tensor *q = bw_saved(b, 0), *k = bw_saved(b, 1), *v = bw_saved(b, 2), *out = bw_saved(b, 6);
+    nb_tensor* mask = ia[1] ? bw_saved(b, 3) : NULL;
+    if (b->st != NB_OK) return b->st;
+    if (!nb_ag_disabled) { /* create_graph: the composed formula, differentiable again */
+        nb_tensor* d = ia[2] ? fused_keep(b, out, k) : NULL;
+        return sdpa_grads(b, q, k, v, recompute_weights(b, q, k, mask), d, false);
+    }
+    const uint64_t rng[2] = {(uint64_t)ia[3], (uint64_t)ia[4]};
+    nb_tensor* g[3] = {NULL, NULL, NULL};
+    nb_status st = nb_sdpa_fused_backward(q, k, v, mask, out, bw_saved(b, 4), b->go[0], (int32_t)ia[0],
+                                          b->node->fa[0], b->node->fa[1], rng, &g[0], &g[1], &g[2]);
+    for (int32_t i = 0; i < 3; i++) {
+        nb_tensor* t = bw_keep(b, st, g[i]);
+        if (bw_needs(b, i)) bw_set(b, i, t);
+    }
+    return b->st;
+}
+
+static nb_status record_fused(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask,
+                              double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out) {
+    nb_ag_rec r;
+    const nb_tensor* in[4] = {q, k, v, attn_mask};
+    nb_status st = nb_ag_begin(&r, "scaled_dot_product_attention", "ScaledDotProductFlashAttentionBackward0",
+                               flash_bw, NULL, 4, in, 1);
+    if (st != NB_OK) return st;
+    for (int32_t i = 0; i < 4 && st == NB_OK; i++) st = nb_ag_save_input(&r, i, in[i]);
+    nb_tensor *y = NULL, *lse = NULL;
+    uint64_t rng[2] = {0, 0};
+    if (st == NB_OK) st = nb_sdpa_fused_forward(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, &y, &lse, rng);
+    if (st == NB_OK) {
+        r.node->fa[0] = nb_sdpa_scale(q, scale);
+        r.node->fa[1] = dropout_p;
+        r.node->ia[0] = is_causal;
+        r.node->ia[1] = attn_mask != NULL;
+        r.node->ia[2] = dropout_p > 0;
+        r.node->ia[3] = (int64_t)rng[0];
+        r.node->ia[4] = (int64_t)rng[1];
+        st = nb_ag_save_input(&r, 4, lse);
+        if (st == NB_OK) st = nb_ag_save_output(&r, 6, y, 0);
+    }
+    nb_tensor_release(lse);
+    return nb_ag_finish1(&r, st, y, out);
+}
+
 nb_status nb_agf_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v,
                                               const nb_tensor* attn_mask, double dropout_p, int32_t is_causal,
                                               double scale, nb_generator* gen, nb_tensor** out) {
+    nb_status st = nb_sdpa_check(q, k, v, attn_mask, dropout_p, is_causal);
+    if (st != NB_OK) return st;
+    if (!nb_ag_requires(attn_mask) && nb_sdpa_fused_covers(q, k, v, attn_mask, dropout_p))
+        return record_fused(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
     nb_ag_rec r;
     const nb_tensor* in[4] = {q, k, v, attn_mask};
-    nb_status st = nb_ag_begin(&r, "scaled_dot_product_attention", "ScaledDotProductAttentionBackward0", sdpa_bw,
-                               NULL, 4, in, 1);
+    st = nb_ag_begin(&r, "scaled_dot_product_attention", "ScaledDotProductAttentionBackward0", sdpa_bw, NULL, 4,
+                     in, 1);
     if (st != NB_OK) return st;
     for (int32_t i = 0; i < 4 && st == NB_OK; i++) st = nb_ag_save_input(&r, i, in[i]);
     nb_tensor *y = NULL, *p = NULL, *d = NULL;
     if (st == NB_OK) st = nb_sdpa_forward(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, &y, &p, &d);
     if (st == NB_OK) {
-        const int64_t e = q->shape[q->ndim - 1];
-        r.node->fa[0] = isnan(scale) ? 1.0 / sqrt((double)(e > 0 ? e : 1)) : scale;
+        r.node->fa[0] = nb_sdpa_scale(q, scale);
         r.node->ia[0] = is_causal;
         r.node->ia[1] = attn_mask != NULL;
         r.node->ia[2] = d != NULL;
