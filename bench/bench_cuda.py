@@ -1,7 +1,9 @@
 """CUDA kernels beside PyTorch on the same GPU, in one run: elementwise and
 reduction bandwidth as a fraction of each library's measured device-to-device
-copy, host time per launch, GEMM TFLOP/s and fused attention TFLOP/s. Prints "no CUDA device" and exits
-0 without one.
+copy, host time per launch, GEMM TFLOP/s, fused attention TFLOP/s, and the fused
+nn kernels (softmax, layer/batch/group norm, cross_entropy and their backward,
+random fills, dropout) in the same units. Prints "no CUDA device" and exits 0
+without one.
 
 Targets: contiguous elementwise and reductions >= 0.9x of copy bandwidth
 (counting bytes read and written once each); host time per op <= PyTorch's;
@@ -82,6 +84,34 @@ def cases(lib, dev):
     }
 
 
+def nn_cases(lib, dev):
+    """The fused nn kernels (bytes: each tensor read or written once): softmax, the norms and cross_entropy
+    over 8192 rows of 8192 (activations of a large model), random fills, and their backward passes."""
+    F = lib.nn.functional
+    R, D = 8192, 8192
+    x = lib.randn(R, D, device=dev)
+    w, b = lib.ones(D, device=dev), lib.zeros(D, device=dev)
+    x4 = lib.randn(64, 256, 64, 64, device=dev)  # 256 MiB, [N, C, H, W]
+    t = lib.randint(0, D, (R,), device=dev)
+    xg = x.detach().requires_grad_(True)
+    go = lib.ones(R, D, device=dev)
+    ce = F.cross_entropy(xg, t)
+    ln = F.layer_norm(xg, (D,), w, b)
+    f4 = R * D * 4
+    return {
+        "softmax(x, 1)": (lambda: lib.softmax(x, 1), 2 * f4),
+        "layer_norm": (lambda: F.layer_norm(x, (D,), w, b), 2 * f4),
+        "layer_norm backward": (lambda: lib.autograd.grad(ln, [xg], go, retain_graph=True), 3 * f4),
+        "batch_norm (train)": (lambda: F.batch_norm(x4, None, None, training=True), 2 * x4.numel() * 4),
+        "group_norm 32 groups": (lambda: F.group_norm(x4, 32), 2 * x4.numel() * 4),
+        "cross_entropy (mean)": (lambda: F.cross_entropy(x, t), f4),
+        "cross_entropy backward": (lambda: lib.autograd.grad(ce, [xg], retain_graph=True), 2 * f4),
+        "rand (float32)": (lambda: lib.rand(R, D, device=dev), f4),
+        "randn (float32)": (lambda: lib.randn(R, D, device=dev), f4),
+        "dropout p=0.1": (lambda: F.dropout(x, 0.1, training=True), 2 * f4),
+    }
+
+
 def gemm_rows(lib, results):
     """TFLOP/s of square products: float32 exactly (no TF32 in either library) and bfloat16."""
     for n, dtype in ((4096, "float32"), (8192, "float32"), (4096, "bfloat16"), (8192, "bfloat16")):
@@ -142,6 +172,13 @@ def main() -> int:
         x, y = lib.rand(8, device="cuda"), lib.rand(8, device="cuda")
         results.setdefault("host time per a + b (8 elements)", {})[name] = host_seconds(lib, lambda: x + y)
         del cs
+        for case, (fn, nbytes) in nn_cases(lib, "cuda").items():
+            try:
+                s = device_seconds(lib, fn, iters=10)
+            except Exception as e:  # noqa: BLE001 - an op missing on the device is reported, not fatal
+                print(f"{name}: {case} failed: {e!r}")
+                continue
+            results.setdefault(case, {})[name] = (nbytes / s / 1e9, nbytes / s / copy_bw)
         try:
             gemm_rows(lib, results)
         except Exception as e:  # noqa: BLE001 - a missing dtype path is reported, not fatal

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 9
+#define NB_PLUGIN_ABI 10
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -403,14 +403,113 @@ typedef struct nb_bk_attention {
     nb_bk_attention_operand grad_out, dq, dk, dv;  /* backward */
     void* delta;               /* backward */
 } nb_bk_attention;
+/* Random distributions (nb_bk_rng.kind), each as src/ops/random.c makes it. */
+enum {
+    NB_RNGK_UNIFORM,   /* [a, b): float64 from 53 bits (2 per block), else float32 rounded into dtype (4) */
+    NB_RNGK_NORMAL,    /* mean a, std b: Box-Muller, float64 with the math library (2), float32 with philox.h (4) */
+    NB_RNGK_INT,       /* low + [0, span): span <= 2^16 from one word (4), else 64 bits (2); span 0 is 2^64 */
+    NB_RNGK_BERNOULLI, /* w * 2^-32 < p: p = a, or in[e] when in is not NULL (4) */
+    NB_RNGK_DROPOUT,   /* in[e] * (bernoulli(a) ? b : 0), in float32 (float64 for a float64 input) (4) */
+    NB_RNGK_NUM
+};
+
+/* One random fill: element e of shape[ndim] (row-major) comes from Philox block
+ * base + e / k of key (k per kind above) with random.c's transform, converted
+ * into dtype with the CPU's conversions, so the numbers are the CPU's bits.
+ * out (and in: a float dtype, broadcast by stride 0) are strided; pointers
+ * include offsets. in never overlaps out except as the same element. */
+typedef struct nb_bk_rng {
+    int32_t kind;          /* NB_RNGK_* */
+    int32_t dtype, in_dtype, ndim;
+    int64_t shape[NB_MAX_DIMS];
+    void* out;
+    int64_t out_strides[NB_MAX_DIMS];
+    const void* in;
+    int64_t in_strides[NB_MAX_DIMS];
+    uint32_t key[2];
+    uint64_t base;
+    double a, b;
+    int64_t low;
+    uint64_t span;
+} nb_bk_rng;
+
+/* Normalisations (nb_bk_norm.kind) over x [N, C, S], contiguous: statistics per
+ * row of C (LAYER, S = 1, parameters per column), per (n, group) of C / groups
+ * channels (GROUP) or per channel (BATCH); parameters per channel otherwise. */
+enum { NB_NK_LAYER, NB_NK_BATCH, NB_NK_GROUP, NB_NK_NUM };
+
+/* One norm, forward (y = (x - mean) rstd w + b) or backward (dx, dw, db from grad).
+ * Statistics are one pass of shifted sums (shift: the group's first value), in
+ * float32 for float32/float16/bfloat16 and float64 for float64; mean and biased
+ * var, rstd = 1 / sqrt(var + eps). BATCH: training takes batch statistics and,
+ * when running_mean / running_var are given (contiguous, C each, running_dtype),
+ * updates them with momentum (unbiased var); evaluation reads them instead.
+ * Backward always recomputes the batch statistics (the forward saved none). x,
+ * y, grad, weight, bias, grad_weight, grad_bias have dtype (weight, bias, y,
+ * grad_weight, grad_bias NULL: none / not wanted). workspace:
+ * nb_bk_norm_workspace_bytes(...) bytes of device memory. */
+typedef struct nb_bk_norm {
+    const char* name;      /* the op, for messages */
+    int32_t kind;          /* NB_NK_* */
+    int32_t backward, training, dtype, running_dtype;
+    int64_t N, C, S, groups;
+    double eps, momentum;
+    const void* x;
+    const void* weight;
+    const void* bias;
+    const void* grad;      /* backward: grad_output, x's shape */
+    void* y;               /* forward: the output; backward: grad_input */
+    void* running_mean;
+    void* running_var;
+    void* grad_weight;
+    void* grad_bias;
+    void* workspace;
+    int64_t workspace_bytes;
+} nb_bk_norm;
+
+/* Device scratch a norm plan needs: per-row statistics (LAYER backward) or
+ * per-(n, channel) sums (GROUP backward), 16 bytes each. */
+static inline int64_t nb_bk_norm_workspace_bytes(int32_t kind, int32_t backward, int64_t N, int64_t C) {
+    if (!backward || kind == NB_NK_BATCH) return 0;
+    return (kind == NB_NK_LAYER ? N : N * C) * 16;
+}
+
+/* Classification losses (nb_bk_loss.kind) over input [N, C, S] (contiguous;
+ * class c of position (n, s) at (n * C + c) * S + s) and class-index targets
+ * [N, S] (int64 or uint8): NLL reads log-probabilities, CROSS_ENTROPY logits
+ * (log_softmax per position, label smoothing as PyTorch). */
+enum { NB_XK_NLL, NB_XK_CROSS_ENTROPY, NB_XK_NUM };
+
+/* One classification loss, forward or backward. Positions whose target is
+ * ignore_index count nothing; a target outside [0, C) claims the device error
+ * word ("<name>: Target 7 is out of bounds.") and counts nothing. Forward: out
+ * is [N * S] (reduction none) or one value (sum, or mean: over the summed
+ * weights of the kept targets), in dtype. Backward: grad_input [N, C, S] from
+ * grad (grad_output: [N * S] or one value), in dtype. Sums run in float64 in a
+ * fixed order (deterministic). workspace: nb_bk_loss_workspace_bytes(...). */
+typedef struct nb_bk_loss {
+    const char* name;      /* the op, for messages */
+    int32_t kind;          /* NB_XK_* */
+    int32_t backward, dtype, target_dtype, reduction;
+    int64_t N, C, S;
+    int64_t ignore_index;
+    double smoothing;
+    const void* input;
+    const void* target;
+    const void* weight;    /* [C] in dtype, or NULL */
+    const void* grad;
+    void* out;             /* forward: the loss; backward: grad_input */
+    void* workspace;
+    int64_t workspace_bytes;
+} nb_bk_loss;
+
+/* Two float64 per position plus two totals. */
+static inline int64_t nb_bk_loss_workspace_bytes(int64_t N, int64_t S) { return (2 * N * S + 4) * 8; }
 
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
 struct nb_bk_conv;    /* conv forward and gradients */
-struct nb_bk_norm;    /* layer, batch and group norm and their backward */
-struct nb_bk_rng;     /* the Philox generators' distributions */
 struct nb_bk_optim;   /* fused optimizer steps */
-struct nb_bk_loss;    /* the losses and their backward */
 
 /* A device backend. The CPU table fills only the first block; the CUDA plugin
  * fills everything. Streams and events are the backend's native handles (NULL is

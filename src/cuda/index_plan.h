@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "backend.h"
 
@@ -28,8 +29,10 @@ namespace nbcuda {
 constexpr int kIndexThreads = 256;
 constexpr int64_t kIndexMaxBlocks = 65535;
 
-// What claimed the word (its flag).
-constexpr int32_t kDevErrorIndex = 1, kDevErrorZeroDivision = 2;
+// What claimed the word (its flag). A probability outside [0, 1] (bernoulli's p
+// tensor) keeps the flat index in `index` and the value's bits in `size`; a class
+// target out of range (the fused losses) keeps the target in `index`.
+constexpr int32_t kDevErrorIndex = 1, kDevErrorZeroDivision = 2, kDevErrorProbability = 3, kDevErrorTarget = 4;
 
 // Lives in device memory, one per device; all zero means "no error".
 struct DevError {
@@ -59,6 +62,17 @@ inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
         snprintf(buf, cap, "%s: ZeroDivisionError (integer division by zero)", op);
         return true;
     }
+    if (e.flag == kDevErrorProbability) {
+        double p;
+        std::memcpy(&p, &e.size, sizeof p);
+        snprintf(buf, cap, "bernoulli: expects all elements of p to be in [0, 1], but found p=%g at flat index %lld", p,
+                 (long long)e.index);
+        return true;
+    }
+    if (e.flag == kDevErrorTarget) {
+        snprintf(buf, cap, "%s: Target %lld is out of bounds.", e.op, (long long)e.index);
+        return true;
+    }
     if (e.dim < 0)  // a flat position within a plane (the pooling gradients' saved indices)
         snprintf(buf, cap, "%s: index %lld is out of range for an input plane of %lld elements", e.op,
                  (long long)e.index, (long long)e.size);
@@ -70,7 +84,7 @@ inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
 
 // The status a claimed word reports.
 inline nb_status dev_error_status(const DevError& e) {
-    return e.flag == kDevErrorZeroDivision ? NB_ERR_INVALID_ARGUMENT : NB_ERR_INDEX;
+    return e.flag == kDevErrorZeroDivision || e.flag == kDevErrorProbability ? NB_ERR_INVALID_ARGUMENT : NB_ERR_INDEX;
 }
 
 // Whether v indexes a dim of `size` (negative values count from the end when wrap).

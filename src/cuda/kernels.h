@@ -40,5 +40,15 @@ cudaError_t nb_cuda_sort(const nb_bk_sort* args, cudaStream_t stream);
 
 // Fused scaled-dot-product attention, forward or backward (see nb_bk_attention); queued on stream.
 cudaError_t nb_cuda_attention(const nb_bk_attention* args, cudaStream_t stream);
+// One random fill (see nb_bk_rng); a bernoulli probability outside [0, 1] is recorded
+// in the device error word; queued on stream.
+cudaError_t nb_cuda_rng(const nb_bk_rng* args, void* device_error, cudaStream_t stream);
+
+// One fused normalisation, forward or backward (see nb_bk_norm); queued on stream.
+cudaError_t nb_cuda_norm(const nb_bk_norm* args, cudaStream_t stream);
+
+// One fused classification loss, forward or backward (see nb_bk_loss); class targets
+// out of range are recorded in the device error word; queued on stream.
+cudaError_t nb_cuda_loss(const nb_bk_loss* args, void* device_error, cudaStream_t stream);
 
 #endif  // NABLA_CUDA_KERNELS_H_

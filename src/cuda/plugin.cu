@@ -346,6 +346,34 @@ nb_status lines(int32_t device, const nb_bk_lines* plan, void* stream) {
     return NB_OK;
 }
 
+// The random fills: a bernoulli probability tensor may claim the error word.
+nb_status rng(int32_t device, const nb_bk_rng* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    nbcuda::DevError* word = nullptr;
+    nb_status st = error_word(device, &word);
+    if (st != NB_OK) return st;
+    if (plan->kind == NB_RNGK_BERNOULLI && plan->in) error_armed[device].store(true, std::memory_order_release);
+    TRY(nb_cuda_rng(plan, word, as_stream(stream)));
+    return NB_OK;
+}
+
+nb_status norm(int32_t device, const nb_bk_norm* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_norm(plan, as_stream(stream)));
+    return NB_OK;
+}
+
+// The classification losses: a class target out of range claims the error word.
+nb_status loss(int32_t device, const nb_bk_loss* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    nbcuda::DevError* word = nullptr;
+    nb_status st = error_word(device, &word);
+    if (st != NB_OK) return st;
+    error_armed[device].store(true, std::memory_order_release);
+    TRY(nb_cuda_loss(plan, word, as_stream(stream)));
+    return NB_OK;
+}
+
 nb_status sort(int32_t device, const nb_bk_sort* plan, void* stream) {
     TRY(cudaSetDevice(device));
     TRY(nb_cuda_sort(plan, as_stream(stream)));
@@ -411,6 +439,9 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->pool = pool;
     backend->sort = sort;
     backend->attention = attention;
+    backend->rng = rng;
+    backend->norm = norm;
+    backend->loss = loss;
     *device_count = count;
     return NB_OK;
 }

@@ -12,6 +12,7 @@
  * Reductions: 0 none, 1 mean, 2 sum. float16/bfloat16 results are rounded from
  * the float32/double computation. */
 #include "loss_composed.h"
+#include "loss_device.h"
 #include "nn_common.h"
 
 #include "../core/elementwise.h"
@@ -239,9 +240,11 @@ static nb_status classification(const char* op, bool logits, const nb_tensor* in
         return nb_error(NB_ERR_DTYPE, "%s: expected a floating-point weight, but got %s", op, nb_dtype_str(weight->dtype));
 
     nb_tensor *x = NULL, *t = NULL, *w = NULL, *result = NULL;
-    if (input->storage->device_type != NB_CPU) { /* no loss kernels there: composed from the device's ops */
-        st = nn_classification_loss_composed(op, logits, input, target, weight, ignore_index, reduction, smoothing, kd,
-                                             &result);
+    if (input->storage->device_type != NB_CPU) { /* the device's loss kernel, else composed from its ops */
+        st = !probs && nn_cls_fusable(input, target, weight)
+                 ? nn_cls_loss_fused(op, logits, input, target, weight, ignore_index, reduction, smoothing, &result)
+                 : nn_classification_loss_composed(op, logits, input, target, weight, ignore_index, reduction,
+                                                   smoothing, kd, &result);
         return st == NB_OK ? nn_deliver(op, result, input->dtype, dst, out) : st;
     }
     double* loss = NULL;

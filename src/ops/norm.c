@@ -6,6 +6,7 @@
  * (x - mean) * scale + shift. float16/bfloat16 compute in float32. */
 #include "nn_common.h"
 #include "norm_composed.h"
+#include "norm_device.h"
 
 #include <math.h>
 #include <string.h>
@@ -167,9 +168,12 @@ nb_status nbi_layer_norm(const nb_tensor* input, const int64_t* normalized_shape
         (st = nn_check_same_dtype(op, "bias", bias, input->dtype)) != NB_OK)
         return st;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
-    if (input->storage->device_type != NB_CPU) { /* no norm kernels there: composed from the device's ops */
+    if (input->storage->device_type != NB_CPU) { /* the device's norm kernel, else composed from its ops */
+        const nn_norm_kind k = {NB_NK_LAYER, ndim, 0};
         const nn_norm_geom g = nn_norm_geom_layer(input, ndim);
-        st = nn_norm_composed(input, &g, weight, bias, eps, kd, &y, NULL, NULL);
+        st = nn_norm_fusable(input, weight, bias, NULL, NULL)
+                 ? nn_norm_fused(op, &k, input, weight, bias, NULL, NULL, false, 0, eps, &y)
+                 : nn_norm_composed(input, &g, weight, bias, eps, kd, &y, NULL, NULL);
         return st == NB_OK ? nn_deliver(op, y, input->dtype, dst, out) : st;
     }
     int64_t D = 1;
@@ -270,8 +274,14 @@ static nb_status batch_norm_off_host(const nb_tensor* input, nb_tensor* running_
             return nb_error(NB_ERR_DTYPE, "%s: expected %s to be a floating-point tensor, but got %s", op, pnames[k],
                             nb_dtype_str(params[k]->dtype));
     }
-    const nn_norm_geom g = nn_norm_geom_batch(input);
     nb_tensor *y = NULL, *mean = NULL, *var = NULL;
+    if (nn_norm_fusable(input, weight, bias, running_mean, running_var)) { /* one kernel, running stats included */
+        const nn_norm_kind k = {NB_NK_BATCH, 0, 0};
+        nb_status st = nn_norm_fused(op, &k, input, weight, bias, running_mean, running_var, batch_stats, momentum,
+                                     eps, &y);
+        return st == NB_OK ? nn_deliver(op, y, input->dtype, dst, out) : st;
+    }
+    const nn_norm_geom g = nn_norm_geom_batch(input);
     nb_status st = batch_stats ? nn_norm_composed(input, &g, weight, bias, eps, kd, &y, &mean, &var)
                                : nn_norm_with_stats_composed(input, &g, running_mean, running_var, weight, bias, eps,
                                                              kd, &y);
@@ -396,9 +406,12 @@ nb_status nbi_group_norm(const nb_tensor* input, int64_t num_groups, const nb_te
         return st;
     const int64_t S = N > 0 && C > 0 ? input->numel / (N * C) : 0;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
-    if (input->storage->device_type != NB_CPU) { /* no norm kernels there: composed from the device's ops */
+    if (input->storage->device_type != NB_CPU) { /* the device's norm kernel, else composed from its ops */
+        const nn_norm_kind k = {NB_NK_GROUP, 0, num_groups};
         const nn_norm_geom g = nn_norm_geom_group(input, num_groups);
-        st = nn_norm_composed(input, &g, weight, bias, eps, kd, &y, NULL, NULL);
+        st = nn_norm_fusable(input, weight, bias, NULL, NULL)
+                 ? nn_norm_fused(op, &k, input, weight, bias, NULL, NULL, false, 0, eps, &y)
+                 : nn_norm_composed(input, &g, weight, bias, eps, kd, &y, NULL, NULL);
         return st == NB_OK ? nn_deliver(op, y, input->dtype, dst, out) : st;
     }
     if ((st = nn_contig(input, kd, &x)) != NB_OK || (st = nn_contig_opt(weight, kd, &w)) != NB_OK ||

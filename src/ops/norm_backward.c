@@ -6,6 +6,7 @@
  * in a second pass. Sums are in double; float16/bfloat16 compute in float32. */
 #include "nn_common.h"
 #include "norm_composed.h"
+#include "norm_device.h"
 
 #include <math.h>
 #include <string.h>
@@ -209,14 +210,18 @@ static nb_status finish(const char* op, nb_status st, nb_tensor* y, int32_t dtyp
 
 /* A norm's backward on a device without norm kernels: composed, the parameter gradients in pshape, all
  * delivered in the input's dtype. */
-static nb_status norm_backward_off_host(const char* op, const nn_norm_geom* geom, const nb_tensor* go,
+static nb_status norm_backward_off_host(const char* op, const nn_norm_kind* kind, const nn_norm_geom* geom,
+                                        const nb_tensor* go,
                                         const nb_tensor* input, const int64_t* pshape, int32_t pndim,
                                         const nb_tensor* weight, double eps, int32_t kd, bool want_dx,
                                         nb_tensor** grad_weight, nb_tensor** grad_bias, nb_tensor* dst,
                                         nb_tensor** out) {
     nb_tensor *dx = NULL, *dw = NULL, *db = NULL, *gw = NULL, *gb = NULL;
-    nb_status st = nn_norm_backward_composed(go, input, geom, weight, eps, kd, want_dx ? &dx : NULL,
-                                             grad_weight != NULL ? &dw : NULL, grad_bias != NULL ? &db : NULL);
+    nb_tensor **pdx = want_dx ? &dx : NULL, **pdw = grad_weight != NULL ? &dw : NULL;
+    nb_tensor** pdb = grad_bias != NULL ? &db : NULL;
+    nb_status st = nn_norm_fusable(input, weight, NULL, NULL, NULL)
+                       ? nn_norm_backward_fused(op, kind, go, input, weight, eps, pdx, pdw, pdb)
+                       : nn_norm_backward_composed(go, input, geom, weight, eps, kd, pdx, pdw, pdb);
     if (st == NB_OK && dw != NULL) st = nb_tensor_reshape(dw, pshape, pndim, &gw);
     if (st == NB_OK && db != NULL) st = nb_tensor_reshape(db, pshape, pndim, &gb);
     nn_release(dw, db, NULL, NULL, NULL, NULL, NULL, NULL);
@@ -257,8 +262,9 @@ nb_status nbi_layer_norm_backward(const nb_tensor* grad_output, const nb_tensor*
     const int64_t rows = D > 0 ? input->numel / D : 0;
     const bool want_dx = dst != NULL || out != NULL;
     if (input->storage->device_type != NB_CPU) {
+        const nn_norm_kind k = {NB_NK_LAYER, ndim, 0};
         const nn_norm_geom g = nn_norm_geom_layer(input, ndim);
-        return norm_backward_off_host(op, &g, grad_output, input, normalized_shape, ndim, weight, eps, kd, want_dx,
+        return norm_backward_off_host(op, &k, &g, grad_output, input, normalized_shape, ndim, weight, eps, kd, want_dx,
                                       grad_weight, grad_bias, dst, out);
     }
     int nthreads = nn_threads((double)input->numel * 2);
@@ -320,8 +326,9 @@ nb_status nbi_batch_norm_backward(const nb_tensor* grad_output, const nb_tensor*
                         (long long)weight->numel);
     const bool want_dx = dst != NULL || out != NULL;
     if (input->storage->device_type != NB_CPU) {
+        const nn_norm_kind k = {NB_NK_BATCH, 0, 0};
         const nn_norm_geom geom = nn_norm_geom_batch(input);
-        return norm_backward_off_host(op, &geom, grad_output, input, &C, 1, weight, eps, kd, want_dx, grad_weight,
+        return norm_backward_off_host(op, &k, &geom, grad_output, input, &C, 1, weight, eps, kd, want_dx, grad_weight,
                                       grad_bias, dst, out);
     }
     nb_tensor *x = NULL, *g = NULL, *w = NULL, *y = NULL;
@@ -366,8 +373,9 @@ nb_status nbi_group_norm_backward(const nb_tensor* grad_output, const nb_tensor*
                         (long long)weight->numel);
     const bool want_dx = dst != NULL || out != NULL;
     if (input->storage->device_type != NB_CPU) {
+        const nn_norm_kind k = {NB_NK_GROUP, 0, num_groups};
         const nn_norm_geom geom = nn_norm_geom_group(input, num_groups);
-        return norm_backward_off_host(op, &geom, grad_output, input, &C, 1, weight, eps, kd, want_dx, grad_weight,
+        return norm_backward_off_host(op, &k, &geom, grad_output, input, &C, 1, weight, eps, kd, want_dx, grad_weight,
                                       grad_bias, dst, out);
     }
     nb_tensor *x = NULL, *g = NULL, *w = NULL, *y = NULL;

@@ -58,6 +58,7 @@ static void gen_range(void* ctx, int64_t begin, int64_t end) {
 
 nb_status nb_rng_produce(const char* op, nb_tensor* target, const nb_rng_dist* d, nb_rng_kernel fn) {
     if (target->numel == 0) return NB_OK;
+    if (nb_rng_device_has_slot(target)) return nb_rng_on_device(op, target, d);
     if (target->storage->device_type == NB_CPU && target->contiguous) {
         gen_job j = {d, fn, nb_tensor_data(target), target->dtype};
         nb_rng_parallel(target->numel, gen_range, &j, GRAIN);
@@ -270,6 +271,7 @@ static nb_status fill_float(const char* op, bool normal, double a, double b, nb_
     d.compute = f64 ? NB_F64 : NB_F32;
     d.round = target->dtype;
     d.a = a, d.b = b;
+    d.kind = normal ? NB_RNGK_NORMAL : NB_RNGK_UNIFORM;
     const int64_t epb = f64 ? 2 : 4;
     d.ph = nb_rng_reserve(g, (uint64_t)((target->numel + epb - 1) / epb));
     nb_rng_kernel fn = normal ? (f64 ? k_normal_f64 : k_normal_f32) : (f64 ? k_uniform_f64 : k_uniform_f32);
@@ -370,6 +372,7 @@ static nb_status fill_int(const char* op, int64_t low, int64_t high, nb_generato
                         (long long)high, nb_dtype_str(target->dtype), (long long)lo, (long long)hi);
     nb_rng_dist d = {0};
     d.compute = NB_I64;
+    d.kind = NB_RNGK_INT;
     d.low = low;
     d.span = (uint64_t)high - (uint64_t)low + 1; /* 0 for the full 2^64 */
     const bool narrow = d.span != 0 && d.span <= (UINT64_C(1) << 16);
@@ -426,6 +429,7 @@ nb_status nbi_bernoulli_scalar(double p, const int64_t* shape, int32_t ndim, int
     if (st != NB_OK) return st;
     nb_rng_dist d = {0};
     d.compute = NB_U8;
+    d.kind = NB_RNGK_BERNOULLI;
     d.a = p;
     d.ph = nb_rng_reserve(g, (uint64_t)((target->numel + 3) / 4));
     return nb_rng_finish(nb_rng_produce(op, target, &d, k_bernoulli_scalar), target, dst, out);
@@ -457,6 +461,23 @@ nb_status nbi_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, n
         target = dst;
     }
     if (st != NB_OK) return st;
+    if (nb_rng_device_has_slot(target)) { /* p read in place; a value outside [0, 1] fails at the next sync */
+        nb_rng_dist d = {0};
+        d.kind = NB_RNGK_BERNOULLI;
+        d.in_t = p;
+        const bool aliased = target->storage == p->storage;
+        nb_tensor* pc = NULL; /* p overlapping the target other than element for element: a copy */
+        if (aliased && !(target->offset == p->offset && target->dtype == p->dtype && target->ndim == p->ndim &&
+                         memcmp(target->strides, p->strides, sizeof(int64_t) * (size_t)p->ndim) == 0 &&
+                         memcmp(target->shape, p->shape, sizeof(int64_t) * (size_t)p->ndim) == 0))
+            st = nb_tensor_clone(p, &pc), d.in_t = pc;
+        if (st == NB_OK) {
+            d.ph = nb_rng_reserve(g, (uint64_t)((target->numel + 3) / 4));
+            st = nb_rng_produce(op, target, &d, k_bernoulli_tensor);
+        }
+        nb_tensor_release(pc);
+        return nb_rng_finish(st, target, dst, out);
+    }
     /* p broadcast to the result's shape, as contiguous doubles on the host */
     nb_tensor* probs = NULL;
     st = nb_tensor_new(op, target->shape, target->ndim, NB_F64, NB_CPU, 0, &probs);
@@ -474,6 +495,7 @@ nb_status nbi_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, n
     if (st == NB_OK) {
         nb_rng_dist d = {0};
         d.compute = NB_U8;
+        d.kind = NB_RNGK_BERNOULLI;
         d.in = nb_tensor_data(probs);
         d.ph = nb_rng_reserve(g, (uint64_t)((target->numel + 3) / 4));
         st = nb_rng_produce(op, target, &d, k_bernoulli_tensor);
@@ -483,6 +505,26 @@ nb_status nbi_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* dst, n
 }
 
 /* ---- dropout ---- */
+
+/* On a device: x read in place (a copy first when it overlaps the target other than element for element). */
+static nb_status dropout_on_device(const char* op, const nb_tensor* x, double p, nb_generator* g, nb_tensor* target) {
+    nb_rng_dist d = {0};
+    d.kind = NB_RNGK_DROPOUT;
+    d.a = 1.0 - p;
+    d.b = p < 1 ? 1.0 / (1.0 - p) : 0.0;
+    d.in_t = x;
+    nb_tensor* xc = NULL;
+    nb_status st = NB_OK;
+    const bool same = target == x || (target->offset == x->offset && target->dtype == x->dtype && target->contiguous &&
+                                      x->contiguous);
+    if (target->storage == x->storage && !same) st = nb_tensor_clone(x, &xc), d.in_t = xc;
+    if (st == NB_OK) {
+        d.ph = nb_rng_reserve(g, (uint64_t)((x->numel + 3) / 4));
+        st = nb_rng_produce(op, target, &d, NULL);
+    }
+    nb_tensor_release(xc);
+    return st;
+}
 
 nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator* gen, nb_tensor* dst,
                             nb_tensor** out) {
@@ -525,6 +567,7 @@ nb_status nbi_dropout(const nb_tensor* x, double p, int32_t train, nb_generator*
     /* the input as contiguous host values of the compute dtype: x itself when it already is one
      * (an exact alias of the output is fine: element e is read before it is written) */
     const int32_t compute = x->dtype == NB_F64 ? NB_F64 : NB_F32;
+    if (nb_rng_device_has_slot(target)) return nb_rng_finish(dropout_on_device(op, x, p, g, target), target, dst, out);
     const bool usable = x->storage->device_type == NB_CPU && x->contiguous && x->dtype == compute &&
                         (target->storage != x->storage || (target == x) ||
                          (target->offset == x->offset && target->contiguous && target->dtype == x->dtype));

@@ -15,6 +15,8 @@ typedef struct nb_rng_dist {
     uint64_t span;      /* 0 stands for 2^64 */
     const void* in;     /* per-element input: probabilities (f64) or the dropout input */
     nb_philox ph;       /* the op's reserved blocks */
+    int32_t kind;       /* NB_RNGK_*: what a device backend runs instead of the kernel */
+    const nb_tensor* in_t; /* on a device: bernoulli's p or dropout's x, read in place (else NULL) */
 } nb_rng_dist;
 
 /* Writes elements [begin, end) of the result to out[0 .. end-begin) (compute dtype). */
@@ -33,6 +35,10 @@ NB_INTERNAL nb_status nb_rng_produce(const char* op, nb_tensor* target, const nb
 NB_INTERNAL nb_status nb_rng_target(const char* op, const int64_t* shape, int32_t ndim, int32_t dtype,
                                     int32_t device_type, int32_t device_index, nb_tensor* dst, nb_tensor** out,
                                     nb_tensor** target);
+/* Whether target lives on a device whose backend has an rng slot. */
+NB_INTERNAL bool nb_rng_device_has_slot(const nb_tensor* target);
+/* Fills target on its device through the backend's rng slot (random_device.c). */
+NB_INTERNAL nb_status nb_rng_on_device(const char* op, nb_tensor* target, const nb_rng_dist* d);
 /* Hands out the result (dst: version bump and an optional new reference); releases it on failure. */
 NB_INTERNAL nb_status nb_rng_finish(nb_status st, nb_tensor* target, nb_tensor* dst, nb_tensor** out);
 

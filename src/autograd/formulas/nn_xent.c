@@ -9,6 +9,8 @@
  * ia[1] = ignore_index; fa[0] = label smoothing, fa[1] = positions (N * d1 ...). */
 #include "nn.h"
 
+#include "../../ops/loss_device.h"
+
 #define U(fn, t) bw_unary(b, fn, t)
 
 static nb_tensor* saved_opt(nb_bw* b, int32_t slot) {
@@ -54,6 +56,18 @@ static void index_terms(nb_bw* b, const nb_tensor* x, const nb_tensor* t, const 
     *q = qq, *A = a;
 }
 
+/* Class-index targets on a device with a loss kernel, outside create_graph: d/dx in one kernel.
+ * Returns false (nothing done) when the formula must compose instead. */
+static bool fused_input_grad(nb_bw* b, bool logits, const nb_tensor* x, const nb_tensor* t, const nb_tensor* w) {
+    if (b->st != NB_OK || nb_dtype_is_floating(t->dtype) || !nn_cls_fusable(x, t, w)) return false;
+    const nb_tensor* deps[2] = {x, b->go[0]};
+    if (bw_recording(deps, 2)) return false;
+    const char* op = logits ? "cross_entropy" : "nll_loss";
+    bw_set(b, 0, BW_OP(b, nn_cls_loss_backward_fused(op, logits, b->go[0], x, t, w, b->node->ia[1],
+                                                     (int32_t)b->node->ia[0], b->node->fa[0], &bw_r_)));
+    return true;
+}
+
 /* ---- nll_loss ---- */
 
 static nb_status nll_loss_bw(nb_bw* b) {
@@ -61,8 +75,10 @@ static nb_status nll_loss_bw(nb_bw* b) {
         b->st = nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: the derivative for 'weight' is not implemented.", b->node->name);
         return b->st;
     }
+    nb_tensor *x = bw_saved(b, 0), *t = bw_saved(b, 1), *w = saved_opt(b, 2);
+    if (x == NULL || t == NULL || fused_input_grad(b, false, x, t, w)) return b->st;
     nb_tensor *q, *A;
-    index_terms(b, bw_saved(b, 0), bw_saved(b, 1), saved_opt(b, 2), 0.0, &q, &A);
+    index_terms(b, x, t, w, 0.0, &q, &A);
     bw_set(b, 0, bw_neg(b, bw_mul(b, q, A)));
     return b->st;
 }
@@ -117,7 +133,7 @@ static nb_status cross_entropy_bw(nb_bw* b) {
         return b->st;
     }
     nb_tensor *x = bw_saved(b, 0), *t = bw_saved(b, 1), *w = saved_opt(b, 2);
-    if (x == NULL || t == NULL) return b->st;
+    if (x == NULL || t == NULL || fused_input_grad(b, true, x, t, w)) return b->st;
     const int32_t nd = x->ndim, cd = nd >= 2 ? 1 : 0;
     const int64_t C = x->shape[cd];
     const double ls = b->node->fa[0];

@@ -242,6 +242,9 @@ inline float __int_as_float(int x) { return ::nbemu::from_bits<float>(::nbemu::t
 inline float __uint_as_float(unsigned x) { return ::nbemu::from_bits<float>(::nbemu::to_bits(x)); }
 inline long long __double_as_longlong(double x) { return ::nbemu::from_bits<long long>(::nbemu::to_bits(x)); }
 inline double __longlong_as_double(long long x) { return ::nbemu::from_bits<double>(::nbemu::to_bits(x)); }
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+    return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }

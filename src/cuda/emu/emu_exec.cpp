@@ -625,6 +625,7 @@ cudaError_t launch(const char* name, const void* func, dim3 grid, dim3 block, si
                                name, i, p));
     }
     if (cudaError_t err = sticky_error(stream_device(s))) return reject(fail(err, "%s", cudaGetErrorString(err)));
+    count_launch();
     auto G = std::make_shared<Grid>();
     G->name = name, G->device = stream_device(s), G->thunk = thunk, G->state = state, G->destroy = destroy;
     G->grid = grid, G->block = block, G->smem = smem;

@@ -56,6 +56,10 @@ void synchronize_all();
 // ---- kernels (emu_exec.cpp) ----
 double now_ms();
 
+// ---- counters for tests (emu_runtime.cpp): kernels launched, copies from host memory
+// to the device; read through the exported nbemu_counters. ----
+void count_launch();
+
 }  // namespace nbemu
 
 #endif  // NABLA_CUDA_EMU_INTERNAL_H_

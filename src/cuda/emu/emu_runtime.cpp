@@ -208,6 +208,8 @@ cudaError_t check_kind(const char* api, void* dst, const void* src, size_t n, cu
     return cudaSuccess;
 }
 
+std::atomic<long long> launches{0}, host_to_device{0};
+
 // Queues a copy on s. A pageable source is staged now (the caller may reuse it at
 // once); a pageable destination makes the call wait, as cudaMemcpyAsync does.
 cudaError_t queue_copy(const char* api, void* dst, const void* src, size_t n, cudaMemcpyKind kind, Stream* s,
@@ -215,6 +217,7 @@ cudaError_t queue_copy(const char* api, void* dst, const void* src, size_t n, cu
     if (cudaError_t e = check_kind(api, dst, src, n, kind)) return e;
     if (n == 0) return cudaSuccess;
     const Mem dk = classify(dst, n), sk = classify(src, n);
+    if (dk == Mem::kDevice && sk != Mem::kDevice) host_to_device.fetch_add(1, std::memory_order_relaxed);
     if (sk == Mem::kPageable && !wait) {
         auto staged = std::make_shared<std::vector<unsigned char>>(static_cast<const unsigned char*>(src),
                                                                    static_cast<const unsigned char*>(src) + n);
@@ -232,7 +235,16 @@ cudaError_t queue_copy(const char* api, void* dst, const void* src, size_t n, cu
 
 }  // namespace
 
+void nbemu::count_launch() { launches.fetch_add(1, std::memory_order_relaxed); }
+
 extern "C" {
+
+// Test hook (exported from the emulated plugin only): kernels launched and copies
+// from host memory to a device since the process started.
+__attribute__((visibility("default"))) void nbemu_counters(long long* kernel_launches, long long* host_copies) {
+    *kernel_launches = launches.load(std::memory_order_relaxed);
+    *host_copies = host_to_device.load(std::memory_order_relaxed);
+}
 
 cudaError_t cudaGetLastError(void) {
     cudaError_t e = last_error;
@@ -421,6 +433,7 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
     Stream* s = resolve(nullptr);
     const Mem dk = classify(dst, n), sk = classify(src, n);
+    if (dk == Mem::kDevice && sk != Mem::kDevice) host_to_device.fetch_add(1, std::memory_order_relaxed);
     if (dk == Mem::kDevice && sk == Mem::kDevice) return queue_copy("cudaMemcpy", dst, src, n, kind, s, false);
     if (dk == Mem::kDevice && sk == Mem::kPageable) {
         wait_mark(record(s));
