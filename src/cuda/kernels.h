@@ -38,4 +38,7 @@ cudaError_t nb_cuda_lines(const nb_bk_lines* args, cudaStream_t stream);
 // One sort kernel (see nb_bk_sort, sort_plan.h); queued on stream.
 cudaError_t nb_cuda_sort(const nb_bk_sort* args, cudaStream_t stream);
 
+// One multi-tensor plan (see nb_bk_optim; optim.cu); queued on stream.
+cudaError_t nb_cuda_optim(const nb_bk_optim* args, cudaStream_t stream);
+
 #endif  // NABLA_CUDA_KERNELS_H_

@@ -352,6 +352,12 @@ nb_status sort(int32_t device, const nb_bk_sort* plan, void* stream) {
     return NB_OK;
 }
 
+nb_status optim(int32_t device, const nb_bk_optim* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_optim(plan, as_stream(stream)));
+    return NB_OK;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
@@ -404,6 +410,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->lines = lines;
     backend->pool = pool;
     backend->sort = sort;
+    backend->optim = optim;
     *device_count = count;
     return NB_OK;
 }
