@@ -14,7 +14,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 
 from bench_train import mlp_step, transformer_step  # noqa: E402
-from harness import interleaved, try_import  # noqa: E402
+from harness import against_torch, interleaved  # noqa: E402
 
 import nabla  # noqa: E402
 from nabla._factory import zeros_like  # noqa: E402
@@ -68,9 +68,9 @@ WORKLOADS = [
 
 
 def main(window: float = 0.25, rounds: int = 8) -> None:
-    torch = try_import("torch")
-    if torch is not None:
-        torch.set_num_threads(nabla.get_num_threads())
+    torch, quick, _ = against_torch("bench_optim", None)  # --threads N, --quick
+    if quick:
+        window, rounds = 0.05, 2
     print("\n## optimizer steps (us per step; ratios: lower time is better)\n")
     print(f"| {'workload':<42} | {'list':>9} | {'per-param':>9} | {'torch':>9} | list/per-param | list/torch |")
     print("|" + "-" * 44 + "|" + "-" * 11 + "|" + "-" * 11 + "|" + "-" * 11 + "|----------------|------------|")

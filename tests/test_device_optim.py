@@ -203,3 +203,30 @@ def test_clip_grad_norm_does_not_wait_for_the_device(device):
     np.testing.assert_allclose(float(total), 5.0, rtol=1e-6)
     np.testing.assert_allclose(p.grad.cpu().numpy(), np.array([3.0, 0.0, 4.0]) / (5.0 + 1e-6), rtol=1e-6)
     assert clip_behind_work(error_if_nonfinite=True)[1]
+
+
+def test_many_tensors_and_long_ones(device):
+    """More tensors than one launch takes (24 with five operands, 64 with one) and tensors of several
+    16K-element chunks, through Adam with amsgrad and clip_grad_norm_ of orders 2 and 0."""
+    rng = np.random.default_rng(9)
+    shapes = [(int(rng.integers(1, 40)),) for _ in range(70)] + [(40000,), (3, 16385)]
+    values = [rng.standard_normal(s) for s in shapes]
+    grads = [rng.standard_normal(s) * (i % 5 != 0) for i, s in enumerate(shapes)]  # some all zero (L0)
+
+    def run(lib, dev):
+        kw = {"device": dev} if lib is nabla else {}
+        ps = [lib.tensor(v, dtype=lib.float32, **kw).requires_grad_(True) for v in values]
+        for p, g in zip(ps, grads):
+            p.grad = lib.tensor(g, dtype=lib.float32, **kw)
+        opt = lib.optim.Adam(ps, lr=0.01, amsgrad=True)
+        opt.step()
+        opt.step()
+        norms = [lib.nn.utils.clip_grad_norm_(ps, 1.0, norm_type=t) for t in (0.0, 2.0)]
+        return ps, norms
+
+    (ours, norms), (theirs, tnorms) = run(nabla, device), run(torch, "cpu")
+    for n, t in zip(norms, tnorms):
+        np.testing.assert_allclose(float(n), float(t), rtol=1e-5)
+    for p, t in zip(ours, theirs):
+        np.testing.assert_allclose(p.detach().cpu().numpy(), t.detach().numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(p.grad.cpu().numpy(), t.grad.numpy(), rtol=1e-5, atol=1e-7)
