@@ -4,7 +4,7 @@ from __future__ import annotations
 from .._factory import full_like
 from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer, list_call
+from .optimizer import Optimizer, list_call, with_grads
 
 __all__ = ["Adagrad"]
 
@@ -38,7 +38,7 @@ class Adagrad(Optimizer):
         loss = self._closure(closure)
         state = self.state
         for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
+            params, grads = with_grads(group["params"])
             for p in params:
                 st = state[p]
                 if not st:
@@ -46,7 +46,7 @@ class Adagrad(Optimizer):
                     st["sum"] = full_like(p, group["initial_accumulator_value"])
             sts = [state[p] for p in params]
             steps = [st["step"] + 1 for st in sts]
-            list_call(lib.nb_adagrad_step_list, [params, [p.grad for p in params], [st["sum"] for st in sts]], steps,
+            list_call(lib.nb_adagrad_step_list, [params, grads, [st["sum"] for st in sts]], steps,
                        float(group["lr"]), float(group["lr_decay"]), float(group["eps"]), float(group["weight_decay"]),
                        int(group["maximize"]))
             for st, step in zip(sts, steps):

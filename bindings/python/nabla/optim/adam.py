@@ -4,7 +4,7 @@ from __future__ import annotations
 from .._factory import zeros_like
 from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer, list_call
+from .optimizer import Optimizer, list_call, with_grads
 
 __all__ = ["Adam", "AdamW"]
 
@@ -37,7 +37,7 @@ class Adam(Optimizer):
         for group in self.param_groups:
             b1, b2 = group["betas"]
             amsgrad = int(group["amsgrad"])
-            params = [p for p in group["params"] if p.grad is not None]
+            params, grads = with_grads(group["params"])
             for p in params:
                 st = state[p]
                 if not st:
@@ -48,7 +48,7 @@ class Adam(Optimizer):
                         st["max_exp_avg_sq"] = zeros_like(p)
             sts = [state[p] for p in params]
             steps = [st["step"] + 1 for st in sts]
-            list_call(lib.nb_adam_step_list, [params, [p.grad for p in params], [st["exp_avg"] for st in sts],
+            list_call(lib.nb_adam_step_list, [params, grads, [st["exp_avg"] for st in sts],
                                                [st["exp_avg_sq"] for st in sts],
                                                [st["max_exp_avg_sq"] for st in sts] if amsgrad else None], steps,
                        float(group["lr"]), float(b1), float(b2), float(group["eps"]), float(group["weight_decay"]),

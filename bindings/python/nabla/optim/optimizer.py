@@ -36,6 +36,17 @@ def _handles(tensors: list | None):
     return ffi.NULL if tensors is None else ffi.new("nb_tensor*[]", [t._h for t in tensors])
 
 
+def with_grads(params: list) -> tuple[list, list]:
+    """The parameters that have a gradient, and those gradients (each .grad read once)."""
+    ps, gs = [], []
+    for p in params:
+        g = p.grad
+        if g is not None:
+            ps.append(p)
+            gs.append(g)
+    return ps, gs
+
+
 def list_call(fn, lists: list, steps: list | None, *args) -> None:
     """Calls the list op fn once over parallel lists of tensors (None: a NULL list), with the per-tensor
     step counts when given. A group whose parameters live on several devices is split by device: the op

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .._factory import zeros_like
 from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer, list_call
+from .optimizer import Optimizer, list_call, with_grads
 
 __all__ = ["RMSprop"]
 
@@ -32,7 +32,7 @@ class RMSprop(Optimizer):
         state = self.state
         for group in self.param_groups:
             momentum, centered = float(group["momentum"]), int(group["centered"])
-            params = [p for p in group["params"] if p.grad is not None]
+            params, grads = with_grads(group["params"])
             for p in params:
                 st = state[p]
                 if not st:
@@ -43,7 +43,7 @@ class RMSprop(Optimizer):
                     if centered:
                         st["grad_avg"] = zeros_like(p)
             sts = [state[p] for p in params]
-            lists = [params, [p.grad for p in params], [st["square_avg"] for st in sts],
+            lists = [params, grads, [st["square_avg"] for st in sts],
                      [st["grad_avg"] for st in sts] if centered else None,
                      [st["momentum_buffer"] for st in sts] if momentum > 0 else None]
             list_call(lib.nb_rmsprop_step_list, lists, None,

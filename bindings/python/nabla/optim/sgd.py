@@ -4,7 +4,7 @@ from __future__ import annotations
 from .._factory import zeros_like
 from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer, list_call, required
+from .optimizer import Optimizer, list_call, required, with_grads
 
 __all__ = ["SGD"]
 
@@ -36,15 +36,18 @@ class SGD(Optimizer):
             lr, momentum, dampening = float(group["lr"]), float(group["momentum"]), float(group["dampening"])
             wd, nesterov, maximize = float(group["weight_decay"]), int(group["nesterov"]), int(group["maximize"])
             hyper = (lr, momentum, dampening, wd, nesterov, maximize)
-            params = [p for p in group["params"] if p.grad is not None]
+            params, grads = with_grads(group["params"])
             if momentum == 0:
-                list_call(sgd, [params, [p.grad for p in params], None], None, *hyper, 0)
+                list_call(sgd, [params, grads, None], None, *hyper, 0)
                 continue
-            fresh = [p for p in params if state[p].get("momentum_buffer") is None]
-            old = [p for p in params if state[p].get("momentum_buffer") is not None]
-            for p in fresh:
-                state[p]["momentum_buffer"] = zeros_like(p)
-            for ps, init in ((old, 0), (fresh, 1)):
-                list_call(sgd, [ps, [p.grad for p in ps], [state[p]["momentum_buffer"] for p in ps]], None, *hyper,
-                           init)
+            bufs = [state[p].get("momentum_buffer") for p in params]
+            fresh = [i for i, b in enumerate(bufs) if b is None]
+            for i in fresh:
+                bufs[i] = state[params[i]]["momentum_buffer"] = zeros_like(params[i])
+            if not fresh or len(fresh) == len(params):
+                list_call(sgd, [params, grads, bufs], None, *hyper, int(bool(fresh)))
+                continue
+            for init, idx in ((0, sorted(set(range(len(params))) - set(fresh))), (1, fresh)):
+                list_call(sgd, [[params[i] for i in idx], [grads[i] for i in idx], [bufs[i] for i in idx]], None,
+                          *hyper, init)
         return loss
