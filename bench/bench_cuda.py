@@ -1,13 +1,15 @@
 """CUDA kernels beside PyTorch on the same GPU, in one run: elementwise and
 reduction bandwidth as a fraction of each library's measured device-to-device
-copy, host time per launch, GEMM TFLOP/s, fused attention TFLOP/s, and the fused
+copy, host time per launch, GEMM TFLOP/s, fused attention TFLOP/s, the fused
 nn kernels (softmax, layer/batch/group norm, cross_entropy and their backward,
-random fills, dropout) in the same units. Prints "no CUDA device" and exits 0
-without one.
+random fills, dropout) in the same units, and the optimizer step and
+clip_grad_norm_ over a GPT-2-small-sized parameter list (nabla's multi-tensor
+kernels against PyTorch's fused AdamW and foreach norm). Prints "no CUDA device"
+and exits 0 without one.
 
 Targets: contiguous elementwise and reductions >= 0.9x of copy bandwidth
 (counting bytes read and written once each); host time per op <= PyTorch's;
-GEMM >= 1.0x PyTorch's TFLOP/s."""
+GEMM >= 1.0x PyTorch's TFLOP/s; optimizer step and clipping >= 1.0x PyTorch's."""
 from __future__ import annotations
 
 import sys
@@ -149,6 +151,31 @@ def attention_rows(lib, results, sizes=ATTENTION_SIZES):
                 3.5 * flops / device_seconds(lib, fwd_bwd, 5) / 1e12)
 
 
+def gpt2_params(lib):
+    """GPT-2 small's parameter shapes (12 layers, d 768, vocabulary 50257: 124M values, 148 tensors)."""
+    d, shapes = 768, [(50257, 768), (1024, 768)]
+    for _ in range(12):
+        shapes += [(d,), (d,), (3 * d, d), (3 * d,), (d, d), (d,), (d,), (d,), (4 * d, d), (4 * d,), (d, 4 * d), (d,)]
+    shapes += [(d,), (d,)]
+    ps = [lib.randn(*s, device="cuda").requires_grad_() for s in shapes]
+    for p in ps:
+        p.grad = lib.randn(*p.shape, device="cuda") * 1e-3
+    return ps
+
+
+def optim_rows(lib, results):
+    """Device time of one AdamW step and one clip_grad_norm_ over GPT-2 small's parameters, and the host time
+    to issue the step (nothing waits for the device in either library)."""
+    ps = gpt2_params(lib)
+    fused = {"fused": True} if lib.__name__ == "torch" else {}
+    opt = lib.optim.AdamW(ps, lr=1e-4, **fused)
+    results.setdefault("AdamW step, GPT-2 small (device)", {})[lib.__name__] = device_seconds(lib, opt.step, iters=10)
+    results.setdefault("AdamW step, GPT-2 small (host)", {})[lib.__name__] = host_seconds(lib, opt.step, iters=50)
+    clip = lambda: lib.nn.utils.clip_grad_norm_(ps, 1e9)  # noqa: E731 - measures without scaling
+    results.setdefault("clip_grad_norm_, GPT-2 small (device)", {})[lib.__name__] = device_seconds(lib, clip, iters=10)
+    del opt, ps
+
+
 def main() -> int:
     if not nabla.cuda.is_available():
         print("no CUDA device")
@@ -187,6 +214,10 @@ def main() -> int:
             attention_rows(lib, results)
         except Exception as e:  # noqa: BLE001 - reported, not fatal
             print(f"{name}: attention failed: {e!r}")
+        try:
+            optim_rows(lib, results)
+        except Exception as e:  # noqa: BLE001 - reported, not fatal
+            print(f"{name}: optimizer step failed: {e!r}")
     print(f"GPU kernels, {N} elements (GB/s, fraction of that library's measured copy bandwidth), GEMM TFLOP/s")
     for case, row in results.items():
         cells = []

@@ -1152,8 +1152,23 @@ NB_API nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_ten
 /* One Adagrad step in place at step >= 1 (already counted), PyTorch's formula: clr = lr / (1 + (step - 1) lr_decay); state_sum += g^2; param -= clr * g / (sqrt(state_sum) + eps). */
 NB_API nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize);
 
-/* The norm of order norm_type (> 0, 0 or inf) of all n tensors taken together, as a 0-dim tensor of the first one's dtype (float32 for none); when max_norm / (norm + 1e-6) < 1 every tensor is multiplied by it in place (PyTorch's clip_grad_norm_; max_norm = inf only measures). A non-finite norm fails with error_if_nonfinite. */
+/* nb_sgd_step over count parameters at once (PyTorch's fused / foreach SGD): params[i] with grads[i] and momentum_buffers[i] (the list may be NULL when momentum is 0); init_buffer applies to every buffer. Same formula and messages as nb_sgd_step; dtypes may differ between parameters (each parameter's state has its dtype); all tensors on one device. Every tensor is checked before any is written, so bad input changes nothing. */
+NB_API nb_status nb_sgd_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* momentum_buffers, int64_t count, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer);
+
+/* nb_adam_step over count parameters at once (PyTorch's _fused_adam_: each parameter has its own step count, steps[i] >= 1, already counted); max_exp_avg_sqs may be NULL without amsgrad. Same formula and messages as nb_adam_step; dtypes may differ between parameters; all tensors on one device; every tensor is checked before any is written. */
+NB_API nb_status nb_adam_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* exp_avgs, nb_tensor* const* exp_avg_sqs, nb_tensor* const* max_exp_avg_sqs, const int64_t* steps, int64_t count, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize);
+
+/* nb_rmsprop_step over count parameters at once; grad_avgs may be NULL unless centered, momentum_buffers unless momentum > 0. Same formula and messages as nb_rmsprop_step; dtypes may differ between parameters; all tensors on one device; every tensor is checked before any is written. */
+NB_API nb_status nb_rmsprop_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* square_avgs, nb_tensor* const* grad_avgs, nb_tensor* const* momentum_buffers, int64_t count, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize);
+
+/* nb_adagrad_step over count parameters at once, each at its own step count steps[i] >= 1 (already counted). Same formula and messages as nb_adagrad_step; dtypes may differ between parameters; all tensors on one device; every tensor is checked before any is written. */
+NB_API nb_status nb_adagrad_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* state_sums, const int64_t* steps, int64_t count, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize);
+
+/* The norm of order norm_type (> 0, 0 or inf) of all n tensors taken together, as a 0-dim tensor of the first one's dtype (float32 for none); when max_norm / (norm + 1e-6) < 1 every tensor is multiplied by it in place (PyTorch's clip_grad_norm_; max_norm = inf only measures). A non-finite norm fails with error_if_nonfinite. On a device the norm and the scaling stay there (a few multi-tensor launches, nothing read back) unless error_if_nonfinite, which reads the norm. */
 NB_API nb_status nb_clip_grad_norm_(nb_tensor* const* grads, int32_t n, double max_norm, double norm_type, int32_t error_if_nonfinite, nb_tensor** out);
+
+/* Clamps every element of the n floating-point tensors to [-clip_value, clip_value] in place (PyTorch's clip_grad_value_; NaN stays NaN). All tensors on one device; a device runs it without reading anything back. */
+NB_API nb_status nb_clip_grad_value_(nb_tensor* const* grads, int32_t n, double clip_value);
 
 /* ---- ops: random ---- */
 /* A new generator with the given seed and offset 0; release it with nb_generator_release. */

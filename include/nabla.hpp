@@ -497,6 +497,7 @@ inline void adam_step(const Tensor& param, const Tensor& grad, const Tensor& exp
 inline void rmsprop_step(const Tensor& param, const Tensor& grad, const Tensor& square_avg, const Tensor& grad_avg, const Tensor& momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize);
 inline void adagrad_step(const Tensor& param, const Tensor& grad, const Tensor& state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize);
 inline Tensor clip_grad_norm_(const std::vector<Tensor>& grads, double max_norm, double norm_type, int32_t error_if_nonfinite);
+inline void clip_grad_value_(const std::vector<Tensor>& grads, double clip_value);
 inline void manual_seed(uint64_t seed);
 inline void generator_manual_seed(nb_generator* gen, uint64_t seed);
 inline void generator_set_state(nb_generator* gen, uint64_t seed, uint64_t offset);
@@ -1447,12 +1448,17 @@ inline void rmsprop_step(const Tensor& param, const Tensor& grad, const Tensor& 
 inline void adagrad_step(const Tensor& param, const Tensor& grad, const Tensor& state_sum, int64_t step, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) {
     detail::check(nb_adagrad_step(param.get(), grad.get(), state_sum.get(), step, lr, lr_decay, eps, weight_decay, maximize));
 }
-/** The norm of order norm_type (> 0, 0 or inf) of all n tensors taken together, as a 0-dim tensor of the first one's dtype (float32 for none); when max_norm / (norm + 1e-6) < 1 every tensor is multiplied by it in place (PyTorch's clip_grad_norm_; max_norm = inf only measures). A non-finite norm fails with error_if_nonfinite. */
+/** The norm of order norm_type (> 0, 0 or inf) of all n tensors taken together, as a 0-dim tensor of the first one's dtype (float32 for none); when max_norm / (norm + 1e-6) < 1 every tensor is multiplied by it in place (PyTorch's clip_grad_norm_; max_norm = inf only measures). A non-finite norm fails with error_if_nonfinite. On a device the norm and the scaling stay there (a few multi-tensor launches, nothing read back) unless error_if_nonfinite, which reads the norm. */
 inline Tensor clip_grad_norm_(const std::vector<Tensor>& grads, double max_norm, double norm_type, int32_t error_if_nonfinite) {
     const auto grads_h = detail::handles(grads);
     nb_tensor* out_out = nullptr;
     detail::check(nb_clip_grad_norm_(grads_h.data(), static_cast<int32_t>(grads.size()), max_norm, norm_type, error_if_nonfinite, &out_out));
     return Tensor(out_out);
+}
+/** Clamps every element of the n floating-point tensors to [-clip_value, clip_value] in place (PyTorch's clip_grad_value_; NaN stays NaN). All tensors on one device; a device runs it without reading anything back. */
+inline void clip_grad_value_(const std::vector<Tensor>& grads, double clip_value) {
+    const auto grads_h = detail::handles(grads);
+    detail::check(nb_clip_grad_value_(grads_h.data(), static_cast<int32_t>(grads.size()), clip_value));
 }
 /** Seeds the default generator (offset back to 0). */
 inline void manual_seed(uint64_t seed) {

@@ -27,7 +27,7 @@ VALGRIND_PROGRAMS = ["test_basics", "test_creation", "test_views", "test_copy", 
                      "test_caching_allocator", "test_device_runtime", "test_autograd",
                      "custom_function", "test_autograd_reduce", "test_autograd_linalg", "test_autograd_saved", "test_saved_hooks",
                      "autograd_expression",
-                     "train_mlp", "dlpack_exchange", "test_dlpack", "test_handles", "test_checkpoint"]
+                     "train_mlp", "dlpack_exchange", "test_dlpack", "test_handles", "test_checkpoint", "test_optim_list"]
 RUN_TIMEOUT_S = 300
 
 CPP_EXAMPLES = sorted(EXAMPLE_DIR.glob("*.cpp"))

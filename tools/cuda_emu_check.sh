@@ -49,7 +49,7 @@ build() {  # build DIR MESON_ARGS...: the plugin and test_emu only, not the rest
 PYTEST=("$PY" -m pytest -q -p no:cacheprovider -o addopts= -rfEs)
 CUDA_TESTS=(tests -k "cuda and not test_cuda_build and not test_c_program"
             --ignore=tests/test_c_programs.py)
-C_TESTS=(tests/test_c_programs.py -k "(test_c_program and not valgrind and (device_runtime or dlpack or errors or random or basics)) or test_train_mlp_on_cuda")
+C_TESTS=(tests/test_c_programs.py -k "(test_c_program and not valgrind and (device_runtime or dlpack or errors or random or basics or optim_list)) or test_train_mlp_on_cuda")
 
 step "the emulator's own tests under ThreadSanitizer (streams, the block pool, fibers)"
 [ -f build-emu-tsan/build.ninja ] ||

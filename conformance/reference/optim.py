@@ -1,12 +1,12 @@
-"""Fused optimizer steps and gradient clipping (abi/ops/optim.json): PyTorch's formulas
-in float64, parameters and states checked after one step in place."""
+"""Fused optimizer steps, single and over lists, and gradient clipping (abi/ops/optim.json):
+PyTorch's formulas in float64, parameters and states checked after one step in place."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-from .case import F64, I32, I64, NULL, OUT, T, TS
+from .case import F64, I32, I64, I64S, NULL, OUT, T, TS
 from .family import Family
 
 SHAPE = (3, 4)
@@ -70,6 +70,88 @@ def adagrad(p, g, s, step, lr, lr_decay, eps, wd, maximize):
     return {"s": s, "p": p - clr * g / (np.sqrt(s) + eps)}
 
 
+LIST_SHAPES = ((3, 4), (5,))  # two parameters of different shapes per list case
+
+
+def list_state(r, dt, names, positive=()):
+    """Per name, one tensor per parameter (name0, name1), of LIST_SHAPES."""
+    return [(f"{n}{i}", dt, r.uniform(0.1, 1, s) if n in positive else r.uniform(-1, 1, s))
+            for n in names for i, s in enumerate(LIST_SHAPES)]
+
+
+def per_tensor(step, names, **values):
+    """A single-tensor reference applied to each parameter; outputs named name0, name1."""
+    out = {}
+    for i in range(len(LIST_SHAPES)):
+        res = step(*(values.get(f"{n}{i}") for n in names), i)
+        out.update({f"{k}{i}": v for k, v in res.items()})
+    return out
+
+
+def list_cases(fam: Family, dt: str) -> None:
+    def ts(n):
+        return TS([f"{n}{i}" for i in range(len(LIST_SHAPES))])
+
+    fam.forward("sgd_step_list", dt, "momentum-first", lambda r: (
+        list_state(r, dt, ("p", "g", "buf")),
+        [ts("p"), ts("g"), ts("buf"), I64(2), F64(0.1), F64(0.9), F64(0.1), F64(0.01), I32(0), I32(0), I32(1)],
+        lambda **v: per_tensor(lambda p, g, buf, i: sgd(p, g, buf, 0.1, 0.9, 0.1, 0.01, 0, 0, 1), ("p", "g", "buf"),
+                               **v)), tol="accumulate")
+    fam.forward("sgd_step_list", dt, "nesterov-maximize", lambda r: (
+        list_state(r, dt, ("p", "g", "buf")),
+        [ts("p"), ts("g"), ts("buf"), I64(2), F64(0.1), F64(0.9), F64(0.0), F64(0.05), I32(1), I32(1), I32(0)],
+        lambda **v: per_tensor(lambda p, g, buf, i: sgd(p, g, buf, 0.1, 0.9, 0.0, 0.05, 1, 1, 0), ("p", "g", "buf"),
+                               **v)), tol="accumulate")
+    for variant, (wd, dec, ams, steps) in {"l2-steps-1-3": (0.05, 0, 0, (1, 3)),
+                                           "adamw-amsgrad-steps-2-5": (0.1, 1, 1, (2, 5))}.items():
+        fam.forward("adam_step_list", dt, variant, lambda r, a=(wd, dec, ams, steps): (
+            list_state(r, dt, ("p", "g", "m", "v", "vmax"), positive=("v", "vmax")),
+            [ts("p"), ts("g"), ts("m"), ts("v"), ts("vmax") if a[2] else NULL, I64S(a[3]), I64(2), F64(1e-2),
+             F64(0.9), F64(0.999), F64(1e-8), F64(a[0]), I32(a[1]), I32(a[2]), I32(0)],
+            lambda **v: per_tensor(lambda p, g, m, v_, vmax, i: adam(p, g, m, v_, vmax, a[3][i], 1e-2, 0.9, 0.999,
+                                                                      1e-8, a[0], a[1], a[2], 0),
+                                   ("p", "g", "m", "v", "vmax"), **v)), tol="accumulate")
+    fam.forward("rmsprop_step_list", dt, "centered-momentum", lambda r: (
+        [(n, d, x * (0.1 if n.startswith("ga") else 1)) for n, d, x in  # keeps sq - ga^2 positive
+         list_state(r, dt, ("p", "g", "sq", "ga", "buf"), positive=("sq",))],
+        [ts("p"), ts("g"), ts("sq"), ts("ga"), ts("buf"), I64(2), F64(0.01), F64(0.99), F64(1e-8), F64(0.01),
+         F64(0.9), I32(1), I32(0)],
+        lambda **v: per_tensor(lambda p, g, sq, ga, buf, i: rmsprop(p, g, sq, ga, buf, 0.01, 0.99, 1e-8, 0.01, 0.9,
+                                                                    1, 0), ("p", "g", "sq", "ga", "buf"), **v)),
+        tol="accumulate")
+    fam.forward("adagrad_step_list", dt, "decay-steps-1-4", lambda r: (
+        list_state(r, dt, ("p", "g", "s"), positive=("s",)),
+        [ts("p"), ts("g"), ts("s"), I64S((1, 4)), I64(2), F64(0.1), F64(0.1), F64(1e-10), F64(0.01), I32(1)],
+        lambda **v: per_tensor(lambda p, g, s, i: adagrad(p, g, s, (1, 4)[i], 0.1, 0.1, 1e-10, 0.01, 1),
+                               ("p", "g", "s"), **v)), tol="accumulate")
+    fam.forward("clip_grad_value_", dt, "clamps", lambda r: (
+        [("a", dt, r.uniform(-1, 1, (2, 3))), ("b", dt, r.uniform(-1, 1, (4,)))],
+        [TS(["a", "b"]), I32(2), F64(0.5)],
+        lambda a, b: {"a": np.clip(a, -0.5, 0.5), "b": np.clip(b, -0.5, 0.5)}), tol="exact")
+
+
+def list_errors(fam: Family) -> None:
+    fam.error("sgd_step_list", "f32", "second-grad-shape", lambda r: (
+        [("p0", "f32", np.zeros(3)), ("p1", "f32", np.zeros(4)), ("g0", "f32", np.zeros(3)),
+         ("g1", "f32", np.zeros(3))],
+        [TS(["p0", "p1"]), TS(["g0", "g1"]), NULL, I64(2), F64(0.1), F64(0), F64(0), F64(0), I32(0), I32(0), I32(0)],
+        None), "NB_ERR_SHAPE")
+    fam.error("adam_step_list", "f32", "step-zero", lambda r: (
+        [("p", "f32", np.zeros(3)), ("g", "f32", np.zeros(3)), ("m", "f32", np.zeros(3)), ("v", "f32", np.zeros(3))],
+        [TS(["p"]), TS(["g"]), TS(["m"]), TS(["v"]), NULL, I64S([0]), I64(1), F64(0.1), F64(0.9), F64(0.999),
+         F64(1e-8), F64(0), I32(0), I32(0), I32(0)], None), "NB_ERR_INVALID_ARGUMENT")
+    fam.error("rmsprop_step_list", "f32", "no-grads", lambda r: (
+        [("p", "f32", np.zeros(3)), ("sq", "f32", np.zeros(3))],
+        [TS(["p"]), NULL, TS(["sq"]), NULL, NULL, I64(1), F64(0.01), F64(0.99), F64(1e-8), F64(0), F64(0), I32(0),
+         I32(0)], None), "NB_ERR_INVALID_ARGUMENT")
+    fam.error("adagrad_step_list", "f32", "state-dtype", lambda r: (
+        [("p", "f32", np.zeros(3)), ("g", "f32", np.zeros(3)), ("s", "f64", np.zeros(3))],
+        [TS(["p"]), TS(["g"]), TS(["s"]), I64S([1]), I64(1), F64(0.1), F64(0), F64(1e-10), F64(0), I32(0)], None),
+        "NB_ERR_DTYPE")
+    fam.error("clip_grad_value_", "i64", "integer-grad", lambda r: (
+        [("a", "i64", np.ones(3))], [TS(["a"]), I32(1), F64(1.0)], None), "NB_ERR_DTYPE")
+
+
 def cases() -> Family:
     fam = Family("optim")
     for dt in ("f32", "f64"):
@@ -118,6 +200,9 @@ def cases() -> Family:
                 lambda a, b, found, inv: {"a": a * 0.125, "b": b * 0.125,
                                           "found": np.array([0.0 if bad is None else 1.0])}),
                 tol="accumulate", out_dt={"found": "f32"})
+    for dt in ("f32", "f64"):
+        list_cases(fam, dt)
+    list_errors(fam)
     for variant, (scale, tracker, found) in {"backoff": (1024.0, 1, 1.0), "count": (1024.0, 0, 0.0),
                                              "grow": (1024.0, 2, 0.0), "grow-overflow": (3e38, 2, 0.0)}.items():
         fam.forward("amp_update_scale_", "f32", variant, lambda r, a=(scale, tracker, found): (

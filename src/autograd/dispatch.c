@@ -2387,6 +2387,62 @@ NB_API nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_ten
     return nbd_adagrad_step(param, grad, state_sum, step, lr, lr_decay, eps, weight_decay, maximize);
 }
 
+static inline nb_status nbd_sgd_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* momentum_buffers, int64_t count, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
+    return nbi_sgd_step_list(params, grads, momentum_buffers, count, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
+}
+
+NB_API nb_status nb_sgd_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* momentum_buffers, int64_t count, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("sgd_step_list", grads, count);
+        nb_status st = nbd_sgd_step_list(params, grads, momentum_buffers, count, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
+        nb_prof_op_end(prof, st);
+        return st;
+    }
+    return nbd_sgd_step_list(params, grads, momentum_buffers, count, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
+}
+
+static inline nb_status nbd_adam_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* exp_avgs, nb_tensor* const* exp_avg_sqs, nb_tensor* const* max_exp_avg_sqs, const int64_t* steps, int64_t count, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) {
+    return nbi_adam_step_list(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, count, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
+}
+
+NB_API nb_status nb_adam_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* exp_avgs, nb_tensor* const* exp_avg_sqs, nb_tensor* const* max_exp_avg_sqs, const int64_t* steps, int64_t count, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("adam_step_list", grads, count);
+        nb_status st = nbd_adam_step_list(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, count, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
+        nb_prof_op_end(prof, st);
+        return st;
+    }
+    return nbd_adam_step_list(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, count, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
+}
+
+static inline nb_status nbd_rmsprop_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* square_avgs, nb_tensor* const* grad_avgs, nb_tensor* const* momentum_buffers, int64_t count, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) {
+    return nbi_rmsprop_step_list(params, grads, square_avgs, grad_avgs, momentum_buffers, count, lr, alpha, eps, weight_decay, momentum, centered, maximize);
+}
+
+NB_API nb_status nb_rmsprop_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* square_avgs, nb_tensor* const* grad_avgs, nb_tensor* const* momentum_buffers, int64_t count, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("rmsprop_step_list", grads, count);
+        nb_status st = nbd_rmsprop_step_list(params, grads, square_avgs, grad_avgs, momentum_buffers, count, lr, alpha, eps, weight_decay, momentum, centered, maximize);
+        nb_prof_op_end(prof, st);
+        return st;
+    }
+    return nbd_rmsprop_step_list(params, grads, square_avgs, grad_avgs, momentum_buffers, count, lr, alpha, eps, weight_decay, momentum, centered, maximize);
+}
+
+static inline nb_status nbd_adagrad_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* state_sums, const int64_t* steps, int64_t count, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) {
+    return nbi_adagrad_step_list(params, grads, state_sums, steps, count, lr, lr_decay, eps, weight_decay, maximize);
+}
+
+NB_API nb_status nb_adagrad_step_list(nb_tensor* const* params, const nb_tensor* const* grads, nb_tensor* const* state_sums, const int64_t* steps, int64_t count, double lr, double lr_decay, double eps, double weight_decay, int32_t maximize) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("adagrad_step_list", grads, count);
+        nb_status st = nbd_adagrad_step_list(params, grads, state_sums, steps, count, lr, lr_decay, eps, weight_decay, maximize);
+        nb_prof_op_end(prof, st);
+        return st;
+    }
+    return nbd_adagrad_step_list(params, grads, state_sums, steps, count, lr, lr_decay, eps, weight_decay, maximize);
+}
+
 static inline nb_status nbd_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int32_t device_type, int32_t device_index, nb_generator* gen, nb_tensor* dst, nb_tensor** out) {
     if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("rand", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))

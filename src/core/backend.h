@@ -505,11 +505,66 @@ typedef struct nb_bk_loss {
 
 /* Two float64 per position plus two totals. */
 static inline int64_t nb_bk_loss_workspace_bytes(int64_t N, int64_t S) { return (2 * N * S + 4) * 8; }
+/* Multi-tensor kernels (nb_bk_optim.op): one plan covers a list of tensors. */
+enum {
+    NB_OPK_SGD, NB_OPK_ADAM, NB_OPK_RMSPROP, NB_OPK_ADAGRAD, /* the optimizer steps (src/ops/optim.c formulas) */
+    NB_OPK_NORM,    /* clip_grad_norm_'s total norm into `total`, its clip coefficient into the workspace */
+    NB_OPK_SCALE,   /* t *= coef (from a NORM plan's workspace) where coef < 1 or NaN */
+    NB_OPK_CLAMP,   /* t = clamp(t, -clip, clip), NaN kept */
+    NB_OPK_UNSCALE, /* t *= *inv_scale; *found_inf = 1 when t held an inf or NaN */
+    NB_OPK_NUM
+};
+
+/* Operands per tensor: param (or the one tensor of NORM..UNSCALE), grad, up to three states. */
+#define NB_BK_OPTIM_OPERANDS 5
+/* NORM sums this many elements per partial (a fixed split: the result does not depend on the launch). */
+#define NB_BK_OPTIM_CHUNK 16384
+
+/* The workspace a NORM plan needs: the coefficient, a part per tensor and a partial per chunk (doubles). */
+static inline int64_t nb_bk_optim_workspace_bytes(const int64_t* numel, int64_t count) {
+    int64_t chunks = 0;
+    for (int64_t i = 0; i < count; i++) chunks += (numel[i] + NB_BK_OPTIM_CHUNK - 1) / NB_BK_OPTIM_CHUNK;
+    return 8 * (1 + count + chunks);
+}
+
+/* One multi-tensor plan over count tensors. Tensor i has numel[i] elements in dtypes[i]
+ * (NB_F32, NB_F64, NB_F16 or NB_BF16; f16 / bf16 compute in float32, f64 in double),
+ * shared by all its operands; data[k][i] is operand k of tensor i, contiguous, on the
+ * device (data[k] NULL: operand k is absent). Steps: data[0] param, data[1] grad,
+ * data[2..4] the state in the order of the single-tensor op's parameters (SGD:
+ * momentum_buffer; ADAM: exp_avg, exp_avg_sq, max_exp_avg_sq; RMSPROP: square_avg,
+ * grad_avg, momentum_buffer; ADAGRAD: state_sum). The rest use data[0] only.
+ * Tensors of different dtypes may be mixed (the backend groups them); no two written
+ * operands overlap. Host arrays are read before the call returns. */
+typedef struct nb_bk_optim {
+    const char* name;          /* the op, for messages */
+    int32_t op;                /* NB_OPK_* */
+    int64_t count;
+    const int32_t* dtypes;     /* [count] */
+    const int64_t* numel;      /* [count] */
+    void* const* data[NB_BK_OPTIM_OPERANDS];
+    /* steps: per tensor, ADAM: lr / (1 - beta1^step) and sqrt(1 - beta2^step); ADAGRAD (step_size only):
+     * lr / (1 + (step - 1) lr_decay) */
+    const double* step_size;   /* [count] */
+    const double* bc2_sqrt;    /* [count] */
+    double lr, momentum, dampening, weight_decay, beta1, beta2, eps, alpha;
+    int32_t nesterov, maximize, init_buffer, decoupled, amsgrad, centered;
+    /* NORM: order p (> 0, 0 or inf); total (0-dim, total_dtype) receives the norm and the workspace's first
+     * double the coefficient max_norm / (total + 1e-6) computed in total_dtype (max_norm = inf: 1). */
+    double p, max_norm;
+    void* total;
+    int32_t total_dtype;
+    double clip;               /* CLAMP */
+    float* found_inf;          /* UNSCALE: float32 device scalars */
+    const float* inv_scale;
+    /* NORM writes, SCALE reads: nb_bk_optim_workspace_bytes(numel, count) bytes of device memory. */
+    void* workspace;
+    int64_t workspace_bytes;
+} nb_bk_optim;
 
 /* Plans of families whose kernels are not behind a slot yet (declared so the
  * slots below have their final types; each is defined with its first kernel). */
 struct nb_bk_conv;    /* conv forward and gradients */
-struct nb_bk_optim;   /* fused optimizer steps */
 
 /* A device backend. The CPU table fills only the first block; the CUDA plugin
  * fills everything. Streams and events are the backend's native handles (NULL is

@@ -289,6 +289,7 @@ int64_t nb_prof_op_begin(const char* name, const nb_tensor* const* inputs, int32
     int32_t flags = atomic_load_explicit(&nb_prof_flags, memory_order_relaxed);
     if (!(flags & NB_PROF_ON)) return -1;
     prof_ev e = {.kind = EV_OP, .name = name, .t1 = -1, .device_type = NB_CPU};
+    if (inputs == NULL) n = 0; /* a list op given no list: its own check reports it */
     for (int32_t i = 0; i < n; i++)
         if (nb_tensor_ok(inputs[i])) {
             e.device_type = inputs[i]->storage->device_type;

@@ -51,4 +51,7 @@ cudaError_t nb_cuda_norm(const nb_bk_norm* args, cudaStream_t stream);
 // out of range are recorded in the device error word; queued on stream.
 cudaError_t nb_cuda_loss(const nb_bk_loss* args, void* device_error, cudaStream_t stream);
 
+// One multi-tensor plan (see nb_bk_optim; optim.cu); queued on stream.
+cudaError_t nb_cuda_optim(const nb_bk_optim* args, cudaStream_t stream);
+
 #endif  // NABLA_CUDA_KERNELS_H_

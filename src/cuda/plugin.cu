@@ -386,6 +386,12 @@ nb_status attention(int32_t device, const nb_bk_attention* plan, void* stream) {
     return NB_OK;
 }
 
+nb_status optim(int32_t device, const nb_bk_optim* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_optim(plan, as_stream(stream)));
+    return NB_OK;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
@@ -442,6 +448,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->rng = rng;
     backend->norm = norm;
     backend->loss = loss;
+    backend->optim = optim;
     *device_count = count;
     return NB_OK;
 }

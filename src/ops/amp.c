@@ -2,9 +2,9 @@
  * and _amp_update_scale_), so every frontend can build a GradScaler without a host sync per
  * parameter: the flag and the scale stay in tensors on the gradients' device.
  *
- * On the CPU a contiguous gradient is unscaled and checked in one pass; other gradients
- * (strided, or on a device) go through public ops that queue on the device. */
-#include "../core/internal.h"
+ * On the CPU a contiguous gradient is unscaled and checked in one pass, a strided one goes
+ * through public ops; on a device every gradient is one multi-tensor plan (optim_device.c). */
+#include "optim_device.h"
 
 #include <math.h>
 
@@ -118,10 +118,11 @@ nb_status nbi_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads,
         nb_tensor_release(inv0d);
         return st;
     }
-    nb_tensor* inv0d = NULL;
-    if ((st = nb_tensor_view(inv_scale, NULL, 0, &inv0d)) != NB_OK) return st;
-    for (int32_t i = 0; i < n && st == NB_OK; i++) st = unscale_ops(grads[i], found_inf, inv0d);
-    nb_tensor_release(inv0d);
+    nb_bk_optim p = {0}; /* a device: one multi-tensor plan over every gradient */
+    p.op = NB_OPK_UNSCALE, p.found_inf = nb_tensor_data(found_inf), p.inv_scale = nb_tensor_data(inv_scale);
+    static const bool writes[1] = {true};
+    st = nn_mt_run(op, &p, &grads, 1, writes, n);
+    if (st == NB_OK) nb_tensor_bump_version(found_inf);
     return st;
 }
 

@@ -1,4 +1,4 @@
-"""nabla.optim: optimizers whose update is one fused C call per parameter tensor, and
+"""nabla.optim: optimizers whose update is one C call per param group (every parameter at once), and
 learning-rate schedulers."""
 from . import lr_scheduler  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401

@@ -32,5 +32,5 @@ def check_betas(betas) -> None:
 def unsupported(name: str, **flags) -> None:
     for flag, value in flags.items():
         if value:
-            raise NotImplementedError(f"{name}: {flag}=True is not supported (each step is already one fused C call "
-                                      "per parameter)")
+            raise NotImplementedError(f"{name}: {flag}=True is not supported (each step is already one C call "
+                                      "per param group)")

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from .._factory import full_like
-from .._lib import error, lib
+from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer
+from .optimizer import Optimizer, list_call, with_grads
 
 __all__ = ["Adagrad"]
 
@@ -34,22 +34,21 @@ class Adagrad(Optimizer):
                 st["sum"] = full_like(p, group["initial_accumulator_value"])
 
     def step(self, closure=None):
-        """One update of every parameter with a gradient; returns closure() when given."""
+        """One update of every parameter with a gradient (one C call per group); returns closure() when given."""
         loss = self._closure(closure)
-        state, adagrad = self.state, lib.nb_adagrad_step
+        state = self.state
         for group in self.param_groups:
-            lr, lr_decay, eps = float(group["lr"]), float(group["lr_decay"]), float(group["eps"])
-            wd, maximize = float(group["weight_decay"]), int(group["maximize"])
-            for p in group["params"]:
-                g = p.grad
-                if g is None:
-                    continue
+            params, grads = with_grads(group["params"])
+            for p in params:
                 st = state[p]
                 if not st:
                     st["step"] = 0
                     st["sum"] = full_like(p, group["initial_accumulator_value"])
-                step = st["step"] = st["step"] + 1
-                status = adagrad(p._h, g._h, st["sum"]._h, step, lr, lr_decay, eps, wd, maximize)
-                if status:
-                    raise error(status)
+            sts = [state[p] for p in params]
+            steps = [st["step"] + 1 for st in sts]
+            list_call(lib.nb_adagrad_step_list, [params, grads, [st["sum"] for st in sts]], steps,
+                       float(group["lr"]), float(group["lr_decay"]), float(group["eps"]), float(group["weight_decay"]),
+                       int(group["maximize"]))
+            for st, step in zip(sts, steps):
+                st["step"] = step
         return loss

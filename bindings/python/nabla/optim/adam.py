@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 from .._factory import zeros_like
-from .._lib import error, ffi, lib
+from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer
+from .optimizer import Optimizer, list_call, with_grads
 
 __all__ = ["Adam", "AdamW"]
-
-_NULL = ffi.NULL
 
 
 class Adam(Optimizer):
@@ -33,19 +31,14 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def step(self, closure=None):
-        """One update of every parameter with a gradient; returns closure() when given."""
+        """One update of every parameter with a gradient (one C call per group); returns closure() when given."""
         loss = self._closure(closure)
-        state, adam = self.state, lib.nb_adam_step
+        state = self.state
         for group in self.param_groups:
             b1, b2 = group["betas"]
-            lr, b1, b2, eps, wd = float(group["lr"]), float(b1), float(b2), float(group["eps"]), \
-                float(group["weight_decay"])
-            decoupled, amsgrad = int(group["decoupled_weight_decay"]), int(group["amsgrad"])
-            maximize = int(group["maximize"])
-            for p in group["params"]:
-                g = p.grad
-                if g is None:
-                    continue
+            amsgrad = int(group["amsgrad"])
+            params, grads = with_grads(group["params"])
+            for p in params:
                 st = state[p]
                 if not st:
                     st["step"] = 0
@@ -53,12 +46,15 @@ class Adam(Optimizer):
                     st["exp_avg_sq"] = zeros_like(p)
                     if amsgrad:
                         st["max_exp_avg_sq"] = zeros_like(p)
-                step = st["step"] = st["step"] + 1
-                vmax = st["max_exp_avg_sq"]._h if amsgrad else _NULL
-                status = adam(p._h, g._h, st["exp_avg"]._h, st["exp_avg_sq"]._h, vmax, step, lr, b1, b2, eps, wd,
-                              decoupled, amsgrad, maximize)
-                if status:
-                    raise error(status)
+            sts = [state[p] for p in params]
+            steps = [st["step"] + 1 for st in sts]
+            list_call(lib.nb_adam_step_list, [params, grads, [st["exp_avg"] for st in sts],
+                                               [st["exp_avg_sq"] for st in sts],
+                                               [st["max_exp_avg_sq"] for st in sts] if amsgrad else None], steps,
+                       float(group["lr"]), float(b1), float(b2), float(group["eps"]), float(group["weight_decay"]),
+                       int(group["decoupled_weight_decay"]), amsgrad, int(group["maximize"]))
+            for st, step in zip(sts, steps):
+                st["step"] = step
         return loss
 
 

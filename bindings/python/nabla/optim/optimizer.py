@@ -1,5 +1,6 @@
 """optim.Optimizer: param groups, per-parameter state, zero_grad, state_dict / load_state_dict
-and step hooks, as PyTorch's. Subclasses implement step() with one fused C call per parameter."""
+and step hooks, as PyTorch's. Subclasses implement step() with one C call per param group
+(the list ops, `foreach`: every parameter of the group updated in that call)."""
 from __future__ import annotations
 
 import copy
@@ -7,7 +8,7 @@ from collections import OrderedDict, defaultdict
 from itertools import chain
 from typing import Any, Callable, Iterable
 
-from .._lib import lib
+from .._lib import error, ffi, lib
 from .._tensor import Tensor
 from ..nn._grad_mode import no_grad
 from ..nn.modules.module import RemovableHandle
@@ -29,6 +30,43 @@ def _enable_grad():
     import nabla
     ctx = getattr(nabla, "enable_grad", None)
     return ctx() if ctx is not None else contextlib.nullcontext()
+
+
+def _handles(tensors: list | None):
+    return ffi.NULL if tensors is None else ffi.new("nb_tensor*[]", [t._h for t in tensors])
+
+
+def with_grads(params: list) -> tuple[list, list]:
+    """The parameters that have a gradient, and those gradients (each .grad read once)."""
+    ps, gs = [], []
+    for p in params:
+        g = p.grad
+        if g is not None:
+            ps.append(p)
+            gs.append(g)
+    return ps, gs
+
+
+def list_call(fn, lists: list, steps: list | None, *args) -> None:
+    """Calls the list op fn once over parallel lists of tensors (None: a NULL list), with the per-tensor
+    step counts when given. A group whose parameters live on several devices is split by device: the op
+    checks every tensor before it writes any, so the first call changed nothing."""
+    n = len(lists[0])
+    if n == 0:
+        return
+    arrays = [_handles(ts) for ts in lists]
+    counts = () if steps is None else (ffi.new("int64_t[]", steps),)
+    status = fn(*arrays, *counts, n, *args)
+    if status == lib.NB_ERR_DEVICE and len({p.device for p in lists[0]}) > 1:
+        by_device: dict = {}
+        for i, p in enumerate(lists[0]):
+            by_device.setdefault(p.device, []).append(i)
+        for idx in by_device.values():
+            list_call(fn, [None if ts is None else [ts[i] for i in idx] for ts in lists],
+                    None if steps is None else [steps[i] for i in idx], *args)
+        return
+    if status:
+        raise error(status)
 
 
 class Optimizer:

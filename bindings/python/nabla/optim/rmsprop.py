@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 from .._factory import zeros_like
-from .._lib import error, ffi, lib
+from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer
+from .optimizer import Optimizer, list_call, with_grads
 
 __all__ = ["RMSprop"]
-
-_NULL = ffi.NULL
 
 
 class RMSprop(Optimizer):
@@ -29,17 +27,13 @@ class RMSprop(Optimizer):
         super().__init__(params, defaults)
 
     def step(self, closure=None):
-        """One update of every parameter with a gradient; returns closure() when given."""
+        """One update of every parameter with a gradient (one C call per group); returns closure() when given."""
         loss = self._closure(closure)
-        state, rmsprop = self.state, lib.nb_rmsprop_step
+        state = self.state
         for group in self.param_groups:
-            lr, alpha, eps = float(group["lr"]), float(group["alpha"]), float(group["eps"])
-            wd, momentum = float(group["weight_decay"]), float(group["momentum"])
-            centered, maximize = int(group["centered"]), int(group["maximize"])
-            for p in group["params"]:
-                g = p.grad
-                if g is None:
-                    continue
+            momentum, centered = float(group["momentum"]), int(group["centered"])
+            params, grads = with_grads(group["params"])
+            for p in params:
                 st = state[p]
                 if not st:
                     st["step"] = 0
@@ -48,11 +42,13 @@ class RMSprop(Optimizer):
                         st["momentum_buffer"] = zeros_like(p)
                     if centered:
                         st["grad_avg"] = zeros_like(p)
+            sts = [state[p] for p in params]
+            lists = [params, grads, [st["square_avg"] for st in sts],
+                     [st["grad_avg"] for st in sts] if centered else None,
+                     [st["momentum_buffer"] for st in sts] if momentum > 0 else None]
+            list_call(lib.nb_rmsprop_step_list, lists, None,
+                      float(group["lr"]), float(group["alpha"]), float(group["eps"]), float(group["weight_decay"]),
+                      momentum, centered, int(group["maximize"]))
+            for st in sts:
                 st["step"] += 1
-                ga = st["grad_avg"]._h if centered else _NULL
-                buf = st["momentum_buffer"]._h if momentum > 0 else _NULL
-                status = rmsprop(p._h, g._h, st["square_avg"]._h, ga, buf, lr, alpha, eps, wd, momentum, centered,
-                                 maximize)
-                if status:
-                    raise error(status)
         return loss

@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 from .._factory import zeros_like
-from .._lib import error, ffi, lib
+from .._lib import lib
 from . import _checks
-from .optimizer import Optimizer, required
+from .optimizer import Optimizer, list_call, required, with_grads
 
 __all__ = ["SGD"]
-
-_NULL = ffi.NULL
 
 
 class SGD(Optimizer):
@@ -30,25 +28,26 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def step(self, closure=None):
-        """One update of every parameter with a gradient; returns closure() when given."""
+        """One update of every parameter with a gradient (one C call per group, two when some momentum
+        buffers start now); returns closure() when given."""
         loss = self._closure(closure)
-        state, sgd = self.state, lib.nb_sgd_step
+        state, sgd = self.state, lib.nb_sgd_step_list
         for group in self.param_groups:
             lr, momentum, dampening = float(group["lr"]), float(group["momentum"]), float(group["dampening"])
             wd, nesterov, maximize = float(group["weight_decay"]), int(group["nesterov"]), int(group["maximize"])
-            for p in group["params"]:
-                g = p.grad
-                if g is None:
-                    continue
-                if momentum != 0:
-                    st = state[p]
-                    buf = st.get("momentum_buffer")
-                    init = buf is None
-                    if init:
-                        buf = st["momentum_buffer"] = zeros_like(p)
-                    status = sgd(p._h, g._h, buf._h, lr, momentum, dampening, wd, nesterov, maximize, init)
-                else:
-                    status = sgd(p._h, g._h, _NULL, lr, 0.0, dampening, wd, nesterov, maximize, 0)
-                if status:
-                    raise error(status)
+            hyper = (lr, momentum, dampening, wd, nesterov, maximize)
+            params, grads = with_grads(group["params"])
+            if momentum == 0:
+                list_call(sgd, [params, grads, None], None, *hyper, 0)
+                continue
+            bufs = [state[p].get("momentum_buffer") for p in params]
+            fresh = [i for i, b in enumerate(bufs) if b is None]
+            for i in fresh:
+                bufs[i] = state[params[i]]["momentum_buffer"] = zeros_like(params[i])
+            if not fresh or len(fresh) == len(params):
+                list_call(sgd, [params, grads, bufs], None, *hyper, int(bool(fresh)))
+                continue
+            for init, idx in ((0, sorted(set(range(len(params))) - set(fresh))), (1, fresh)):
+                list_call(sgd, [[params[i] for i in idx], [grads[i] for i in idx], [bufs[i] for i in idx]], None,
+                          *hyper, init)
         return loss

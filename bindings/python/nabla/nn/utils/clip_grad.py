@@ -1,9 +1,10 @@
-"""clip_grad_norm_ (one C call over every gradient), clip_grads_with_norm_ and clip_grad_value_."""
+"""clip_grad_norm_ and clip_grad_value_ (one C call over every gradient; on a device nothing is read back),
+get_total_norm and clip_grads_with_norm_."""
 from __future__ import annotations
 
 from typing import Iterable
 
-from ..._lib import ffi, lib
+from ..._lib import error, ffi, lib
 from ..._tensor import Tensor, _call
 from .._grad_mode import no_grad
 
@@ -50,7 +51,11 @@ def clip_grads_with_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float
 
 def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float, foreach: bool | None = None) -> None:
     """Clamps every gradient element to [-clip_value, clip_value] in place."""
-    clip_value = float(clip_value)
+    grads = _grads(parameters)
+    if not grads:
+        return
     with no_grad():
-        for g in _grads(parameters):
-            g.clamp_(-clip_value, clip_value)
+        status = lib.nb_clip_grad_value_(ffi.new("nb_tensor*[]", [g._h for g in grads]), len(grads),
+                                         float(clip_value))
+    if status:
+        raise error(status)
