@@ -11,6 +11,7 @@ implicit parent edges count unless the parent is a package A sits in (already be
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -19,8 +20,13 @@ ROOT = "nabla"
 
 
 def modules(package: Path = PACKAGE) -> dict[str, Path]:
-    """Every module of the package: dotted name -> file."""
+    """Every module of the package: dotted name -> file (compiled ones included, as leaves)."""
     found = {}
+    build = package.parent / "meson.build"  # a source tree: extensions are built elsewhere
+    names = re.findall(r"extension_module\('(\w+)'", build.read_text()) if build.exists() else []
+    names += [p.name.partition(".")[0] for p in package.glob("*.so")]
+    for name in names:
+        found[f"{ROOT}.{name}"] = package / f"{name}.so"
     for path in sorted(package.rglob("*.py")):
         parts = list(path.relative_to(package.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
@@ -84,6 +90,8 @@ def import_graph(mods: dict[str, Path] | None = None, local: bool = False) -> di
     pick = _local_imports if local else _top_level_imports
     for name, path in mods.items():
         edges = graph[name] = set()
+        if path.suffix != ".py":
+            continue
         for node in pick(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]

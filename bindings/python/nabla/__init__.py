@@ -8,6 +8,7 @@ from __future__ import annotations
 import operator as _operator
 
 from ._lib import OutOfMemoryError, ffi as _ffi, lib as _lib
+from . import _warnings  # noqa: F401 - routes the library's warnings to Python's warnings module
 from ._dtype import (dtype, float32, float64, float16, bfloat16, int8, int16, int32, int64, uint8,
                      get_default_dtype, set_default_dtype, promote_types, result_type, can_cast)
 from ._dtype import bool_ as bool  # noqa: A001 - PyTorch's name
