@@ -15,6 +15,7 @@ from ._dtype import bool_ as bool  # noqa: A001 - PyTorch's name
 from ._device import device, get_default_device, set_default_device
 from ._size import Size
 from ._tensor import Tensor
+from . import _tensor_methods  # noqa: F401 - binds every Tensor method defined outside the class body
 from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, linspace, eye,
                        empty_like, zeros_like, ones_like, full_like)
 from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten, unflatten,

@@ -514,12 +514,6 @@ def _multinomial_method(self: Tensor, num_samples: int, replacement: bool = Fals
     return multinomial(self, num_samples, replacement, generator=generator)
 
 
-Tensor.uniform_ = _uniform_
-Tensor.normal_ = _normal_
-Tensor.random_ = _random_
-Tensor.bernoulli_ = _bernoulli_
-Tensor.bernoulli = _bernoulli_method
-Tensor.multinomial = _multinomial_method
 for _name, _fn in (("uniform_", _uniform_), ("normal_", _normal_), ("random_", _random_),
                    ("bernoulli_", _bernoulli_), ("bernoulli", _bernoulli_method),
                    ("multinomial", _multinomial_method)):

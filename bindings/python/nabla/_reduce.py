@@ -89,14 +89,6 @@ def _run(twin, raw, args, out, fname: str) -> Tensor:
     return out
 
 
-def _method(fn, name: str):
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = fn.__doc__
-    setattr(Tensor, name, method)
-
-
 # ---- sum / mean / prod ----
 
 def _sum_like(name: str, twin, raw):
@@ -341,28 +333,6 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
                                               _check("_log_softmax_backward_data", output)._h,
                                               _index(dim, "_log_softmax_backward_data"), _NULL)).to(input_dtype)
 
-
-# ---- Tensor methods ----
-
-for _name, _fn in (("sum", sum), ("mean", mean), ("prod", prod), ("amax", amax), ("amin", amin), ("max", max),
-                   ("min", min), ("argmax", argmax), ("argmin", argmin), ("var", var), ("std", std),
-                   ("norm", norm), ("logsumexp", logsumexp), ("all", all), ("any", any), ("cumsum", cumsum),
-                   ("cumprod", cumprod), ("softmax", softmax), ("log_softmax", log_softmax)):
-    _method(_fn, _name)
-
-
-def _scan_inplace(name: str, fn):
-    def method_(self, dim, *, dtype=None):
-        fn(self, dim, dtype=self.dtype if dtype is None else dtype, out=self)
-        return self
-    method_.__name__ = method_.__qualname__ = name + "_"
-    setattr(Tensor, name + "_", method_)
-
-
-_scan_inplace("cumsum", cumsum)
-_scan_inplace("cumprod", cumprod)
-
-del _name, _fn
 
 __all__ = [n for n in list(globals()) if not n.startswith("_") and callable(globals()[n])
            and getattr(globals()[n], "__module__", None) == __name__] + ["return_types"]

@@ -14,7 +14,6 @@ _INT64_MIN = -(1 << 63)
 _item_kind, _item_double, _item_int = lib.nbpy_item_kind, lib.nbpy_item_double, lib.nbpy_item_int
 _FLOAT_CODES = (lib.NB_F32, lib.NB_F64, lib.NB_F16, lib.NB_BF16)
 _new_object = object.__new__
-_select = lib.nbpy_tensor_select
 
 
 def _wrap(handle) -> "Tensor":
@@ -96,6 +95,19 @@ class Tensor:
 
     def __del__(self, _release=lib.nb_tensor_release):
         _release(self._h)
+
+    __hash__ = object.__hash__  # tensors hash by identity even though == is elementwise
+    __array_priority__ = 1000  # numpy_scalar + tensor defers to Tensor.__radd__
+
+    def __deepcopy__(self, memo):
+        """copy.deepcopy(tensor): a clone with the same requires_grad (PyTorch's behaviour for leaves)."""
+        if id(self) in memo:
+            return memo[id(self)]
+        result = self.detach().clone()
+        if self.requires_grad:
+            result.requires_grad_(True)
+        memo[id(self)] = result
+        return result
 
     # ---- metadata ----
 
@@ -480,9 +492,6 @@ class Tensor:
                                f"({shape[dim]}) in the input tensor")
         return self.reshape(*shape[:dim], *sizes, *shape[dim + 1:])
 
-    def ravel(self) -> "Tensor":
-        return self.reshape(-1)
-
     def narrow(self, dim, start, length) -> "Tensor":
         return _call(lib.nbpy_tensor_narrow, self._h, _dim_arg(dim), operator.index(start), operator.index(length))
 
@@ -536,14 +545,7 @@ class Tensor:
     def clone(self) -> "Tensor":
         return _call(lib.nbpy_tensor_clone, self._h)
 
-    def __getitem__(self, index) -> "Tensor":
-        if index.__class__ is int:
-            return _checked(_select(self._h, 0, index))
-        return _getitem(self, index)
-
-    def __setitem__(self, index, value) -> None:
-        target = self if index is Ellipsis else _getitem(self, index)
-        target.copy_(value)
+    # t[index] and t[index] = value live in _indexing.py.
 
     # ---- copies and conversions ----
 
@@ -647,19 +649,3 @@ class Tensor:
         from ._legacy import tensor_type
         return tensor_type(self, dtype, non_blocking, **kwargs)
 
-
-from ._indexing import getitem as _getitem  # noqa: E402 - _indexing needs Tensor defined first
-
-
-def _conversion(name: str, dtype: _dtype.dtype):
-    def convert(self: Tensor) -> Tensor:
-        return self.to(dtype)
-    convert.__name__ = convert.__qualname__ = name
-    convert.__doc__ = f"self.to({dtype!r})"
-    return convert
-
-
-for _name, _dt in (("float", _dtype.float32), ("double", _dtype.float64), ("half", _dtype.float16),
-                   ("bfloat16", _dtype.bfloat16), ("char", _dtype.int8), ("short", _dtype.int16),
-                   ("int", _dtype.int32), ("long", _dtype.int64), ("byte", _dtype.uint8), ("bool", _dtype.bool_)):
-    setattr(Tensor, _name, _conversion(_name, _dt))

@@ -57,9 +57,4 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
                     return_inverse, return_counts)
 
 
-Tensor.unique = lambda self, sorted=True, return_inverse=False, return_counts=False, dim=None: unique(
-    self, sorted, return_inverse, return_counts, dim)
-Tensor.unique_consecutive = lambda self, return_inverse=False, return_counts=False, dim=None: unique_consecutive(
-    self, return_inverse, return_counts, dim)
-
 __all__ = ["unique", "unique_consecutive"]

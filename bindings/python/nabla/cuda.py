@@ -467,11 +467,6 @@ def _record_stream(self: Tensor, stream: Stream) -> None:
     _check(lib.nb_tensor_record_stream(self._h, stream._h))
 
 
-Tensor.pin_memory = _pin_memory
-Tensor.is_pinned = _is_pinned
-Tensor.record_stream = _record_stream
-
-
 # ---- random numbers: nabla has one generator for every device (see nabla.Generator) ----
 
 def manual_seed(seed) -> None:

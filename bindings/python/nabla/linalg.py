@@ -277,16 +277,3 @@ def logdet(input: Tensor) -> Tensor:
 
 from ._linalg_composite import cross, diagonal, lstsq, matrix_power, matrix_rank, multi_dot, pinv, vecdot  # noqa: E402
 from ._linalg_more import householder_product, matrix_exp, tensorinv, tensorsolve, vander  # noqa: E402
-
-
-def _top_level() -> None:
-    Tensor.det = lambda self: det(self)
-    Tensor.logdet = lambda self: logdet(self)
-    Tensor.slogdet = lambda self: slogdet(self)
-    Tensor.inverse = lambda self: inv(self)
-    Tensor.cholesky = lambda self, upper=False: cholesky(self, upper=upper)
-    Tensor.matrix_exp = lambda self: matrix_exp(self)
-    Tensor.orgqr = lambda self, input2: householder_product(self, input2)
-
-
-_top_level()
