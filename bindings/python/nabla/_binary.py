@@ -67,8 +67,6 @@ def _operand(x, fname: str):
     raise TypeError(f"{fname}(): expected a Tensor or a number, got {type(x).__name__}")
 
 
-_wrap = _checked
-
 
 def _rounding(mode) -> int:
     if mode is None:

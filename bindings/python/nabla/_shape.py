@@ -9,10 +9,10 @@ import numbers
 import operator
 
 from . import _warnings
-from ._binary import _make_scalar, _wrap
+from ._binary import _make_scalar
 from ._lib import error, ffi, lib
 from ._size import size_args
-from ._tensor import Tensor, _call, _out, _write_out
+from ._tensor import Tensor, _call, _checked, _out, _write_out
 
 _NULL = ffi.NULL
 
@@ -526,7 +526,7 @@ def sort(input: Tensor, dim=-1, descending: bool = False, stable: bool = False, 
                          pair, pair + 1)
     if status:
         raise error(status)
-    result = sort_result(_wrap(pair[0]), _wrap(pair[1]))
+    result = sort_result(_checked(pair[0]), _checked(pair[1]))
     return result if out is None else _write_pair(out, result, "sort", sort_result)
 
 
@@ -549,7 +549,7 @@ def topk(input: Tensor, k, dim=-1, largest: bool = True, sorted: bool = True, *,
                          int(bool(sorted)), pair, pair + 1)
     if status:
         raise error(status)
-    result = topk_result(_wrap(pair[0]), _wrap(pair[1]))
+    result = topk_result(_checked(pair[0]), _checked(pair[1]))
     return result if out is None else _write_pair(out, result, "topk", topk_result)
 
 

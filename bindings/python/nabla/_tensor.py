@@ -16,7 +16,8 @@ _FLOAT_CODES = (lib.NB_F32, lib.NB_F64, lib.NB_F16, lib.NB_BF16)
 _new_object = object.__new__
 
 
-def _wrap(handle) -> "Tensor":
+def _from_handle(handle) -> "Tensor":
+    """A Tensor owning a handle that a successful call returned (never NULL; see _checked)."""
     t = _new_object(Tensor)
     t._h = handle
     t._shape = None
@@ -288,7 +289,7 @@ class Tensor:
             raise error(status)
         h = out[0]
         if h:
-            return _wrap(h)
+            return _from_handle(h)
         if not lib.nb_tensor_is_leaf(self._h) and not lib.nb_tensor_retains_grad(self._h):
             import warnings
             warnings.warn("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "

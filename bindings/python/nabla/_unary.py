@@ -5,9 +5,9 @@ from __future__ import annotations
 import numbers
 
 from . import _dtype
-from ._binary import _operand, _wrap, maximum, minimum
+from ._binary import _operand, maximum, minimum
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _out, _write_out
+from ._tensor import Tensor, _checked, _out, _write_out
 
 _NULL = ffi.NULL
 _INF = float("inf")
@@ -35,11 +35,11 @@ def _define(name: str, aliases: tuple = (), dunder: str | None = None, params: t
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
         if out is None:
-            return _wrap(twin(input._h, *args, _NULL))
+            return _checked(twin(input._h, *args, _NULL))
         return _call_into(raw, (input._h, *args), out, name)
 
     def method(self, *args):
-        return _wrap(twin(self._h, *args, _NULL))
+        return _checked(twin(self._h, *args, _NULL))
 
     def method_(self, *args):
         return _call_into(raw, (self._h, *args), self, name + "_")
@@ -89,7 +89,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
     big = _FINITE_MAX.get(input.dtype, 0.0)
     args = (float(nan), big if posinf is None else float(posinf), -big if neginf is None else float(neginf))
     if out is None:
-        return _wrap(lib.nbpy_nan_to_num(input._h, *args, _NULL))
+        return _checked(lib.nbpy_nan_to_num(input._h, *args, _NULL))
     return _call_into(lib.nb_nan_to_num, (input._h, *args), out, "nan_to_num")
 
 
@@ -114,7 +114,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
         input = input.to(_dtype.get_default_dtype())  # a float bound promotes an integer tensor
     args = (input._h, -_INF if min is None else float(min), _INF if max is None else float(max))
     if out is None:
-        return _wrap(lib.nbpy_clamp(*args, _NULL))
+        return _checked(lib.nbpy_clamp(*args, _NULL))
     return _call_into(lib.nb_clamp, args, out, "clamp")
 
 
@@ -128,7 +128,7 @@ def where(condition: Tensor, input, other, *, out=None) -> Tensor:
     a, ka = _operand(input, "where")
     b, kb = _operand(other, "where")
     if out is None:
-        return _wrap(lib.nbpy_where(condition._h, a, b, _NULL))
+        return _checked(lib.nbpy_where(condition._h, a, b, _NULL))
     return _call_into(lib.nb_where, (condition._h, a, b), out, "where")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._lib import ffi, lib
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _from_handle
 from . import _callbacks
 from .grad_mode import no_grad
 
@@ -78,7 +78,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                                       len(inputs), bool(retain_graph), bool(create_graph), bool(allow_unused), res)
     if status:
         _callbacks.raise_for(status)
-    grads = tuple(_wrap(h) if h else None for h in res)
+    grads = tuple(_from_handle(h) if h else None for h in res)
     if materialize_grads:
         from .._factory import zeros_like
         grads = tuple(zeros_like(x) if g is None else g for g, x in zip(grads, inputs))

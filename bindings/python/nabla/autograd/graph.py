@@ -120,9 +120,9 @@ def _unpack_value(pair: _HookPair, value):
 @ffi.def_extern()
 def nbpy_saved_pack(payload, t, packed):
     try:
-        from .._tensor import _wrap
+        from .._tensor import _from_handle
         lib.nb_tensor_retain(t)
-        packed[0] = ffi.cast("void*", _pack_with(ffi.from_handle(payload), _wrap(t)))
+        packed[0] = ffi.cast("void*", _pack_with(ffi.from_handle(payload), _from_handle(t)))
         return lib.NB_OK
     except BaseException as exc:  # noqa: BLE001 - re-raised by the op that saved the tensor
         return _callbacks.park(exc)
