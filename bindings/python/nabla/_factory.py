@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _dtype, _device
 from ._lib import error, ffi, lib
-from ._size import size_args
+from ._size import Size, size_args
 from ._tensor import Tensor, _call, _new_object
 
 _CPU_ARGS = (lib.NB_CPU, 0)
@@ -263,3 +263,32 @@ def _scalar_or_data(value, dtype: _dtype.dtype) -> Tensor:
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return _full((), value, dtype.code, *_CPU_ARGS)
     return tensor(value, dtype=dtype, device="cpu")
+
+
+# ---- Tensor(...) and the Tensor.new_* methods (bound in _tensor_methods.py) ----
+
+def tensor_new(cls, *args, **kwargs):
+    """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
+    if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], Size):
+        return tensor(args[0], dtype=_dtype.get_default_dtype(), **kwargs)
+    return empty(*args, **kwargs)
+
+
+def new_empty(self, *size, dtype=None, device=None) -> Tensor:
+    return empty(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_zeros(self, *size, dtype=None, device=None) -> Tensor:
+    return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_ones(self, *size, dtype=None, device=None) -> Tensor:
+    return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_tensor(self, data, *, dtype=None, device=None) -> Tensor:
+    return tensor(data, dtype=dtype or self.dtype, device=device or self.device)

@@ -87,12 +87,7 @@ class Tensor:
     # the in-place view ops (_become) swap in another handle. Both reset it.
     __slots__ = ("_h", "_shape", "__weakref__")
 
-    def __new__(cls, *args, **kwargs):
-        """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
-        from . import _factory
-        if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], Size):
-            return _factory.tensor(args[0], dtype=_dtype.get_default_dtype(), **kwargs)
-        return _factory.empty(*args, **kwargs)
+    # Tensor(...) (__new__), new_empty, new_zeros, ... are made by _factory.py, type() by _legacy.py.
 
     def __del__(self, _release=lib.nb_tensor_release):
         _release(self._h)
@@ -621,32 +616,4 @@ class Tensor:
     def cuda(self, device=None, non_blocking: bool = False) -> "Tensor":
         dev = "cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device
         return self.to(dev, non_blocking=non_blocking)
-
-    # ---- new tensors like this one ----
-
-    def new_empty(self, *size, dtype=None, device=None) -> "Tensor":
-        from ._factory import empty
-        return empty(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_zeros(self, *size, dtype=None, device=None) -> "Tensor":
-        from ._factory import zeros
-        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_ones(self, *size, dtype=None, device=None) -> "Tensor":
-        from ._factory import ones
-        return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_full(self, size, fill_value, *, dtype=None, device=None) -> "Tensor":
-        from ._factory import full
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_tensor(self, data, *, dtype=None, device=None) -> "Tensor":
-        from ._factory import tensor
-        return tensor(data, dtype=dtype or self.dtype, device=device or self.device)
-
-    # Last in the class body: the name `type` would shadow the builtin for the body below it.
-    def type(self, dtype=None, non_blocking: bool = False, **kwargs):
-        """type() -> 'torch.FloatTensor'; type(dtype | nabla.LongTensor | 'torch.LongTensor') -> converted."""
-        from ._legacy import tensor_type
-        return tensor_type(self, dtype, non_blocking, **kwargs)
 

@@ -7,9 +7,9 @@ no name is bound twice (tests/test_package_layout.py checks both).
 """
 from __future__ import annotations
 
-from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _indexing, _linalg, _math_extra,
-               _random, _reduce, _scan_select, _shape, _special, _tensor_extra, _torch_spellings, _unary, _unique,
-               cuda, linalg)
+from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _factory, _indexing, _legacy, _linalg,
+               _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_extra, _torch_spellings, _unary,
+               _unique, cuda, linalg)
 from ._size import size_args
 from ._tensor import Tensor
 
@@ -59,7 +59,10 @@ def _scan_inplace(name: str, fn):
     return method_
 
 
-# ---- conversions, indexing, interop (torch.Tensor's own) ----
+# ---- construction, conversions, indexing, interop (torch.Tensor's own) ----
+
+_bind({"__new__": staticmethod(_factory.tensor_new), "type": _legacy.tensor_type})
+_bind(_functions(_factory, "new_empty new_zeros new_ones new_full new_tensor"))
 
 _bind({name: _conversion(name, dt) for name, dt in (
     ("float", _dtype.float32), ("double", _dtype.float64), ("half", _dtype.float16), ("bfloat16", _dtype.bfloat16),
