@@ -265,13 +265,23 @@ def _scalar_or_data(value, dtype: _dtype.dtype) -> Tensor:
     return tensor(value, dtype=dtype, device="cpu")
 
 
-# ---- Tensor(...) and the Tensor.new_* methods (bound in _tensor_methods.py) ----
+# ---- Tensor(...), Tensor.copy_ and the Tensor.new_* methods (bound in _tensor_methods.py) ----
 
 def tensor_new(cls, *args, **kwargs):
     """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
     if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], Size):
         return tensor(args[0], dtype=_dtype.get_default_dtype(), **kwargs)
     return empty(*args, **kwargs)
+
+
+def tensor_copy_(self, src, non_blocking: bool = False) -> Tensor:
+    """Tensor.copy_: copies src into self in place (broadcasting src, converting its dtype)."""
+    if not isinstance(src, Tensor):
+        src = _scalar_or_data(src, self.dtype)
+    status = lib.nb_tensor_copy_v2_(self._h, src._h, 1) if non_blocking else lib.nb_tensor_copy_(self._h, src._h)
+    if status:
+        raise error(status)
+    return self
 
 
 def new_empty(self, *size, dtype=None, device=None) -> Tensor:

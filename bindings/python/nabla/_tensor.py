@@ -6,8 +6,8 @@ from __future__ import annotations
 import operator
 
 from . import _dtype, _device
+from ._format import tensor_repr
 from ._lib import error, ffi, lib, scratch
-from ._lib import queued as _cb_queue
 from ._size import Size, size_args
 
 _INT64_MIN = -(1 << 63)
@@ -307,17 +307,6 @@ class Tensor:
         lib.nb_tensor_set_grad(self._h, ffi.NULL)
 
     @property
-    def grad_fn(self):
-        out = ffi.new("nb_node*[1]")
-        status = lib.nb_tensor_grad_fn(self._h, out)
-        if status:
-            raise error(status)
-        if not out[0]:
-            return None
-        from .autograd.graph import Node
-        return Node._own(out[0])
-
-    @property
     def output_nr(self) -> int:
         return lib.nb_tensor_output_nr(self._h)
 
@@ -344,52 +333,9 @@ class Tensor:
     def data(self) -> "Tensor":
         return self.detach()
 
-    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
-        """Accumulates the gradient of this tensor into the leaves' .grad."""
-        if gradient is None and inputs is None and not create_graph and not retain_graph:
-            buf = scratch.out
-            buf[0] = self._h
-            status = lib.nb_backward(buf, ffi.NULL, 1, 0, 0)
-            if _cb_queue.items is not None:
-                from .autograd import _callbacks
-                _callbacks.run_queued(not status)
-            if status:
-                from .autograd import _callbacks
-                _callbacks.raise_for(status)
-            return
-        from .autograd.engine import backward
-        backward(self, gradient, retain_graph, create_graph, inputs)
-
-    def register_hook(self, hook):
-        """hook(grad) -> Tensor or None runs when this tensor's gradient is computed."""
-        from .autograd import _callbacks
-        from .autograd.graph import RemovableHandle
-        if not callable(hook):
-            raise TypeError(f"register_hook expects a callable, got {type(hook).__name__}")
-        payload = _callbacks.new_payload(hook)
-        status = lib.nb_tensor_register_hook(self._h, lib.nbpy_hook_call, payload, lib.nbpy_payload_release,
-                                             scratch.i64)
-        if status:
-            _callbacks.nbpy_payload_release(payload)
-            raise error(status)
-        return RemovableHandle(self, scratch.i64[0])
-
-    def register_post_accumulate_grad_hook(self, hook):
-        """hook(self) runs after backward has accumulated this leaf's gradient into .grad; returns a
-        handle whose remove() takes it off."""
-        import weakref
-        from .autograd import _callbacks
-        from .autograd.graph import RemovableHandle
-        payload = _callbacks.new_payload((hook, weakref.ref(self)))
-        status = lib.nb_tensor_register_post_accumulate_grad_hook(self._h, lib.nbpy_post_accumulate_hook_call,
-                                                                  payload, lib.nbpy_payload_release, scratch.i64)
-        if status:
-            _callbacks.nbpy_payload_release(payload)
-            raise error(status)
-        return RemovableHandle(self, scratch.i64[0])
+    # grad_fn, backward and the gradient hooks live in autograd/graph.py and autograd/engine.py.
 
     def __repr__(self) -> str:
-        from ._format import tensor_repr
         return tensor_repr(self)
 
     __str__ = __repr__
@@ -545,15 +491,7 @@ class Tensor:
 
     # ---- copies and conversions ----
 
-    def copy_(self, src, non_blocking: bool = False) -> "Tensor":
-        """Copies src into self in place (broadcasting src, converting its dtype)."""
-        if not isinstance(src, Tensor):
-            from ._factory import _scalar_or_data
-            src = _scalar_or_data(src, self.dtype)
-        status = lib.nb_tensor_copy_v2_(self._h, src._h, 1) if non_blocking else lib.nb_tensor_copy_(self._h, src._h)
-        if status:
-            raise error(status)
-        return self
+    # copy_ (from a tensor, a number or nested lists) lives in _factory.py.
 
     def resize_(self, *sizes, memory_format=None) -> "Tensor":
         """Gives self the shape (contiguous strides at the same offset), growing its storage

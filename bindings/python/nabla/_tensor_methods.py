@@ -7,6 +7,7 @@ no name is bound twice (tests/test_package_layout.py checks both).
 """
 from __future__ import annotations
 
+from .autograd import engine as _engine, graph as _graph
 from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _factory, _indexing, _legacy, _linalg,
                _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_extra, _torch_spellings, _unary,
                _unique, cuda, linalg)
@@ -61,8 +62,11 @@ def _scan_inplace(name: str, fn):
 
 # ---- construction, conversions, indexing, interop (torch.Tensor's own) ----
 
-_bind({"__new__": staticmethod(_factory.tensor_new), "type": _legacy.tensor_type})
+_bind({"__new__": staticmethod(_factory.tensor_new), "copy_": _factory.tensor_copy_, "type": _legacy.tensor_type})
 _bind(_functions(_factory, "new_empty new_zeros new_ones new_full new_tensor"))
+_bind({"grad_fn": property(_graph.tensor_grad_fn), "backward": _engine.tensor_backward,
+       "register_hook": _graph.tensor_register_hook,
+       "register_post_accumulate_grad_hook": _graph.tensor_register_post_accumulate_grad_hook})
 
 _bind({name: _conversion(name, dt) for name, dt in (
     ("float", _dtype.float32), ("double", _dtype.float64), ("half", _dtype.float16), ("bfloat16", _dtype.bfloat16),
