@@ -148,11 +148,12 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
     return False
 
 
-def deferred_cycles(graph: dict[str, set[str]] | None = None) -> list[tuple[str, str]]:
+def deferred_cycles(graph: dict[str, set[str]] | None = None,
+                    local: dict[str, set[str]] | None = None) -> list[tuple[str, str]]:
     """(A, B) for each function-local import in A of a module B that imports A back at top level:
     an import put in a function to dodge a cycle."""
     graph = graph or import_graph()
-    local = import_graph(local=True)
+    local = local or import_graph(local=True)
     return sorted((a, b) for a, targets in local.items() for b in targets
                   if b not in graph[a] and _reaches(graph, b, a))
 

@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from . import _dtype, _device
+from ._dlpack import from_numpy
 from ._lib import error, ffi, lib
 from ._size import Size, size_args
 from ._tensor import Tensor, _call, _new_object
@@ -253,7 +254,6 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
         own = _dtype.FROM_NUMPY.get(data.dtype)
         if own is not None and (dtype is None or dtype is own) and data.dtype.isnative and \
                 all(s >= 0 and s % data.itemsize == 0 for s in data.strides):
-            from ._dlpack import from_numpy
             return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
 
