@@ -8,16 +8,18 @@ from __future__ import annotations
 import operator as _operator
 
 from ._lib import OutOfMemoryError, ffi as _ffi, lib as _lib
+from . import _warnings  # noqa: F401 - routes the library's warnings to Python's warnings module
 from ._dtype import (dtype, float32, float64, float16, bfloat16, int8, int16, int32, int64, uint8,
-                     get_default_dtype, set_default_dtype, promote_types, result_type, can_cast)
+                     get_default_dtype, set_default_dtype, promote_types, can_cast)
 from ._dtype import bool_ as bool  # noqa: A001 - PyTorch's name
 from ._device import device, get_default_device, set_default_device
 from ._size import Size
 from ._tensor import Tensor
+from . import _tensor_methods  # noqa: F401 - binds every Tensor method defined outside the class body
 from ._factory import (tensor, as_tensor, empty, zeros, ones, full, arange, linspace, eye,
                        empty_like, zeros_like, ones_like, full_like)
 from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squeeze, unsqueeze, flatten, unflatten,
-                          narrow, select, as_strided, clone, numel, is_tensor, is_floating_point)
+                          narrow, select, as_strided, clone, numel, is_tensor, is_floating_point, result_type)
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
 from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t
 from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn, randint, normal, ...

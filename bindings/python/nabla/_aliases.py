@@ -207,11 +207,6 @@ _COMPOSED = ("broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d", "hstack",
              "column_stack", "nansum", "nanmean", "frac", "hypot", "heaviside", "sgn", "deg2rad", "rad2deg",
              "signbit", "isposinf", "isneginf", "isreal", "fmax", "fmin", "copysign", "float_power", "logspace",
              "kron", "detach", "fill", "is_nonzero", "is_same_size", "is_signed")
-_METHODS = ("broadcast_to", "nansum", "nanmean", "frac", "hypot", "heaviside", "sgn", "deg2rad", "rad2deg",
-            "signbit", "isposinf", "isneginf", "isreal", "fmax", "fmin", "copysign", "float_power", "kron",
-            "is_nonzero", "is_same_size", "is_signed")
-
-
 def install(namespace: dict) -> list:
     """Adds the aliases nabla lacks to the package namespace (never replacing a name it has); returns them."""
     nb = _nb()
@@ -233,7 +228,4 @@ def install(namespace: dict) -> list:
             inplace.__doc__ = f"input.{name}(...)"
             namespace[name] = inplace
             added.append(name)
-    for name in _METHODS:
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, globals()[name])
     return added

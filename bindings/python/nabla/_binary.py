@@ -67,8 +67,6 @@ def _operand(x, fname: str):
     raise TypeError(f"{fname}(): expected a Tensor or a number, got {type(x).__name__}")
 
 
-_wrap = _checked
-
 
 def _rounding(mode) -> int:
     if mode is None:
@@ -80,8 +78,11 @@ def _rounding(mode) -> int:
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'")
 
 
+TENSOR_METHODS: dict = {}  # Tensor.<name>, <name>_ and the operators; _tensor_methods binds them
+
+
 def _define(name: str, twin, raw, extra=None, aliases=(), dunder=None, rdunder=None, idunder=None):
-    """Creates nabla.<name>, Tensor.<name>, Tensor.<name>_ and the operators for one C op.
+    """Creates nabla.<name> and, in TENSOR_METHODS, Tensor.<name>, <name>_ and the operators for one C op.
     `extra` = (keyword, default, convert) names an attribute (alpha, rounding_mode)
     passed to C between the operands and the destination."""
     kw, default, convert = extra if extra else (None, None, None)
@@ -143,11 +144,10 @@ def _define(name: str, twin, raw, extra=None, aliases=(), dunder=None, rdunder=N
     method.__name__, method_.__name__ = name, name + "_"
     for n in (name, *aliases):
         globals()[n] = fn
-        setattr(Tensor, n, method)
-        setattr(Tensor, n + "_", method_)
+        TENSOR_METHODS[n], TENSOR_METHODS[n + "_"] = method, method_
     for dname, impl in ((dunder, binary), (rdunder, reflected), (idunder, inplace_operator)):
         if dname:
-            setattr(Tensor, dname, impl)
+            TENSOR_METHODS[dname] = impl
     return fn
 
 
@@ -181,9 +181,6 @@ _define("bitwise_left_shift", lib.nbpy_bitwise_left_shift, lib.nb_bitwise_left_s
         "__lshift__", "__rlshift__", "__ilshift__")
 _define("bitwise_right_shift", lib.nbpy_bitwise_right_shift, lib.nb_bitwise_right_shift, None, (),
         "__rshift__", "__rrshift__", "__irshift__")
-
-Tensor.__hash__ = object.__hash__  # tensors hash by identity even though == is elementwise
-Tensor.__array_priority__ = 1000  # numpy_scalar + tensor defers to Tensor.__radd__
 
 __all__ = [n for n in list(globals()) if not n.startswith("_") and callable(globals()[n])
            and getattr(globals()[n], "__module__", None) == __name__]

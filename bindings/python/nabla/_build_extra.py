@@ -426,27 +426,3 @@ def _sum_to_size(self: Tensor, *size) -> Tensor:
 def _get_device(self: Tensor) -> int:
     """-1 on the CPU, the device index on a GPU."""
     return -1 if self.device.type == "cpu" else (self.device.index or 0)
-
-
-_INPLACE = ("acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "frac", "clamp_min",
-            "clamp_max", "copysign", "hypot", "heaviside", "sgn", "i0", "sinc", "xlogy")
-
-
-def _attach() -> None:
-    for name in ("rot90", "diagflat", "histc", "histogram", "bincount", "hsplit", "vsplit", "dsplit", "split_with_sizes", "ravel",
-                 "positive", "i0"):
-        setattr(Tensor, name, globals()[name])
-    Tensor.sum_to_size, Tensor.get_device = _sum_to_size, _get_device
-
-    def inplace(name):
-        def method(self, *args, **kwargs):
-            return self.copy_(getattr(self, name)(*args, **kwargs))
-        method.__name__ = name + "_"
-        return method
-
-    for name in _INPLACE:
-        if not hasattr(Tensor, name + "_"):  # name itself may be attached later (_aliases)
-            setattr(Tensor, name + "_", inplace(name))
-
-
-_attach()

@@ -345,24 +345,4 @@ def einsum(equation: str, *operands) -> Tensor:
     return result.permute(*[labels.index(c) for c in output]) if labels else result
 
 
-def _attach() -> None:
-    for name in ("diagonal", "diag", "diag_embed", "trace", "repeat_interleave", "diff", "lerp", "isclose",
-                 "allclose", "equal", "addcmul", "addcdiv", "atanh", "asinh", "acosh", "clamp_min", "clamp_max"):
-        setattr(Tensor, name, globals()[name])
-    Tensor.unfold = _unfold
-    Tensor.arctanh, Tensor.arcsinh, Tensor.arccosh = atanh, asinh, acosh
-
-    def lerp_(self, end, weight):
-        return self.copy_(lerp(self, end, weight))
-
-    def addcmul_(self, tensor1, tensor2, *, value=1):
-        return self.copy_(addcmul(self, tensor1, tensor2, value=value))
-
-    def addcdiv_(self, tensor1, tensor2, *, value=1):
-        return self.copy_(addcdiv(self, tensor1, tensor2, value=value))
-
-    Tensor.lerp_, Tensor.addcmul_, Tensor.addcdiv_ = lerp_, addcmul_, addcdiv_
-
-
-_attach()
 arctanh, arcsinh, arccosh = atanh, asinh, acosh

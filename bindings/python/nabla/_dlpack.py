@@ -231,7 +231,3 @@ def is_shared(self: Tensor) -> bool:
     """True when the storage is in shared memory (always for CUDA tensors, as in PyTorch)."""
     h = self._h
     return lib.nb_tensor_device_type(h) == _CUDA or lib.nb_tensor_is_shared(h) == 1
-
-
-for _fn in (__dlpack__, __dlpack_device__, numpy, __array__, share_memory_, is_shared):
-    setattr(Tensor, _fn.__name__, _fn)

@@ -97,38 +97,6 @@ def _category(d: dtype) -> int:
     return 2 if d.is_floating_point else 0 if d is bool_ else 1
 
 
-def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
-    """PyTorch's combine_categories: a lower-priority operand counts only when of a higher category."""
-    if higher is None:
-        return lower
-    if lower is None or higher.is_floating_point:
-        return higher
-    if higher is bool_ or lower.is_floating_point:
-        return promote_types(higher, lower)
-    return higher
-
-
-def result_type(tensor1, tensor2) -> dtype:
-    """The dtype an arithmetic op on the two (tensors or Python numbers) gives: tensors with dims
-    first, then 0-dim tensors, then numbers, each of a later rank counting only if of a higher
-    category (bool < integer < floating), as PyTorch's type promotion."""
-    from ._tensor import Tensor
-    ranks: list[dtype | None] = [None, None, None]  # dim tensors, 0-dim tensors, Python numbers
-    for x in (tensor1, tensor2):
-        if isinstance(x, Tensor):
-            rank, d = (0 if x.dim() else 1), x.dtype
-        elif isinstance(x, bool):
-            rank, d = 2, bool_
-        elif isinstance(x, int):
-            rank, d = 2, int64
-        elif isinstance(x, float):
-            rank, d = 2, get_default_dtype()
-        else:
-            raise TypeError(f"result_type(): expected a Tensor or a Python number, got {type(x).__name__}")
-        ranks[rank] = d if ranks[rank] is None else promote_types(ranks[rank], d)
-    return _combine(ranks[0], _combine(ranks[1], ranks[2]))
-
-
 def can_cast(from_: dtype, to: dtype) -> bool:
     """Whether PyTorch's casting rules allow from_ -> to in an in-place op: not floating to
     integral, not anything but bool to bool."""

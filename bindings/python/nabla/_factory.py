@@ -6,8 +6,9 @@ import numbers
 import numpy as np
 
 from . import _dtype, _device
+from ._dlpack import from_numpy
 from ._lib import error, ffi, lib
-from ._size import size_args
+from ._size import Size, size_args
 from ._tensor import Tensor, _call, _new_object
 
 _CPU_ARGS = (lib.NB_CPU, 0)
@@ -253,7 +254,6 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
         own = _dtype.FROM_NUMPY.get(data.dtype)
         if own is not None and (dtype is None or dtype is own) and data.dtype.isnative and \
                 all(s >= 0 and s % data.itemsize == 0 for s in data.strides):
-            from ._dlpack import from_numpy
             return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
 
@@ -263,3 +263,42 @@ def _scalar_or_data(value, dtype: _dtype.dtype) -> Tensor:
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return _full((), value, dtype.code, *_CPU_ARGS)
     return tensor(value, dtype=dtype, device="cpu")
+
+
+# ---- Tensor(...), Tensor.copy_ and the Tensor.new_* methods (bound in _tensor_methods.py) ----
+
+def tensor_new(cls, *args, **kwargs):
+    """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
+    if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], Size):
+        return tensor(args[0], dtype=_dtype.get_default_dtype(), **kwargs)
+    return empty(*args, **kwargs)
+
+
+def tensor_copy_(self, src, non_blocking: bool = False) -> Tensor:
+    """Tensor.copy_: copies src into self in place (broadcasting src, converting its dtype)."""
+    if not isinstance(src, Tensor):
+        src = _scalar_or_data(src, self.dtype)
+    status = lib.nb_tensor_copy_v2_(self._h, src._h, 1) if non_blocking else lib.nb_tensor_copy_(self._h, src._h)
+    if status:
+        raise error(status)
+    return self
+
+
+def new_empty(self, *size, dtype=None, device=None) -> Tensor:
+    return empty(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_zeros(self, *size, dtype=None, device=None) -> Tensor:
+    return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_ones(self, *size, dtype=None, device=None) -> Tensor:
+    return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+
+
+def new_tensor(self, data, *, dtype=None, device=None) -> Tensor:
+    return tensor(data, dtype=dtype or self.dtype, device=device or self.device)

@@ -1,6 +1,7 @@
 """Module-level forms of Tensor methods (nabla.reshape(t, shape), ...)."""
 from __future__ import annotations
 
+from . import _dtype
 from ._tensor import Tensor
 
 
@@ -67,3 +68,34 @@ def is_tensor(obj) -> bool:
 
 def is_floating_point(input: Tensor) -> bool:
     return _check("is_floating_point", input).is_floating_point()
+
+
+def _combine(higher: _dtype.dtype | None, lower: _dtype.dtype | None) -> _dtype.dtype | None:
+    """PyTorch's combine_categories: a lower-priority operand counts only when of a higher category."""
+    if higher is None:
+        return lower
+    if lower is None or higher.is_floating_point:
+        return higher
+    if higher is _dtype.bool_ or lower.is_floating_point:
+        return _dtype.promote_types(higher, lower)
+    return higher
+
+
+def result_type(tensor1, tensor2) -> _dtype.dtype:
+    """The dtype an arithmetic op on the two (tensors or Python numbers) gives: tensors with dims
+    first, then 0-dim tensors, then numbers, each of a later rank counting only if of a higher
+    category (bool < integer < floating), as PyTorch's type promotion."""
+    ranks: list[_dtype.dtype | None] = [None, None, None]  # dim tensors, 0-dim tensors, Python numbers
+    for x in (tensor1, tensor2):
+        if isinstance(x, Tensor):
+            rank, d = (0 if x.dim() else 1), x.dtype
+        elif isinstance(x, bool):
+            rank, d = 2, _dtype.bool_
+        elif isinstance(x, int):
+            rank, d = 2, _dtype.int64
+        elif isinstance(x, float):
+            rank, d = 2, _dtype.get_default_dtype()
+        else:
+            raise TypeError(f"result_type(): expected a Tensor or a Python number, got {type(x).__name__}")
+        ranks[rank] = d if ranks[rank] is None else _dtype.promote_types(ranks[rank], d)
+    return _combine(ranks[0], _combine(ranks[1], ranks[2]))

@@ -7,7 +7,9 @@ from __future__ import annotations
 import operator
 
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _call
+from ._tensor import Tensor, _call, _checked
+
+_select = lib.nbpy_tensor_select
 
 _INT64_MAX = (1 << 63) - 1
 _FULL = slice(None)
@@ -18,6 +20,13 @@ def _is_int(x) -> bool:
         return False
     # NumPy arrays define __index__ too: only 0-dim integer ones are ints
     return getattr(x, "ndim", 0) == 0 and getattr(getattr(x, "dtype", None), "kind", "i") != "b"
+
+
+def tensor_getitem(self: Tensor, index) -> Tensor:
+    """Tensor.__getitem__: t[int] goes straight to select, the rest through getitem."""
+    if index.__class__ is int:
+        return _checked(_select(self._h, 0, index))
+    return getitem(self, index)
 
 
 def getitem(t: Tensor, index) -> Tensor:
@@ -228,6 +237,3 @@ def setitem(t: Tensor, index, value) -> None:
             return
     target = t if index is Ellipsis else getitem(t, index)
     target.copy_(value)
-
-
-Tensor.__setitem__ = setitem

@@ -110,5 +110,3 @@ class _Scratch(threading.local):
 
 
 scratch = _Scratch()
-
-from . import _warnings  # noqa: E402,F401 - routes the library's warnings to Python's warnings module

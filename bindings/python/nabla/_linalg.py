@@ -36,6 +36,9 @@ def _into(status: int, out: Tensor) -> Tensor:
     return out
 
 
+TENSOR_METHODS: dict = {}  # Tensor.<name> (and <name>_) of the products; _tensor_methods binds them
+
+
 def _two(name: str, twin, raw, second: str, doc: str):
     """nabla.<name>(input, other, *, out=None) and Tensor.<name>(other) for a two-operand product."""
 
@@ -52,7 +55,7 @@ def _two(name: str, twin, raw, second: str, doc: str):
     fn.__name__ = fn.__qualname__ = method.__name__ = name
     fn.__doc__ = method.__doc__ = doc
     globals()[name] = fn
-    setattr(Tensor, name, method)
+    TENSOR_METHODS[name] = method
     return fn
 
 
@@ -67,7 +70,6 @@ _two("dot", lib.nbpy_dot, lib.nb_dot, "tensor", "dot(input, tensor, *, out=None)
 _two("outer", lib.nbpy_outer, lib.nb_outer, "vec2", "outer(input, vec2, *, out=None) -> Tensor: [n] x [m] -> "
      "[n, m] (dtypes promote).")
 ger = outer
-Tensor.ger = Tensor.outer
 
 
 def _add_product(name: str, twin, raw, second: str, third: str, doc: str):
@@ -95,8 +97,7 @@ def _add_product(name: str, twin, raw, second: str, third: str, doc: str):
     method_.__name__ = name + "_"
     fn.__doc__ = method.__doc__ = doc
     globals()[name] = fn
-    setattr(Tensor, name, method)
-    setattr(Tensor, name + "_", method_)
+    TENSOR_METHODS[name], TENSOR_METHODS[name + "_"] = method, method_
     return fn
 
 
@@ -134,9 +135,5 @@ def _rmatmul_operator(self, other):
         return NotImplemented
     return _result(_matmul_twin(other._h, self._h, _NULL))
 
-
-Tensor.__matmul__ = _matmul_operator
-Tensor.__rmatmul__ = _rmatmul_operator
-Tensor.__imatmul__ = _matmul_operator  # not in place: `a @= b` rebinds a, as with PyTorch tensors
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "addmm", "baddbmm", "linear"]

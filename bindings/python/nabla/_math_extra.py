@@ -8,7 +8,6 @@ import math
 import numbers
 from collections import namedtuple
 
-from ._scan_select import inplace_method
 from ._tensor import Tensor
 
 __all__ = ["gcd", "lcm", "ldexp", "frexp", "rsub", "dist", "renorm", "cross", "cdist", "tensordot", "addmv", "addr",
@@ -300,14 +299,3 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: in
         return y
     mid = (y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)) / 2
     return (mid * widths).cumsum(d)
-
-
-def _attach() -> None:
-    for name in ("gcd", "lcm", "ldexp", "frexp", "dist", "renorm", "cross", "addmv", "addr", "addbmm", "matrix_power",
-                 "cov", "corrcoef"):
-        setattr(Tensor, name, globals()[name])
-    for fn in (gcd, lcm, ldexp, renorm, addmv, addr, addbmm):
-        setattr(Tensor, fn.__name__ + "_", inplace_method(fn))
-
-
-_attach()

@@ -33,7 +33,7 @@ _RANDOM_MAX = {lib.NB_F32: 1 << 24, lib.NB_F64: 1 << 53, lib.NB_F16: 1 << 11, li
                lib.NB_U8: 255, lib.NB_BOOL: 1}
 
 
-def _check(status: int) -> None:
+def _check_status(status: int) -> None:
     if status:
         raise error(status)
 
@@ -63,7 +63,7 @@ class Generator:
         self._owned = False
         self.device = _device.device(device)
         out = ffi.new("nb_generator*[1]")
-        _check(lib.nb_generator_create(_DEFAULT_SEED, out))
+        _check_status(lib.nb_generator_create(_DEFAULT_SEED, out))
         self._g = out[0]
         self._owned = True
 
@@ -79,7 +79,7 @@ class Generator:
 
     def manual_seed(self, seed) -> "Generator":
         """Sets the seed and rewinds the stream; returns self."""
-        _check(lib.nb_generator_manual_seed(self._g, _seed_value(seed)))
+        _check_status(lib.nb_generator_manual_seed(self._g, _seed_value(seed)))
         return self
 
     def seed(self) -> int:
@@ -91,13 +91,13 @@ class Generator:
     def initial_seed(self) -> int:
         """The seed this generator was last seeded with."""
         out = ffi.new("uint64_t[1]")
-        _check(lib.nb_generator_seed(self._g, out))
+        _check_status(lib.nb_generator_seed(self._g, out))
         return int(out[0])
 
     def get_state(self) -> Tensor:
         """The state as a uint8 tensor of 16 bytes: seed and offset, little-endian uint64 each."""
         seed, offset = ffi.new("uint64_t[1]"), ffi.new("uint64_t[1]")
-        _check(lib.nb_generator_get_state(self._g, seed, offset))
+        _check_status(lib.nb_generator_get_state(self._g, seed, offset))
         raw = np.array([seed[0], offset[0]], dtype="<u8").view(np.uint8)
         return _call(lib.nbpy_tensor_from_host, ffi.from_buffer(raw), (16,), 1, lib.NB_U8, *_CPU)
 
@@ -111,7 +111,7 @@ class Generator:
             raise RuntimeError("Expected an RNG state of 16 bytes (seed and offset) but found the input RNG state "
                                f"size to be {new_state.numel()}")
         seed, offset = (int(v) for v in new_state.numpy(force=True).reshape(16).view("<u8"))
-        _check(lib.nb_generator_set_state(self._g, seed, offset))
+        _check_status(lib.nb_generator_set_state(self._g, seed, offset))
         return self
 
     def __repr__(self) -> str:
@@ -200,7 +200,7 @@ def _create(fname: str, twin, raw, lead: tuple, shape: tuple, code: int, generat
         h = _out(out, fname)
         dt, di = ((lib.nb_tensor_device_type(h), lib.nb_tensor_device_index(h)) if device is None
                   else _device.resolve(device))
-        _check(raw(*lead, shape, len(shape), code, dt, di, g, h, _NULL))
+        _check_status(raw(*lead, shape, len(shape), code, dt, di, g, h, _NULL))
         return out
     dt, di = _device.resolve(device)
     return _finish(_call(twin, *lead, shape, len(shape), code, dt, di, g, _NULL), requires_grad)
@@ -312,7 +312,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         h = _out(out, "randperm")
         dt, di = ((lib.nb_tensor_device_type(h), lib.nb_tensor_device_index(h)) if device is None
                   else _device.resolve(device))
-        _check(lib.nb_randperm(n, code, dt, di, g, h, _NULL))
+        _check_status(lib.nb_randperm(n, code, dt, di, g, h, _NULL))
         return out
     dt, di = _device.resolve(device)
     return _finish(_call(lib.nbpy_randperm, n, code, dt, di, g, _NULL), requires_grad)
@@ -358,14 +358,14 @@ def _uniform_(self: Tensor, *args, generator=None, **kwargs) -> Tensor:
     """Fills self with values uniform on [from, to): uniform_(from=0, to=1)."""
     a, b = _two_args(args, kwargs, ("from", "to"), (0.0, 1.0), "uniform_")
     _need_float(lib.nb_tensor_dtype(self._h), "uniform_")
-    _check(lib.nb_uniform_(self._h, float(a), float(b), _gen(generator, "uniform_")))
+    _check_status(lib.nb_uniform_(self._h, float(a), float(b), _gen(generator, "uniform_")))
     return self
 
 
 def _normal_(self: Tensor, mean=0.0, std=1.0, *, generator=None) -> Tensor:
     """Fills self with normal values of the given mean and std."""
     _need_float(lib.nb_tensor_dtype(self._h), "normal_")
-    _check(lib.nb_normal_(self._h, float(mean), float(std), _gen(generator, "normal_")))
+    _check_status(lib.nb_normal_(self._h, float(mean), float(std), _gen(generator, "normal_")))
     return self
 
 
@@ -399,7 +399,7 @@ def _random_(self: Tensor, *args, generator=None, **kwargs) -> Tensor:
         if low >= to:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={to}")
         high = to - 1
-    _check(lib.nb_random_(self._h, low, high, _gen(generator, "random_")))
+    _check_status(lib.nb_random_(self._h, low, high, _gen(generator, "random_")))
     return self
 
 
@@ -408,11 +408,11 @@ def _bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     g = _gen(generator, "bernoulli_")
     if isinstance(p, Tensor):
         _need_float(lib.nb_tensor_dtype(p._h), "bernoulli_")
-        _check(lib.nb_bernoulli(p._h, g, self._h, _NULL))
+        _check_status(lib.nb_bernoulli(p._h, g, self._h, _NULL))
         return self
     shape = self.shape
     h = self._h
-    _check(lib.nb_bernoulli_scalar(_prob(p, "bernoulli_"), shape, len(shape), lib.nb_tensor_dtype(h),
+    _check_status(lib.nb_bernoulli_scalar(_prob(p, "bernoulli_"), shape, len(shape), lib.nb_tensor_dtype(h),
                                    lib.nb_tensor_device_type(h), lib.nb_tensor_device_index(h), g, h, _NULL))
     return self
 
@@ -438,7 +438,7 @@ def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
         _need_float(lib.nb_tensor_dtype(input._h), "bernoulli")
         if out is None:
             return _call(lib.nbpy_bernoulli, input._h, g, _NULL)
-        _check(lib.nb_bernoulli(input._h, g, dst, _NULL))
+        _check_status(lib.nb_bernoulli(input._h, g, dst, _NULL))
         return out
     if isinstance(p, Tensor):  # bernoulli(input, p_tensor): p in input's shape
         target = empty(input.shape, dtype=input.dtype, device=input.device) if out is None else out
@@ -449,7 +449,7 @@ def bernoulli(input: Tensor, p=None, *, generator=None, out=None) -> Tensor:
     args = (_prob(p, "bernoulli"), shape, len(shape), code, dt, di, g)
     if out is None:
         return _call(lib.nbpy_bernoulli_scalar, *args, _NULL)
-    _check(lib.nb_bernoulli_scalar(*args, dst, _NULL))
+    _check_status(lib.nb_bernoulli_scalar(*args, dst, _NULL))
     return out
 
 
@@ -460,7 +460,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     g = _gen(generator, "multinomial")
     if out is None:
         return _call(lib.nbpy_multinomial, input._h, n, 1 if replacement else 0, g, _NULL)
-    _check(lib.nb_multinomial(input._h, n, 1 if replacement else 0, g, _out(out, "multinomial"), _NULL))
+    _check_status(lib.nb_multinomial(input._h, n, 1 if replacement else 0, g, _out(out, "multinomial"), _NULL))
     return out
 
 
@@ -514,12 +514,6 @@ def _multinomial_method(self: Tensor, num_samples: int, replacement: bool = Fals
     return multinomial(self, num_samples, replacement, generator=generator)
 
 
-Tensor.uniform_ = _uniform_
-Tensor.normal_ = _normal_
-Tensor.random_ = _random_
-Tensor.bernoulli_ = _bernoulli_
-Tensor.bernoulli = _bernoulli_method
-Tensor.multinomial = _multinomial_method
 for _name, _fn in (("uniform_", _uniform_), ("normal_", _normal_), ("random_", _random_),
                    ("bernoulli_", _bernoulli_), ("bernoulli", _bernoulli_method),
                    ("multinomial", _multinomial_method)):
@@ -543,7 +537,7 @@ def dropout_(input: Tensor, p: float, train: bool, *, generator=None) -> Tensor:
     if not isinstance(p, numbers.Real) or not 0.0 <= float(p) <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if train:
-        _check(lib.nb_dropout(input._h, float(p), 1, _gen(generator, "dropout_"), input._h, _NULL))
+        _check_status(lib.nb_dropout(input._h, float(p), 1, _gen(generator, "dropout_"), input._h, _NULL))
     return input
 
 

@@ -40,7 +40,6 @@ return_types.min = collections.namedtuple("min", ["values", "indices"])
 return_types.max.__module__ = return_types.min.__module__ = "nabla.return_types"
 
 
-_wrap = _checked  # a Tensor for a returned handle; NULL raises the call's error
 
 
 def _check(fname: str, t) -> Tensor:
@@ -82,19 +81,11 @@ def _out_handle(out, fname: str):
 def _run(twin, raw, args, out, fname: str) -> Tensor:
     """Calls the C op: the handle-returning twin, or the raw call writing into out."""
     if out is None:
-        return _wrap(twin(*args, _NULL))
+        return _checked(twin(*args, _NULL))
     status = raw(*args, _out_handle(out, fname), _NULL)
     if status:
         raise error(status)
     return out
-
-
-def _method(fn, name: str):
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = fn.__doc__
-    setattr(Tensor, name, method)
 
 
 # ---- sum / mean / prod ----
@@ -147,7 +138,7 @@ def _with_indices(name: str, raw, pair_type, input, dim, keepdim, out):
         status = raw(input._h, dim, bool(keepdim), _NULL, _NULL, buf, buf + 1)
         if status:
             raise error(status)
-        return pair_type(_wrap(buf[0]), _wrap(buf[1]))
+        return pair_type(_checked(buf[0]), _checked(buf[1]))
     if not (isinstance(out, (tuple, list)) and len(out) == 2 and builtins.all(isinstance(o, Tensor) for o in out)):
         raise TypeError(f"{name}(): argument 'out' must be a tuple of two Tensors (values, indices)")
     status = raw(input._h, dim, bool(keepdim), _out(out[0], name), _out(out[1], name), _NULL, _NULL)
@@ -330,39 +321,17 @@ def log_softmax(input, dim, dtype=None, *, out=None):
 
 def _softmax_backward_data(grad_output, output, dim, input_dtype):
     """torch._softmax_backward_data: the gradient of softmax from its result, fused."""
-    return _wrap(lib.nbpy_softmax_backward(_check("_softmax_backward_data", grad_output)._h,
+    return _checked(lib.nbpy_softmax_backward(_check("_softmax_backward_data", grad_output)._h,
                                           _check("_softmax_backward_data", output)._h,
                                           _index(dim, "_softmax_backward_data"), _NULL)).to(input_dtype)
 
 
 def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
     """torch._log_softmax_backward_data: the gradient of log_softmax from its result, fused."""
-    return _wrap(lib.nbpy_log_softmax_backward(_check("_log_softmax_backward_data", grad_output)._h,
+    return _checked(lib.nbpy_log_softmax_backward(_check("_log_softmax_backward_data", grad_output)._h,
                                               _check("_log_softmax_backward_data", output)._h,
                                               _index(dim, "_log_softmax_backward_data"), _NULL)).to(input_dtype)
 
-
-# ---- Tensor methods ----
-
-for _name, _fn in (("sum", sum), ("mean", mean), ("prod", prod), ("amax", amax), ("amin", amin), ("max", max),
-                   ("min", min), ("argmax", argmax), ("argmin", argmin), ("var", var), ("std", std),
-                   ("norm", norm), ("logsumexp", logsumexp), ("all", all), ("any", any), ("cumsum", cumsum),
-                   ("cumprod", cumprod), ("softmax", softmax), ("log_softmax", log_softmax)):
-    _method(_fn, _name)
-
-
-def _scan_inplace(name: str, fn):
-    def method_(self, dim, *, dtype=None):
-        fn(self, dim, dtype=self.dtype if dtype is None else dtype, out=self)
-        return self
-    method_.__name__ = method_.__qualname__ = name + "_"
-    setattr(Tensor, name + "_", method_)
-
-
-_scan_inplace("cumsum", cumsum)
-_scan_inplace("cumprod", cumprod)
-
-del _name, _fn
 
 __all__ = [n for n in list(globals()) if not n.startswith("_") and callable(globals()[n])
            and getattr(globals()[n], "__module__", None) == __name__] + ["return_types"]

@@ -341,23 +341,3 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
     for pos, i in enumerate(lead + [d1, d2]):
         inverse[i] = pos
     return back.permute(*inverse)
-
-
-def inplace_method(fn):
-    """The Tensor method fn_ : self.copy_(fn(self, ...)) (autograd records the copy)."""
-    def method(self, *args, **kwargs):
-        return self.copy_(fn(self, *args, **kwargs))
-    method.__name__ = fn.__name__ + "_"
-    return method
-
-
-def _attach() -> None:
-    for name in ("logcumsumexp", "cummax", "cummin", "kthvalue", "median", "nanmedian", "aminmax", "index_copy",
-                 "index_fill", "index_reduce", "masked_scatter", "take", "put", "select_scatter", "slice_scatter",
-                 "diagonal_scatter"):
-        setattr(Tensor, name, globals()[name])
-    for fn in (index_copy, index_fill, index_reduce, masked_scatter, put):
-        setattr(Tensor, fn.__name__ + "_", inplace_method(fn))
-
-
-_attach()

@@ -9,10 +9,10 @@ import numbers
 import operator
 
 from . import _warnings
-from ._binary import _make_scalar, _wrap
+from ._binary import _make_scalar
 from ._lib import error, ffi, lib
 from ._size import size_args
-from ._tensor import Tensor, _call, _out, _write_out
+from ._tensor import Tensor, _call, _checked, _out, _write_out
 
 _NULL = ffi.NULL
 
@@ -237,6 +237,9 @@ def tile(input: Tensor, dims) -> Tensor:
     return _repeat(input, dims)
 
 
+TENSOR_METHODS: dict = {}  # tril_ and triu_; _tensor_methods binds them
+
+
 def _tri(name: str):
     twin, raw = getattr(lib, "nbpy_" + name), getattr(lib, "nb_" + name)
 
@@ -252,8 +255,7 @@ def _tri(name: str):
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"{name}(input, diagonal=0) -> Tensor: the {'lower' if name == 'tril' else 'upper'} triangle."
-    setattr(Tensor, name, lambda self, diagonal=0: fn(self, diagonal))
-    setattr(Tensor, name + "_", method_)
+    TENSOR_METHODS[name + "_"] = method_
     return fn
 
 
@@ -524,7 +526,7 @@ def sort(input: Tensor, dim=-1, descending: bool = False, stable: bool = False, 
                          pair, pair + 1)
     if status:
         raise error(status)
-    result = sort_result(_wrap(pair[0]), _wrap(pair[1]))
+    result = sort_result(_checked(pair[0]), _checked(pair[1]))
     return result if out is None else _write_pair(out, result, "sort", sort_result)
 
 
@@ -547,55 +549,9 @@ def topk(input: Tensor, k, dim=-1, largest: bool = True, sorted: bool = True, *,
                          int(bool(sorted)), pair, pair + 1)
     if status:
         raise error(status)
-    result = topk_result(_wrap(pair[0]), _wrap(pair[1]))
+    result = topk_result(_checked(pair[0]), _checked(pair[1]))
     return result if out is None else _write_pair(out, result, "topk", topk_result)
 
-
-# ---- Tensor methods ----
-
-def _methods() -> None:
-    T = Tensor
-    T.split = lambda self, split_size, dim=0: split(self, split_size, dim)
-    T.tensor_split = lambda self, indices_or_sections, dim=0: tensor_split(self, indices_or_sections, dim)
-    T.chunk = lambda self, chunks, dim=0: chunk(self, chunks, dim)
-    T.unbind = lambda self, dim=0: unbind(self, dim)
-    T.flip = lambda self, *dims: flip(self, dims[0] if len(dims) == 1 and not hasattr(dims[0], "__index__") else dims)
-    T.fliplr = fliplr
-    T.flipud = flipud
-    T.roll = lambda self, shifts, dims=None: roll(self, shifts, dims)
-    T.repeat = _repeat
-    T.tile = lambda self, *dims: tile(self, size_args(dims, "tile"))
-    T.movedim = T.moveaxis = lambda self, source, destination: movedim(self, source, destination)
-    T.gather = lambda self, dim, index: gather(self, dim, index)
-    T.scatter = lambda self, dim, index, src=None, *, value=None, reduce=None: _scatter(
-        "scatter", self, dim, index, src, value, None, reduce)
-    T.scatter_ = lambda self, dim, index, src=None, *, value=None, reduce=None: _scatter(
-        "scatter_", self, dim, index, src, value, self, reduce)
-    T.scatter_add = lambda self, dim, index, src: _scatter_add(self, dim, index, src)
-    T.scatter_add_ = lambda self, dim, index, src: _scatter_add(self, dim, index, src, self)
-    T.scatter_reduce = lambda self, dim, index, src, reduce, *, include_self=True: _scatter_reduce(
-        "scatter_reduce", self, dim, index, src, reduce, include_self)
-    T.scatter_reduce_ = lambda self, dim, index, src, reduce, *, include_self=True: _scatter_reduce(
-        "scatter_reduce_", self, dim, index, src, reduce, include_self, self)
-    T.index_select = lambda self, dim, index: index_select(self, dim, index)
-    T.index_add = lambda self, dim, index, source, *, alpha=1: _index_add(self, dim, index, source, alpha)
-    T.index_add_ = lambda self, dim, index, source, *, alpha=1: _index_add(self, dim, index, source, alpha, self)
-    T.index_put = lambda self, indices, values, accumulate=False: _index_put(self, indices, values, accumulate, False)
-    T.index_put_ = lambda self, indices, values, accumulate=False: _index_put(self, indices, values, accumulate, True)
-    T.take_along_dim = lambda self, indices, dim=None: take_along_dim(self, indices, dim)
-    T.masked_fill = lambda self, mask, value: masked_fill(self, mask, value)
-    T.masked_fill_ = _masked_fill_
-    T.masked_select = lambda self, mask: masked_select(self, mask)
-    T.nonzero = lambda self, *, as_tuple=False: nonzero(self, as_tuple=as_tuple)
-    T.argwhere = argwhere
-    T.count_nonzero = lambda self, dim=None: count_nonzero(self, dim)
-    T.sort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)
-    T.argsort = lambda self, dim=-1, descending=False, stable=False: argsort(self, dim, descending, stable)
-    T.msort = msort
-    T.topk = lambda self, k, dim=-1, largest=True, sorted=True: topk(self, k, dim, largest, sorted)
-
-
-_methods()
 
 __all__ = ["cat", "concat", "concatenate", "stack", "split",
            "tensor_split", "chunk", "unbind", "flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "movedim",

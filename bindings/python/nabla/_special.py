@@ -205,19 +205,3 @@ def _write(result: Tensor, out) -> Tensor:
         return result
     out.resize_(result.shape)
     return out.copy_(result)
-
-
-def _attach() -> None:
-    for name in ("lgamma", "digamma", "erfinv", "logit", "xlogy", "logaddexp", "logaddexp2", "mvlgamma", "sinc"):
-        setattr(Tensor, name, globals()[name])
-    Tensor.polygamma = lambda self, n: polygamma(n, self)
-    for name in ("lgamma", "digamma", "erfinv", "logit", "xlogy", "sinc"):
-        fn = globals()[name]
-
-        def inplace(self, *args, _fn=fn, **kwargs):
-            return self.copy_(_fn(self, *args, **kwargs))
-        inplace.__name__ = name + "_"
-        setattr(Tensor, name + "_", inplace)
-
-
-_attach()

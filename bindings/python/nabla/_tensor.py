@@ -6,18 +6,18 @@ from __future__ import annotations
 import operator
 
 from . import _dtype, _device
+from ._format import tensor_repr
 from ._lib import error, ffi, lib, scratch
-from ._lib import queued as _cb_queue
 from ._size import Size, size_args
 
 _INT64_MIN = -(1 << 63)
 _item_kind, _item_double, _item_int = lib.nbpy_item_kind, lib.nbpy_item_double, lib.nbpy_item_int
 _FLOAT_CODES = (lib.NB_F32, lib.NB_F64, lib.NB_F16, lib.NB_BF16)
 _new_object = object.__new__
-_select = lib.nbpy_tensor_select
 
 
-def _wrap(handle) -> "Tensor":
+def _from_handle(handle) -> "Tensor":
+    """A Tensor owning a handle that a successful call returned (never NULL; see _checked)."""
     t = _new_object(Tensor)
     t._h = handle
     t._shape = None
@@ -87,15 +87,23 @@ class Tensor:
     # the in-place view ops (_become) swap in another handle. Both reset it.
     __slots__ = ("_h", "_shape", "__weakref__")
 
-    def __new__(cls, *args, **kwargs):
-        """Tensor(*size) is uninitialised, Tensor(data) copies data; both use the default dtype."""
-        from . import _factory
-        if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], Size):
-            return _factory.tensor(args[0], dtype=_dtype.get_default_dtype(), **kwargs)
-        return _factory.empty(*args, **kwargs)
+    # Tensor(...) (__new__), new_empty, new_zeros, ... are made by _factory.py, type() by _legacy.py.
 
     def __del__(self, _release=lib.nb_tensor_release):
         _release(self._h)
+
+    __hash__ = object.__hash__  # tensors hash by identity even though == is elementwise
+    __array_priority__ = 1000  # numpy_scalar + tensor defers to Tensor.__radd__
+
+    def __deepcopy__(self, memo):
+        """copy.deepcopy(tensor): a clone with the same requires_grad (PyTorch's behaviour for leaves)."""
+        if id(self) in memo:
+            return memo[id(self)]
+        result = self.detach().clone()
+        if self.requires_grad:
+            result.requires_grad_(True)
+        memo[id(self)] = result
+        return result
 
     # ---- metadata ----
 
@@ -276,7 +284,7 @@ class Tensor:
             raise error(status)
         h = out[0]
         if h:
-            return _wrap(h)
+            return _from_handle(h)
         if not lib.nb_tensor_is_leaf(self._h) and not lib.nb_tensor_retains_grad(self._h):
             import warnings
             warnings.warn("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -297,17 +305,6 @@ class Tensor:
     @grad.deleter
     def grad(self) -> None:
         lib.nb_tensor_set_grad(self._h, ffi.NULL)
-
-    @property
-    def grad_fn(self):
-        out = ffi.new("nb_node*[1]")
-        status = lib.nb_tensor_grad_fn(self._h, out)
-        if status:
-            raise error(status)
-        if not out[0]:
-            return None
-        from .autograd.graph import Node
-        return Node._own(out[0])
 
     @property
     def output_nr(self) -> int:
@@ -336,52 +333,9 @@ class Tensor:
     def data(self) -> "Tensor":
         return self.detach()
 
-    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
-        """Accumulates the gradient of this tensor into the leaves' .grad."""
-        if gradient is None and inputs is None and not create_graph and not retain_graph:
-            buf = scratch.out
-            buf[0] = self._h
-            status = lib.nb_backward(buf, ffi.NULL, 1, 0, 0)
-            if _cb_queue.items is not None:
-                from .autograd import _callbacks
-                _callbacks.run_queued(not status)
-            if status:
-                from .autograd import _callbacks
-                _callbacks.raise_for(status)
-            return
-        from .autograd.engine import backward
-        backward(self, gradient, retain_graph, create_graph, inputs)
-
-    def register_hook(self, hook):
-        """hook(grad) -> Tensor or None runs when this tensor's gradient is computed."""
-        from .autograd import _callbacks
-        from .autograd.graph import RemovableHandle
-        if not callable(hook):
-            raise TypeError(f"register_hook expects a callable, got {type(hook).__name__}")
-        payload = _callbacks.new_payload(hook)
-        status = lib.nb_tensor_register_hook(self._h, lib.nbpy_hook_call, payload, lib.nbpy_payload_release,
-                                             scratch.i64)
-        if status:
-            _callbacks.nbpy_payload_release(payload)
-            raise error(status)
-        return RemovableHandle(self, scratch.i64[0])
-
-    def register_post_accumulate_grad_hook(self, hook):
-        """hook(self) runs after backward has accumulated this leaf's gradient into .grad; returns a
-        handle whose remove() takes it off."""
-        import weakref
-        from .autograd import _callbacks
-        from .autograd.graph import RemovableHandle
-        payload = _callbacks.new_payload((hook, weakref.ref(self)))
-        status = lib.nb_tensor_register_post_accumulate_grad_hook(self._h, lib.nbpy_post_accumulate_hook_call,
-                                                                  payload, lib.nbpy_payload_release, scratch.i64)
-        if status:
-            _callbacks.nbpy_payload_release(payload)
-            raise error(status)
-        return RemovableHandle(self, scratch.i64[0])
+    # grad_fn, backward and the gradient hooks live in autograd/graph.py and autograd/engine.py.
 
     def __repr__(self) -> str:
-        from ._format import tensor_repr
         return tensor_repr(self)
 
     __str__ = __repr__
@@ -480,9 +434,6 @@ class Tensor:
                                f"({shape[dim]}) in the input tensor")
         return self.reshape(*shape[:dim], *sizes, *shape[dim + 1:])
 
-    def ravel(self) -> "Tensor":
-        return self.reshape(-1)
-
     def narrow(self, dim, start, length) -> "Tensor":
         return _call(lib.nbpy_tensor_narrow, self._h, _dim_arg(dim), operator.index(start), operator.index(length))
 
@@ -536,26 +487,11 @@ class Tensor:
     def clone(self) -> "Tensor":
         return _call(lib.nbpy_tensor_clone, self._h)
 
-    def __getitem__(self, index) -> "Tensor":
-        if index.__class__ is int:
-            return _checked(_select(self._h, 0, index))
-        return _getitem(self, index)
-
-    def __setitem__(self, index, value) -> None:
-        target = self if index is Ellipsis else _getitem(self, index)
-        target.copy_(value)
+    # t[index] and t[index] = value live in _indexing.py.
 
     # ---- copies and conversions ----
 
-    def copy_(self, src, non_blocking: bool = False) -> "Tensor":
-        """Copies src into self in place (broadcasting src, converting its dtype)."""
-        if not isinstance(src, Tensor):
-            from ._factory import _scalar_or_data
-            src = _scalar_or_data(src, self.dtype)
-        status = lib.nb_tensor_copy_v2_(self._h, src._h, 1) if non_blocking else lib.nb_tensor_copy_(self._h, src._h)
-        if status:
-            raise error(status)
-        return self
+    # copy_ (from a tensor, a number or nested lists) lives in _factory.py.
 
     def resize_(self, *sizes, memory_format=None) -> "Tensor":
         """Gives self the shape (contiguous strides at the same offset), growing its storage
@@ -619,47 +555,3 @@ class Tensor:
         dev = "cuda" if device is None else _device.device("cuda", device) if isinstance(device, int) else device
         return self.to(dev, non_blocking=non_blocking)
 
-    # ---- new tensors like this one ----
-
-    def new_empty(self, *size, dtype=None, device=None) -> "Tensor":
-        from ._factory import empty
-        return empty(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_zeros(self, *size, dtype=None, device=None) -> "Tensor":
-        from ._factory import zeros
-        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_ones(self, *size, dtype=None, device=None) -> "Tensor":
-        from ._factory import ones
-        return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_full(self, size, fill_value, *, dtype=None, device=None) -> "Tensor":
-        from ._factory import full
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_tensor(self, data, *, dtype=None, device=None) -> "Tensor":
-        from ._factory import tensor
-        return tensor(data, dtype=dtype or self.dtype, device=device or self.device)
-
-    # Last in the class body: the name `type` would shadow the builtin for the body below it.
-    def type(self, dtype=None, non_blocking: bool = False, **kwargs):
-        """type() -> 'torch.FloatTensor'; type(dtype | nabla.LongTensor | 'torch.LongTensor') -> converted."""
-        from ._legacy import tensor_type
-        return tensor_type(self, dtype, non_blocking, **kwargs)
-
-
-from ._indexing import getitem as _getitem  # noqa: E402 - _indexing needs Tensor defined first
-
-
-def _conversion(name: str, dtype: _dtype.dtype):
-    def convert(self: Tensor) -> Tensor:
-        return self.to(dtype)
-    convert.__name__ = convert.__qualname__ = name
-    convert.__doc__ = f"self.to({dtype!r})"
-    return convert
-
-
-for _name, _dt in (("float", _dtype.float32), ("double", _dtype.float64), ("half", _dtype.float16),
-                   ("bfloat16", _dtype.bfloat16), ("char", _dtype.int8), ("short", _dtype.int16),
-                   ("int", _dtype.int32), ("long", _dtype.int64), ("byte", _dtype.uint8), ("bool", _dtype.bool_)):
-    setattr(Tensor, _name, _conversion(_name, _dt))

@@ -241,19 +241,3 @@ def float_power_(self: Tensor, exponent) -> Tensor:
         raise RuntimeError(f"the base given to float_power_ has dtype {_torch_name(self.dtype)} but the operation's "
                            f"result requires dtype Double")
     return self.copy_(nb.float_power(self, exponent))
-
-
-def _attach() -> None:
-    for fn in (exponential_, cauchy_, geometric_, log_normal_, fill_diagonal_, new, apply_, map_, map2_,
-               new_empty_strided, mvlgamma_, polygamma_, float_power_):
-        setattr(Tensor, fn.__name__, fn)
-    Tensor.layout = property(lambda self: strided, doc="torch.strided: nabla's only layout")
-    Tensor.is_meta = property(lambda self: False, doc="False: nabla has no meta device")
-    Tensor.is_nested = property(lambda self: False, doc="False: nabla has no nested tensors")
-    Tensor.const_data_ptr = lambda self: self.data_ptr()
-    Tensor.is_distributed = lambda self: False
-    Tensor.hardshrink = lambda self, lambd=0.5: _nb().nn.functional.hardshrink(self, lambd)
-    Tensor.prelu = lambda self, weight: _nb().nn.functional.prelu(self, weight)
-
-
-_attach()

@@ -257,15 +257,3 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool,
 
 triplet_margin_loss = _loss("triplet_margin_loss", ("anchor", "positive", "negative", "margin", "p", "eps", "swap"),
                             (1.0, 2.0, 1e-6, False))
-
-
-def _attach() -> None:
-    Tensor.narrow_copy = narrow_copy
-    Tensor.unsafe_split, Tensor.unsafe_chunk, Tensor.unsafe_split_with_sizes = (unsafe_split, unsafe_chunk,
-                                                                                 unsafe_split_with_sizes)
-    for name in ("inner", "cholesky", "cholesky_solve", "cholesky_inverse", "qr", "svd", "pinverse"):
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, globals()[name])
-
-
-_attach()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numbers
 
 from . import _dtype
-from ._binary import _operand, _wrap, maximum, minimum
+from ._binary import _operand, maximum, minimum
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _out, _write_out
+from ._tensor import Tensor, _checked, _out, _write_out
 
 _NULL = ffi.NULL
 _INF = float("inf")
@@ -24,19 +24,22 @@ def _call_into(raw, args: tuple, out: Tensor | None, fname: str):
     return out
 
 
+TENSOR_METHODS: dict = {}  # Tensor.<name>, <name>_ and the operators; _tensor_methods binds them
+
+
 def _define(name: str, aliases: tuple = (), dunder: str | None = None, params: tuple = ()):
-    """nabla.<name>(input, *params, out=None), Tensor.<name>(*params) and Tensor.<name>_()."""
+    """nabla.<name>(input, *params, out=None) and, in TENSOR_METHODS, Tensor.<name>(*params) and <name>_()."""
     twin, raw = getattr(lib, "nbpy_" + name), getattr(lib, "nb_" + name)
 
     def fn(input, *args, out=None):
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
         if out is None:
-            return _wrap(twin(input._h, *args, _NULL))
+            return _checked(twin(input._h, *args, _NULL))
         return _call_into(raw, (input._h, *args), out, name)
 
     def method(self, *args):
-        return _wrap(twin(self._h, *args, _NULL))
+        return _checked(twin(self._h, *args, _NULL))
 
     def method_(self, *args):
         return _call_into(raw, (self._h, *args), self, name + "_")
@@ -46,10 +49,9 @@ def _define(name: str, aliases: tuple = (), dunder: str | None = None, params: t
     method.__name__, method_.__name__ = name, name + "_"
     for n in (name, *aliases):
         globals()[n] = fn
-        setattr(Tensor, n, method)
-        setattr(Tensor, n + "_", method_)
+        TENSOR_METHODS[n], TENSOR_METHODS[n + "_"] = method, method_
     if dunder:
-        setattr(Tensor, dunder, method)
+        TENSOR_METHODS[dunder] = method
 
 
 for _name, _aliases in (
@@ -65,6 +67,7 @@ _define("abs", ("absolute",), "__abs__")
 _define("bitwise_not", (), "__invert__")
 _define("round")
 _round_half_even = globals()["round"]
+del TENSOR_METHODS["round"]  # Tensor.round takes decimals= (_tensor_methods); round_ rounds half to even
 
 
 def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
@@ -76,10 +79,6 @@ def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A00
     return result if out is None else _write_out(out, result, "round", _SAME)
 
 
-Tensor.round = lambda self, decimals=0: round(self, decimals=decimals)
-Tensor.__pos__ = lambda self: self
-Tensor.positive = lambda self: self
-
 _FINITE_MAX = {_dtype.float32: 3.4028234663852886e38, _dtype.float64: 1.7976931348623157e308,
                _dtype.float16: 65504.0, _dtype.bfloat16: 3.3895313892515355e38}
 
@@ -90,12 +89,8 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
     big = _FINITE_MAX.get(input.dtype, 0.0)
     args = (float(nan), big if posinf is None else float(posinf), -big if neginf is None else float(neginf))
     if out is None:
-        return _wrap(lib.nbpy_nan_to_num(input._h, *args, _NULL))
+        return _checked(lib.nbpy_nan_to_num(input._h, *args, _NULL))
     return _call_into(lib.nb_nan_to_num, (input._h, *args), out, "nan_to_num")
-
-
-Tensor.nan_to_num = lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf)
-Tensor.nan_to_num_ = lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf, out=self)
 
 
 def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A002 - PyTorch's names
@@ -119,13 +114,11 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
         input = input.to(_dtype.get_default_dtype())  # a float bound promotes an integer tensor
     args = (input._h, -_INF if min is None else float(min), _INF if max is None else float(max))
     if out is None:
-        return _wrap(lib.nbpy_clamp(*args, _NULL))
+        return _checked(lib.nbpy_clamp(*args, _NULL))
     return _call_into(lib.nb_clamp, args, out, "clamp")
 
 
 clip = clamp
-Tensor.clamp = Tensor.clip = lambda self, min=None, max=None: clamp(self, min, max)
-Tensor.clamp_ = Tensor.clip_ = lambda self, min=None, max=None: clamp(self, min, max, out=self)
 
 
 def where(condition: Tensor, input, other, *, out=None) -> Tensor:
@@ -135,11 +128,9 @@ def where(condition: Tensor, input, other, *, out=None) -> Tensor:
     a, ka = _operand(input, "where")
     b, kb = _operand(other, "where")
     if out is None:
-        return _wrap(lib.nbpy_where(condition._h, a, b, _NULL))
+        return _checked(lib.nbpy_where(condition._h, a, b, _NULL))
     return _call_into(lib.nb_where, (condition._h, a, b), out, "where")
 
-
-Tensor.where = lambda self, condition, other: where(condition, self, other)
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__]

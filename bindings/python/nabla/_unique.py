@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _wrap
+from ._tensor import Tensor, _from_handle
 
 _NULL = ffi.NULL
 
@@ -16,18 +16,18 @@ def _results(call, return_inverse: bool, return_counts: bool):
     status = call(outs, outs + 1 if return_inverse else _NULL, outs + 2 if return_counts else _NULL)
     if status:
         raise error(status)
-    values = _wrap(outs[0])
+    values = _from_handle(outs[0])
     if not (return_inverse or return_counts):
         return values
     result = [values]
     if return_inverse:
-        result.append(_wrap(outs[1]))
+        result.append(_from_handle(outs[1]))
     if return_counts:
-        result.append(_wrap(outs[2]))
+        result.append(_from_handle(outs[2]))
     return tuple(result)
 
 
-def _check(fname: str, input, dim):
+def _checked_dim(fname: str, input, dim):
     if not isinstance(input, Tensor):
         raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     if dim is None:
@@ -42,7 +42,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
            dim=None):
     """The sorted distinct values of the flattened input (dim=None) or its distinct slices along dim, with the
     inverse mapping and counts on request."""
-    d = _check("unique", input, dim)
+    d = _checked_dim("unique", input, dim)
     s = int(bool(sorted))
     if d is None:
         return _results(lambda v, i, c: lib.nb_unique(input._h, s, v, i, c), return_inverse, return_counts)
@@ -52,14 +52,9 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None):
     """input with every run of equal consecutive elements (of the flattened input, or slices along dim) kept
     once, with the inverse mapping and the run lengths on request."""
-    d = _check("unique_consecutive", input, dim)
+    d = _checked_dim("unique_consecutive", input, dim)
     return _results(lambda v, i, c: lib.nb_unique_consecutive(input._h, 0 if d is None else d, d is not None, v, i, c),
                     return_inverse, return_counts)
 
-
-Tensor.unique = lambda self, sorted=True, return_inverse=False, return_counts=False, dim=None: unique(
-    self, sorted, return_inverse, return_counts, dim)
-Tensor.unique_consecutive = lambda self, return_inverse=False, return_counts=False, dim=None: unique_consecutive(
-    self, return_inverse, return_counts, dim)
 
 __all__ = ["unique", "unique_consecutive"]

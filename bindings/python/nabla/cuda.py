@@ -25,7 +25,7 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
 from ._lib import OutOfMemoryError  # noqa: E402
 
 
-def _check(status: int) -> None:
+def _check_status(status: int) -> None:
     if status:
         raise error(status)
 
@@ -33,7 +33,7 @@ def _check(status: int) -> None:
 def device_count() -> int:
     """Number of usable CUDA devices (0 without a driver, a device or the plugin)."""
     out = scratch.i32
-    _check(lib.nb_device_count(lib.NB_CUDA, out))
+    _check_status(lib.nb_device_count(lib.NB_CUDA, out))
     return out[0]
 
 
@@ -46,7 +46,7 @@ def unavailable_reason() -> str:
     return ffi.string(lib.nb_device_unavailable_reason(lib.NB_CUDA)).decode()
 
 
-def _index(dev, optional: bool = True) -> int:
+def _device_index(dev, optional: bool = True) -> int:
     """A CUDA device index from an int, 'cuda:1', a device or None (-1: the current one)."""
     if dev is None:
         return -1
@@ -60,22 +60,22 @@ def _index(dev, optional: bool = True) -> int:
 
 def current_device() -> int:
     out = scratch.i32
-    _check(lib.nb_device_current(lib.NB_CUDA, out))
+    _check_status(lib.nb_device_current(lib.NB_CUDA, out))
     return out[0]
 
 
 def set_device(device) -> None:
     """Sets the calling thread's current CUDA device; a negative index is ignored (as in PyTorch)."""
-    idx = _index(device)
+    idx = _device_index(device)
     if idx >= 0:
-        _check(lib.nb_device_set_current(lib.NB_CUDA, idx))
+        _check_status(lib.nb_device_set_current(lib.NB_CUDA, idx))
 
 
 class device:
     """Context manager that makes a CUDA device current (None or -1: no change)."""
 
     def __init__(self, device) -> None:
-        self.idx = _index(device)
+        self.idx = _device_index(device)
         self.prev_idx = -1
 
     def __enter__(self):
@@ -118,13 +118,13 @@ _properties: dict[int, _CudaDeviceProperties] = {}
 def get_device_properties(device=None) -> _CudaDeviceProperties:
     """The properties of a CUDA device (None: the current one)."""
     import json
-    idx = _index(device)
+    idx = _device_index(device)
     if idx < 0:
         idx = current_device()
     if idx not in _properties:
         needed = ffi.new("int64_t*")
         buf = ffi.new("char[]", 2048)
-        _check(lib.nb_device_properties(lib.NB_CUDA, idx, buf, 2048, needed))
+        _check_status(lib.nb_device_properties(lib.NB_CUDA, idx, buf, 2048, needed))
         _properties[idx] = _CudaDeviceProperties(json.loads(ffi.string(buf).decode()))
     return _properties[idx]
 
@@ -149,7 +149,7 @@ def is_bf16_supported(including_emulation: bool = True) -> bool:
 
 def synchronize(device=None) -> None:
     """Waits for all work on a CUDA device; reports errors of asynchronous work."""
-    _check(lib.nb_device_synchronize(lib.NB_CUDA, _index(device)))
+    _check_status(lib.nb_device_synchronize(lib.NB_CUDA, _device_index(device)))
 
 
 # ---- streams and events ----
@@ -168,7 +168,7 @@ class Stream:
     def __init__(self, device=None, priority: int = 0, **kwargs) -> None:
         out = ffi.new("nb_stream**")
         with _device_scope(device):
-            _check(lib.nb_stream_create(lib.NB_CUDA, -1, int(priority), out))
+            _check_status(lib.nb_stream_create(lib.NB_CUDA, -1, int(priority), out))
         self._h = out[0]
 
     def __del__(self) -> None:
@@ -196,17 +196,17 @@ class Stream:
 
     def query(self) -> bool:
         out = ffi.new("int32_t*")
-        _check(lib.nb_stream_query(self._h, out))
+        _check_status(lib.nb_stream_query(self._h, out))
         return bool(out[0])
 
     def synchronize(self) -> None:
-        _check(lib.nb_stream_synchronize(self._h))
+        _check_status(lib.nb_stream_synchronize(self._h))
 
     def wait_event(self, event: "Event") -> None:
-        _check(lib.nb_stream_wait_event(self._h, event._h))
+        _check_status(lib.nb_stream_wait_event(self._h, event._h))
 
     def wait_stream(self, stream: "Stream") -> None:
-        _check(lib.nb_stream_wait_stream(self._h, stream._h))
+        _check_status(lib.nb_stream_wait_stream(self._h, stream._h))
 
     def record_event(self, event: "Event | None" = None) -> "Event":
         if event is None:
@@ -235,7 +235,7 @@ class ExternalStream(Stream):
         out = ffi.new("nb_stream**")
         self._h = None
         with _device_scope(device):
-            _check(lib.nb_stream_from_native(lib.NB_CUDA, -1, ffi.cast("void*", int(stream_ptr)), out))
+            _check_status(lib.nb_stream_from_native(lib.NB_CUDA, -1, ffi.cast("void*", int(stream_ptr)), out))
         self._h = out[0]
 
 
@@ -246,20 +246,20 @@ class _device_scope(device):
 
 def current_stream(device=None) -> Stream:
     out = ffi.new("nb_stream**")
-    _check(lib.nb_stream_current(lib.NB_CUDA, _index(device), out))
+    _check_status(lib.nb_stream_current(lib.NB_CUDA, _device_index(device), out))
     return _wrap_stream(out[0])
 
 
 def default_stream(device=None) -> Stream:
     out = ffi.new("nb_stream**")
-    _check(lib.nb_stream_default(lib.NB_CUDA, _index(device), out))
+    _check_status(lib.nb_stream_default(lib.NB_CUDA, _device_index(device), out))
     return _wrap_stream(out[0])
 
 
 def set_stream(stream: Stream | None) -> None:
     """Makes stream the calling thread's current stream on its device (None: no change)."""
     if stream is not None:
-        _check(lib.nb_stream_set_current(stream._h))
+        _check_status(lib.nb_stream_set_current(stream._h))
 
 
 class StreamContext:
@@ -308,7 +308,7 @@ class Event:
         flags = (lib.NB_EVENT_TIMING if enable_timing else 0) | (lib.NB_EVENT_BLOCKING if blocking else 0)
         out = ffi.new("nb_event**")
         self._h = None
-        _check(lib.nb_event_create(lib.NB_CUDA, -1, flags, out))
+        _check_status(lib.nb_event_create(lib.NB_CUDA, -1, flags, out))
         self._h = out[0]
 
     def __del__(self) -> None:
@@ -318,23 +318,23 @@ class Event:
             lib.nb_event_release(h)
 
     def record(self, stream: Stream | None = None) -> None:
-        _check(lib.nb_event_record(self._h, ffi.NULL if stream is None else stream._h))
+        _check_status(lib.nb_event_record(self._h, ffi.NULL if stream is None else stream._h))
 
     def wait(self, stream: Stream | None = None) -> None:
         (current_stream() if stream is None else stream).wait_event(self)
 
     def query(self) -> bool:
         out = ffi.new("int32_t*")
-        _check(lib.nb_event_query(self._h, out))
+        _check_status(lib.nb_event_query(self._h, out))
         return bool(out[0])
 
     def synchronize(self) -> None:
-        _check(lib.nb_event_synchronize(self._h))
+        _check_status(lib.nb_event_synchronize(self._h))
 
     def elapsed_time(self, end_event: "Event") -> float:
         """Milliseconds from this event to end_event (both recorded and complete)."""
         out = ffi.new("double*")
-        _check(lib.nb_event_elapsed_time(self._h, end_event._h, out))
+        _check_status(lib.nb_event_elapsed_time(self._h, end_event._h, out))
         return out[0]
 
     @property
@@ -353,7 +353,7 @@ def _raw_stats(device=None):
         return None
     s = ffi.new("nb_memory_stats*")
     s.struct_size = ffi.sizeof("nb_memory_stats")
-    _check(lib.nb_memory_stats_get(lib.NB_CUDA, _index(device), s))
+    _check_status(lib.nb_memory_stats_get(lib.NB_CUDA, _device_index(device), s))
     return s
 
 
@@ -404,7 +404,7 @@ def max_memory_reserved(device=None) -> int:
 
 
 def reset_peak_memory_stats(device=None) -> None:
-    _check(lib.nb_memory_reset_peak(lib.NB_CUDA, _index(device)))
+    _check_status(lib.nb_memory_reset_peak(lib.NB_CUDA, _device_index(device)))
 
 
 def reset_max_memory_allocated(device=None) -> None:
@@ -414,25 +414,25 @@ def reset_max_memory_allocated(device=None) -> None:
 def empty_cache() -> None:
     """Returns every unused cached segment to the device (a no-op without CUDA)."""
     if is_available():
-        _check(lib.nb_memory_empty_cache(lib.NB_CUDA, -1))
+        _check_status(lib.nb_memory_empty_cache(lib.NB_CUDA, -1))
 
 
 def mem_get_info(device=None) -> tuple[int, int]:
     """(free, total) bytes of the device, as the driver reports them."""
     f, t = ffi.new("int64_t*"), ffi.new("int64_t*")
-    _check(lib.nb_device_memory_info(lib.NB_CUDA, _index(device), f, t))
+    _check_status(lib.nb_device_memory_info(lib.NB_CUDA, _device_index(device), f, t))
     return f[0], t[0]
 
 
 def _snapshot_json(device=None) -> dict:
     import json
     need = ffi.new("int64_t*")
-    idx = _index(device)
-    _check(lib.nb_memory_snapshot(lib.NB_CUDA, idx, ffi.NULL, 0, need))
+    idx = _device_index(device)
+    _check_status(lib.nb_memory_snapshot(lib.NB_CUDA, idx, ffi.NULL, 0, need))
     while True:
         cap = need[0] + 1
         buf = ffi.new("char[]", cap)
-        _check(lib.nb_memory_snapshot(lib.NB_CUDA, idx, buf, cap, need))
+        _check_status(lib.nb_memory_snapshot(lib.NB_CUDA, idx, buf, cap, need))
         if need[0] < cap:
             return json.loads(ffi.string(buf).decode())
 
@@ -446,7 +446,7 @@ def memory_summary(device=None, abbreviated: bool = False) -> str:
     """A table of the allocator's counters like PyTorch's."""
     if not is_available():
         raise RuntimeError(f"memory_summary: CUDA is not available: {unavailable_reason()}")
-    dev = current_device() if device is None else _index(device)
+    dev = current_device() if device is None else _device_index(device)
     return summary_table(memory_stats(dev), dev)
 
 
@@ -464,12 +464,7 @@ def _is_pinned(self: Tensor, device=None) -> bool:
 
 def _record_stream(self: Tensor, stream: Stream) -> None:
     """Marks this tensor's memory as used by work on stream, so it is not reused before that work ends."""
-    _check(lib.nb_tensor_record_stream(self._h, stream._h))
-
-
-Tensor.pin_memory = _pin_memory
-Tensor.is_pinned = _is_pinned
-Tensor.record_stream = _record_stream
+    _check_status(lib.nb_tensor_record_stream(self._h, stream._h))
 
 
 # ---- random numbers: nabla has one generator for every device (see nabla.Generator) ----
@@ -497,19 +492,19 @@ seed_all = seed
 def initial_seed() -> int:
     """The seed of the generator CUDA tensors draw from (raises without a GPU, as PyTorch)."""
     if not is_available():
-        _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))  # raises with the reason
+        _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))  # raises with the reason
     return _random.initial_seed()
 
 
 def get_rng_state(device="cuda"):
     if not is_available():
-        _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+        _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
     return _random.get_rng_state()
 
 
 def set_rng_state(new_state, device="cuda") -> None:
     if not is_available():
-        _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+        _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
     _random.set_rng_state(new_state)
 
 
@@ -529,4 +524,4 @@ def is_initialized() -> bool:
 
 def init() -> None:
     """Initialises CUDA; raises with the reason when there is no usable device."""
-    _check(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+    _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))

@@ -15,7 +15,7 @@ import operator
 from . import _dtype
 from ._lib import LinAlgError, error, ffi, lib
 from ._linalg import matmul
-from ._tensor import Tensor, _write_out, _wrap
+from ._tensor import Tensor, _write_out, _from_handle
 
 __all__ = ["LinAlgError", "inv", "inv_ex", "solve", "solve_ex", "solve_triangular", "det", "slogdet", "cholesky",
            "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm", "matrix_norm", "norm", "matmul",
@@ -46,7 +46,7 @@ def _call(fn, *args, n: int = 1):
     status = fn(*args, *[outs + i for i in range(n)])
     if status:
         raise error(status)
-    return tuple(_wrap(outs[i]) for i in range(n))
+    return tuple(_from_handle(outs[i]) for i in range(n))
 
 
 def _out1(result: Tensor, out, fname: str) -> Tensor:
@@ -166,7 +166,7 @@ def eigh(A: Tensor, UPLO: str = "L", *, out=None):
 
 
 def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
-    w = _wrap(_one(lambda v: lib.nb_linalg_eigh(_tensor(A, "eigvalsh")._h, _uplo(UPLO), v, _NULL)))
+    w = _from_handle(_one(lambda v: lib.nb_linalg_eigh(_tensor(A, "eigvalsh")._h, _uplo(UPLO), v, _NULL)))
     return _out1(w, out, "linalg.eigvalsh")
 
 
@@ -186,7 +186,7 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
 
 
 def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
-    s = _wrap(_one(lambda v: lib.nb_linalg_svd(_tensor(A, "svdvals")._h, 0, _NULL, v, _NULL)))
+    s = _from_handle(_one(lambda v: lib.nb_linalg_svd(_tensor(A, "svdvals")._h, 0, _NULL, v, _NULL)))
     return _out1(s, out, "linalg.svdvals")
 
 
@@ -277,16 +277,3 @@ def logdet(input: Tensor) -> Tensor:
 
 from ._linalg_composite import cross, diagonal, lstsq, matrix_power, matrix_rank, multi_dot, pinv, vecdot  # noqa: E402
 from ._linalg_more import householder_product, matrix_exp, tensorinv, tensorsolve, vander  # noqa: E402
-
-
-def _top_level() -> None:
-    Tensor.det = lambda self: det(self)
-    Tensor.logdet = lambda self: logdet(self)
-    Tensor.slogdet = lambda self: slogdet(self)
-    Tensor.inverse = lambda self: inv(self)
-    Tensor.cholesky = lambda self, upper=False: cholesky(self, upper=upper)
-    Tensor.matrix_exp = lambda self: matrix_exp(self)
-    Tensor.orgqr = lambda self, input2: householder_product(self, input2)
-
-
-_top_level()

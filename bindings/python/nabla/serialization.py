@@ -21,7 +21,7 @@ import sys
 
 from ._atomic import write_atomically
 from ._lib import error, ffi, lib
-from ._tensor import Tensor, _wrap
+from ._tensor import Tensor, _from_handle
 
 __all__ = ["save", "load"]
 
@@ -126,7 +126,7 @@ def _decode(ck, name: str):
             status = lib.nb_checkpoint_tensor(ck, i, out)
             if status:
                 raise error(status)
-            tensors[key] = _wrap(out[0])
+            tensors[key] = _from_handle(out[0])
     finally:
         lib.nb_checkpoint_release(ck)
     structure = meta.get(_STRUCTURE_KEY)

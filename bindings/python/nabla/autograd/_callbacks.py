@@ -72,9 +72,9 @@ def clear() -> None:
 @ffi.def_extern()
 def nbpy_hook_call(payload, grad, replacement):
     try:
-        from .._tensor import Tensor, _wrap
+        from .._tensor import Tensor, _from_handle
         lib.nb_tensor_retain(grad)
-        result = ffi.from_handle(payload)(_wrap(grad))
+        result = ffi.from_handle(payload)(_from_handle(grad))
         if result is not None:
             if not isinstance(result, Tensor):
                 raise TypeError(f"hook must return a Tensor or None, got {type(result).__name__}")
@@ -91,12 +91,12 @@ def nbpy_post_accumulate_hook_call(payload, t):
     object while it still holds the leaf's handle, else a new one on it. As in PyTorch it may
     return None or that tensor (lambda p: p.add_(p.grad, alpha=-lr)), nothing else."""
     try:
-        from .._tensor import Tensor, _wrap
+        from .._tensor import Tensor, _from_handle
         hook, ref = ffi.from_handle(payload)
         tensor = ref()
         if tensor is None or tensor._h != t:
             lib.nb_tensor_retain(t)
-            tensor = _wrap(t)
+            tensor = _from_handle(t)
         result = hook(tensor)
         if result is not None and result is not tensor:
             if isinstance(result, Tensor):

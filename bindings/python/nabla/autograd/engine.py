@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._lib import ffi, lib
-from .._tensor import Tensor, _wrap
+from .._lib import ffi, lib, queued, scratch
+from .._tensor import Tensor, _from_handle
 from . import _callbacks
 from .grad_mode import no_grad
 
@@ -78,8 +78,23 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                                       len(inputs), bool(retain_graph), bool(create_graph), bool(allow_unused), res)
     if status:
         _callbacks.raise_for(status)
-    grads = tuple(_wrap(h) if h else None for h in res)
+    grads = tuple(_from_handle(h) if h else None for h in res)
     if materialize_grads:
         from .._factory import zeros_like
         grads = tuple(zeros_like(x) if g is None else g for g, x in zip(grads, inputs))
     return grads
+
+
+def tensor_backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
+    """Tensor.backward: accumulates the gradient of this tensor into the leaves' .grad (bound in
+    _tensor_methods.py). The common call, loss.backward(), goes straight to nb_backward."""
+    if gradient is None and inputs is None and not create_graph and not retain_graph:
+        buf = scratch.out
+        buf[0] = self._h
+        status = lib.nb_backward(buf, ffi.NULL, 1, 0, 0)
+        if queued.items is not None:
+            _callbacks.run_queued(not status)
+        if status:
+            _callbacks.raise_for(status)
+        return
+    backward(self, gradient, retain_graph, create_graph, inputs)

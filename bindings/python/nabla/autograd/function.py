@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from .._lib import ffi, lib
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _from_handle
 from . import _callbacks
 from .grad_mode import no_grad
 
@@ -134,7 +134,7 @@ class Function(metaclass=FunctionMeta):
 
 def _borrow(h) -> Tensor:
     lib.nb_tensor_retain(h)
-    return _wrap(h)
+    return _from_handle(h)
 
 
 @ffi.def_extern()

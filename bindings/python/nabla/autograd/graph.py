@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import weakref
 
-from .._lib import error, ffi, lib
+from .._lib import error, ffi, lib, scratch
+from .._tensor import _from_handle
 from . import _callbacks
 
 
@@ -60,7 +62,6 @@ class RemovableHandle:
     __slots__ = ("_tensor_ref", "id")
 
     def __init__(self, tensor, hook_id: int) -> None:
-        import weakref
         self._tensor_ref = weakref.ref(tensor)
         self.id = hook_id
 
@@ -74,6 +75,44 @@ class RemovableHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+# ---- Tensor.grad_fn and the gradient hooks (bound in _tensor_methods.py) ----
+
+def tensor_grad_fn(self):
+    """Tensor.grad_fn: the Node that made this tensor, None for a leaf or a tensor without history."""
+    out = ffi.new("nb_node*[1]")
+    status = lib.nb_tensor_grad_fn(self._h, out)
+    if status:
+        raise error(status)
+    if not out[0]:
+        return None
+    return Node._own(out[0])
+
+
+def tensor_register_hook(self, hook) -> RemovableHandle:
+    """hook(grad) -> Tensor or None runs when this tensor's gradient is computed."""
+    if not callable(hook):
+        raise TypeError(f"register_hook expects a callable, got {type(hook).__name__}")
+    payload = _callbacks.new_payload(hook)
+    status = lib.nb_tensor_register_hook(self._h, lib.nbpy_hook_call, payload, lib.nbpy_payload_release,
+                                         scratch.i64)
+    if status:
+        _callbacks.nbpy_payload_release(payload)
+        raise error(status)
+    return RemovableHandle(self, scratch.i64[0])
+
+
+def tensor_register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+    """hook(self) runs after backward has accumulated this leaf's gradient into .grad; returns a
+    handle whose remove() takes it off."""
+    payload = _callbacks.new_payload((hook, weakref.ref(self)))
+    status = lib.nb_tensor_register_post_accumulate_grad_hook(self._h, lib.nbpy_post_accumulate_hook_call,
+                                                              payload, lib.nbpy_payload_release, scratch.i64)
+    if status:
+        _callbacks.nbpy_payload_release(payload)
+        raise error(status)
+    return RemovableHandle(self, scratch.i64[0])
 
 
 class _HookPair:
@@ -120,9 +159,8 @@ def _unpack_value(pair: _HookPair, value):
 @ffi.def_extern()
 def nbpy_saved_pack(payload, t, packed):
     try:
-        from .._tensor import _wrap
         lib.nb_tensor_retain(t)
-        packed[0] = ffi.cast("void*", _pack_with(ffi.from_handle(payload), _wrap(t)))
+        packed[0] = ffi.cast("void*", _pack_with(ffi.from_handle(payload), _from_handle(t)))
         return lib.NB_OK
     except BaseException as exc:  # noqa: BLE001 - re-raised by the op that saved the tensor
         return _callbacks.park(exc)

@@ -23,7 +23,7 @@ class ProcessExitedException(Exception):
         self.error_index, self.pid, self.exit_code, self.signal_name = error_index, error_pid, exit_code, signal_name
 
 
-def _wrap(fn, i: int, args: tuple, error_queue) -> None:
+def _run_process(fn, i: int, args: tuple, error_queue) -> None:
     try:
         fn(i, *args)
     except KeyboardInterrupt:
@@ -67,7 +67,7 @@ def start_processes(fn, args=(), nprocs: int = 1, join: bool = True, daemon: boo
     processes, queues = [], []
     for i in range(nprocs):
         q = ctx.SimpleQueue()
-        p = ctx.Process(target=_wrap, args=(fn, i, tuple(args), q), daemon=daemon)
+        p = ctx.Process(target=_run_process, args=(fn, i, tuple(args), q), daemon=daemon)
         p.start()
         processes.append(p)
         queues.append(q)

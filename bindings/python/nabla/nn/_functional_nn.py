@@ -10,7 +10,7 @@ import numbers
 import warnings
 
 from .._lib import ffi, lib
-from .._tensor import Tensor, _call, _wrap
+from .._tensor import Tensor, _call, _from_handle as _wrap
 
 _NULL = ffi.NULL
 

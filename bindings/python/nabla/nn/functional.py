@@ -4,7 +4,7 @@ multi_head_attention_forward, softmax & co., the margin losses, unfold / fold, g
 embedding_bag from the other _functional_* files."""
 from __future__ import annotations
 
-from .._binary import _wrap
+from .._tensor import _checked as _wrap
 from .._lib import error, ffi, lib
 from .._linalg import linear  # defined with the linear-algebra family
 from .._random import functional_dropout as dropout  # defined with the random family

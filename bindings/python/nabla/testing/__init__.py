@@ -15,7 +15,7 @@ def _nb():
     return nabla
 
 
-def _tensor(x, like=None):
+def _as_tensor(x, like=None):
     nb = _nb()
     if isinstance(x, nb.Tensor):
         return x
@@ -48,8 +48,8 @@ def assert_close(actual, expected, *, allow_subclasses: bool = True, rtol=None, 
                          check_dtype=check_dtype, msg=msg)
         return
     scalar = not isinstance(actual, nb.Tensor) and not isinstance(expected, nb.Tensor)
-    a = _tensor(actual)
-    e = _tensor(expected)
+    a = _as_tensor(actual)
+    e = _as_tensor(expected)
     if scalar and type(actual) is not type(expected) and check_dtype:
         raise AssertionError(msg or f"The values for attribute 'type' do not match: {type(actual)} != "
                                     f"{type(expected)}.")

@@ -10,7 +10,9 @@ import re
 
 import numpy as np
 
-from ... import as_tensor, float64, stack, tensor
+from ..._dtype import float64
+from ..._factory import as_tensor, tensor
+from ..._shape import stack
 from ..._lib import lib
 from ..._tensor import Tensor, _call
 

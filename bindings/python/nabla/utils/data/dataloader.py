@@ -10,7 +10,9 @@ import signal
 import time
 import warnings
 
-from ... import cuda, empty, int64
+from ... import cuda
+from ..._dtype import int64
+from ..._factory import empty
 from . import _worker
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset
