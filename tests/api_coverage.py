@@ -30,8 +30,8 @@ LEFT_OUT = [
     (r"sparse|coalesce|indices|crow_|ccol_|_csr|_csc|_bsr|_bsc|to_dense|dense_dim|smm|sspaddmm",
      "sparse tensors: nabla tensors are strided only"),
     (r"complex|cfloat|cdouble|chalf|conj|imag|^real$|angle|polar|view_as_real|resolve_neg|is_neg|^H$|^mH$|adjoint|"
-     r"^fft|stft|istft|^vdot$",
-     "complex numbers (and the FFTs that need them): nabla has no complex dtypes"),
+     r"^fft|stft|istft|^vdot$|^eig$|^eigvals$",
+     "complex numbers (and the FFTs and the general eigendecomposition that need them): nabla has no complex dtypes"),
     (r"quant|^q_|qint|quint|qscheme|int_repr|choose_qparams|fbgemm|per_channel|per_tensor|^fake_",
      "quantized tensors"),
     (r"named|refine_names|rename|align_to|align_as|^names$|^name$", "named tensors (a prototype in PyTorch)"),

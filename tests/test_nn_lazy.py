@@ -26,6 +26,9 @@ CASES = [
     ("LazyInstanceNorm1d", (), {}, (2, 3, 6)),
     ("LazyInstanceNorm2d", (), {"affine": False, "track_running_stats": False}, (2, 3, 4, 4)),
     ("LazyInstanceNorm3d", (), {}, (2, 3, 2, 3, 2)),
+    ("LazyConv3d", (4, 2), {"padding": 1, "groups": 2}, (2, 4, 3, 4, 3)),
+    ("LazyConvTranspose3d", (2, 2), {"stride": 2}, (1, 3, 2, 3, 2)),
+    ("LazyBatchNorm3d", (), {}, (2, 3, 2, 3, 2)),
 ]
 
 

@@ -78,6 +78,23 @@ POOL = [
 
 
 @pytest.mark.parametrize("kw", POOL, ids=[str(i) for i in range(len(POOL))])
+def test_max_pool3d_indices_match_torch(device, kw, rng):
+    x = rng.standard_normal((2, 2, 5, 6, 5))
+    x[0, 0, :2, :2, :2] = 1.5  # a tie: the first maximum in (d, h, w) order wins
+    y, i = F.max_pool3d(nabla.tensor(x, device=device), return_indices=True, **kw)
+    ty, ti = TF.max_pool3d(torch.tensor(x), return_indices=True, **kw)
+    np.testing.assert_array_equal(y.cpu().numpy(), ty.numpy())
+    np.testing.assert_array_equal(i.cpu().numpy(), ti.numpy())
+    assert i.dtype == nabla.int64
+    m, tm = nabla.nn.MaxPool3d(return_indices=True, **kw), torch.nn.MaxPool3d(return_indices=True, **kw)
+    np.testing.assert_array_equal(m(nabla.tensor(x[0], device=device))[1].cpu().numpy(), tm(torch.tensor(x[0]))[1])
+    out = F.max_unpool3d(y, i, kw["kernel_size"], kw.get("stride"), kw.get("padding", 0), output_size=x.shape[2:])
+    np.testing.assert_array_equal(out.cpu().numpy(),
+                                  TF.max_unpool3d(ty, ti, kw["kernel_size"], kw.get("stride"), kw.get("padding", 0),
+                                                  output_size=x.shape[2:]).numpy())
+
+
+@pytest.mark.parametrize("kw", POOL, ids=[str(i) for i in range(len(POOL))])
 def test_max_pool3d_matches_torch(device, kw, rng):
     x = rng.standard_normal((2, 3, 7, 6, 5))
     _compare(lambda a: F.max_pool3d(a, **kw), lambda a: TF.max_pool3d(a, **kw), [x], device)
@@ -132,8 +149,6 @@ def test_bad_input_raises_like_torch(device):
         F.conv3d(x, nabla.zeros(1, 2, 5, 1, 1, device=device))
     with pytest.raises(RuntimeError, match="divisor must be not zero"):
         F.avg_pool3d(x, 2, divisor_override=0)
-    with pytest.raises(NotImplementedError, match="return_indices"):
-        F.max_pool3d(x, 2, return_indices=True)
 
 
 TRANSPOSED = [

@@ -277,3 +277,4 @@ def logdet(input: Tensor) -> Tensor:
 
 from ._linalg_composite import cross, diagonal, lstsq, matrix_power, matrix_rank, multi_dot, pinv, vecdot  # noqa: E402
 from ._linalg_more import householder_product, matrix_exp, tensorinv, tensorsolve, vander  # noqa: E402
+from ._linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: E402,F401

@@ -5,6 +5,7 @@ from . import constraints, transforms  # noqa: F401
 from .constraints import Constraint  # noqa: F401
 from .continuous import Beta, Dirichlet, Exponential, Gamma, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, OneHotCategorical
+from .continuous_more import Cauchy, Chi2, Geometric, Gumbel, HalfCauchy, HalfNormal, Pareto, Weibull
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -14,7 +15,8 @@ from .transforms import (AbsTransform, AffineTransform, ComposeTransform, ExpTra
                          SigmoidTransform, SoftplusTransform, TanhTransform, Transform, identity_transform)
 from . import utils  # noqa: F401
 
-__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Categorical", "ComposeTransform", "Dirichlet",
+__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Categorical", "Cauchy", "Chi2",
+           "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Pareto", "Weibull", "ComposeTransform", "Dirichlet",
            "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace", "LogNormal",
            "MultivariateNormal", "Normal", "OneHotCategorical", "PowerTransform", "SigmoidTransform",
            "SoftplusTransform", "TanhTransform", "Transform", "TransformedDistribution", "Uniform", "constraints",

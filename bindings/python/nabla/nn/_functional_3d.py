@@ -142,26 +142,41 @@ def _pool_args(kernel_size, stride, padding, dilation, f):
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over windows of [N, C, D, H, W] (or [C, D, H, W]): the 2-d max over (H, W) for every
-    depth, then the max over each depth window (padding counts as -inf)."""
+    depth, then the max over each depth window (padding counts as -inf). With return_indices, also
+    the int64 argmax as a flat index into D * H * W (the first maximum in (d, h, w) order, as PyTorch)."""
     nb = _nb()
     f = "max_pool3d"
-    if return_indices:
-        raise NotImplementedError("max_pool3d: return_indices=True is not supported by nabla")
     _tensor(input, f, "input", 1)
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, f)
     x, unbatched = _volume(input, f)
-    n, c, depth = x.shape[:3]
+    n, c, depth, h, w = x.shape
     out_d = _pool_out(depth, k[0], s[0], p[0], d[0], ceil_mode)
-    planes = max_pool2d(x.reshape(n, c * depth, *x.shape[3:]), k[1:], s[1:], p[1:], d[1:], ceil_mode)
+    pooled = max_pool2d(x.reshape(n, c * depth, h, w), k[1:], s[1:], p[1:], d[1:], ceil_mode, return_indices)
+    planes, idx = pooled if return_indices else (pooled, None)
     planes = planes.reshape(n, c, depth, *planes.shape[2:])
     right = max(0, (out_d - 1) * s[0] + d[0] * (k[0] - 1) + 1 - depth - p[0])
     if p[0] or right:
         planes = nb.nn.functional.pad(planes, (0, 0, 0, 0, p[0], right), value=-math.inf)
-    y = None
+    if idx is not None:  # plane index -> flat volume index; padded planes never win (strictly greater below)
+        idx = idx.reshape(planes.shape[:2] + (depth,) + planes.shape[3:])
+        idx = idx + nb.arange(depth, device=idx.device).reshape(-1, 1, 1) * (h * w)
+        if p[0] or right:
+            idx = nb.nn.functional.pad(idx, (0, 0, 0, 0, p[0], right))
+    y = yi = None
     for t in range(k[0]):
         tap = _taps(planes, out_d, s[0], t * d[0])
-        y = tap if y is None else nb.maximum(y, tap)
-    return y.squeeze(0) if unbatched else y
+        if idx is None:
+            y = tap if y is None else nb.maximum(y, tap)
+            continue
+        tap_i = _taps(idx, out_d, s[0], t * d[0])
+        if y is None:
+            y, yi = tap, tap_i
+        else:
+            better = (tap > y) | (tap.isnan() & ~y.isnan())
+            y, yi = nb.where(better, tap, y), nb.where(better, tap_i, yi)
+    if idx is None:
+        return y.squeeze(0) if unbatched else y
+    return (y.squeeze(0), yi.squeeze(0)) if unbatched else (y, yi)
 
 
 def _window_counts(size: int, k: int, s: int, p: int, out: int, include_pad: bool) -> list[int]:

@@ -8,11 +8,17 @@ from .._special import lgamma as gammaln
 from ._polynomials import *  # noqa: F401,F403 - chebyshev_polynomial_t, hermite_polynomial_h, legendre_polynomial_p, ...
 from ._polynomials import __all__ as _polynomials_all
 from ._bessel import i0, i0e, i1, i1e, modified_bessel_i0, modified_bessel_i1  # noqa: F401
+from ._bessel_jy import airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1  # noqa: F401
+from ._bessel_k import (modified_bessel_k0, modified_bessel_k1, scaled_modified_bessel_k0,  # noqa: F401
+                        scaled_modified_bessel_k1)
+from ._erfcx_zeta import erfcx, zeta  # noqa: F401
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p", "log_ndtr",
            "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round",
            "sinc", "softmax", "xlog1py", "xlogy", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
-           "modified_bessel_i1"] + _polynomials_all
+           "modified_bessel_i1", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0",
+           "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "erfcx",
+           "zeta"] + _polynomials_all
 
 psi = digamma
 

@@ -8,7 +8,7 @@ from .dropout import Dropout
 from .sparse import Embedding, EmbeddingBag
 from .activation import ReLU, LeakyReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention
 from .flatten import Flatten, Unflatten
-from .container import Sequential, ModuleList, ModuleDict
+from .container import Container, Sequential, ModuleList, ModuleDict
 from .transformer import TransformerEncoderLayer, TransformerEncoder
 from .transformer_decoder import TransformerDecoderLayer, TransformerDecoder, Transformer
 from .rnn import RNNBase, RNN, LSTM, GRU
@@ -23,3 +23,7 @@ from .loss_margin import *  # noqa: F401,F403 - MarginRankingLoss, TripletMargin
 from .more_layers import *  # noqa: F401,F403 - Hardshrink, RReLU, AlphaDropout, Unfold, Fold, Bilinear, ...
 from .lazy import *  # noqa: F401,F403 - LazyLinear, LazyConv2d, LazyBatchNorm1d, ...
 from .volumetric import *  # noqa: F401,F403 - Conv3d, AdaptiveMaxPool3d, BatchNorm3d
+from .pooling_extra import *  # noqa: F401,F403 - MaxUnpool3d, LPPool3d, FractionalMaxPool2d/3d, CrossMapLRN2d
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
+from .sync_batchnorm import SyncBatchNorm  # noqa: F401
+from ..parallel.data_parallel import DataParallel  # noqa: F401

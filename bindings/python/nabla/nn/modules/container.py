@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from itertools import islice
 from typing import Iterable, Iterator, Mapping, overload
 
 from .module import Module, _addindent
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict"]
 
 
 def _index(idx: int, n: int, what: str) -> int:
@@ -16,6 +17,17 @@ def _index(idx: int, n: int, what: str) -> int:
     if not -n <= idx < n:
         raise IndexError(f"index {idx} is out of range")
     return idx + n if idx < 0 else idx
+
+
+class Container(Module):
+    """The deprecated holder of named submodules (every Module does that now)."""
+
+    def __init__(self, **kwargs) -> None:
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+                      "Subclass that instead.", FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):
