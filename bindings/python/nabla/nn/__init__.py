@@ -4,3 +4,4 @@ from .parameter import Parameter, Buffer, UninitializedParameter, UninitializedB
 from .modules import *  # noqa: F401,F403
 from . import utils  # noqa: F401
 from . import parallel  # noqa: F401
+from .parallel.data_parallel import DataParallel  # noqa: F401

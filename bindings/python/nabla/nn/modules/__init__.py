@@ -26,4 +26,3 @@ from .volumetric import *  # noqa: F401,F403 - Conv3d, AdaptiveMaxPool3d, BatchN
 from .pooling_extra import *  # noqa: F401,F403 - MaxUnpool3d, LPPool3d, FractionalMaxPool2d/3d, CrossMapLRN2d
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .sync_batchnorm import SyncBatchNorm  # noqa: F401
-from ..parallel.data_parallel import DataParallel  # noqa: F401
