@@ -170,7 +170,8 @@ static void call_op(const fz_op* op, int op_index) {
         case 'y': a[p].i = fz_chance(40) ? -1 : fz_any_dtype(); break;
         case 'n': {  /* the count of the array or list before it */
             int64_t ndim = first ? nb_tensor_ndim(first) : 2;
-            int list = p > 0 && op->kinds[p - 1] == 'L';  /* never past the array: that is the caller's bug */
+            /* never past the array (that is the caller's bug): a count shared with lists stays within them */
+            int list = (p > 0 && op->kinds[p - 1] == 'L') || strchr(op->kinds, 'L') != NULL;
             a[p].i = fz_chance(90) ? fz_below((list ? 4 : ndim + 1) + 1)
                                    : (fz_chance(50) ? -1 : list ? FZ_LIST : FZ_ARRAY);
             break;

@@ -46,6 +46,10 @@ def kind(ctype: str, name: str, prev: str | None, counts: set[str]) -> str:
             return "n"
         return "y" if "dtype" in name else "i"
     if ctype == "int64_t":
+        if name in counts:  # the count of the tensor lists before it (the optimizers' list steps)
+            if prev not in ("a", "L"):
+                raise SystemExit(f"gen_calls.py: count {name} does not follow its array")
+            return "n"
         return "l"
     if ctype == "uint64_t":
         return "u"
