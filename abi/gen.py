@@ -446,6 +446,17 @@ def _profiled_inputs(fn: dict) -> tuple[str, str]:
     return "NULL", "0"
 
 
+def _profiled_result(fn: dict) -> str:
+    """The C expression of the tensor an op wrote or returned, for the profiler's "out_shape":
+    dst when given, else the first returned tensor, else the one tensor an in-place op writes."""
+    written = [p for t, p in fn["params"] if t == "nb_tensor*"]
+    returned = [p for t, p in fn["params"] if t == "nb_tensor**"]
+    if returned:
+        ret = f"({returned[0]} ? *{returned[0]} : NULL)"
+        return f"(st != NB_OK ? NULL : dst ? dst : {ret})" if "dst" in written else f"(st != NB_OK ? NULL : {ret})"
+    return written[0] if len(written) == 1 else "NULL"
+
+
 _AC_POLICIES = {"lower": "NB_AC_LOWER", "fp32": "NB_AC_FP32", "promote": "NB_AC_PROMOTE"}
 
 
@@ -533,7 +544,7 @@ def dispatch_source(m: dict) -> str:
                   "    if (nb_prof_active()) {",
                   f'        int64_t prof = nb_prof_op_begin("{short}", {ins}, {n});',
                   f"        nb_status st = {call}({args});",
-                  "        nb_prof_op_end(prof, st);",
+                  f"        nb_prof_op_end(prof, st, {_profiled_result(fn)});",
                   "        return st;",
                   "    }",
                   f"    return {call}({args});",

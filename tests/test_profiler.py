@@ -393,6 +393,13 @@ FLOP_CASES = [
     ("add", lambda m: m.add(m.randn(4, 1), m.randn(1, 6))),
     ("add", lambda m: m.randn(4, 6) + 2),
     ("mul", lambda m: m.mul(m.randn(1, 6), m.randn(4, 1))),
+    ("conv2d", lambda m: m.nn.functional.conv2d(m.randn(2, 3, 9, 8), m.randn(4, 3, 3, 2))),
+    ("conv2d", lambda m: m.nn.functional.conv2d(m.randn(2, 3, 16, 15), m.randn(6, 3, 3, 3), m.randn(6),
+                                                stride=2, padding=1)),
+    ("conv2d", lambda m: m.nn.functional.conv2d(m.randn(1, 4, 12, 12), m.randn(6, 2, 3, 3), stride=(1, 2),
+                                                padding=(2, 0), dilation=2, groups=2)),
+    ("conv2d", lambda m: m.nn.functional.conv2d(m.randn(3, 8, 7, 7), m.randn(8, 1, 5, 5), padding=2,
+                                                groups=8)),
 ]
 
 
@@ -409,6 +416,36 @@ def test_flops_equal_torchs(op, fn):
     avg = {e.key: e.flops for e in prof.key_averages()}
     assert avg[f"nabla::{op}"] == tflops[0]
     assert prof.events()[0].input_shapes == []  # recorded for the count, shown only with record_shapes
+
+
+def _torch_conv_flops(fn, *args, **kw) -> int:
+    """2 * output elements * C_in/groups * kernel volume, from torch's own output."""
+    out = fn(*args, **kw)
+    weight = args[1]
+    per_output = weight.shape[1] * weight[0, 0].numel()
+    return 2 * out.numel() * per_output
+
+
+def test_flops_of_the_convolutions_torch_does_not_count():
+    """conv1d, conv_transpose2d and the convolution gradients: the conv2d formula of torch."""
+    F, tF = nb.nn.functional, torch.nn.functional
+    x1, w1 = torch.randn(2, 4, 20), torch.randn(6, 2, 5)
+    x, w = torch.randn(2, 3, 10, 9, requires_grad=True), torch.randn(4, 3, 3, 3, requires_grad=True)
+    xt, wt = torch.randn(2, 4, 5, 6), torch.randn(4, 3, 3, 2)
+    with profile(with_flops=True) as prof:
+        F.conv1d(nb.tensor(x1.numpy()), nb.tensor(w1.numpy()), padding=2, groups=2)
+        F.conv_transpose2d(nb.tensor(xt.numpy()), nb.tensor(wt.numpy()), stride=2, padding=1)
+        nx, nw = nb.tensor(x.detach().numpy(), requires_grad=True), nb.tensor(w.detach().numpy(), requires_grad=True)
+        F.conv2d(nx, nw, stride=(2, 1)).sum().backward()
+    flops = {e.name[len("nabla::"):]: e.flops for e in prof.events() if e.flops}
+    forward = _torch_conv_flops(tF.conv2d, x, w, stride=(2, 1))
+    assert flops == {"conv1d": _torch_conv_flops(tF.conv1d, x1, w1, padding=2, groups=2),
+                     "conv_transpose2d": 2 * xt.numel() * wt[0].numel(),
+                     "conv2d": forward, "conv2d_backward_input": forward, "conv2d_backward_weight": forward}
+    with profile(with_flops=True) as prof:  # a failed call records no output and counts nothing
+        with pytest.raises(RuntimeError):
+            F.conv2d(nb.randn(1, 3, 4, 4), nb.randn(2, 5, 3, 3))
+    assert all(e.flops == 0 for e in prof.events())
 
 
 def test_flops_column_and_unit_as_torch_prints_them():
@@ -451,3 +488,52 @@ def test_stack_off_records_no_stacks():
     [rng] = [e for e in prof.events() if e.name == "user range"]
     assert rng.stack == []  # user ranges carry none
     assert [e.stack[0].split(": ")[1] for e in prof.events() if e.name == "nabla::mm"] == ["_nb_mm"]
+
+
+# ---- with_modules: module calls as ranges ----
+
+def _module_names(events, prefix="nn.Module: ") -> list[str]:
+    return [e.name for e in events if e.name.startswith(prefix)]
+
+
+def _mlp(m):
+    m.manual_seed(0)
+    return m.nn.Sequential(m.nn.Linear(4, 8), m.nn.ReLU(), m.nn.Linear(8, 8), m.nn.ReLU(), m.nn.Linear(8, 2))
+
+
+def test_module_ranges_are_named_as_torch_names_them():
+    net, tnet = _mlp(nb), _mlp(torch)
+    with profile(with_modules=True) as prof:
+        for _ in range(2):
+            net(nb.randn(3, 4))
+    with torch.profiler.profile(with_stack=True) as tprof:  # torch's eager module events come with its Python tracer
+        for _ in range(2):
+            tnet(torch.randn(3, 4))
+    assert _module_names(prof.events()) == _module_names(tprof.events())
+    [seq] = [e for e in prof.events() if e.name == "nn.Module: Sequential_0"][:1]
+    assert [c.name for c in seq.cpu_children] == ["nn.Module: Linear_0", "nn.Module: ReLU_0", "nn.Module: Linear_1",
+                                                 "nn.Module: ReLU_1", "nn.Module: Linear_2"]
+    [lin] = [e for e in prof.events() if e.name == "nn.Module: Linear_1"][:1]
+    assert "nabla::linear" in [c.name for c in lin.cpu_children]
+    with profile() as prof:  # off unless asked, and the hooks are gone after a session
+        net(nb.randn(3, 4))
+    assert _module_names(prof.events()) == []
+    from nabla.nn.modules import module
+    assert not module._global_any
+
+
+def test_module_ranges_close_when_forward_raises():
+    class Boom(nb.nn.Module):
+        def forward(self, x):
+            raise ValueError("boom")
+
+    net = nb.nn.Sequential(nb.nn.Linear(2, 2), Boom())
+    with profile(with_modules=True) as prof:
+        with pytest.raises(ValueError):
+            net(nb.randn(1, 2))
+        with record_function("after"):
+            nb.randn(1)
+    evs = prof.events()
+    assert _module_names(evs) == ["nn.Module: Sequential_0", "nn.Module: Linear_0", "nn.Module: Boom_0"]
+    [after] = [e for e in evs if e.name == "after"]
+    assert after.cpu_parent is None  # every module range closed before it

@@ -15,7 +15,7 @@ NB_API nb_status nb_tensor_view(const nb_tensor* t, const int64_t* shape, int32_
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_view", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_view(t, shape, ndim, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_view(t, shape, ndim, out);
@@ -31,7 +31,7 @@ NB_API nb_status nb_tensor_reshape(const nb_tensor* t, const int64_t* shape, int
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_reshape", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_reshape(t, shape, ndim, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_reshape(t, shape, ndim, out);
@@ -47,7 +47,7 @@ NB_API nb_status nb_tensor_permute(const nb_tensor* t, const int64_t* dims, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_permute", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_permute(t, dims, ndim, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_permute(t, dims, ndim, out);
@@ -63,7 +63,7 @@ NB_API nb_status nb_tensor_transpose(const nb_tensor* t, int64_t dim0, int64_t d
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_transpose", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_transpose(t, dim0, dim1, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_transpose(t, dim0, dim1, out);
@@ -79,7 +79,7 @@ NB_API nb_status nb_tensor_narrow(const nb_tensor* t, int64_t dim, int64_t start
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_narrow", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_narrow(t, dim, start, length, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_narrow(t, dim, start, length, out);
@@ -95,7 +95,7 @@ NB_API nb_status nb_tensor_slice(const nb_tensor* t, int64_t dim, int64_t start,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_slice", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_slice(t, dim, start, end, step, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_slice(t, dim, start, end, step, out);
@@ -111,7 +111,7 @@ NB_API nb_status nb_tensor_select(const nb_tensor* t, int64_t dim, int64_t index
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_select", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_select(t, dim, index, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_select(t, dim, index, out);
@@ -127,7 +127,7 @@ NB_API nb_status nb_tensor_expand(const nb_tensor* t, const int64_t* shape, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_expand", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_expand(t, shape, ndim, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_expand(t, shape, ndim, out);
@@ -143,7 +143,7 @@ NB_API nb_status nb_tensor_squeeze(const nb_tensor* t, const int64_t* dims, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_squeeze", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_squeeze(t, dims, ndims, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_squeeze(t, dims, ndims, out);
@@ -159,7 +159,7 @@ NB_API nb_status nb_tensor_unsqueeze(const nb_tensor* t, int64_t dim, nb_tensor*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_unsqueeze", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_unsqueeze(t, dim, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_unsqueeze(t, dim, out);
@@ -175,7 +175,7 @@ NB_API nb_status nb_tensor_flatten(const nb_tensor* t, int64_t start_dim, int64_
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_flatten", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_flatten(t, start_dim, end_dim, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_flatten(t, start_dim, end_dim, out);
@@ -191,7 +191,7 @@ NB_API nb_status nb_tensor_as_strided(const nb_tensor* t, const int64_t* shape, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_as_strided", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_as_strided(t, shape, strides, ndim, storage_offset, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_as_strided(t, shape, strides, ndim, storage_offset, out);
@@ -207,7 +207,7 @@ NB_API nb_status nb_tensor_contiguous(const nb_tensor* t, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_contiguous", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_contiguous(t, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_contiguous(t, out);
@@ -223,7 +223,7 @@ NB_API nb_status nb_tensor_clone(const nb_tensor* t, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_clone", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_clone(t, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_clone(t, out);
@@ -239,7 +239,7 @@ NB_API nb_status nb_tensor_to(const nb_tensor* t, int32_t dtype, int32_t device_
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_to", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_to(t, dtype, device_type, device_index, copy, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_to(t, dtype, device_type, device_index, copy, out);
@@ -256,7 +256,7 @@ NB_API nb_status nb_tensor_copy_(nb_tensor* dst, const nb_tensor* src) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_copy_", (const nb_tensor* const[]){src}, 1);
         nb_status st = nbd_tensor_copy_(dst, src);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, dst);
         return st;
     }
     return nbd_tensor_copy_(dst, src);
@@ -272,7 +272,7 @@ NB_API nb_status nb_tensor_to_v2(const nb_tensor* t, int32_t dtype, int32_t devi
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_to_v2", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_tensor_to_v2(t, dtype, device_type, device_index, copy, non_blocking, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_tensor_to_v2(t, dtype, device_type, device_index, copy, non_blocking, out);
@@ -289,7 +289,7 @@ NB_API nb_status nb_tensor_copy_v2_(nb_tensor* dst, const nb_tensor* src, int32_
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tensor_copy_v2_", (const nb_tensor* const[]){src}, 1);
         nb_status st = nbd_tensor_copy_v2_(dst, src, non_blocking);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, dst);
         return st;
     }
     return nbd_tensor_copy_v2_(dst, src, non_blocking);
@@ -306,7 +306,7 @@ NB_API nb_status nb_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("amp_foreach_non_finite_check_and_unscale_", (const nb_tensor* const[]){inv_scale}, 1);
         nb_status st = nbd_amp_foreach_non_finite_check_and_unscale_(grads, n, found_inf, inv_scale);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, found_inf);
         return st;
     }
     return nbd_amp_foreach_non_finite_check_and_unscale_(grads, n, found_inf, inv_scale);
@@ -324,7 +324,7 @@ NB_API nb_status nb_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracke
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("amp_update_scale_", (const nb_tensor* const[]){found_inf}, 1);
         nb_status st = nbd_amp_update_scale_(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_amp_update_scale_(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval);
@@ -354,7 +354,7 @@ NB_API nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_te
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("scaled_dot_product_attention", (const nb_tensor* const[]){q, k, v, attn_mask}, 4);
         nb_status st = nbc_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbc_scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, gen, out);
@@ -371,7 +371,7 @@ NB_API nb_status nb_add(const nb_tensor* a, const nb_tensor* b, double alpha, nb
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("add", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_add(a, b, alpha, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_add(a, b, alpha, dst, out);
@@ -388,7 +388,7 @@ NB_API nb_status nb_sub(const nb_tensor* a, const nb_tensor* b, double alpha, nb
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sub", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_sub(a, b, alpha, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_sub(a, b, alpha, dst, out);
@@ -405,7 +405,7 @@ NB_API nb_status nb_mul(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mul", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_mul(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_mul(a, b, dst, out);
@@ -422,7 +422,7 @@ NB_API nb_status nb_div(const nb_tensor* a, const nb_tensor* b, int32_t rounding
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("div", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_div(a, b, rounding_mode, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_div(a, b, rounding_mode, dst, out);
@@ -439,7 +439,7 @@ NB_API nb_status nb_floor_divide(const nb_tensor* a, const nb_tensor* b, nb_tens
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("floor_divide", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_floor_divide(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_floor_divide(a, b, dst, out);
@@ -456,7 +456,7 @@ NB_API nb_status nb_remainder(const nb_tensor* a, const nb_tensor* b, nb_tensor*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("remainder", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_remainder(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_remainder(a, b, dst, out);
@@ -473,7 +473,7 @@ NB_API nb_status nb_fmod(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("fmod", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_fmod(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_fmod(a, b, dst, out);
@@ -504,7 +504,7 @@ NB_API nb_status nb_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("pow", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbc_pow(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_pow(a, b, dst, out);
@@ -521,7 +521,7 @@ NB_API nb_status nb_maximum(const nb_tensor* a, const nb_tensor* b, nb_tensor* d
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("maximum", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_maximum(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_maximum(a, b, dst, out);
@@ -538,7 +538,7 @@ NB_API nb_status nb_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* d
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("minimum", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_minimum(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_minimum(a, b, dst, out);
@@ -569,7 +569,7 @@ NB_API nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("atan2", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbc_atan2(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_atan2(a, b, dst, out);
@@ -586,7 +586,7 @@ NB_API nb_status nb_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("eq", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_eq(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_eq(a, b, dst, out);
@@ -603,7 +603,7 @@ NB_API nb_status nb_ne(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("ne", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_ne(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_ne(a, b, dst, out);
@@ -620,7 +620,7 @@ NB_API nb_status nb_lt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("lt", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_lt(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_lt(a, b, dst, out);
@@ -637,7 +637,7 @@ NB_API nb_status nb_le(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("le", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_le(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_le(a, b, dst, out);
@@ -654,7 +654,7 @@ NB_API nb_status nb_gt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("gt", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_gt(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_gt(a, b, dst, out);
@@ -671,7 +671,7 @@ NB_API nb_status nb_ge(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("ge", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_ge(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_ge(a, b, dst, out);
@@ -688,7 +688,7 @@ NB_API nb_status nb_logical_and(const nb_tensor* a, const nb_tensor* b, nb_tenso
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("logical_and", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_logical_and(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_logical_and(a, b, dst, out);
@@ -705,7 +705,7 @@ NB_API nb_status nb_logical_or(const nb_tensor* a, const nb_tensor* b, nb_tensor
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("logical_or", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_logical_or(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_logical_or(a, b, dst, out);
@@ -722,7 +722,7 @@ NB_API nb_status nb_logical_xor(const nb_tensor* a, const nb_tensor* b, nb_tenso
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("logical_xor", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_logical_xor(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_logical_xor(a, b, dst, out);
@@ -739,7 +739,7 @@ NB_API nb_status nb_bitwise_and(const nb_tensor* a, const nb_tensor* b, nb_tenso
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bitwise_and", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_bitwise_and(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bitwise_and(a, b, dst, out);
@@ -756,7 +756,7 @@ NB_API nb_status nb_bitwise_or(const nb_tensor* a, const nb_tensor* b, nb_tensor
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bitwise_or", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_bitwise_or(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bitwise_or(a, b, dst, out);
@@ -773,7 +773,7 @@ NB_API nb_status nb_bitwise_xor(const nb_tensor* a, const nb_tensor* b, nb_tenso
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bitwise_xor", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_bitwise_xor(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bitwise_xor(a, b, dst, out);
@@ -790,7 +790,7 @@ NB_API nb_status nb_bitwise_left_shift(const nb_tensor* a, const nb_tensor* b, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bitwise_left_shift", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_bitwise_left_shift(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bitwise_left_shift(a, b, dst, out);
@@ -807,7 +807,7 @@ NB_API nb_status nb_bitwise_right_shift(const nb_tensor* a, const nb_tensor* b, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bitwise_right_shift", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_bitwise_right_shift(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bitwise_right_shift(a, b, dst, out);
@@ -823,7 +823,7 @@ NB_API nb_status nb_gather(const nb_tensor* x, int64_t dim, const nb_tensor* ind
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("gather", (const nb_tensor* const[]){x, index}, 2);
         nb_status st = nbd_gather(x, dim, index, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_gather(x, dim, index, out);
@@ -840,7 +840,7 @@ NB_API nb_status nb_scatter(const nb_tensor* x, int64_t dim, const nb_tensor* in
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("scatter", (const nb_tensor* const[]){x, index, src}, 3);
         nb_status st = nbd_scatter(x, dim, index, src, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_scatter(x, dim, index, src, dst, out);
@@ -857,7 +857,7 @@ NB_API nb_status nb_scatter_value(const nb_tensor* x, int64_t dim, const nb_tens
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("scatter_value", (const nb_tensor* const[]){x, index, value}, 3);
         nb_status st = nbd_scatter_value(x, dim, index, value, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_scatter_value(x, dim, index, value, dst, out);
@@ -888,7 +888,7 @@ NB_API nb_status nb_scatter_add(const nb_tensor* x, int64_t dim, const nb_tensor
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("scatter_add", (const nb_tensor* const[]){x, index, src}, 3);
         nb_status st = nbc_scatter_add(x, dim, index, src, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_scatter_add(x, dim, index, src, dst, out);
@@ -905,7 +905,7 @@ NB_API nb_status nb_scatter_reduce(const nb_tensor* x, int64_t dim, const nb_ten
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("scatter_reduce", (const nb_tensor* const[]){x, index, src}, 3);
         nb_status st = nbd_scatter_reduce(x, dim, index, src, reduce, include_self, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_scatter_reduce(x, dim, index, src, reduce, include_self, dst, out);
@@ -921,7 +921,7 @@ NB_API nb_status nb_index_select(const nb_tensor* x, int64_t dim, const nb_tenso
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("index_select", (const nb_tensor* const[]){x, index}, 2);
         nb_status st = nbd_index_select(x, dim, index, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_index_select(x, dim, index, out);
@@ -938,7 +938,7 @@ NB_API nb_status nb_index_add(const nb_tensor* x, int64_t dim, const nb_tensor* 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("index_add", (const nb_tensor* const[]){x, index, source}, 3);
         nb_status st = nbd_index_add(x, dim, index, source, alpha, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_index_add(x, dim, index, source, alpha, dst, out);
@@ -955,7 +955,7 @@ NB_API nb_status nb_masked_fill(const nb_tensor* x, const nb_tensor* mask, const
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("masked_fill", (const nb_tensor* const[]){x, mask, value}, 3);
         nb_status st = nbd_masked_fill(x, mask, value, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_masked_fill(x, mask, value, dst, out);
@@ -971,7 +971,7 @@ NB_API nb_status nb_masked_select(const nb_tensor* x, const nb_tensor* mask, nb_
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("masked_select", (const nb_tensor* const[]){x, mask}, 2);
         nb_status st = nbd_masked_select(x, mask, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_masked_select(x, mask, out);
@@ -985,7 +985,7 @@ NB_API nb_status nb_nonzero(const nb_tensor* x, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("nonzero", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_nonzero(x, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_nonzero(x, out);
@@ -1001,7 +1001,7 @@ NB_API nb_status nb_take_along_dim(const nb_tensor* x, const nb_tensor* indices,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("take_along_dim", (const nb_tensor* const[]){x, indices}, 2);
         nb_status st = nbd_take_along_dim(x, indices, dim, has_dim, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_take_along_dim(x, indices, dim, has_dim, out);
@@ -1015,7 +1015,7 @@ NB_API nb_status nb_one_hot(const nb_tensor* x, int64_t num_classes, nb_tensor**
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("one_hot", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_one_hot(x, num_classes, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_one_hot(x, num_classes, out);
@@ -1031,7 +1031,7 @@ NB_API nb_status nb_index(const nb_tensor* x, const nb_tensor* const* indices, i
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("index", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_index(x, indices, n, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_index(x, indices, n, out);
@@ -1062,7 +1062,7 @@ NB_API nb_status nb_index_put(const nb_tensor* x, const nb_tensor* const* indice
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("index_put", (const nb_tensor* const[]){x, values}, 2);
         nb_status st = nbc_index_put(x, indices, n, values, accumulate, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_index_put(x, indices, n, values, accumulate, dst, out);
@@ -1093,7 +1093,7 @@ NB_API nb_status nb_matmul(const nb_tensor* a, const nb_tensor* b, nb_tensor* ds
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("matmul", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbc_matmul(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_matmul(a, b, dst, out);
@@ -1124,7 +1124,7 @@ NB_API nb_status nb_mm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mm", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbc_mm(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_mm(a, b, dst, out);
@@ -1155,7 +1155,7 @@ NB_API nb_status nb_bmm(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bmm", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbc_bmm(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_bmm(a, b, dst, out);
@@ -1186,7 +1186,7 @@ NB_API nb_status nb_mv(const nb_tensor* a, const nb_tensor* v, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mv", (const nb_tensor* const[]){a, v}, 2);
         nb_status st = nbc_mv(a, v, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_mv(a, v, dst, out);
@@ -1217,7 +1217,7 @@ NB_API nb_status nb_dot(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("dot", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbc_dot(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_dot(a, b, dst, out);
@@ -1234,7 +1234,7 @@ NB_API nb_status nb_outer(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("outer", (const nb_tensor* const[]){a, b}, 2);
         nb_status st = nbd_outer(a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_outer(a, b, dst, out);
@@ -1265,7 +1265,7 @@ NB_API nb_status nb_addmm(const nb_tensor* input, const nb_tensor* mat1, const n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("addmm", (const nb_tensor* const[]){input, mat1, mat2}, 3);
         nb_status st = nbc_addmm(input, mat1, mat2, beta, alpha, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_addmm(input, mat1, mat2, beta, alpha, dst, out);
@@ -1296,7 +1296,7 @@ NB_API nb_status nb_baddbmm(const nb_tensor* input, const nb_tensor* batch1, con
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("baddbmm", (const nb_tensor* const[]){input, batch1, batch2}, 3);
         nb_status st = nbc_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_baddbmm(input, batch1, batch2, beta, alpha, dst, out);
@@ -1327,7 +1327,7 @@ NB_API nb_status nb_linear(const nb_tensor* input, const nb_tensor* weight, cons
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linear", (const nb_tensor* const[]){input, weight, bias}, 3);
         nb_status st = nbc_linear(input, weight, bias, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_linear(input, weight, bias, dst, out);
@@ -1357,7 +1357,7 @@ NB_API nb_status nb_linalg_inv(const nb_tensor* A, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_inv", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbc_linalg_inv(A, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbc_linalg_inv(A, out);
@@ -1387,7 +1387,7 @@ NB_API nb_status nb_linalg_solve(const nb_tensor* A, const nb_tensor* B, int32_t
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_solve", (const nb_tensor* const[]){A, B}, 2);
         nb_status st = nbc_linalg_solve(A, B, left, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbc_linalg_solve(A, B, left, out);
@@ -1403,7 +1403,7 @@ NB_API nb_status nb_linalg_det(const nb_tensor* A, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_det", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbd_linalg_det(A, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_linalg_det(A, out);
@@ -1419,7 +1419,7 @@ NB_API nb_status nb_linalg_slogdet(const nb_tensor* A, nb_tensor** sign, nb_tens
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_slogdet", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbd_linalg_slogdet(A, sign, logabsdet);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (sign ? *sign : NULL)));
         return st;
     }
     return nbd_linalg_slogdet(A, sign, logabsdet);
@@ -1449,7 +1449,7 @@ NB_API nb_status nb_linalg_cholesky(const nb_tensor* A, int32_t upper, nb_tensor
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_cholesky", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbc_linalg_cholesky(A, upper, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbc_linalg_cholesky(A, upper, out);
@@ -1479,7 +1479,7 @@ NB_API nb_status nb_linalg_qr(const nb_tensor* A, int32_t mode, nb_tensor** Q, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_qr", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbc_linalg_qr(A, mode, Q, R);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (Q ? *Q : NULL)));
         return st;
     }
     return nbc_linalg_qr(A, mode, Q, R);
@@ -1509,7 +1509,7 @@ NB_API nb_status nb_linalg_eigh(const nb_tensor* A, int32_t upper, nb_tensor** e
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_eigh", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbc_linalg_eigh(A, upper, eigenvalues, eigenvectors);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (eigenvalues ? *eigenvalues : NULL)));
         return st;
     }
     return nbc_linalg_eigh(A, upper, eigenvalues, eigenvectors);
@@ -1539,7 +1539,7 @@ NB_API nb_status nb_linalg_svd(const nb_tensor* A, int32_t full_matrices, nb_ten
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_svd", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbc_linalg_svd(A, full_matrices, U, S, Vh);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (U ? *U : NULL)));
         return st;
     }
     return nbc_linalg_svd(A, full_matrices, U, S, Vh);
@@ -1569,7 +1569,7 @@ NB_API nb_status nb_linalg_inv_ex(const nb_tensor* A, nb_tensor** inverse, nb_te
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_inv_ex", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbc_linalg_inv_ex(A, inverse, info);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (inverse ? *inverse : NULL)));
         return st;
     }
     return nbc_linalg_inv_ex(A, inverse, info);
@@ -1585,7 +1585,7 @@ NB_API nb_status nb_linalg_solve_ex(const nb_tensor* A, const nb_tensor* B, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_solve_ex", (const nb_tensor* const[]){A, B}, 2);
         nb_status st = nbd_linalg_solve_ex(A, B, left, result, info);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (result ? *result : NULL)));
         return st;
     }
     return nbd_linalg_solve_ex(A, B, left, result, info);
@@ -1615,7 +1615,7 @@ NB_API nb_status nb_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_ten
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_cholesky_ex", (const nb_tensor* const[]){A}, 1);
         nb_status st = nbc_linalg_cholesky_ex(A, upper, L, info);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (L ? *L : NULL)));
         return st;
     }
     return nbc_linalg_cholesky_ex(A, upper, L, info);
@@ -1631,7 +1631,7 @@ NB_API nb_status nb_linalg_solve_triangular(const nb_tensor* A, const nb_tensor*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("linalg_solve_triangular", (const nb_tensor* const[]){A, B}, 2);
         nb_status st = nbd_linalg_solve_triangular(A, B, upper, left, unitriangular, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_linalg_solve_triangular(A, B, upper, left, unitriangular, out);
@@ -1662,7 +1662,7 @@ NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, cons
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv1d", (const nb_tensor* const[]){input, weight, bias}, 3);
         nb_status st = nbc_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_conv1d(input, weight, bias, stride, padding_left, padding_right, dilation, groups, dst, out);
@@ -1693,7 +1693,7 @@ NB_API nb_status nb_conv2d(const nb_tensor* input, const nb_tensor* weight, cons
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv2d", (const nb_tensor* const[]){input, weight, bias}, 3);
         nb_status st = nbc_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_conv2d(input, weight, bias, stride, padding, dilation, groups, dst, out);
@@ -1724,7 +1724,7 @@ NB_API nb_status nb_conv_transpose2d(const nb_tensor* input, const nb_tensor* we
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv_transpose2d", (const nb_tensor* const[]){input, weight, bias}, 3);
         nb_status st = nbc_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_conv_transpose2d(input, weight, bias, stride, padding, output_padding, dilation, groups, dst, out);
@@ -1741,7 +1741,7 @@ NB_API nb_status nb_max_pool2d(const nb_tensor* input, const int64_t* kernel_siz
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("max_pool2d", (const nb_tensor* const[]){input}, 1);
         nb_status st = nbd_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, indices, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (indices ? *indices : NULL)));
         return st;
     }
     return nbd_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, indices, dst, out);
@@ -1758,7 +1758,7 @@ NB_API nb_status nb_avg_pool2d(const nb_tensor* input, const int64_t* kernel_siz
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("avg_pool2d", (const nb_tensor* const[]){input}, 1);
         nb_status st = nbd_avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dst, out);
@@ -1775,7 +1775,7 @@ NB_API nb_status nb_adaptive_avg_pool2d(const nb_tensor* input, const int64_t* o
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("adaptive_avg_pool2d", (const nb_tensor* const[]){input}, 1);
         nb_status st = nbd_adaptive_avg_pool2d(input, output_size, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_adaptive_avg_pool2d(input, output_size, dst, out);
@@ -1806,7 +1806,7 @@ NB_API nb_status nb_layer_norm(const nb_tensor* input, const int64_t* normalized
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("layer_norm", (const nb_tensor* const[]){input, weight, bias}, 3);
         nb_status st = nbc_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_layer_norm(input, normalized_shape, ndim, weight, bias, eps, dst, out);
@@ -1825,7 +1825,7 @@ NB_API nb_status nb_batch_norm(const nb_tensor* input, nb_tensor* running_mean, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("batch_norm", (const nb_tensor* const[]){input, weight, bias}, 3);
         nb_status st = nbd_batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, dst, out);
@@ -1856,7 +1856,7 @@ NB_API nb_status nb_group_norm(const nb_tensor* input, int64_t num_groups, const
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("group_norm", (const nb_tensor* const[]){input, weight, bias}, 3);
         nb_status st = nbc_group_norm(input, num_groups, weight, bias, eps, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_group_norm(input, num_groups, weight, bias, eps, dst, out);
@@ -1887,7 +1887,7 @@ NB_API nb_status nb_nll_loss(const nb_tensor* input, const nb_tensor* target, co
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("nll_loss", (const nb_tensor* const[]){input, target, weight}, 3);
         nb_status st = nbc_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_nll_loss(input, target, weight, ignore_index, reduction, dst, out);
@@ -1918,7 +1918,7 @@ NB_API nb_status nb_cross_entropy(const nb_tensor* input, const nb_tensor* targe
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cross_entropy", (const nb_tensor* const[]){input, target, weight}, 3);
         nb_status st = nbc_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, dst, out);
@@ -1949,7 +1949,7 @@ NB_API nb_status nb_mse_loss(const nb_tensor* input, const nb_tensor* target, co
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mse_loss", (const nb_tensor* const[]){input, target, weight}, 3);
         nb_status st = nbc_mse_loss(input, target, weight, reduction, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_mse_loss(input, target, weight, reduction, dst, out);
@@ -1980,7 +1980,7 @@ NB_API nb_status nb_l1_loss(const nb_tensor* input, const nb_tensor* target, con
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("l1_loss", (const nb_tensor* const[]){input, target, weight}, 3);
         nb_status st = nbc_l1_loss(input, target, weight, reduction, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_l1_loss(input, target, weight, reduction, dst, out);
@@ -2011,7 +2011,7 @@ NB_API nb_status nb_smooth_l1_loss(const nb_tensor* input, const nb_tensor* targ
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("smooth_l1_loss", (const nb_tensor* const[]){input, target}, 2);
         nb_status st = nbc_smooth_l1_loss(input, target, reduction, beta, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_smooth_l1_loss(input, target, reduction, beta, dst, out);
@@ -2042,7 +2042,7 @@ NB_API nb_status nb_huber_loss(const nb_tensor* input, const nb_tensor* target, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("huber_loss", (const nb_tensor* const[]){input, target, weight}, 3);
         nb_status st = nbc_huber_loss(input, target, weight, reduction, delta, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_huber_loss(input, target, weight, reduction, delta, dst, out);
@@ -2073,7 +2073,7 @@ NB_API nb_status nb_binary_cross_entropy(const nb_tensor* input, const nb_tensor
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("binary_cross_entropy", (const nb_tensor* const[]){input, target, weight}, 3);
         nb_status st = nbc_binary_cross_entropy(input, target, weight, reduction, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_binary_cross_entropy(input, target, weight, reduction, dst, out);
@@ -2104,7 +2104,7 @@ NB_API nb_status nb_binary_cross_entropy_with_logits(const nb_tensor* input, con
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("binary_cross_entropy_with_logits", (const nb_tensor* const[]){input, target, weight, pos_weight}, 4);
         nb_status st = nbc_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction, dst, out);
@@ -2135,7 +2135,7 @@ NB_API nb_status nb_kl_div(const nb_tensor* input, const nb_tensor* target, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("kl_div", (const nb_tensor* const[]){input, target}, 2);
         nb_status st = nbc_kl_div(input, target, reduction, log_target, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_kl_div(input, target, reduction, log_target, dst, out);
@@ -2152,7 +2152,7 @@ NB_API nb_status nb_embedding(const nb_tensor* weight, const nb_tensor* indices,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("embedding", (const nb_tensor* const[]){weight, indices}, 2);
         nb_status st = nbd_embedding(weight, indices, padding_idx, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_embedding(weight, indices, padding_idx, dst, out);
@@ -2169,7 +2169,7 @@ NB_API nb_status nb_pad(const nb_tensor* input, const int64_t* pad, int32_t npad
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("pad", (const nb_tensor* const[]){input}, 1);
         nb_status st = nbd_pad(input, pad, npad, mode, value, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_pad(input, pad, npad, mode, value, dst, out);
@@ -2186,7 +2186,7 @@ NB_API nb_status nb_conv2d_backward_input(const nb_tensor* grad_output, const nb
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv2d_backward_input", (const nb_tensor* const[]){grad_output, weight}, 2);
         nb_status st = nbd_conv2d_backward_input(grad_output, weight, input_size, stride, padding, dilation, groups, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_conv2d_backward_input(grad_output, weight, input_size, stride, padding, dilation, groups, dst, out);
@@ -2203,7 +2203,7 @@ NB_API nb_status nb_conv2d_backward_weight(const nb_tensor* grad_output, const n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("conv2d_backward_weight", (const nb_tensor* const[]){grad_output, input}, 2);
         nb_status st = nbd_conv2d_backward_weight(grad_output, input, kernel_size, stride, padding, dilation, groups, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_conv2d_backward_weight(grad_output, input, kernel_size, stride, padding, dilation, groups, dst, out);
@@ -2220,7 +2220,7 @@ NB_API nb_status nb_max_pool2d_backward(const nb_tensor* grad_output, const nb_t
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("max_pool2d_backward", (const nb_tensor* const[]){grad_output, indices}, 2);
         nb_status st = nbd_max_pool2d_backward(grad_output, indices, input_size, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_max_pool2d_backward(grad_output, indices, input_size, dst, out);
@@ -2237,7 +2237,7 @@ NB_API nb_status nb_avg_pool2d_backward(const nb_tensor* grad_output, const int6
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("avg_pool2d_backward", (const nb_tensor* const[]){grad_output}, 1);
         nb_status st = nbd_avg_pool2d_backward(grad_output, input_size, kernel_size, stride, padding, count_include_pad, divisor_override, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_avg_pool2d_backward(grad_output, input_size, kernel_size, stride, padding, count_include_pad, divisor_override, dst, out);
@@ -2254,7 +2254,7 @@ NB_API nb_status nb_adaptive_avg_pool2d_backward(const nb_tensor* grad_output, c
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("adaptive_avg_pool2d_backward", (const nb_tensor* const[]){grad_output}, 1);
         nb_status st = nbd_adaptive_avg_pool2d_backward(grad_output, input_size, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_adaptive_avg_pool2d_backward(grad_output, input_size, dst, out);
@@ -2271,7 +2271,7 @@ NB_API nb_status nb_layer_norm_backward(const nb_tensor* grad_output, const nb_t
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("layer_norm_backward", (const nb_tensor* const[]){grad_output, input, weight}, 3);
         nb_status st = nbd_layer_norm_backward(grad_output, input, normalized_shape, ndim, weight, eps, grad_weight, grad_bias, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (grad_weight ? *grad_weight : NULL)));
         return st;
     }
     return nbd_layer_norm_backward(grad_output, input, normalized_shape, ndim, weight, eps, grad_weight, grad_bias, dst, out);
@@ -2288,7 +2288,7 @@ NB_API nb_status nb_batch_norm_backward(const nb_tensor* grad_output, const nb_t
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("batch_norm_backward", (const nb_tensor* const[]){grad_output, input, weight}, 3);
         nb_status st = nbd_batch_norm_backward(grad_output, input, weight, eps, grad_weight, grad_bias, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (grad_weight ? *grad_weight : NULL)));
         return st;
     }
     return nbd_batch_norm_backward(grad_output, input, weight, eps, grad_weight, grad_bias, dst, out);
@@ -2305,7 +2305,7 @@ NB_API nb_status nb_group_norm_backward(const nb_tensor* grad_output, const nb_t
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("group_norm_backward", (const nb_tensor* const[]){grad_output, input, weight}, 3);
         nb_status st = nbd_group_norm_backward(grad_output, input, num_groups, weight, eps, grad_weight, grad_bias, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (grad_weight ? *grad_weight : NULL)));
         return st;
     }
     return nbd_group_norm_backward(grad_output, input, num_groups, weight, eps, grad_weight, grad_bias, dst, out);
@@ -2323,7 +2323,7 @@ NB_API nb_status nb_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sgd_step", (const nb_tensor* const[]){grad}, 1);
         nb_status st = nbd_sgd_step(param, grad, momentum_buffer, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_sgd_step(param, grad, momentum_buffer, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
@@ -2343,7 +2343,7 @@ NB_API nb_status nb_adam_step(nb_tensor* param, const nb_tensor* grad, nb_tensor
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("adam_step", (const nb_tensor* const[]){grad}, 1);
         nb_status st = nbd_adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
@@ -2363,7 +2363,7 @@ NB_API nb_status nb_rmsprop_step(nb_tensor* param, const nb_tensor* grad, nb_ten
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("rmsprop_step", (const nb_tensor* const[]){grad}, 1);
         nb_status st = nbd_rmsprop_step(param, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps, weight_decay, momentum, centered, maximize);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_rmsprop_step(param, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps, weight_decay, momentum, centered, maximize);
@@ -2381,7 +2381,7 @@ NB_API nb_status nb_adagrad_step(nb_tensor* param, const nb_tensor* grad, nb_ten
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("adagrad_step", (const nb_tensor* const[]){grad}, 1);
         nb_status st = nbd_adagrad_step(param, grad, state_sum, step, lr, lr_decay, eps, weight_decay, maximize);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_adagrad_step(param, grad, state_sum, step, lr, lr_decay, eps, weight_decay, maximize);
@@ -2395,7 +2395,7 @@ NB_API nb_status nb_sgd_step_list(nb_tensor* const* params, const nb_tensor* con
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sgd_step_list", grads, count);
         nb_status st = nbd_sgd_step_list(params, grads, momentum_buffers, count, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_sgd_step_list(params, grads, momentum_buffers, count, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer);
@@ -2409,7 +2409,7 @@ NB_API nb_status nb_adam_step_list(nb_tensor* const* params, const nb_tensor* co
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("adam_step_list", grads, count);
         nb_status st = nbd_adam_step_list(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, count, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_adam_step_list(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, count, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize);
@@ -2423,7 +2423,7 @@ NB_API nb_status nb_rmsprop_step_list(nb_tensor* const* params, const nb_tensor*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("rmsprop_step_list", grads, count);
         nb_status st = nbd_rmsprop_step_list(params, grads, square_avgs, grad_avgs, momentum_buffers, count, lr, alpha, eps, weight_decay, momentum, centered, maximize);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_rmsprop_step_list(params, grads, square_avgs, grad_avgs, momentum_buffers, count, lr, alpha, eps, weight_decay, momentum, centered, maximize);
@@ -2437,7 +2437,7 @@ NB_API nb_status nb_adagrad_step_list(nb_tensor* const* params, const nb_tensor*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("adagrad_step_list", grads, count);
         nb_status st = nbd_adagrad_step_list(params, grads, state_sums, steps, count, lr, lr_decay, eps, weight_decay, maximize);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, NULL);
         return st;
     }
     return nbd_adagrad_step_list(params, grads, state_sums, steps, count, lr, lr_decay, eps, weight_decay, maximize);
@@ -2454,7 +2454,7 @@ NB_API nb_status nb_rand(const int64_t* shape, int32_t ndim, int32_t dtype, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("rand", NULL, 0);
         nb_status st = nbd_rand(shape, ndim, dtype, device_type, device_index, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_rand(shape, ndim, dtype, device_type, device_index, gen, dst, out);
@@ -2471,7 +2471,7 @@ NB_API nb_status nb_randn(const int64_t* shape, int32_t ndim, int32_t dtype, int
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("randn", NULL, 0);
         nb_status st = nbd_randn(shape, ndim, dtype, device_type, device_index, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_randn(shape, ndim, dtype, device_type, device_index, gen, dst, out);
@@ -2488,7 +2488,7 @@ NB_API nb_status nb_randint(int64_t low, int64_t high, const int64_t* shape, int
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("randint", NULL, 0);
         nb_status st = nbd_randint(low, high, shape, ndim, dtype, device_type, device_index, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_randint(low, high, shape, ndim, dtype, device_type, device_index, gen, dst, out);
@@ -2505,7 +2505,7 @@ NB_API nb_status nb_randperm(int64_t n, int32_t dtype, int32_t device_type, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("randperm", NULL, 0);
         nb_status st = nbd_randperm(n, dtype, device_type, device_index, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_randperm(n, dtype, device_type, device_index, gen, dst, out);
@@ -2522,7 +2522,7 @@ NB_API nb_status nb_uniform_(nb_tensor* t, double from, double to, nb_generator*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("uniform_", NULL, 0);
         nb_status st = nbd_uniform_(t, from, to, gen);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, t);
         return st;
     }
     return nbd_uniform_(t, from, to, gen);
@@ -2539,7 +2539,7 @@ NB_API nb_status nb_normal_(nb_tensor* t, double mean, double std, nb_generator*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("normal_", NULL, 0);
         nb_status st = nbd_normal_(t, mean, std, gen);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, t);
         return st;
     }
     return nbd_normal_(t, mean, std, gen);
@@ -2556,7 +2556,7 @@ NB_API nb_status nb_random_(nb_tensor* t, int64_t low, int64_t high_inclusive, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("random_", NULL, 0);
         nb_status st = nbd_random_(t, low, high_inclusive, gen);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, t);
         return st;
     }
     return nbd_random_(t, low, high_inclusive, gen);
@@ -2573,7 +2573,7 @@ NB_API nb_status nb_bernoulli(const nb_tensor* p, nb_generator* gen, nb_tensor* 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bernoulli", (const nb_tensor* const[]){p}, 1);
         nb_status st = nbd_bernoulli(p, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bernoulli(p, gen, dst, out);
@@ -2590,7 +2590,7 @@ NB_API nb_status nb_bernoulli_scalar(double p, const int64_t* shape, int32_t ndi
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bernoulli_scalar", NULL, 0);
         nb_status st = nbd_bernoulli_scalar(p, shape, ndim, dtype, device_type, device_index, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bernoulli_scalar(p, shape, ndim, dtype, device_type, device_index, gen, dst, out);
@@ -2607,7 +2607,7 @@ NB_API nb_status nb_multinomial(const nb_tensor* probs, int64_t num_samples, int
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("multinomial", (const nb_tensor* const[]){probs}, 1);
         nb_status st = nbd_multinomial(probs, num_samples, replacement, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_multinomial(probs, num_samples, replacement, gen, dst, out);
@@ -2624,7 +2624,7 @@ NB_API nb_status nb_dropout(const nb_tensor* x, double p, int32_t train, nb_gene
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("dropout", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_dropout(x, p, train, gen, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_dropout(x, p, train, gen, dst, out);
@@ -2655,7 +2655,7 @@ NB_API nb_status nb_sum(const nb_tensor* t, const int64_t* dims, int32_t ndims, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sum", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_sum(t, dims, ndims, keepdim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_sum(t, dims, ndims, keepdim, dtype, dst, out);
@@ -2672,7 +2672,7 @@ NB_API nb_status nb_mean(const nb_tensor* t, const int64_t* dims, int32_t ndims,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("mean", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_mean(t, dims, ndims, keepdim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_mean(t, dims, ndims, keepdim, dtype, dst, out);
@@ -2703,7 +2703,7 @@ NB_API nb_status nb_prod(const nb_tensor* t, const int64_t* dims, int32_t ndims,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("prod", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_prod(t, dims, ndims, keepdim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_prod(t, dims, ndims, keepdim, dtype, dst, out);
@@ -2720,7 +2720,7 @@ NB_API nb_status nb_amax(const nb_tensor* t, const int64_t* dims, int32_t ndims,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("amax", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_amax(t, dims, ndims, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_amax(t, dims, ndims, keepdim, dst, out);
@@ -2737,7 +2737,7 @@ NB_API nb_status nb_amin(const nb_tensor* t, const int64_t* dims, int32_t ndims,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("amin", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_amin(t, dims, ndims, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_amin(t, dims, ndims, keepdim, dst, out);
@@ -2755,7 +2755,7 @@ NB_API nb_status nb_max_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("max_dim", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_max_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (values ? *values : NULL)));
         return st;
     }
     return nbd_max_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
@@ -2773,7 +2773,7 @@ NB_API nb_status nb_min_dim(const nb_tensor* t, int64_t dim, int32_t keepdim, nb
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("min_dim", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_min_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (values ? *values : NULL)));
         return st;
     }
     return nbd_min_dim(t, dim, keepdim, dst_values, dst_indices, values, indices);
@@ -2790,7 +2790,7 @@ NB_API nb_status nb_argmax(const nb_tensor* t, const int64_t* dim, int32_t keepd
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("argmax", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_argmax(t, dim, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_argmax(t, dim, keepdim, dst, out);
@@ -2807,7 +2807,7 @@ NB_API nb_status nb_argmin(const nb_tensor* t, const int64_t* dim, int32_t keepd
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("argmin", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_argmin(t, dim, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_argmin(t, dim, keepdim, dst, out);
@@ -2824,7 +2824,7 @@ NB_API nb_status nb_var(const nb_tensor* t, const int64_t* dims, int32_t ndims, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("var", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_var(t, dims, ndims, correction, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_var(t, dims, ndims, correction, keepdim, dst, out);
@@ -2841,7 +2841,7 @@ NB_API nb_status nb_std(const nb_tensor* t, const int64_t* dims, int32_t ndims, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("std", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_std(t, dims, ndims, correction, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_std(t, dims, ndims, correction, keepdim, dst, out);
@@ -2872,7 +2872,7 @@ NB_API nb_status nb_norm(const nb_tensor* t, double p, const int64_t* dims, int3
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("norm", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_norm(t, p, dims, ndims, keepdim, dtype, dst, out);
@@ -2903,7 +2903,7 @@ NB_API nb_status nb_logsumexp(const nb_tensor* t, const int64_t* dims, int32_t n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("logsumexp", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_logsumexp(t, dims, ndims, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_logsumexp(t, dims, ndims, keepdim, dst, out);
@@ -2920,7 +2920,7 @@ NB_API nb_status nb_all(const nb_tensor* t, const int64_t* dims, int32_t ndims, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("all", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_all(t, dims, ndims, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_all(t, dims, ndims, keepdim, dst, out);
@@ -2937,7 +2937,7 @@ NB_API nb_status nb_any(const nb_tensor* t, const int64_t* dims, int32_t ndims, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("any", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbd_any(t, dims, ndims, keepdim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_any(t, dims, ndims, keepdim, dst, out);
@@ -2968,7 +2968,7 @@ NB_API nb_status nb_cumsum(const nb_tensor* t, int64_t dim, int32_t dtype, nb_te
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cumsum", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_cumsum(t, dim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_cumsum(t, dim, dtype, dst, out);
@@ -2999,7 +2999,7 @@ NB_API nb_status nb_cumprod(const nb_tensor* t, int64_t dim, int32_t dtype, nb_t
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cumprod", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_cumprod(t, dim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_cumprod(t, dim, dtype, dst, out);
@@ -3030,7 +3030,7 @@ NB_API nb_status nb_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, nb_t
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("softmax", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_softmax(t, dim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_softmax(t, dim, dtype, dst, out);
@@ -3061,7 +3061,7 @@ NB_API nb_status nb_log_softmax(const nb_tensor* t, int64_t dim, int32_t dtype, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log_softmax", (const nb_tensor* const[]){t}, 1);
         nb_status st = nbc_log_softmax(t, dim, dtype, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_log_softmax(t, dim, dtype, dst, out);
@@ -3092,7 +3092,7 @@ NB_API nb_status nb_cat(const nb_tensor* const* tensors, int32_t n, int64_t dim,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cat", tensors, n);
         nb_status st = nbc_cat(tensors, n, dim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_cat(tensors, n, dim, dst, out);
@@ -3123,7 +3123,7 @@ NB_API nb_status nb_stack(const nb_tensor* const* tensors, int32_t n, int64_t di
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("stack", tensors, n);
         nb_status st = nbc_stack(tensors, n, dim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_stack(tensors, n, dim, dst, out);
@@ -3139,7 +3139,7 @@ NB_API nb_status nb_flip(const nb_tensor* x, const int64_t* dims, int32_t ndims,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("flip", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_flip(x, dims, ndims, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_flip(x, dims, ndims, out);
@@ -3155,7 +3155,7 @@ NB_API nb_status nb_roll(const nb_tensor* x, const int64_t* shifts, int32_t nshi
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("roll", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_roll(x, shifts, nshifts, dims, ndims, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_roll(x, shifts, nshifts, dims, ndims, out);
@@ -3171,7 +3171,7 @@ NB_API nb_status nb_repeat(const nb_tensor* x, const int64_t* repeats, int32_t n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("repeat", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_repeat(x, repeats, n, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_repeat(x, repeats, n, out);
@@ -3188,7 +3188,7 @@ NB_API nb_status nb_tril(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tril", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_tril(x, diagonal, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_tril(x, diagonal, dst, out);
@@ -3205,7 +3205,7 @@ NB_API nb_status nb_triu(const nb_tensor* x, int64_t diagonal, nb_tensor* dst, n
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("triu", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_triu(x, diagonal, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_triu(x, diagonal, dst, out);
@@ -3221,7 +3221,7 @@ NB_API nb_status nb_sort(const nb_tensor* x, int64_t dim, int32_t descending, in
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sort", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_sort(x, dim, descending, stable, values, indices);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (values ? *values : NULL)));
         return st;
     }
     return nbd_sort(x, dim, descending, stable, values, indices);
@@ -3235,7 +3235,7 @@ NB_API nb_status nb_argsort(const nb_tensor* x, int64_t dim, int32_t descending,
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("argsort", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_argsort(x, dim, descending, stable, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_argsort(x, dim, descending, stable, out);
@@ -3249,7 +3249,7 @@ NB_API nb_status nb_searchsorted(const nb_tensor* sorted_sequence, const nb_tens
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("searchsorted", (const nb_tensor* const[]){sorted_sequence, values}, 2);
         nb_status st = nbd_searchsorted(sorted_sequence, values, right, out_int32, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
         return st;
     }
     return nbd_searchsorted(sorted_sequence, values, right, out_int32, out);
@@ -3265,7 +3265,7 @@ NB_API nb_status nb_topk(const nb_tensor* x, int64_t k, int64_t dim, int32_t lar
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("topk", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_topk(x, k, dim, largest, sorted, values, indices);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (values ? *values : NULL)));
         return st;
     }
     return nbd_topk(x, k, dim, largest, sorted, values, indices);
@@ -3279,7 +3279,7 @@ NB_API nb_status nb_unique(const nb_tensor* x, int32_t sorted, nb_tensor** value
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("unique", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_unique(x, sorted, values, inverse, counts);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (values ? *values : NULL)));
         return st;
     }
     return nbd_unique(x, sorted, values, inverse, counts);
@@ -3293,7 +3293,7 @@ NB_API nb_status nb_unique_dim(const nb_tensor* x, int64_t dim, int32_t sorted, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("unique_dim", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_unique_dim(x, dim, sorted, values, inverse, counts);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (values ? *values : NULL)));
         return st;
     }
     return nbd_unique_dim(x, dim, sorted, values, inverse, counts);
@@ -3307,7 +3307,7 @@ NB_API nb_status nb_unique_consecutive(const nb_tensor* x, int64_t dim, int32_t 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("unique_consecutive", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_unique_consecutive(x, dim, has_dim, values, inverse, counts);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (values ? *values : NULL)));
         return st;
     }
     return nbd_unique_consecutive(x, dim, has_dim, values, inverse, counts);
@@ -3324,7 +3324,7 @@ NB_API nb_status nb_softmax_backward(const nb_tensor* grad_output, const nb_tens
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("softmax_backward", (const nb_tensor* const[]){grad_output, output}, 2);
         nb_status st = nbd_softmax_backward(grad_output, output, dim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_softmax_backward(grad_output, output, dim, dst, out);
@@ -3341,7 +3341,7 @@ NB_API nb_status nb_log_softmax_backward(const nb_tensor* grad_output, const nb_
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log_softmax_backward", (const nb_tensor* const[]){grad_output, output}, 2);
         nb_status st = nbd_log_softmax_backward(grad_output, output, dim, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_log_softmax_backward(grad_output, output, dim, dst, out);
@@ -3372,7 +3372,7 @@ NB_API nb_status nb_exp(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("exp", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_exp(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_exp(x, dst, out);
@@ -3389,7 +3389,7 @@ NB_API nb_status nb_exp2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("exp2", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_exp2(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_exp2(x, dst, out);
@@ -3420,7 +3420,7 @@ NB_API nb_status nb_expm1(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("expm1", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_expm1(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_expm1(x, dst, out);
@@ -3451,7 +3451,7 @@ NB_API nb_status nb_log(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_log(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_log(x, dst, out);
@@ -3482,7 +3482,7 @@ NB_API nb_status nb_log2(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log2", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_log2(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_log2(x, dst, out);
@@ -3513,7 +3513,7 @@ NB_API nb_status nb_log10(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log10", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_log10(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_log10(x, dst, out);
@@ -3544,7 +3544,7 @@ NB_API nb_status nb_log1p(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("log1p", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_log1p(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_log1p(x, dst, out);
@@ -3561,7 +3561,7 @@ NB_API nb_status nb_sqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sqrt", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_sqrt(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_sqrt(x, dst, out);
@@ -3592,7 +3592,7 @@ NB_API nb_status nb_rsqrt(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("rsqrt", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_rsqrt(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_rsqrt(x, dst, out);
@@ -3609,7 +3609,7 @@ NB_API nb_status nb_sin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sin", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_sin(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_sin(x, dst, out);
@@ -3626,7 +3626,7 @@ NB_API nb_status nb_cos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cos", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_cos(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_cos(x, dst, out);
@@ -3657,7 +3657,7 @@ NB_API nb_status nb_tan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tan", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_tan(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_tan(x, dst, out);
@@ -3688,7 +3688,7 @@ NB_API nb_status nb_asin(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("asin", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_asin(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_asin(x, dst, out);
@@ -3719,7 +3719,7 @@ NB_API nb_status nb_acos(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("acos", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_acos(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_acos(x, dst, out);
@@ -3736,7 +3736,7 @@ NB_API nb_status nb_atan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("atan", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_atan(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_atan(x, dst, out);
@@ -3767,7 +3767,7 @@ NB_API nb_status nb_sinh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sinh", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_sinh(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_sinh(x, dst, out);
@@ -3798,7 +3798,7 @@ NB_API nb_status nb_cosh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("cosh", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_cosh(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_cosh(x, dst, out);
@@ -3815,7 +3815,7 @@ NB_API nb_status nb_tanh(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("tanh", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_tanh(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_tanh(x, dst, out);
@@ -3832,7 +3832,7 @@ NB_API nb_status nb_sigmoid(const nb_tensor* x, nb_tensor* dst, nb_tensor** out)
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sigmoid", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_sigmoid(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_sigmoid(x, dst, out);
@@ -3849,7 +3849,7 @@ NB_API nb_status nb_erf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("erf", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_erf(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_erf(x, dst, out);
@@ -3866,7 +3866,7 @@ NB_API nb_status nb_erfc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("erfc", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_erfc(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_erfc(x, dst, out);
@@ -3897,7 +3897,7 @@ NB_API nb_status nb_reciprocal(const nb_tensor* x, nb_tensor* dst, nb_tensor** o
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("reciprocal", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_reciprocal(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_reciprocal(x, dst, out);
@@ -3914,7 +3914,7 @@ NB_API nb_status nb_silu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("silu", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_silu(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_silu(x, dst, out);
@@ -3931,7 +3931,7 @@ NB_API nb_status nb_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("gelu", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_gelu(x, approximate_tanh, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_gelu(x, approximate_tanh, dst, out);
@@ -3948,7 +3948,7 @@ NB_API nb_status nb_leaky_relu(const nb_tensor* x, double negative_slope, nb_ten
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("leaky_relu", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_leaky_relu(x, negative_slope, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_leaky_relu(x, negative_slope, dst, out);
@@ -3965,7 +3965,7 @@ NB_API nb_status nb_elu(const nb_tensor* x, double alpha, nb_tensor* dst, nb_ten
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("elu", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_elu(x, alpha, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_elu(x, alpha, dst, out);
@@ -3996,7 +3996,7 @@ NB_API nb_status nb_softplus(const nb_tensor* x, double beta, double threshold, 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("softplus", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbc_softplus(x, beta, threshold, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbc_softplus(x, beta, threshold, dst, out);
@@ -4013,7 +4013,7 @@ NB_API nb_status nb_neg(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("neg", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_neg(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_neg(x, dst, out);
@@ -4030,7 +4030,7 @@ NB_API nb_status nb_abs(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("abs", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_abs(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_abs(x, dst, out);
@@ -4047,7 +4047,7 @@ NB_API nb_status nb_sign(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("sign", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_sign(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_sign(x, dst, out);
@@ -4064,7 +4064,7 @@ NB_API nb_status nb_relu(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("relu", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_relu(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_relu(x, dst, out);
@@ -4081,7 +4081,7 @@ NB_API nb_status nb_square(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("square", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_square(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_square(x, dst, out);
@@ -4098,7 +4098,7 @@ NB_API nb_status nb_floor(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("floor", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_floor(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_floor(x, dst, out);
@@ -4115,7 +4115,7 @@ NB_API nb_status nb_ceil(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("ceil", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_ceil(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_ceil(x, dst, out);
@@ -4132,7 +4132,7 @@ NB_API nb_status nb_round(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("round", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_round(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_round(x, dst, out);
@@ -4149,7 +4149,7 @@ NB_API nb_status nb_trunc(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("trunc", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_trunc(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_trunc(x, dst, out);
@@ -4166,7 +4166,7 @@ NB_API nb_status nb_bitwise_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("bitwise_not", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_bitwise_not(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_bitwise_not(x, dst, out);
@@ -4183,7 +4183,7 @@ NB_API nb_status nb_logical_not(const nb_tensor* x, nb_tensor* dst, nb_tensor** 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("logical_not", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_logical_not(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_logical_not(x, dst, out);
@@ -4200,7 +4200,7 @@ NB_API nb_status nb_isnan(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("isnan", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_isnan(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_isnan(x, dst, out);
@@ -4217,7 +4217,7 @@ NB_API nb_status nb_isinf(const nb_tensor* x, nb_tensor* dst, nb_tensor** out) {
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("isinf", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_isinf(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_isinf(x, dst, out);
@@ -4234,7 +4234,7 @@ NB_API nb_status nb_isfinite(const nb_tensor* x, nb_tensor* dst, nb_tensor** out
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("isfinite", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_isfinite(x, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_isfinite(x, dst, out);
@@ -4251,7 +4251,7 @@ NB_API nb_status nb_nan_to_num(const nb_tensor* x, double nan, double posinf, do
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("nan_to_num", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_nan_to_num(x, nan, posinf, neginf, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_nan_to_num(x, nan, posinf, neginf, dst, out);
@@ -4268,7 +4268,7 @@ NB_API nb_status nb_clamp(const nb_tensor* x, double min, double max, nb_tensor*
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("clamp", (const nb_tensor* const[]){x}, 1);
         nb_status st = nbd_clamp(x, min, max, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_clamp(x, min, max, dst, out);
@@ -4285,7 +4285,7 @@ NB_API nb_status nb_where(const nb_tensor* condition, const nb_tensor* a, const 
     if (nb_prof_active()) {
         int64_t prof = nb_prof_op_begin("where", (const nb_tensor* const[]){condition, a, b}, 3);
         nb_status st = nbd_where(condition, a, b, dst, out);
-        nb_prof_op_end(prof, st);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
         return st;
     }
     return nbd_where(condition, a, b, dst, out);

@@ -208,15 +208,20 @@ static void sb_string(sbuf* s, const char* str) {
     sb_printf(s, "\"");
 }
 
+static void sb_shape(sbuf* s, const nb_tensor* t) {
+    sb_printf(s, "[");
+    for (int32_t d = 0; d < t->ndim; d++) sb_printf(s, d ? ",%" PRId64 : "%" PRId64, t->shape[d]);
+    sb_printf(s, "]");
+}
+
 /* '"shapes":[[2, 3],[]],"dtypes":["float32",""]' for an op's inputs (NULL: a missing one). */
 static char* input_args(const nb_tensor* const* ts, int32_t n) {
     sbuf s = {0};
     sb_printf(&s, "\"shapes\":[");
     for (int32_t i = 0; i < n; i++) {
-        sb_printf(&s, i ? ",[" : "[");
-        if (nb_tensor_ok(ts[i]))
-            for (int32_t d = 0; d < ts[i]->ndim; d++) sb_printf(&s, d ? ",%" PRId64 : "%" PRId64, ts[i]->shape[d]);
-        sb_printf(&s, "]");
+        if (i) sb_printf(&s, ",");
+        if (nb_tensor_ok(ts[i])) sb_shape(&s, ts[i]);
+        else sb_printf(&s, "[]");
     }
     sb_printf(&s, "],\"dtypes\":[");
     for (int32_t i = 0; i < n; i++) {
@@ -305,15 +310,31 @@ int64_t nb_prof_op_begin(const char* name, const nb_tensor* const* inputs, int32
     return token;
 }
 
-void nb_prof_op_end(int64_t token, nb_status status) {
+/* Appends '"out_shape":[..]' to the record's args (which exist when shapes are recorded). */
+static void add_out_shape(prof_ev* e, const nb_tensor* result) {
+    if (e->args == NULL || !nb_tensor_ok(result)) return;
+    sbuf s = {0};
+    sb_printf(&s, "%s,\"out_shape\":", e->args);
+    sb_shape(&s, result);
+    if (s.oom) {
+        free(s.p);
+        return;
+    }
+    free(e->args);
+    e->args = s.p;
+}
+
+void nb_prof_op_end(int64_t token, nb_status status, const nb_tensor* result) {
     if (token < 0) return;
     nb_event* e1 = NULL;
     prof_buf* b = tls_buf;
     if (status == NB_OK && b != NULL) { /* a device event after the op's work (not after a failure: its message stays) */
         pthread_mutex_lock(&b->lock);
         int64_t i = token & 0xffffffff;
-        bool dev = b->session == (uint64_t)token >> 32 && i < b->n && b->ev[i].e0 != NULL;
+        bool live = b->session == (uint64_t)token >> 32 && i < b->n;
+        bool dev = live && b->ev[i].e0 != NULL;
         int32_t index = dev ? b->ev[i].device_index : 0;
+        if (live && result != NULL) add_out_shape(&b->ev[i], result);
         pthread_mutex_unlock(&b->lock);
         if (dev) e1 = device_mark(index, NULL);
     }

@@ -18,7 +18,9 @@ static inline bool nb_prof_active(void) {
 /* An op call begins: returns a token for nb_prof_op_end (-1: not recorded). The
  * tensors are the op's inputs, for record_shapes and for finding its device. */
 NB_INTERNAL int64_t nb_prof_op_begin(const char* name, const nb_tensor* const* inputs, int32_t n);
-NB_INTERNAL void nb_prof_op_end(int64_t token, nb_status status);
+/* The call ended with status; result is the tensor it wrote or returned (NULL: none or
+ * unknown), whose shape record_shapes keeps as "out_shape" (the FLOP estimates need it). */
+NB_INTERNAL void nb_prof_op_end(int64_t token, nb_status status, const nb_tensor* result);
 /* A storage allocation (bytes > 0) or free (bytes < 0) on a device. */
 NB_INTERNAL void nb_prof_memory(int32_t device_type, int32_t device_index, const void* ptr, int64_t bytes);
 

@@ -132,7 +132,7 @@ static nb_status launch(const nb_bk_attention* p, int32_t device_index, const nb
     const int64_t prof = nb_prof_active() ? nb_prof_op_begin(name, inputs, n) : -1;
     st = b->attention(device_index, p, nb_stream_current_of(NB_CUDA, device_index)->native);
     if (st != NB_OK) st = nb_error(st, "%s: %s", op, b->last_error());
-    if (prof >= 0) nb_prof_op_end(prof, st);
+    if (prof >= 0) nb_prof_op_end(prof, st, NULL);
     return st;
 }
 

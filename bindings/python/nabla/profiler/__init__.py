@@ -16,10 +16,12 @@ gets torch's "Source Location" column. User ranges carry no stack.
 with_flops=True records input shapes and estimates each op's floating point
 operations as torch does (FunctionEvent.flops, FunctionEventAvg.flops; the table's
 "Total FLOPs"/"Total MFLOPs"/... column): mm/matmul/addmm/linear 2*M*K*N,
-bmm/baddbmm 2*B*M*K*N, mul/add the first input's element count. Convolutions get
-none (their events do not carry stride, padding and dilation).
+bmm/baddbmm 2*B*M*K*N, mul/add the first input's element count, conv2d (and, beyond
+torch, conv1d, conv_transpose2d and the convolution gradients) 2 * output elements *
+C_in/groups * kernel volume, from the output's shape the core records with the inputs'.
 
-with_modules is accepted and not recorded.
+with_modules=True (and with_stack=True, as torch's Python tracer does) records every
+nn.Module call as a range "nn.Module: Linear_0" around the ops it runs (_modules.py).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import functools
 
 from .._lib import error, lib
 from . import _stack
+from ._modules import ModuleRanges
 from ._events import EventList, build_events, key_averages as _key_averages, read_session
 from ._trace import write_chrome_trace
 
@@ -111,7 +114,8 @@ class profile:
         self.profile_memory = profile_memory
         self.with_stack = with_stack
         self.with_flops = with_flops
-        self.with_modules = with_modules  # accepted; module hierarchy is not recorded
+        self.with_modules = with_modules
+        self._module_ranges = ModuleRanges() if with_modules or with_stack else None
         self.step_num = 0
         self._recording = False
         self._started = False
@@ -137,11 +141,15 @@ class profile:
         if status:
             raise error(status)
         self._recording = True
+        if self._module_ranges is not None:
+            self._module_ranges.install()
 
     def _end(self) -> None:
         if not self._recording:
             return
         self._recording = False
+        if self._module_ranges is not None:
+            self._module_ranges.remove()
         status = lib.nb_profiler_stop()
         if status:
             raise error(status)

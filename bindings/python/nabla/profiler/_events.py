@@ -46,9 +46,18 @@ def _linear_flops(x, w) -> int:
     return 2 * math.prod(x[:-1]) * x[-1] * w[0]
 
 
-# torch/csrc/profiler/util.cpp computeFlops, by op name, from the input shapes (nabla's matmul and
-# linear are one op each, so they carry the flops torch gives to the mm/addmm/bmm they decompose into).
-# Convolutions are left out: their events do not carry stride, padding and dilation.
+def _conv_flops(out_or_in, w) -> int:
+    """2 multiply-adds per output element per weight element it reads: 2 * numel(output) * (C_in/groups * kernel
+    volume), which is torch's conv2d formula; a transposed convolution is the same product read from its input."""
+    if len(w) < 3 or len(out_or_in) != len(w):
+        return 0
+    return 2 * math.prod(out_or_in) * math.prod(w[1:])
+
+
+# torch/csrc/profiler/util.cpp computeFlops, by op name, from the input shapes and the output's shape
+# (nabla's matmul and linear are one op each, so they carry the flops torch gives to the mm/addmm/bmm they
+# decompose into). torch counts conv2d alone; nabla also counts conv1d, the transposed convolution and the
+# convolution gradients by the same formula (each gradient costs what the forward does).
 _FLOPS = {
     "mm": lambda s: _mm_flops(s[0], s[1]),
     "addmm": lambda s: _mm_flops(s[1], s[2]),
@@ -56,18 +65,24 @@ _FLOPS = {
     "baddbmm": lambda s: _bmm_flops(s[1], s[2]),
     "matmul": lambda s: _matmul_flops(s[0], s[1]),
     "linear": lambda s: _linear_flops(s[0], s[1]),
+    "conv1d": lambda s, o: _conv_flops(o, s[1]),
+    "conv2d": lambda s, o: _conv_flops(o, s[1]),
+    "conv_transpose2d": lambda s, o: _conv_flops(s[0], s[1]),
+    "conv2d_backward_input": lambda s, o: _conv_flops(s[0], s[1]),
+    "conv2d_backward_weight": lambda s, o: _conv_flops(s[0], o),
     "mul": lambda s: _numel(s[0]),   # torch counts the first input's elements, not the broadcast output's
     "add": lambda s: _numel(s[0]),
 }
 
 
-def compute_flops(name: str, shapes) -> int:
-    """Floating point operations of one op call (without the "nabla::" prefix) as torch estimates them."""
+def compute_flops(name: str, shapes, out_shape=None) -> int:
+    """Floating point operations of one op call (without the "nabla::" prefix) as torch estimates them;
+    the convolutions need the output's shape."""
     f = _FLOPS.get(name)
     if f is None:
         return 0
     try:
-        return int(f(shapes))
+        return int(f(shapes, out_shape) if name.startswith("conv") else f(shapes))
     except (IndexError, TypeError):
         return 0
 
@@ -107,7 +122,7 @@ class FunctionEvent:
         self.device_time_total = raw.get("device_dur_us", 0.0)
         self.stream = raw.get("stream")
         self.stack: list[str] = raw.get("stack", [])
-        self.flops = compute_flops(raw["name"], self.input_shapes) if flops and kind == "op" else 0
+        self.flops = compute_flops(raw["name"], self.input_shapes, raw.get("out_shape")) if flops and kind == "op" else 0
         self.cpu_children: list[FunctionEvent] = []
         self.cpu_parent: FunctionEvent | None = None
         self.cpu_memory_usage = 0   # bytes allocated minus freed during the call, children included

@@ -3,15 +3,19 @@ traversal, state_dict, mode, conversion and hook machinery."""
 from __future__ import annotations
 
 import itertools
-import weakref
+import warnings
 from collections import OrderedDict, namedtuple
 from typing import Callable, Iterator
 
 from ..._tensor import Tensor
 from .. import _grad_mode
+from ...utils.hooks import BackwardHook, HookDict, RemovableHandle
 from ..parameter import Buffer, Parameter
 
-__all__ = ["Module", "RemovableHandle"]
+__all__ = ["Module", "RemovableHandle", "register_module_forward_pre_hook", "register_module_forward_hook",
+           "register_module_full_backward_pre_hook", "register_module_full_backward_hook",
+           "register_module_backward_hook", "register_module_parameter_registration_hook",
+           "register_module_buffer_registration_hook", "register_module_module_registration_hook"]
 
 _setattr = object.__setattr__
 
@@ -25,30 +29,93 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
-class RemovableHandle:
-    """Returned by the register_*_hook methods; remove() unregisters the hook."""
+_HookDict = HookDict
 
-    _next_id = itertools.count()
-
-    def __init__(self, *dicts):
-        self.id = next(RemovableHandle._next_id)
-        self._refs = [weakref.ref(d) if hasattr(d, "__weakref__") else (lambda d=d: d) for d in dicts]
-
-    def remove(self) -> None:
-        for ref in self._refs:
-            d = ref()
-            if d is not None:
-                d.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
+# torch.nn.modules.module's global hooks: every module's calls (and registrations) run them, before
+# the module's own. _global_any holds every global hook's id, so the call path tests one dict.
+_global_any: dict = HookDict()
+_global_forward_pre_hooks: dict = HookDict()
+_global_forward_hooks: dict = HookDict()
+_global_forward_hooks_with_kwargs: dict = {}
+_global_forward_hooks_always_called: dict = {}
+_global_backward_pre_hooks: dict = HookDict()
+_global_backward_hooks: dict = HookDict()
+_global_is_full_backward_hook: bool | None = None
+_global_parameter_registration_hooks: dict = HookDict()
+_global_buffer_registration_hooks: dict = HookDict()
+_global_module_registration_hooks: dict = HookDict()
 
 
-class _HookDict(OrderedDict):
-    """An OrderedDict that RemovableHandle can hold weakly."""
+def _register_global(registry: dict, hook, *extra: dict) -> RemovableHandle:
+    handle = RemovableHandle(registry, _global_any, *extra)
+    registry[handle.id] = hook
+    _global_any[handle.id] = True
+    return handle
+
+
+def register_module_forward_pre_hook(hook) -> RemovableHandle:
+    """hook(module, args) -> None or new args, before every module's forward (and its own pre-hooks)."""
+    return _register_global(_global_forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
+    """hook(module, args, output) -> None or a new output, after every module's forward (before its own hooks);
+    always_call: also when forward raises (output None)."""
+    handle = _register_global(_global_forward_hooks, hook, _global_forward_hooks_with_kwargs,
+                              _global_forward_hooks_always_called)
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def _set_global_backward_kind(full: bool) -> None:
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is not None and _global_is_full_backward_hook != full:
+        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a global "
+                           "Module hook. Please use only one of them.")
+    _global_is_full_backward_hook = full
+
+
+def register_module_full_backward_pre_hook(hook) -> RemovableHandle:
+    """hook(module, grad_output) -> None or a new grad_output, for every module."""
+    return _register_global(_global_backward_pre_hooks, hook)
+
+
+def register_module_full_backward_hook(hook) -> RemovableHandle:
+    """hook(module, grad_input, grad_output) -> None or a new grad_input, for every module."""
+    _set_global_backward_kind(True)
+    return _register_global(_global_backward_hooks, hook)
+
+
+def register_module_backward_hook(hook) -> RemovableHandle:
+    """Deprecated in torch; nabla runs it as a full backward hook (what it was meant to give)."""
+    _set_global_backward_kind(False)
+    return _register_global(_global_backward_hooks, hook)
+
+
+def register_module_parameter_registration_hook(hook) -> RemovableHandle:
+    """hook(module, name, param) -> None or a replacement, whenever a module registers a parameter."""
+    return _register_global(_global_parameter_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook) -> RemovableHandle:
+    """hook(module, name, buffer) -> None or a replacement, whenever a module registers a buffer."""
+    return _register_global(_global_buffer_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook) -> RemovableHandle:
+    """hook(module, name, submodule) -> None or a replacement, whenever a module registers a submodule."""
+    return _register_global(_global_module_registration_hooks, hook)
+
+
+def _run_registration_hooks(registry: dict, module, name: str, value):
+    for hook in list(registry.values()):
+        out = hook(module, name, value)
+        if out is not None:
+            value = out
+    return value
 
 
 def _addindent(s: str, n: int) -> str:
@@ -78,6 +145,9 @@ class Module:
         _setattr(self, "_forward_hooks_always_called", {})
         _setattr(self, "_forward_pre_hooks", _HookDict())
         _setattr(self, "_forward_pre_hooks_with_kwargs", {})
+        _setattr(self, "_backward_pre_hooks", _HookDict())
+        _setattr(self, "_backward_hooks", _HookDict())
+        _setattr(self, "_is_full_backward_hook", None)
 
     forward: Callable
 
@@ -87,42 +157,65 @@ class Module:
     # ---- calling ----
 
     def __call__(self, *args, **kwargs):
-        if not (self._forward_hooks or self._forward_pre_hooks):
+        if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks or self._backward_pre_hooks
+                or _global_any):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        for hook_id, hook in list(self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                                           f"but got {result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
+        """torch's _call_impl: global then own forward pre-hooks, the backward hooks' input side,
+        forward, global then own forward hooks, the backward hooks' output side. The always-called
+        forward hooks run, with output None, when anything in between raises."""
+        fwd_hooks = [(i, h, _global_forward_hooks_with_kwargs, _global_forward_hooks_always_called)
+                     for i, h in _global_forward_hooks.items()]
+        fwd_hooks += [(i, h, self._forward_hooks_with_kwargs, self._forward_hooks_always_called)
+                      for i, h in self._forward_hooks.items()]
+        always_called = set()
         try:
+            for hook_id, hook in [*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()]:
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    result = hook(self, args, kwargs)
+                    if result is not None:
+                        if not (isinstance(result, tuple) and len(result) == 2):
+                            raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                               f"new_kwargs), but got {result}.")
+                        args, kwargs = result
+                else:
+                    result = hook(self, args)
+                    if result is not None:
+                        args = result if isinstance(result, tuple) else (result,)
+            bw_hook = None
+            full, pre = self._backward_hook_lists()
+            if full or pre:
+                bw_hook = BackwardHook(self, full, pre)
+                args = bw_hook.setup_input_hook(args)
             output = self.forward(*args, **kwargs)
+            for hook_id, hook, with_kwargs, always in fwd_hooks:
+                result = hook(self, args, kwargs, output) if hook_id in with_kwargs else hook(self, args, output)
+                if hook_id in always:
+                    always_called.add(hook_id)
+                if result is not None:
+                    output = result
+            if bw_hook is not None:
+                if not isinstance(output, (Tensor, tuple)):
+                    warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple "
+                                  f"of Tensors but received {type(output)}", stacklevel=2)
+                output = bw_hook.setup_output_hook(output)
+            return output
         except Exception:
-            for hook_id, hook in self._forward_hooks.items():
-                if hook_id in self._forward_hooks_always_called:
+            for hook_id, hook, with_kwargs, always in fwd_hooks:
+                if hook_id in always and hook_id not in always_called:
                     try:
-                        hook(self, args, kwargs, None) if hook_id in self._forward_hooks_with_kwargs else \
-                            hook(self, args, None)
-                    except Exception:
-                        pass
+                        hook(self, args, kwargs, None) if hook_id in with_kwargs else hook(self, args, None)
+                    except Exception as exc:  # noqa: BLE001 - torch warns and re-raises the first error
+                        warnings.warn(f"module forward hook with ``always_call=True`` raised an exception that "
+                                      f"was silenced as another error was raised in forward: {exc}", stacklevel=2)
             raise
-        for hook_id, hook in list(self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
-                result = hook(self, args, kwargs, output)
-            else:
-                result = hook(self, args, output)
-            if result is not None:
-                output = result
-        return output
+
+    def _backward_hook_lists(self) -> tuple[list, list]:
+        full = [*_global_backward_hooks.values(), *self._backward_hooks.values()]
+        pre = [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
+        return full, pre
 
     def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False) -> RemovableHandle:
         """hook(module, args) -> None or new args; with_kwargs: hook(module, args, kwargs) -> None or (args, kwargs)."""
@@ -148,6 +241,38 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def _set_backward_kind(self, full: bool) -> None:
+        if self._is_full_backward_hook is not None and self._is_full_backward_hook != full:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        _setattr(self, "_is_full_backward_hook", full)
+
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """hook(module, grad_output) -> None or a new grad_output, when the gradients of the module's
+        outputs are known (before grad_input is computed)."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients of the
+        module's tensor inputs are known (grad_input has None for non-tensor or non-requiring inputs)."""
+        self._set_backward_kind(True)
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_backward_hook(self, hook) -> RemovableHandle:
+        """Deprecated in torch; nabla runs it as a full backward hook (what it was meant to give)."""
+        self._set_backward_kind(False)
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
     # ---- registration ----
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
@@ -163,7 +288,7 @@ class Module:
             raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
                             "(nabla.nn.Parameter or None required)")
         else:
-            self._parameters[name] = param
+            self._parameters[name] = _run_registration_hooks(_global_parameter_registration_hooks, self, name, param)
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Adds a buffer (state that is not a parameter, such as running statistics) under name."""
@@ -177,6 +302,8 @@ class Module:
                             "(nabla Tensor or None required)")
         if isinstance(tensor, Buffer):
             persistent = tensor.persistent
+        if tensor is not None:
+            tensor = _run_registration_hooks(_global_buffer_registration_hooks, self, name, tensor)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -190,6 +317,8 @@ class Module:
         self._check_name(name, "module")
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
+        if module is not None:
+            module = _run_registration_hooks(_global_module_registration_hooks, self, name, module)
         self._modules[name] = module
 
     register_module = add_module
@@ -234,7 +363,7 @@ class Module:
             if "_modules" not in d:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._remove_from(name, d, params, "_modules")
-            d["_modules"][name] = value
+            d["_modules"][name] = _run_registration_hooks(_global_module_registration_hooks, self, name, value)
         elif "_modules" in d and name in d["_modules"]:
             if value is not None:
                 raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' "
@@ -279,6 +408,11 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for name in ("_backward_pre_hooks", "_backward_hooks"):  # saved before these existed
+            if name not in self.__dict__:
+                _setattr(self, name, _HookDict())
+        if "_is_full_backward_hook" not in self.__dict__:
+            _setattr(self, "_is_full_backward_hook", None)
 
     # ---- traversal ----
 
