@@ -5,12 +5,9 @@ softmax reading float16 / bfloat16 / strided lines in place; every result
 bit-identical for 1, 2 and 3 threads."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
+from capability_runs import arrays_per_level
 
 import nabla
 
@@ -92,14 +89,7 @@ np.savez(sys.argv[1], *[o.numpy() for o in out])
 
 def test_capped_instruction_sets_agree():
     """NABLA_CPU_CAPABILITY=avx2 runs the portable loops: max / min exactly equal, products close."""
-    res = {}
-    for level in ("avx512", "avx2", "default"):
-        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"nabla_red_{os.getpid()}_{level}.npz")
-        env = dict(os.environ, NABLA_CPU_CAPABILITY=level)
-        subprocess.run([sys.executable, "-c", _CAPPED, path], env=env, check=True, timeout=120)
-        with np.load(path) as f:
-            res[level] = [f[k] for k in sorted(f.files, key=lambda s: int(s.split("_")[1]))]
-        os.remove(path)
+    res = arrays_per_level(_CAPPED)
     for level in ("avx2", "default"):
         for i, (g, w) in enumerate(zip(res[level], res["avx512"])):
             if i < 6:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from capability_runs import arrays_per_level
 
 import nabla
 
@@ -19,6 +20,7 @@ CASES = [
     ((1000,), None, False), ((37, 300), 1, False), ((300, 37), 0, False), ((5, 64, 33), 1, False),
     ((3, 9000), 1, False), ((9000, 3), 0, False), ((5000, 7), 0, False), ((70, 1500), 0, False),
     ((64, 100), 1, True), ((100, 64), 0, True), ((0, 3), 0, False), ((20000,), None, False),
+    ((1000, 16), 0, False), ((6, 41, 48), 1, False), ((3, 1037), 1, False),
 ]
 
 
@@ -64,3 +66,38 @@ def test_half_argmax_first_index(ndt, tdt, shape, dim, transpose):
         x, a = x.t(), a.T
     got = x.argmax() if dim is None else x.argmax(dim)
     np.testing.assert_array_equal(got.numpy(), np.argmax(a, axis=dim))
+
+
+_SUMS = r"""
+import numpy as np, nabla, sys
+rng = np.random.default_rng(11)
+out = []
+for dt in (nabla.bfloat16, nabla.float16):
+    for shape, dim in (((20011,), None), ((7, 3001), 1), ((1003, 16), 0), ((517, 37), 0), ((901, 5), 0), ((4, 33, 80), 1)):
+        x = nabla.from_numpy(rng.standard_normal(shape).astype(np.float32)).to(dt)
+        out.append((x.sum(dtype=nabla.float32) if dim is None else x.sum(dim, dtype=nabla.float32)).numpy())
+        out.append((x.mean() if dim is None else x.mean(dim)).float().numpy())
+np.savez(sys.argv[1], *out)
+"""
+
+
+def test_half_sums_agree_across_instruction_sets():
+    """The AVX-512 float16 / bfloat16 sums add in the portable loops' order: equal bit for bit, and
+    within float32 accumulation of the float64 sum."""
+    res = arrays_per_level(_SUMS)
+    assert len(res["avx512"]) == 24
+    for level in ("avx2", "default"):
+        for g, w in zip(res[level], res["avx512"]):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_half_sum_to_float32_matches_float64():
+    rng = np.random.default_rng(5)
+    for ndt, tdt in DTYPES:
+        for shape, dim in (((50021,), None), ((3, 4099), 1), ((2050, 24), 0), ((700, 9), 0)):
+            t = torch.from_numpy(rng.standard_normal(shape).astype(np.float32)).to(tdt)
+            x = nabla.from_dlpack(t)
+            got = (x.sum(dtype=nabla.float32) if dim is None else x.sum(dim, dtype=nabla.float32)).numpy()
+            ref = t.double().numpy().sum(axis=dim)
+            # float32 lanes over blocks of 128, block sums in double: a few float32 roundings
+            np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-4)

@@ -5,7 +5,8 @@
  * sums are pairwise (an iterative binary-counter tree over 256-element leaves),
  * as NumPy's. Column reductions (outputs contiguous) accumulate in double.
  * Integers accumulate in int64 (wrapping, as PyTorch). float16 / bfloat16 are
- * read as float32 and every result is rounded once into its dtype.
+ * read as float32 (sum and mean by kernels of their own that convert as they
+ * load) and every result is rounded once into its dtype.
  * NaN propagates through amax / amin. */
 #include "reduce.h"
 
@@ -30,29 +31,33 @@ enum { V_SUM = 0, V_MEAN = 1 };
 
 /* ---- sums ---- */
 
-/* float32: blocks of 128 summed pairwise in float lanes, block sums in double lanes. */
-NB_INLINE double sum_f32_run(const float* p, int64_t n, int64_t s, double v) {
-    if (s != (int64_t)sizeof(float)) {
-        for (int64_t i = 0; i < n; i++) v += *(const float*)((const char*)p + i * s);
-        return v;
+/* float32 (and float16 / bfloat16, read through LD16 and CV): blocks of 128 summed pairwise in
+ * float lanes, block sums in double lanes. */
+#define SUM_F32_LANES(NAME, T, LD16, CV)                                                                \
+    NB_INLINE double NAME(const T* p, int64_t n, int64_t s, double v) {                                \
+        if (s != (int64_t)sizeof(T)) {                                                                 \
+            for (int64_t i = 0; i < n; i++) v += CV(*(const T*)((const char*)p + i * s));              \
+            return v;                                                                                  \
+        }                                                                                              \
+        nb_v8d acc = {0};                                                                              \
+        int64_t i = 0;                                                                                 \
+        for (; i + 128 <= n; i += 128) {                                                               \
+            const T* q = p + i;                                                                        \
+            nb_v16f a0 = LD16(q) + LD16(q + 16), a1 = LD16(q + 32) + LD16(q + 48);                     \
+            nb_v16f a2 = LD16(q + 64) + LD16(q + 80), a3 = LD16(q + 96) + LD16(q + 112);               \
+            const nb_v16f b = (a0 + a1) + (a2 + a3);                                                   \
+            acc += nb_widen_sum(&b);                                                                   \
+        }                                                                                              \
+        for (; i + 16 <= n; i += 16) {                                                                 \
+            const nb_v16f b = LD16(p + i);                                                             \
+            acc += nb_widen_sum(&b);                                                                   \
+        }                                                                                              \
+        double r = nb_hsum8d(&acc);                                                                    \
+        for (; i < n; i++) r += CV(p[i]);                                                              \
+        return v + r;                                                                                  \
     }
-    nb_v8d acc = {0};
-    int64_t i = 0;
-    for (; i + 128 <= n; i += 128) {
-        const float* q = p + i;
-        nb_v16f a0 = nb_ld16f(q) + nb_ld16f(q + 16), a1 = nb_ld16f(q + 32) + nb_ld16f(q + 48);
-        nb_v16f a2 = nb_ld16f(q + 64) + nb_ld16f(q + 80), a3 = nb_ld16f(q + 96) + nb_ld16f(q + 112);
-        const nb_v16f b = (a0 + a1) + (a2 + a3);
-        acc += nb_widen_sum(&b);
-    }
-    for (; i + 16 <= n; i += 16) {
-        const nb_v16f b = nb_ld16f(p + i);
-        acc += nb_widen_sum(&b);
-    }
-    double r = nb_hsum8d(&acc);
-    for (; i < n; i++) r += p[i];
-    return v + r;
-}
+#define NB_AS_IS(x) (x)
+SUM_F32_LANES(sum_f32_run, float, nb_ld16f, NB_AS_IS)
 
 /* float64: pairwise over 256-element leaves, combined by a binary counter (no recursion). */
 NB_INLINE double sum_f64_leaf(const double* p, int64_t n) {
@@ -87,7 +92,7 @@ NB_INLINE double sum_f64_run(const double* p, int64_t n, int64_t s, double v) {
  * outputs): the flat data is summed in lanes of period P = lcm(m, W), so lane
  * l of super-row offset o belongs to column o % m. float32 lanes are flushed
  * into double every 8 super-rows. */
-#define SUM_COLS_SMALL(NAME, T, VT, W, LD, FLUSH)                                                        \
+#define SUM_COLS_SMALL(NAME, T, VT, W, LD, FLUSH, CV)                                                        \
     NB_INLINE bool NAME(double* a, int64_t m, const char* xb, int64_t n, int64_t si, int64_t sj) {     \
         if (m >= 16 || sj != (int64_t)sizeof(T) || si != m * (int64_t)sizeof(T) || n * m < 256) return false; \
         const T* x = (const T*)xb;                                                                     \
@@ -107,7 +112,7 @@ NB_INLINE double sum_f64_run(const double* p, int64_t n, int64_t s, double v) {
         }                                                                                              \
         for (int64_t v = 0; v < nv; v++)                                                               \
             for (int k = 0; k < (W); k++) a[((W) * v + k) % m] += acc[((W) / 8) * v + k / 8][k % 8];  \
-        for (int64_t k = 0; i < total; i++, k++) a[k % m] += x[i];                                     \
+        for (int64_t k = 0; i < total; i++, k++) a[k % m] += CV(x[i]);                                 \
         return true;                                                                                   \
     }
 #define FLUSH_F32(acc, v, f)                                                                          \
@@ -117,8 +122,8 @@ NB_INLINE double sum_f64_run(const double* p, int64_t n, int64_t s, double v) {
         acc[2 * (v) + 1] += nb_widen_hi(&f_);                                                          \
     } while (0)
 #define FLUSH_F64(acc, v, f) (acc[(v)] += (f))
-SUM_COLS_SMALL(sum_cols_small_f32, float, nb_v16f, 16, nb_ld16f, FLUSH_F32)
-SUM_COLS_SMALL(sum_cols_small_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64)
+SUM_COLS_SMALL(sum_cols_small_f32, float, nb_v16f, 16, nb_ld16f, FLUSH_F32, NB_AS_IS)
+SUM_COLS_SMALL(sum_cols_small_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64, NB_AS_IS)
 
 /* Contiguous columns (m >= 16): rows are added four at a time, pairwise in the
  * input type, and the group sums accumulate in double (float32: one widening
@@ -154,6 +159,55 @@ STEP_RUN(sum_i_run_b8, uint8_t, int64_t, ADD)
 #define DADD(v, e) ((v) += (double)(e))
 SCALAR_KERNEL_X(sum_f32, float, double, 0.0, sum_f32_run, DADD, ADD, STORE_F, sum_cols_f32)
 SCALAR_KERNEL_X(sum_f64, double, double, 0.0, sum_f64_run, DADD, ADD, STORE_F, sum_cols_f64)
+
+/* float16 / bfloat16 read as they are (the engine's widening copy skipped): the float32 run above
+ * through a converting load, and contiguous columns eight rows at a time, added pairwise in float
+ * lanes, into double accumulators. */
+#define HALF_SUMS(TAG, LD16, CV)                                                                        \
+    SUM_F32_LANES(sum_##TAG##_lanes, uint16_t, LD16, CV)                                               \
+    NB_INLINE double sum_##TAG##_run(const uint16_t* p, int64_t n, int64_t s, double v) {              \
+        if (s != 2 || n < 128 || !nb_red_avx512()) return sum_##TAG##_lanes(p, n, s, v);              \
+        nb_v8d acc = {0};                                                                              \
+        int64_t i;                                                                                     \
+        nb_sum_run_##TAG##_avx512(p, n, (double*)&acc, &i);                                            \
+        double r = nb_hsum8d(&acc);                                                                    \
+        for (; i < n; i++) r += CV(p[i]);                                                              \
+        return v + r;                                                                                  \
+    }                                                                                                  \
+    SUM_COLS_SMALL(sum_cols_small_##TAG, uint16_t, nb_v16f, 16, LD16, FLUSH_F32, CV)                   \
+    NB_INLINE bool sum_cols_##TAG(double* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) { \
+        if (sum_cols_small_##TAG(a, m, x, n, si, sj)) return true;                                     \
+        if (sj != 2 || m < 16) return false;                                                           \
+        int64_t i = 0;                                                                                 \
+        for (; i + 8 <= n; i += 8) {                                                                   \
+            const uint16_t* r[8];                                                                      \
+            for (int k = 0; k < 8; k++) r[k] = (const uint16_t*)(x + (i + k) * si);                    \
+            int64_t j = 0;                                                                             \
+            if (nb_red_avx512())                                                                       \
+                for (; j + 16 <= m; j += 16) nb_sum_cols8_##TAG##_avx512(a, r, j);                     \
+            for (; j + 16 <= m; j += 16) {                                                             \
+                const nb_v16f s = ((LD16(r[0] + j) + LD16(r[1] + j)) + (LD16(r[2] + j) + LD16(r[3] + j))) + \
+                                  ((LD16(r[4] + j) + LD16(r[5] + j)) + (LD16(r[6] + j) + LD16(r[7] + j)));  \
+                nb_v8d lo = nb_ld8d(a + j) + nb_widen_lo(&s), hi = nb_ld8d(a + j + 8) + nb_widen_hi(&s); \
+                memcpy(a + j, &lo, sizeof lo);                                                         \
+                memcpy(a + j + 8, &hi, sizeof hi);                                                     \
+            }                                                                                          \
+            for (; j < m; j++)                                                                         \
+                a[j] += (double)(((CV(r[0][j]) + CV(r[1][j])) + (CV(r[2][j]) + CV(r[3][j]))) +         \
+                                 ((CV(r[4][j]) + CV(r[5][j])) + (CV(r[6][j]) + CV(r[7][j]))));         \
+        }                                                                                              \
+        for (; i < n; i++) {                                                                           \
+            const uint16_t* r = (const uint16_t*)(x + i * si);                                         \
+            for (int64_t j = 0; j < m; j++) a[j] += (double)CV(r[j]);                                  \
+        }                                                                                              \
+        return true;                                                                                   \
+    }
+HALF_SUMS(bf16, nb_ld16bf, nb_bf16f)
+HALF_SUMS(f16, nb_ld16hf, nb_f16f)
+#define BF16ADD(v, e) ((v) += (double)nb_bf16f(e))
+#define F16ADD(v, e) ((v) += (double)nb_f16f(e))
+SCALAR_KERNEL_X(sum_bf16, uint16_t, double, 0.0, sum_bf16_run, BF16ADD, ADD, STORE_F, sum_cols_bf16)
+SCALAR_KERNEL_X(sum_f16, uint16_t, double, 0.0, sum_f16_run, F16ADD, ADD, STORE_F, sum_cols_f16)
 #define SUM_INT(T, TAG, CODE, ...) SCALAR_KERNEL(sum_##TAG, T, int64_t, 0, sum_i_run_##TAG, ADD, ADD, STORE_I)
 NB_RED_INTS(SUM_INT)
 
@@ -240,6 +294,12 @@ const nb_red_kernel* nb_red_cpu_basic(int32_t op, int32_t dtype, nb_red_ctx* ctx
         case NB_RK_ANY: return any_k[dtype];
         default: return NULL;
     }
+}
+
+const nb_red_kernel* nb_red_cpu_half(int32_t op, int32_t dtype, nb_red_ctx* ctx) {
+    if (op != NB_RK_SUM && op != NB_RK_MEAN) return NULL;
+    ctx->variant = op == NB_RK_MEAN ? V_MEAN : V_SUM;
+    return dtype == NB_BF16 ? &sum_bf16 : dtype == NB_F16 ? &sum_f16 : NULL;
 }
 
 /* ---- the ABI ---- */

@@ -57,6 +57,40 @@ NB_INLINE nb_v8d nb_ld8f_wide(const float* p) {
     memcpy(&v, p, sizeof v);
     return __builtin_convertvector(v, nb_v8d);
 }
+/* 16 bfloat16 / float16 values (their bits) as floats (exact), and one of them. */
+typedef uint16_t nb_v16u16 __attribute__((vector_size(32)));
+typedef uint32_t nb_v16u __attribute__((vector_size(64)));
+NB_INLINE nb_v16f nb_ld16bf(const uint16_t* p) {
+    nb_v16u16 h;
+    memcpy(&h, p, sizeof h);
+    return (nb_v16f)(__builtin_convertvector(h, nb_v16u) << 16);
+}
+NB_INLINE float nb_bf16f(uint16_t h) {
+    const uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+#ifdef __FLT16_MAX__
+typedef _Float16 nb_v16hf __attribute__((vector_size(32)));
+NB_INLINE nb_v16f nb_ld16hf(const uint16_t* p) {
+    nb_v16hf h;
+    memcpy(&h, p, sizeof h);
+    return __builtin_convertvector(h, nb_v16f);
+}
+NB_INLINE float nb_f16f(uint16_t h) {
+    _Float16 x;
+    memcpy(&x, &h, sizeof x);
+    return (float)x;
+}
+#else
+NB_INLINE float nb_f16f(uint16_t h) { return nb_half_to_float(h); }
+NB_INLINE nb_v16f nb_ld16hf(const uint16_t* p) {
+    float f[16];
+    for (int k = 0; k < 16; k++) f[k] = nb_half_to_float(p[k]);
+    return nb_ld16f(f);
+}
+#endif
 #define nb_st16f(p, v) do { nb_v16f st_ = (v); memcpy((p), &st_, sizeof st_); } while (0)
 /* Lane-wise select: m ? a : b, with m a comparison result (all ones / zeros).
  * Note: write one vector comparison per expression; GCC lowers an OR of two
@@ -234,6 +268,9 @@ NB_INTERNAL nb_status nb_red_run(nb_red_call* c);
 NB_INTERNAL const nb_red_kernel* nb_red_cpu_basic(int32_t op, int32_t dtype, nb_red_ctx* ctx);  /* reduce.c */
 NB_INTERNAL const nb_red_kernel* nb_red_cpu_arg(int32_t op, int32_t dtype);                     /* reduce_arg.c */
 NB_INTERNAL const nb_red_kernel* nb_red_cpu_stats(int32_t op, int32_t dtype, nb_red_ctx* ctx);  /* reduce_stats.c */
+/* A kernel that reads float16 / bfloat16 input itself for a float32 op (NULL: the engine widens
+ * blocks of it for the float32 kernel). */
+NB_INTERNAL const nb_red_kernel* nb_red_cpu_half(int32_t op, int32_t in_dtype, nb_red_ctx* ctx); /* reduce.c */
 
 /* Stores a value into an element of any dtype (float16/bfloat16 rounded once). */
 NB_INTERNAL void nb_store_f64(char* p, int32_t dtype, double v);

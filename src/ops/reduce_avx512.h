@@ -86,6 +86,49 @@ static inline double nb_prod_run_f32_avx512(const float* p, int64_t n, double v)
     return v * r;
 }
 
+/* float16 / bfloat16 sums read as they are: 16 values to floats in one or two instructions (GCC's
+ * generic vectors split the widening into 128-bit pieces), then the portable loops' arithmetic in the
+ * same order, so the sums equal theirs. */
+static inline __m512 nb_ld16bf_512(const uint16_t* p) {
+    const __m512i u = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)p));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(u, 16));
+}
+static inline __m512 nb_ld16hf_512(const uint16_t* p) { return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)p)); }
+static inline __m512d nb_widen_sum512(__m512 b) {
+    return _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(b)),
+                         _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(b), 1))));
+}
+/* The sum of a contiguous run (sum_*_run's blocks of 128 pairwise in float lanes, block sums in
+ * double lanes): the 8 double lanes, for the caller's horizontal sum, and how many it read. */
+#define NB_SUM_HALF512(NAME, LD)                                                                       \
+    static inline void NAME(const uint16_t* p, int64_t n, double* lanes, int64_t* done) {              \
+        __m512d acc = _mm512_setzero_pd();                                                             \
+        int64_t i = 0;                                                                                 \
+        for (; i + 128 <= n; i += 128) {                                                               \
+            const uint16_t* q = p + i;                                                                 \
+            const __m512 a0 = _mm512_add_ps(LD(q), LD(q + 16)), a1 = _mm512_add_ps(LD(q + 32), LD(q + 48)); \
+            const __m512 a2 = _mm512_add_ps(LD(q + 64), LD(q + 80)), a3 = _mm512_add_ps(LD(q + 96), LD(q + 112)); \
+            acc = _mm512_add_pd(acc, nb_widen_sum512(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)))); \
+        }                                                                                              \
+        for (; i + 16 <= n; i += 16) acc = _mm512_add_pd(acc, nb_widen_sum512(LD(p + i)));            \
+        *done = i;                                                                                     \
+        _mm512_storeu_pd(lanes, acc);                                                                  \
+    }
+NB_SUM_HALF512(nb_sum_run_bf16_avx512, nb_ld16bf_512)
+NB_SUM_HALF512(nb_sum_run_f16_avx512, nb_ld16hf_512)
+/* Eight rows of 16 contiguous columns added pairwise in float lanes, into 16 double accumulators. */
+#define NB_SUM_COLS8_HALF512(NAME, LD)                                                                 \
+    static inline void NAME(double* a, const uint16_t* const* r, int64_t j) {                          \
+        const __m512 s = _mm512_add_ps(                                                                \
+            _mm512_add_ps(_mm512_add_ps(LD(r[0] + j), LD(r[1] + j)), _mm512_add_ps(LD(r[2] + j), LD(r[3] + j))), \
+            _mm512_add_ps(_mm512_add_ps(LD(r[4] + j), LD(r[5] + j)), _mm512_add_ps(LD(r[6] + j), LD(r[7] + j)))); \
+        const __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(s), 1));            \
+        _mm512_storeu_pd(a + j, _mm512_add_pd(_mm512_loadu_pd(a + j), _mm512_cvtps_pd(_mm512_castps512_ps256(s)))); \
+        _mm512_storeu_pd(a + j + 8, _mm512_add_pd(_mm512_loadu_pd(a + j + 8), _mm512_cvtps_pd(hi)));    \
+    }
+NB_SUM_COLS8_HALF512(nb_sum_cols8_bf16_avx512, nb_ld16bf_512)
+NB_SUM_COLS8_HALF512(nb_sum_cols8_f16_avx512, nb_ld16hf_512)
+
 #pragma GCC pop_options
 
 #else
@@ -96,6 +139,10 @@ static inline bool nb_red_avx512(void) { return false; }
 #define nb_max_run_f64_avx512(p, n, v) (v)
 #define nb_min_run_f64_avx512(p, n, v) (v)
 #define nb_prod_run_f32_avx512(p, n, v) (v)
+#define nb_sum_run_bf16_avx512(p, n, lanes, done) (*(done) = 0)
+#define nb_sum_run_f16_avx512(p, n, lanes, done) (*(done) = 0)
+#define nb_sum_cols8_bf16_avx512(a, r, j) ((void)0)
+#define nb_sum_cols8_f16_avx512(a, r, j) ((void)0)
 #endif
 
 #endif /* NABLA_OPS_REDUCE_AVX512_H_ */

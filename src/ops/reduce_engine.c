@@ -308,7 +308,8 @@ static bool use_threads(int64_t work, int64_t items) {
 }
 
 /* Runs k over the plan's input (of the kernel's dtype) into its outputs. */
-static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const nb_red_ctx* ctx) {
+/* native: k reads the input's dtype itself (no widening of float16 / bfloat16 blocks). */
+static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const nb_red_ctx* ctx, bool native) {
     const char* op = pl->name;
     const int32_t nout = pl->nout;
     dim_info kd[NB_MAX_DIMS], rd[NB_MAX_DIMS];
@@ -335,7 +336,7 @@ static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const 
     plan p;
     memset(&p, 0, sizeof p);
     p.k = k, p.ctx = ctx, p.x = pl->in, p.nout = nout;
-    p.half = pl->in_dtype != pl->acc_dtype ? pl->in_dtype : -1;
+    p.half = pl->in_dtype != pl->acc_dtype && !native ? pl->in_dtype : -1;
     for (int32_t o = 0; o < nout; o++) p.out[o] = pl->out[o];
     p.jsize = 1;
     if (nk > 0) {
@@ -443,7 +444,8 @@ nb_status nb_cpu_reduce(int32_t device_index, const nb_bk_reduce* pl, void* stre
     if (k == NULL || (pl->in_dtype != pl->acc_dtype && !half_in))
         return nb_error(NB_ERR_INTERNAL, "%s: no cpu reduce kernel %d for %s input computing in %s", pl->name,
                         (int)pl->op, nb_dtype_str(pl->in_dtype), nb_dtype_str(pl->acc_dtype));
-    return red_exec(pl, k, &ctx);
+    const nb_red_kernel* own = half_in ? nb_red_cpu_half(pl->op, pl->in_dtype, &ctx) : NULL;
+    return red_exec(pl, own ? own : k, &ctx, own != NULL);
 }
 
 /* Every backend reads float16 / bfloat16 as they are for a float32 reduction
