@@ -185,7 +185,7 @@ static void sb_printf(sbuf* s, const char* fmt, ...) {
         va_end(ap);
         if (k < 0) { s->oom = true; return; }
         if (s->p && s->n + k < s->cap) { s->n += k; return; }
-        int64_t cap = (s->cap ? 2 * s->cap : 4096) + k;
+        int64_t cap = (s->cap ? 2 * s->cap : 128) + k;
         char* p = realloc(s->p, (size_t)cap);
         if (p == NULL) { s->oom = true; return; }
         s->p = p;
@@ -208,29 +208,69 @@ static void sb_string(sbuf* s, const char* str) {
     sb_printf(s, "\"");
 }
 
+/* Appends len bytes (no formatting: the per-op records are built from these). */
+static void sb_put(sbuf* s, const char* str, size_t len) {
+    if (s->oom) return;
+    if (s->n + (int64_t)len + 1 > s->cap) {
+        int64_t cap = (s->cap ? 2 * s->cap : 128) + (int64_t)len;
+        char* p = realloc(s->p, (size_t)cap);
+        if (p == NULL) { s->oom = true; return; }
+        s->p = p;
+        s->cap = cap;
+    }
+    memcpy(s->p + s->n, str, len);
+    s->n += (int64_t)len;
+    s->p[s->n] = '\0';
+}
+#define SB_LIT(s, lit) sb_put((s), (lit), sizeof(lit) - 1)
+
+static void sb_int(sbuf* s, int64_t v) {
+    char b[24];
+    int i = (int)sizeof b;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do { b[--i] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) b[--i] = '-';
+    sb_put(s, b + i, sizeof b - (size_t)i);
+}
+
 static void sb_shape(sbuf* s, const nb_tensor* t) {
-    sb_printf(s, "[");
-    for (int32_t d = 0; d < t->ndim; d++) sb_printf(s, d ? ",%" PRId64 : "%" PRId64, t->shape[d]);
-    sb_printf(s, "]");
+    SB_LIT(s, "[");
+    for (int32_t d = 0; d < t->ndim; d++) {
+        if (d) SB_LIT(s, ",");
+        sb_int(s, t->shape[d]);
+    }
+    SB_LIT(s, "]");
+}
+
+/* The text, in a block of its size (an event's args live until the session's end), or NULL. */
+static char* sb_fit(sbuf* s) {
+    if (s->oom) {
+        free(s->p);
+        return NULL;
+    }
+    char* p = realloc(s->p, (size_t)s->n + 1);
+    return p ? p : s->p;
 }
 
 /* '"shapes":[[2, 3],[]],"dtypes":["float32",""]' for an op's inputs (NULL: a missing one). */
 static char* input_args(const nb_tensor* const* ts, int32_t n) {
     sbuf s = {0};
-    sb_printf(&s, "\"shapes\":[");
+    SB_LIT(&s, "\"shapes\":[");
     for (int32_t i = 0; i < n; i++) {
-        if (i) sb_printf(&s, ",");
+        if (i) SB_LIT(&s, ",");
         if (nb_tensor_ok(ts[i])) sb_shape(&s, ts[i]);
-        else sb_printf(&s, "[]");
+        else SB_LIT(&s, "[]");
     }
-    sb_printf(&s, "],\"dtypes\":[");
+    SB_LIT(&s, "],\"dtypes\":[");
     for (int32_t i = 0; i < n; i++) {
-        sb_printf(&s, i ? "," : "");
-        sb_string(&s, nb_tensor_ok(ts[i]) ? nb_dtype_name(ts[i]->dtype) : "");
+        if (i) SB_LIT(&s, ",");
+        const char* name = nb_tensor_ok(ts[i]) ? nb_dtype_name(ts[i]->dtype) : ""; /* plain names */
+        SB_LIT(&s, "\"");
+        sb_put(&s, name, strlen(name));
+        SB_LIT(&s, "\"");
     }
-    sb_printf(&s, "]");
-    if (s.oom) { free(s.p); return NULL; }
-    return s.p;
+    SB_LIT(&s, "]");
+    return sb_fit(&s);
 }
 
 /* ---- the stack source ---- */
@@ -313,15 +353,12 @@ int64_t nb_prof_op_begin(const char* name, const nb_tensor* const* inputs, int32
 /* Appends '"out_shape":[..]' to the record's args (which exist when shapes are recorded). */
 static void add_out_shape(prof_ev* e, const nb_tensor* result) {
     if (e->args == NULL || !nb_tensor_ok(result)) return;
-    sbuf s = {0};
-    sb_printf(&s, "%s,\"out_shape\":", e->args);
+    const int64_t n = (int64_t)strlen(e->args);
+    sbuf s = {.p = e->args, .n = n, .cap = n + 1};  /* grown in place */
+    e->args = NULL;
+    SB_LIT(&s, ",\"out_shape\":");
     sb_shape(&s, result);
-    if (s.oom) {
-        free(s.p);
-        return;
-    }
-    free(e->args);
-    e->args = s.p;
+    e->args = sb_fit(&s);  /* NULL (the shapes dropped) only when memory ran out */
 }
 
 void nb_prof_op_end(int64_t token, nb_status status, const nb_tensor* result) {
