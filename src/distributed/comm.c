@@ -163,6 +163,7 @@ NB_API nb_status nb_comm_finalize(void) {
     if (atomic_load(&any_broken))  /* MPI_Finalize would wait for requests that never end */
         return nb_error(NB_ERR_BACKEND, "%s: a collective timed out, so MPI cannot shut down cleanly; "
                         "exit the process (mpiexec then stops the other ranks)", op);
+    nb_progress_stop();
     return nb_mpi_check(op, "MPI_Finalize", nb_mpi->Finalize());
 }
 
