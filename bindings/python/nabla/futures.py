@@ -15,11 +15,24 @@ class Future:
         self._value = None
         self._exception = None
         self._callbacks: list = []
+        self._upstream: Future | None = None  # the future then() chained this one to
+
+    def __class_getitem__(cls, item):  # Future[Tensor] in annotations, as torch.futures.Future[T]
+        import types
+        return types.GenericAlias(cls, item)
+
+    def _poll(self, block: bool) -> None:
+        """Completes this future if its value comes from elsewhere and is there (or, with block, once it is):
+        a chained future asks its upstream; a collective's future (nabla.distributed) asks its work."""
+        if self._upstream is not None and not self._done.is_set():
+            self._upstream._poll(block)
 
     def done(self) -> bool:
+        self._poll(False)
         return self._done.is_set()
 
     def wait(self):
+        self._poll(True)
         self._done.wait()
         if self._exception is not None:
             raise self._exception
@@ -56,6 +69,7 @@ class Future:
     def then(self, callback) -> "Future":
         """A future of callback(self), run when this one completes."""
         result = Future()
+        result._upstream = self
 
         def run(fut):
             try:
