@@ -3,6 +3,8 @@ process group as soon as its last gradient is ready, in bucket order (every rank
 collectives in the same order, as MPI requires), by the default average or a communication hook."""
 from __future__ import annotations
 
+import time
+
 _FIRST_BUCKET_BYTES = 1024 * 1024
 
 
@@ -51,6 +53,7 @@ class Reducer:
         self.next_bucket = 0         # buckets below it have started their reduction this iteration
         self.divisor_work = None     # Join: the all-reduce counting the ranks still training
         self.static_world_size = True
+        self.last_wait_s = 0.0       # how long the end of the last backward waited for the reductions
 
     def _close(self, members, dtype) -> None:
         b = len(self.buckets)
@@ -132,8 +135,11 @@ class Reducer:
             dist.all_reduce(used, op=dist.ReduceOp.MAX, group=self.group)
             used = used.tolist()
         with no_grad():
+            self.last_wait_s = 0.0
             for bucket in self.buckets:
+                t0 = time.perf_counter()
                 self._wait(bucket)
+                self.last_wait_s += time.perf_counter() - t0
                 for slot, (p, i) in enumerate(zip(bucket.params, bucket.indices)):
                     if used is not None and not used[i] and p.grad is None:
                         continue  # unused on every rank: its .grad stays None, as PyTorch's

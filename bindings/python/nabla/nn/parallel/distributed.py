@@ -92,7 +92,12 @@ class DistributedDataParallel(Module, Joinable):
         def hook(grad):
             if self.require_backward_grad_sync:
                 self._enter_backward()
-                self.reducer.mark_ready(index, grad)
+                try:
+                    self.reducer.mark_ready(index, grad)
+                except BaseException:  # backward fails and drops its callbacks: start the next one clean
+                    self.reducer.reset()
+                    self._in_backward = False
+                    raise
             return None
         return hook
 
@@ -108,7 +113,8 @@ class DistributedDataParallel(Module, Joinable):
         try:
             names = {id(p): n for n, p in self.module.named_parameters()}
             self.reducer.finish(self.find_unused_parameters, names)
-        finally:
+        finally:  # a failed hook or wait leaves the next iteration a clean start
+            self.reducer.reset()
             self._drain_pending()
 
     def _drain_pending(self) -> None:
