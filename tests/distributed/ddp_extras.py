@@ -9,7 +9,7 @@ import nabla.distributed as dist
 from nabla import nn
 from nabla.distributed.algorithms import Join
 from nabla.distributed.algorithms.ddp_comm_hooks import default_hooks as hooks
-from nabla.futures import Future
+from nabla.futures import Future, collect_all
 
 
 def make_model(seed, norm=False):
@@ -117,6 +117,10 @@ def register(check, R, N):
         chained = fut.then(lambda f: f.value()[0] * 2)
         assert chained.wait().tolist() == [N * (N + 1)] * 3 and fut.done()
         assert fut.value()[0] is t
+        u = nb.ones(2)
+        both = collect_all([dist.all_reduce(u, async_op=True).get_future(), Future()])
+        both._upstreams[1].set_result(None)
+        assert [f.value() for f in both.wait()][0][0].tolist() == [N, N]
 
     # ---- Join: rank r has 2 + r batches ----
 
