@@ -4,15 +4,19 @@
 2. a DistributedDataParallel training step (forward, backward with the bucketed all-reduce, Adam step):
    MLP 784-256-256-10 at batch 512 per process, and a small CNN (two 3x3 convs, 32 and 64 channels, on
    28x28, batch 64 per process); throughput in samples per second over both processes;
-3. overlap: nabla's DDP step beside the same step without communication (no_sync) and the all-reduce of
-   all gradients alone: a DDP step shorter than the sum means communication ran during backward.
+3. overlap, for nabla and for torch (gloo): the DDP step beside the same step without communication
+   (no_sync) and the all-reduce of all gradients alone; overlap = (local + comm - step) / comm is the part
+   of the communication hidden behind backward (NABLA_DISTRIBUTED_PROGRESS=0 switches nabla's progress
+   thread off, to see what it brings).
 
     python bench/bench_distributed.py            (starts 2 processes through mpiexec, one thread each)
 
-Both frameworks alternate in short rounds and each keeps its best round."""
+The all-reduce table keeps each framework's best round; the DDP tables alternate the frameworks in short
+rounds and report medians (BENCH_ROUNDS, 7 by default)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -86,59 +90,77 @@ def worker() -> None:
                              nn.MaxPool2d(2), nn.Flatten(), nn.Linear(64 * 14 * 14, 128), nn.ReLU(),
                              nn.Linear(128, 10))
 
-    def ddp_step(fw, make, batch, shape, sync=True):
+    def ddp_parts(fw, make, batch, shape):
+        """A DDP training step, the same step without communication (no_sync) and the all-reduce of every
+        gradient alone (one flat tensor), for framework fw."""
         fw.manual_seed(0)
-        ddp_cls = fw.nn.parallel.DistributedDataParallel
-        model = ddp_cls(make(fw))
+        model = fw.nn.parallel.DistributedDataParallel(make(fw))
         opt = fw.optim.Adam(model.parameters(), lr=1e-4)
         rng = np.random.default_rng(rank)
         x = fw.tensor(rng.standard_normal((batch, *shape)).astype(np.float32))
         y = fw.tensor(rng.integers(0, 10, batch))
 
-        def step():
-            ctx = model.no_sync() if not sync else _null()
-            with ctx:
+        def step(sync=True):
+            with (contextlib.nullcontext() if sync else model.no_sync()):
                 loss = fw.nn.functional.cross_entropy(model(x), y)
                 opt.zero_grad()
                 loss.backward()
             opt.step()
-        return step, model
+        flat = fw.cat([p.detach().reshape(-1) for p in model.parameters()])
+        coll = dist if fw is nb else tdist
+        parts = {"step": step, "local": lambda: step(False), "comm": lambda: coll.all_reduce(flat)}
+        if fw is nb:  # the communication the step did not hide: DDP's wait at the end of backward
+            def exposed():
+                step()
+                return model.reducer.last_wait_s
+            parts["exposed"] = exposed
+        return parts
 
-    import contextlib
-    _null = contextlib.nullcontext
+    rounds = int(os.environ.get("BENCH_ROUNDS", "7"))
     results = []
     for name, make, batch, shape, iters in (("MLP 784-256-256-10", mlp, 512, (784,), 10),
                                             ("CNN 28x28 conv32-conv64", cnn, 64, (1, 28, 28), 4)):
-        steps = {"nabla": ddp_step(nb, make, batch, shape)[0], "torch": ddp_step(torch, make, batch, shape)[0]}
-        for s in steps.values():
-            s()
-        best = {k: float("inf") for k in steps}
-        for _ in range(3):  # alternate rounds
-            for k, s in steps.items():
-                best[k] = min(best[k], best_time(s, iters, rounds=1, barrier=dist.barrier if k == "nabla"
-                                                 else tdist.barrier))
-        best = {k: agree(v, nb_max) for k, v in best.items()}
-        local, model = ddp_step(nb, make, batch, shape, sync=False)
-        local()
-        t_local = agree(best_time(local, iters, rounds=3, barrier=dist.barrier), nb_max)
-        flat = nb.cat([p.detach().reshape(-1) for p in model.parameters()])
-        t_comm = agree(best_time(lambda: dist.all_reduce(flat), iters, rounds=3, barrier=dist.barrier), nb_max)
-        results.append((name, batch, best["nabla"], best["torch"], t_local, t_comm))
+        parts = {"nabla": ddp_parts(nb, make, batch, shape), "torch": ddp_parts(torch, make, batch, shape)}
+        for p in parts.values():
+            for fn in p.values():
+                fn()
+        times = {(fw, k): [] for fw in parts for k in parts[fw]}
+        for _ in range(rounds):  # alternate frameworks and parts in short rounds; medians of the rounds
+            for fw, p in parts.items():
+                for k, fn in p.items():
+                    if k == "exposed":  # the rank that finished backward last: no waiting for a slower one
+                        dist.barrier()
+                        t = -agree(-float(np.mean([fn() for _ in range(iters)])), nb_max)
+                    else:
+                        t = best_time(fn, iters, rounds=1, barrier=dist.barrier if fw == "nabla" else tdist.barrier)
+                        t = agree(t, nb_max)
+                    times[(fw, k)].append(t)
+        results.append((name, batch, {key: float(np.median(v)) for key, v in times.items()}))
     if rank == 0:
         print(f"\nDDP training step (forward, backward + gradient all-reduce, Adam), {n} processes, 1 thread each;"
-              " throughput over both processes")
+              f" medians of {rounds} rounds; throughput over all processes")
         print(f"{'model':<26} {'batch/proc':>10} {'nabla ms':>9} {'torch ms':>9} {'nabla/s':>9} {'torch/s':>9}"
               f" {'nabla/torch':>11}")
-        for name, batch, tn, tt, _, _ in results:
+        for name, batch, m in results:
+            tn, tt = m[("nabla", "step")], m[("torch", "step")]
             print(f"{name:<26} {batch:>10} {tn * 1e3:>9.2f} {tt * 1e3:>9.2f} {n * batch / tn:>9.0f}"
                   f" {n * batch / tt:>9.0f} {tt / tn:>10.2f}x")
-        print("\noverlap (nabla): step with DDP vs the same step without communication (no_sync) and the "
-              "all-reduce of every gradient alone")
-        print(f"{'model':<26} {'DDP ms':>8} {'local ms':>9} {'comm ms':>8} {'local+comm':>11} {'hidden':>7}")
-        for name, _, tn, _, tl, tc in results:
-            hidden = max(0.0, (tl + tc - tn) / tc) if tc > 0 else 0.0
-            print(f"{name:<26} {tn * 1e3:>8.2f} {tl * 1e3:>9.2f} {tc * 1e3:>8.2f} {(tl + tc) * 1e3:>11.2f}"
-                  f" {hidden:>6.0%}")
+        print("\noverlap: the DDP step beside the same step without communication (no_sync: forward, backward, "
+              "Adam) and the all-reduce of every gradient alone; overlap = (local + comm - step) / comm; exposed: "
+              "how long nabla's DDP waited for the all-reduces at the end of backward on the rank that finished "
+              "backward last, hidden = 1 - exposed / comm")
+        print(f"{'model':<26} {'':<6} {'step ms':>8} {'local ms':>9} {'comm ms':>8} {'overlap':>8} {'exposed ms':>11}"
+              f" {'hidden':>7}")
+        for name, _, m in results:
+            for fw in ("nabla", "torch"):
+                step, local, comm = m[(fw, "step")], m[(fw, "local")], m[(fw, "comm")]
+                overlap = (local + comm - step) / comm if comm > 0 else 0.0
+                extra = ""
+                if (fw, "exposed") in m:
+                    exposed = m[(fw, "exposed")]
+                    extra = f" {exposed * 1e3:>11.2f} {max(0.0, 1 - exposed / comm):>6.0%}"
+                print(f"{name:<26} {fw if fw == 'nabla' else 'gloo':<6} {step * 1e3:>8.2f} {local * 1e3:>9.2f}"
+                      f" {comm * 1e3:>8.2f} {overlap:>7.0%}{extra}")
     tdist.destroy_process_group()
     dist.destroy_process_group()
 

@@ -849,7 +849,7 @@ NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work);
 /* Waits until the work completes (or the communicator's timeout passes) and reports its result; later calls report the same result. */
 NB_API nb_status nb_work_wait(nb_work* w);
 
-/* Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. Calling it also moves MPI's progress along. */
+/* Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. nabla's progress thread moves asynchronous work along while the caller computes (MPI advances a transfer only inside MPI calls); NABLA_DISTRIBUTED_PROGRESS=0 switches it off, and then only waits and tests move it. */
 NB_API nb_status nb_work_test(nb_work* w, int32_t* done);
 
 /* Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */

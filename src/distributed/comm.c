@@ -80,17 +80,20 @@ NB_API nb_status nb_comm_init_mpi(const char* library, double timeout_s, nb_comm
     nb_mpi->Initialized(&inited);
     nb_mpi->Finalized(&finalized);
     if (finalized) return nb_error(NB_ERR_BACKEND, "%s: MPI was finalized in this process; it cannot start again", op);
+    nb_blocking_end_fn end = NULL;
+    void* token = nb_blocking_begin(&end);  /* collective: waits for the other ranks */
     if (!inited) {
         int provided = 0;
-        if ((st = nb_mpi_check(op, "MPI_Init_thread", nb_mpi->Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE,
-                                                                          &provided))) != NB_OK)
-            return st;
+        st = nb_mpi_check(op, "MPI_Init_thread", nb_mpi->Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided));
         serialise = provided < MPI_THREAD_MULTIPLE;
     }
     MPI_Comm mc;
-    nb_mpi_lock();
-    st = nb_mpi_check(op, "MPI_Comm_dup", nb_mpi->Comm_dup(MPI_COMM_WORLD, &mc));
-    nb_mpi_unlock();
+    if (st == NB_OK) {
+        nb_mpi_lock();
+        st = nb_mpi_check(op, "MPI_Comm_dup", nb_mpi->Comm_dup(MPI_COMM_WORLD, &mc));
+        nb_mpi_unlock();
+    }
+    if (end) end(token);
     return st == NB_OK ? wrap(op, mc, timeout_s, out) : st;
 }
 
@@ -163,7 +166,12 @@ NB_API nb_status nb_comm_finalize(void) {
     if (atomic_load(&any_broken))  /* MPI_Finalize would wait for requests that never end */
         return nb_error(NB_ERR_BACKEND, "%s: a collective timed out, so MPI cannot shut down cleanly; "
                         "exit the process (mpiexec then stops the other ranks)", op);
-    return nb_mpi_check(op, "MPI_Finalize", nb_mpi->Finalize());
+    nb_blocking_end_fn end = NULL;
+    void* token = nb_blocking_begin(&end);  /* waits for every rank: other threads (a store server) run */
+    nb_progress_stop();
+    nb_status st = nb_mpi_check(op, "MPI_Finalize", nb_mpi->Finalize());
+    if (end) end(token);
+    return st;
 }
 
 NB_API nb_status nb_comm_available(const char* library) {

@@ -31,6 +31,8 @@ struct nb_work {
     nb_status status;        /* NB_OK while pending or after success */
     char* message;           /* the failure's message, repeated by every later wait */
     bool done;
+    atomic_int progress;     /* NB_PROGRESS_*: whether the progress thread owns req, and how it ended */
+    int progress_rc;         /* MPI_Test's error code when it failed on the progress thread */
     nb_tensor* avg;          /* divided by the group size on completion (ReduceOp.AVG) */
     int32_t n_keep, n_copies;
     nb_tensor** keep;        /* buffers the request reads or writes, alive until it completes */
@@ -59,6 +61,17 @@ NB_INTERNAL nb_status nb_work_finish(nb_work* w);
 NB_INTERNAL nb_status nb_work_return(nb_work* w, nb_work** work);
 /* Frees a work item whose request was never started. */
 NB_INTERNAL void nb_work_discard(nb_work* w);
+
+/* The progress thread (progress.c): it owns the requests of asynchronous work and tests them. */
+enum { NB_PROGRESS_NONE, NB_PROGRESS_OWNED, NB_PROGRESS_DONE, NB_PROGRESS_FAILED };
+/* Hands w's request to the thread (started on first use); false when it cannot take it. */
+NB_INTERNAL bool nb_progress_add(nb_work* w);
+/* Waits until the thread has seen w's request end, or w's deadline (the timeout error). */
+NB_INTERNAL nb_status nb_progress_wait(nb_work* w);
+/* Stops the thread before MPI_Finalize. */
+NB_INTERNAL void nb_progress_stop(void);
+/* The timeout error of op on c; marks c broken. */
+NB_INTERNAL nb_status nb_comm_timeout(const char* op, nb_comm* c);
 
 /* The collectives, as numbered in debug-mode fingerprints. */
 enum { NB_COLL_ALL_REDUCE, NB_COLL_BROADCAST, NB_COLL_REDUCE, NB_COLL_ALL_GATHER, NB_COLL_REDUCE_SCATTER,

@@ -8,6 +8,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+nb_status nb_comm_timeout(const char* op, nb_comm* c) {
+    nb_comm_mark_broken(c);
+    return nb_error(NB_ERR_BACKEND, "%s: timed out after %g s waiting for the other ranks (rank %d of %d): a rank "
+                    "died, hangs, or called a different collective; the process group is now unusable", op,
+                    c->timeout_s, c->rank, c->size);
+}
+
 nb_status nb_mpi_wait(const char* op, nb_comm* c, MPI_Request* req, double deadline) {
     nb_blocking_end_fn end = NULL;
     void* token = NULL;
@@ -32,10 +39,7 @@ nb_status nb_mpi_wait(const char* op, nb_comm* c, MPI_Request* req, double deadl
         if ((spins & 15) != 0) continue;
         double now = nb_monotonic_s();
         if (now > deadline) {
-            nb_comm_mark_broken(c);
-            st = nb_error(NB_ERR_BACKEND, "%s: timed out after %g s waiting for the other ranks (rank %d of %d): "
-                          "a rank died, hangs, or called a different collective; the process group is now "
-                          "unusable", op, c->timeout_s, c->rank, c->size);
+            st = nb_comm_timeout(op, c);
             break;
         }
         if (now - start > 0.02) nanosleep(&(struct timespec){0, 50000}, NULL);
@@ -59,6 +63,7 @@ nb_status nb_work_new(const char* op, nb_comm* c, int32_t n_keep, int32_t n_copi
     w->comm = c;
     nb_comm_retain(c);
     w->req = MPI_REQUEST_NULL;
+    atomic_init(&w->progress, NB_PROGRESS_NONE);
     w->keep = keep, w->copies = copies;
     *out = w;
     return NB_OK;
@@ -95,7 +100,8 @@ nb_status nb_work_finish(nb_work* w) {
         if (w->status != NB_OK) nb_error(w->status, "%s", w->message ? w->message : "collective failed");
         return w->status;
     }
-    nb_status st = w->req == MPI_REQUEST_NULL ? NB_OK : nb_mpi_wait(w->op, w->comm, &w->req, w->deadline);
+    nb_status st = atomic_load(&w->progress) != NB_PROGRESS_NONE ? nb_progress_wait(w)
+                   : w->req == MPI_REQUEST_NULL ? NB_OK : nb_mpi_wait(w->op, w->comm, &w->req, w->deadline);
     if (st == NB_OK && w->avg != NULL) divide(w->avg, w->comm->size);
     for (int32_t i = 0; st == NB_OK && i < w->n_copies; i++) {
         st = nb_copy_into(w->op, w->copies[i].dst, w->copies[i].src);
@@ -117,6 +123,7 @@ nb_status nb_work_finish(nb_work* w) {
 
 nb_status nb_work_return(nb_work* w, nb_work** work) {
     if (work != NULL) {
+        if (w->req != MPI_REQUEST_NULL) nb_progress_add(w);  /* moves it along while the caller works */
         *work = w;
         return NB_OK;
     }
@@ -142,7 +149,12 @@ NB_API nb_status nb_work_test(nb_work* w, int32_t* done) {
     nb_status st = check_work(op, w);
     if (st != NB_OK) return st;
     NB_CHECK_OUT(op, done);
-    if (!w->done && w->req != MPI_REQUEST_NULL) {
+    if (!w->done && atomic_load(&w->progress) == NB_PROGRESS_OWNED) {
+        if (nb_monotonic_s() <= w->deadline) {
+            *done = 0;
+            return NB_OK;
+        }
+    } else if (!w->done && atomic_load(&w->progress) == NB_PROGRESS_NONE && w->req != MPI_REQUEST_NULL) {
         int flag = 0;
         nb_mpi_lock();
         int rc = nb_mpi->Test(&w->req, &flag, MPI_STATUS_IGNORE);

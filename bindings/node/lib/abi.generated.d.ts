@@ -560,7 +560,7 @@ export interface Functions {
   nb_comm_barrier(c: nb_comm | null, work: BigUint64Array | null): number;
   /** Waits until the work completes (or the communicator's timeout passes) and reports its result; later calls report the same result. */
   nb_work_wait(w: nb_work | null): number;
-  /** Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. Calling it also moves MPI's progress along. */
+  /** Sets *done to 1 when the work has completed (then reports its result, as nb_work_wait), else 0; never waits. nabla's progress thread moves asynchronous work along while the caller computes (MPI advances a transfer only inside MPI calls); NABLA_DISTRIBUTED_PROGRESS=0 switches it off, and then only waits and tests move it. */
   nb_work_test(w: nb_work | null, done: Int32Array): number;
   /** Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
   nb_work_release(w: nb_work | null): void;

@@ -15,11 +15,25 @@ class Future:
         self._value = None
         self._exception = None
         self._callbacks: list = []
+        self._upstreams: list = []  # the futures whose completion completes this one (then, collect_all)
+
+    def __class_getitem__(cls, item):  # Future[Tensor] in annotations, as torch.futures.Future[T]
+        import types
+        return types.GenericAlias(cls, item)
+
+    def _poll(self, block: bool) -> None:
+        """Completes this future if its value comes from elsewhere and is there (or, with block, once it is):
+        a chained future asks its upstream; a collective's future (nabla.distributed) asks its work."""
+        if not self._done.is_set():
+            for up in self._upstreams:
+                up._poll(block)
 
     def done(self) -> bool:
+        self._poll(False)
         return self._done.is_set()
 
     def wait(self):
+        self._poll(True)
         self._done.wait()
         if self._exception is not None:
             raise self._exception
@@ -56,6 +70,7 @@ class Future:
     def then(self, callback) -> "Future":
         """A future of callback(self), run when this one completes."""
         result = Future()
+        result._upstreams = [self]
 
         def run(fut):
             try:
@@ -70,6 +85,7 @@ class Future:
 def collect_all(futures: list) -> Future:
     """A future completed with the list of futures once all of them are."""
     out = Future()
+    out._upstreams = list(futures)
     remaining = [len(futures)]
     lock = threading.Lock()
     if not futures:

@@ -4,8 +4,12 @@ CPU tensors travel over MPI (the MPI-5 ABI library of the `mpich` wheel, loaded 
 docs/distributed.md). Start processes with `python -m nabla.distributed.run --nproc-per-node N script.py`
 or `mpiexec -n N python script.py`, then call init_process_group().
 """
+from ._grad_bucket import BuiltinCommHookType, GradBucket  # noqa: F401
 from ._errors import DistBackendError, DistError, DistNetworkError, DistStoreError  # noqa: F401
 from ._objects import all_gather_object, broadcast_object_list, gather_object, scatter_object_list  # noqa: F401
+from ._file_store import FileStore  # noqa: F401
+from ._store import HashStore, PrefixStore, Store  # noqa: F401
+from ._tcp_store import TCPStore  # noqa: F401
 from ._work import Work  # noqa: F401
 from .distributed_c10d import (  # noqa: F401
     Backend, DebugLevel, GroupMember, P2POp, ProcessGroup, ReduceOp, all_gather, all_gather_into_tensor, all_reduce,

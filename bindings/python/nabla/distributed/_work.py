@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 from .._lib import ffi, lib
+from ..futures import Future
 from ._errors import raise_for
 
 
 class Work:
     """Returned by a collective called with async_op=True: wait() blocks until it completes."""
 
-    __slots__ = ("_w", "_result", "_exc", "_done")
+    __slots__ = ("_w", "_result", "_exc", "_done", "_outputs")
 
-    def __init__(self, handle, result=None) -> None:
+    def __init__(self, handle, result=None, outputs=None) -> None:
         self._w = ffi.gc(handle, lib.nb_work_release)
         self._result = result  # what wait() hands back to callers that want values (recv's source)
+        self._outputs = outputs  # the tensors the collective writes: result() and the future's value
         self._exc = None
         self._done = False
 
@@ -52,16 +54,34 @@ class Work:
         return self._exc
 
     def result(self):
+        """The output tensors (a list) once the work completed."""
         self.wait()
-        return self._result
+        return self._outputs if self._outputs is not None else self._result
 
     def get_future(self):
-        """A nabla.futures.Future completed with the work's result once wait() returns."""
-        from ..futures import Future
-        fut = Future()
-        self.wait()
-        fut.set_result(self._result)
-        return fut
+        """A nabla.futures.Future of the output tensors (a list), completed when the work is: its wait(),
+        done() and the futures then() chains to it drive the work; nothing blocks until one is waited on."""
+        return _WorkFuture(self)
+
+
+class _WorkFuture(Future):
+    """The future of a Work: completes (running its then() callbacks) when someone sees the work finish."""
+
+    def __init__(self, work: Work) -> None:
+        super().__init__()
+        self._work = work
+
+    def _poll(self, block: bool) -> None:
+        work = self._work
+        if work is None or not (block or work.is_completed()):
+            return
+        self._work = None
+        try:
+            work.wait()
+        except Exception as e:  # noqa: BLE001 - carried by the future
+            self.set_exception(e)
+            return
+        self.set_result(work.result())
 
 
 class _DoneWork(Work):
@@ -69,4 +89,4 @@ class _DoneWork(Work):
 
     def __init__(self, result=None) -> None:
         self._w = None
-        self._result, self._exc, self._done = result, None, True
+        self._result, self._outputs, self._exc, self._done = result, None, None, True

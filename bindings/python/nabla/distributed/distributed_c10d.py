@@ -12,6 +12,7 @@ import warnings
 from .._lib import ffi, lib
 from . import _mpi
 from ._errors import DistBackendError, raise_for
+from ._rendezvous import rendezvous
 from ._work import Work, _DoneWork
 
 default_pg_timeout = datetime.timedelta(minutes=30)
@@ -103,6 +104,7 @@ class GroupMember:
 
 group = GroupMember  # torch.distributed.group.WORLD
 _groups: list[ProcessGroup] = []
+_default_store = None
 _finalize_registered = False
 
 
@@ -163,7 +165,9 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
     """Starts the default process group. backend "mpi" (the default; CPU tensors) runs on the MPI library the
     `mpich` wheel installs; the processes are started by `mpiexec -n N` or `python -m nabla.distributed.run`.
     Rank and world size come from MPI; RANK / WORLD_SIZE (environment) or rank= / world_size=, when given,
-    must agree with it. timeout (a timedelta, 30 minutes by default) bounds every collective's wait."""
+    must agree with it. timeout (a timedelta, 30 minutes by default) bounds every collective's wait.
+    init_method ("env://", "tcp://host:port", "file:///path") or store= also give the group a key-value store
+    (_get_default_store()), which every rank reaches before this returns."""
     global _finalize_registered
     if GroupMember.WORLD is not None:
         raise ValueError("trying to initialize the default process group twice!")
@@ -191,6 +195,12 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
             raise ValueError(f"init_process_group: {what} is {wanted} but MPI started this process as rank "
                              f"{got_rank} of {got_size}; start the processes with `mpiexec -n N` or "
                              "`python -m nabla.distributed.run --nproc-per-node N`")
+    global _default_store
+    try:
+        _default_store = rendezvous(init_method, store, got_rank, got_size, datetime.timedelta(seconds=seconds))
+    except BaseException:
+        lib.nb_comm_release(comm)
+        raise
     GroupMember.WORLD = ProcessGroup(comm, list(range(got_size)), "mpi",
                                      timeout if timeout is not None else default_pg_timeout)
     _groups.append(GroupMember.WORLD)
@@ -247,8 +257,20 @@ def destroy_process_group(group=None) -> None:
         for g in list(_groups):
             _destroy(g)
         GroupMember.WORLD = None
+        global _default_store
+        _default_store = None
     elif group is not GroupMember.NON_GROUP_MEMBER:
         _destroy(group)
+
+
+def _get_default_store():
+    """The default group's store (init_process_group's init_method or store)."""
+    if GroupMember.WORLD is None:
+        raise ValueError(_NOT_INIT)
+    if _default_store is None:
+        raise RuntimeError("the default process group has no store: nabla's MPI backend needs none; pass "
+                           "init_method (env://, tcp://host:port, file://path) or store= to init_process_group")
+    return _default_store
 
 
 def _group(group) -> ProcessGroup:
@@ -349,8 +371,9 @@ def _h(t, name="tensor"):
                         f"             but got {type(t)} instead.") from None
 
 
-def _run(call, async_op: bool, result=None):
-    """Calls call(work_ptr) blocking (work_ptr NULL) or asynchronously, returning None or a Work."""
+def _run(call, async_op: bool, result=None, outputs=None):
+    """Calls call(work_ptr) blocking (work_ptr NULL) or asynchronously, returning None or a Work (whose
+    result() and future hold `outputs`, the tensors the call writes)."""
     if not async_op:
         st = call(ffi.NULL)
         if st:
@@ -360,7 +383,7 @@ def _run(call, async_op: bool, result=None):
     st = call(out)
     if st:
         raise_for(st)
-    return Work(out[0], result)
+    return Work(out[0], result, outputs)
 
 
 def _op(op) -> int:
@@ -375,7 +398,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
     if not _is_member(group):
         return None
     g, h, code = _group(group), _h(tensor), _op(op)
-    return _run(lambda w: lib.nb_comm_all_reduce(g._c, h, code, w), async_op)
+    return _run(lambda w: lib.nb_comm_all_reduce(g._c, h, code, w), async_op, outputs=[tensor])
 
 
 def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=None):
@@ -384,7 +407,7 @@ def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=No
         return None
     g, h = _group(group), _h(tensor)
     root = _peer(g, "src", src, group_src)
-    return _run(lambda w: lib.nb_comm_broadcast(g._c, h, root, w), async_op)
+    return _run(lambda w: lib.nb_comm_broadcast(g._c, h, root, w), async_op, outputs=[tensor])
 
 
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False, group_dst=None):
@@ -393,7 +416,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False
         return None
     g, h, code = _group(group), _h(tensor), _op(op)
     root = _peer(g, "dst", dst, group_dst)
-    return _run(lambda w: lib.nb_comm_reduce(g._c, h, root, code, w), async_op)
+    return _run(lambda w: lib.nb_comm_reduce(g._c, h, root, code, w), async_op, outputs=[tensor])
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bool = False):
@@ -401,7 +424,7 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bo
     if not _is_member(group):
         return None
     g, o, i = _group(group), _h(output_tensor, "output_tensor"), _h(input_tensor, "input_tensor")
-    return _run(lambda w: lib.nb_comm_all_gather(g._c, o, i, w), async_op)
+    return _run(lambda w: lib.nb_comm_all_gather(g._c, o, i, w), async_op, outputs=[output_tensor])
 
 
 _all_gather_base = all_gather_into_tensor
@@ -422,7 +445,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: 
     if not _is_member(group):
         return None
     g, o, i, code = _group(group), _h(output, "output"), _h(input, "input"), _op(op)
-    return _run(lambda w: lib.nb_comm_reduce_scatter(g._c, o, i, code, w), async_op)
+    return _run(lambda w: lib.nb_comm_reduce_scatter(g._c, o, i, code, w), async_op, outputs=[output])
 
 
 _reduce_scatter_base = reduce_scatter_tensor
@@ -489,7 +512,7 @@ class _CopyingWork(Work):
     """A Work whose results reach the caller's tensors by a copy once it completes."""
 
     def __init__(self, inner: Work, pairs) -> None:
-        self._w, self._result, self._exc, self._done = inner._w, None, None, False
+        self._w, self._result, self._outputs, self._exc, self._done = inner._w, None, None, None, False
         self._inner, self._pairs = inner, pairs
 
     def wait(self, timeout=None) -> bool:

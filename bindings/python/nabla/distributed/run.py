@@ -54,6 +54,11 @@ def main(argv=None) -> int:
     target = [args.training_script] if args.no_python else [*python, args.training_script]
     env = dict(os.environ, WORLD_SIZE=str(n), LOCAL_WORLD_SIZE=str(n), MASTER_ADDR=args.master_addr,
                MASTER_PORT=str(args.master_port), GROUP_RANK="0", NODE_RANK="0")
+    if n > 1 and "OMP_NUM_THREADS" not in env:  # as torchrun: N processes x all cores would oversubscribe
+        env["OMP_NUM_THREADS"] = "1"
+        print("Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your "
+              "system being overloaded, please further tune the variable for optimal performance in your "
+              "application as needed.", file=sys.stderr)
     lib = _mpi.library()
     if lib and "NABLA_MPI_LIBRARY" not in env:
         env["NABLA_MPI_LIBRARY"] = lib

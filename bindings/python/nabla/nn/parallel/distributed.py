@@ -2,38 +2,26 @@
 
 As PyTorch's: parameters and buffers are broadcast from rank 0 at construction; gradients are gathered
 into buckets (about bucket_cap_mb each, the first 1 MB, in reverse parameter order, which is roughly the
-order backward produces them), and each bucket's all-reduce (average) starts asynchronously from the
-parameters' gradient hooks as soon as its last gradient is ready, so communication overlaps the rest of
-backward; the end of backward waits for them and writes the averaged gradients to .grad.
+order backward produces them), and each bucket's all-reduce (average, or a registered communication hook)
+starts asynchronously from the parameters' gradient hooks as soon as its gradients are ready, so
+communication overlaps the rest of backward (nabla's progress thread moves it along); the end of backward
+waits for them and writes the averaged gradients to .grad. join() lets ranks run different numbers of
+iterations (nabla.distributed.algorithms.Join).
 """
 from __future__ import annotations
 
 import contextlib
+import inspect
 
+from ...distributed.algorithms.join import Join, Joinable, JoinHook
 from ..modules.module import Module
+from ._reducer import Reducer
 
-_FIRST_BUCKET_BYTES = 1024 * 1024
 _NOT_INIT = ("Default process group has not been initialized, please make sure to call init_process_group "
              "(nabla.distributed.init_process_group) before creating DistributedDataParallel.")
 
 
-class _Bucket:
-    __slots__ = ("params", "indices", "offsets", "flat", "pending", "work", "ready")
-
-    def __init__(self, params, indices, dtype) -> None:
-        from ... import empty
-        self.params, self.indices = params, indices
-        self.offsets, n = [], 0
-        for p in params:
-            self.offsets.append(n)
-            n += p.numel()
-        self.flat = empty(n, dtype=dtype)
-        self.pending = len(params)
-        self.work = None
-        self.ready = [False] * len(params)
-
-
-class DistributedDataParallel(Module):
+class DistributedDataParallel(Module, Joinable):
     """DistributedDataParallel(module, device_ids=None, ..., bucket_cap_mb=25, find_unused_parameters=False):
     each process holds a replica; backward averages the gradients across the process group."""
 
@@ -42,6 +30,7 @@ class DistributedDataParallel(Module):
                  find_unused_parameters: bool = False, check_reduction: bool = False,
                  gradient_as_bucket_view: bool = False, static_graph: bool = False, **kwargs) -> None:
         super().__init__()
+        Joinable.__init__(self)
         from ... import distributed as dist
         if process_group is None and not dist.is_initialized():
             raise ValueError(_NOT_INIT)
@@ -61,42 +50,41 @@ class DistributedDataParallel(Module):
         if not self._params:
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't have any parameter "
                                "that requires a gradient.")
-        self._sync_module_states()
-        self._build_buckets()
+        self._sync_module_states(0)
+        object.__setattr__(self, "reducer", Reducer(self._params, self.bucket_bytes_cap, self.process_group))
         self._hooks = [p.register_hook(self._make_hook(i)) for i, p in enumerate(self._params)]
         self._in_backward = False
+        self._pending = []  # Join: all-reduces of the forward pass nobody waits on, kept until backward ends
 
-    # ---- construction ----
+    @property
+    def _buckets(self):
+        return self.reducer.buckets
 
-    def _sync_module_states(self) -> None:
+    # ---- construction and model sync ----
+
+    def _sync_module_states(self, src_group_rank: int, buffers_only: bool = False) -> None:
         from ... import distributed as dist, no_grad
+        tensors = list(self.module.buffers()) if buffers_only else \
+            list(self.module.parameters()) + list(self.module.buffers())
+        src = dist.get_global_rank(self.process_group, src_group_rank)
         with no_grad():
-            for t in list(self.module.parameters()) + list(self.module.buffers()):
-                dist.broadcast(t.data, src=dist.get_global_rank(self.process_group, 0), group=self.process_group)
+            for t in tensors:
+                dist.broadcast(t.data, src=src, group=self.process_group)
 
-    def _build_buckets(self) -> None:
-        """Buckets of one dtype each, filled in reverse parameter order up to the cap (the first up to 1 MB)."""
-        self._buckets, self._where = [], {}
-        open_by_dtype = {}
-        for i in reversed(range(len(self._params))):
-            p = self._params[i]
-            members, size = open_by_dtype.get(p.dtype, ([], 0))
-            cap = min(_FIRST_BUCKET_BYTES, self.bucket_bytes_cap) if not self._buckets else self.bucket_bytes_cap
-            members.append(i)
-            size += p.numel() * p.element_size()
-            if size >= cap:
-                self._close(members, p.dtype)
-                open_by_dtype.pop(p.dtype, None)
-            else:
-                open_by_dtype[p.dtype] = (members, size)
-        for dtype, (members, _) in open_by_dtype.items():
-            self._close(members, dtype)
+    def _find_common_rank(self, candidate: bool) -> int:
+        """The highest group rank among those that pass candidate=True (the authoritative copy under Join)."""
+        from ... import distributed as dist, tensor
+        rank = tensor([dist.get_rank(self.process_group) if candidate else -1])
+        dist.all_reduce(rank, op=dist.ReduceOp.MAX, group=self.process_group)
+        if rank.item() == -1:
+            raise ValueError("BUG! Expected rank_cond to be true for at least one process.")
+        return int(rank.item())
 
-    def _close(self, members, dtype) -> None:
-        b = len(self._buckets)
-        self._buckets.append(_Bucket([self._params[i] for i in members], members, dtype))
-        for slot, i in enumerate(members):
-            self._where[i] = (b, slot)
+    def _sync_buffers(self, joined: bool = False) -> None:
+        if not (self.broadcast_buffers and self.require_forward_param_sync and any(True for _ in self.module.buffers())):
+            return
+        src = self._find_common_rank(not joined) if self._join_config.enable else 0
+        self._sync_module_states(src, buffers_only=True)
 
     # ---- backward ----
 
@@ -104,7 +92,12 @@ class DistributedDataParallel(Module):
         def hook(grad):
             if self.require_backward_grad_sync:
                 self._enter_backward()
-                self._mark_ready(index, grad)
+                try:
+                    self.reducer.mark_ready(index, grad)
+                except BaseException:  # backward fails and drops its callbacks: start the next one clean
+                    self.reducer.reset()
+                    self._in_backward = False
+                    raise
             return None
         return hook
 
@@ -115,98 +108,62 @@ class DistributedDataParallel(Module):
             self._in_backward = True
             queue_callback(self._finish_backward)
 
-    def _mark_ready(self, index: int, grad) -> None:
-        from ... import no_grad
-        b, slot = self._where[index]
-        bucket = self._buckets[b]
-        if bucket.ready[slot]:  # a second gradient for the same parameter in one backward
-            raise RuntimeError("Expected to mark a variable ready only once. This error is caused by one of the "
-                               "following reasons: a parameter used in several reentrant backward passes, or "
-                               "the same parameter marked ready twice in one iteration.")
-        p = bucket.params[slot]
-        with no_grad():
-            view = bucket.flat[bucket.offsets[slot]:bucket.offsets[slot] + p.numel()]
-            acc = grad if p.grad is None else p.grad + grad  # .grad after this accumulation
-            view.copy_(acc.reshape(-1))
-        bucket.ready[slot] = True
-        bucket.pending -= 1
-        if bucket.pending == 0:
-            self._launch(bucket)
-        else:  # MPI moves nonblocking collectives along only when called
-            for other in self._buckets:
-                if other.work is not None:
-                    other.work.is_completed()
-                    break
-
-    def _launch(self, bucket: _Bucket) -> None:
-        from ... import distributed as dist
-        bucket.work = dist.all_reduce(bucket.flat, op=dist.ReduceOp.AVG if bucket.flat.is_floating_point()
-                                      else dist.ReduceOp.SUM, group=self.process_group, async_op=True)
-
     def _finish_backward(self) -> None:
-        from ... import distributed as dist, no_grad, zeros, int32
         self._in_backward = False
-        missing = [(b, s) for b, bucket in enumerate(self._buckets) for s, r in enumerate(bucket.ready) if not r]
-        used = None
-        if missing:
-            if not self.find_unused_parameters:
-                self._reset()
-                names = {id(p): n for n, p in self.module.named_parameters()}
-                lost = [names.get(id(self._buckets[b].params[s]), "?") for b, s in missing]
-                raise RuntimeError(
-                    "Expected to have finished reduction in the prior iteration before starting a new one. This "
-                    "error indicates that your module has parameters that were not used in producing loss. You "
-                    "can enable unused parameter detection by passing the keyword argument "
-                    "`find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`. Parameters "
-                    f"which did not receive grad for rank {dist.get_rank(self.process_group)}: {', '.join(lost)}")
-            with no_grad():
-                for b, s in missing:  # a locally unused parameter contributes its .grad (or zeros)
-                    bucket = self._buckets[b]
-                    p = bucket.params[s]
-                    view = bucket.flat[bucket.offsets[s]:bucket.offsets[s] + p.numel()]
-                    if p.grad is None:
-                        view.zero_()
-                    else:
-                        view.copy_(p.grad.reshape(-1))
-            used = zeros(len(self._params), dtype=int32)
-            for i in range(len(self._params)):
-                b, s = self._where[i]
-                if self._buckets[b].ready[s]:
-                    used[i] = 1
-            used_work = dist.all_reduce(used, op=dist.ReduceOp.MAX, group=self.process_group, async_op=True)
-            for bucket in self._buckets:
-                if bucket.work is None:
-                    self._launch(bucket)
-            used_work.wait()
-            used = used.tolist()
-        with no_grad():
-            for bucket in self._buckets:
-                bucket.work.wait()
-                for slot, (p, i) in enumerate(zip(bucket.params, bucket.indices)):
-                    if used is not None and not used[i] and p.grad is None:
-                        continue  # unused on every rank: its .grad stays None, as PyTorch's
-                    view = bucket.flat[bucket.offsets[slot]:bucket.offsets[slot] + p.numel()].view(p.shape)
-                    if p.grad is None:
-                        p.grad = view.clone()
-                    else:
-                        p.grad.copy_(view)
-        self._reset()
+        try:
+            names = {id(p): n for n, p in self.module.named_parameters()}
+            self.reducer.finish(self.find_unused_parameters, names)
+        finally:  # a failed hook or wait leaves the next iteration a clean start
+            self.reducer.reset()
+            self._drain_pending()
 
-    def _reset(self) -> None:
-        for bucket in self._buckets:
-            bucket.work = None
-            bucket.pending = len(bucket.params)
-            bucket.ready = [False] * len(bucket.params)
-        self._in_backward = False
+    def _drain_pending(self) -> None:
+        pending, self._pending = self._pending, []
+        for work in pending:
+            work.wait()
+
+    # ---- communication hooks ----
+
+    def register_comm_hook(self, state, hook) -> None:
+        """Reduces each bucket with hook(state, bucket: GradBucket) -> Future of the reduced bucket instead of the
+        default average (nabla.distributed.algorithms.ddp_comm_hooks has torch's default hooks)."""
+        from ... import distributed as dist
+        from ...futures import Future
+        if not callable(hook):
+            raise TypeError("Communication hook must be callable.")
+        sig = inspect.signature(hook)
+        params = list(sig.parameters.values())
+        if len(params) >= 2 and not _annotated_as(params[1].annotation, dist.GradBucket):
+            raise ValueError("Communication hook: bucket annotation should be dist.GradBucket.")
+        if not _annotated_as(sig.return_annotation, Future):
+            raise ValueError("Communication hook: return annotation should be torch.futures.Future[torch.Tensor].")
+        if self.reducer.comm_hook is not None:
+            raise RuntimeError("register_comm_hook or register_builtin_comm_hook can only be called once.")
+        self.reducer.comm_hook = (state, hook)
+
+    def register_builtin_comm_hook(self, comm_hook_type) -> None:
+        """BuiltinCommHookType.ALLREDUCE or FP16_COMPRESS, on the DDP's process group."""
+        from ...distributed import BuiltinCommHookType
+        from ...distributed.algorithms.ddp_comm_hooks import default_hooks
+        hooks = {BuiltinCommHookType.ALLREDUCE: default_hooks.allreduce_hook,
+                 BuiltinCommHookType.FP16_COMPRESS: default_hooks.fp16_compress_hook}
+        if comm_hook_type not in hooks:
+            raise ValueError(f"Unknown built-in DDP comm hook type {comm_hook_type!r}")
+        self.register_comm_hook(self.process_group, hooks[comm_hook_type])
 
     # ---- forward and the rest of PyTorch's surface ----
 
     def forward(self, *inputs, **kwargs):
-        if self.broadcast_buffers and self.require_forward_param_sync and len(list(self.module.buffers())):
-            from ... import distributed as dist, no_grad
-            with no_grad():
-                for buf in self.module.buffers():
-                    dist.broadcast(buf, src=dist.get_global_rank(self.process_group, 0), group=self.process_group)
+        from ... import distributed as dist, is_grad_enabled, ones, zeros
+        self._drain_pending()  # an iteration without backward (evaluation) leaves them here
+        work = Join.notify_join_context(self)
+        if work is not None:
+            self.reducer.divisor_work = work
+            self._pending.append(work)
+        self._sync_buffers()
+        if self._join_config.enable:  # tells the joined ranks whether this backward reduces gradients
+            flag = ones(1) if self.require_backward_grad_sync and is_grad_enabled() else zeros(1)
+            self._pending.append(dist.all_reduce(flag, group=self.process_group, async_op=True))
         return self.module(*inputs, **kwargs)
 
     @contextlib.contextmanager
@@ -220,9 +177,60 @@ class DistributedDataParallel(Module):
         finally:
             self.require_backward_grad_sync = old
 
-    def join(self, *args, **kwargs):
-        raise NotImplementedError("DistributedDataParallel.join (uneven inputs) is not supported by nabla")
+    def join(self, divide_by_initial_world_size: bool = True, enable: bool = True,
+             throw_on_early_termination: bool = False) -> Join:
+        """A context manager for uneven inputs: a rank that runs out of batches shadows the others' all-reduces
+        with zero gradients until all have finished; gradients are divided by the initial world size
+        (divide_by_initial_world_size=True, the default) or by the number of ranks still training."""
+        return Join([self], enable, throw_on_early_termination,
+                    divide_by_initial_world_size=divide_by_initial_world_size)
+
+    def join_hook(self, **kwargs) -> JoinHook:
+        return _DDPJoinHook(self, kwargs.get("divide_by_initial_world_size", True))
+
+    @property
+    def join_device(self):
+        from ... import device
+        return device("cpu")
+
+    @property
+    def join_process_group(self):
+        return self.process_group
 
     def _get_ddp_logging_data(self) -> dict:
         return {"bucket_sizes": [b.flat.numel() * b.flat.element_size() for b in self._buckets],
                 "num_buckets": len(self._buckets)}
+
+
+def _annotated_as(annotation, cls) -> bool:
+    """True for no annotation, cls, cls[...] or their spelling as a string (postponed annotations)."""
+    if annotation is inspect.Parameter.empty:
+        return True
+    if isinstance(annotation, str):
+        return annotation.split("[")[0].split(".")[-1] == cls.__name__
+    return annotation is cls or getattr(annotation, "__origin__", None) is cls
+
+
+class _DDPJoinHook(JoinHook):
+    """What a joined rank does for DDP: each iteration the others still run, the collectives of their forward
+    (buffer broadcast, whether to sync) and backward (zeros for every bucket); at the end every rank takes the
+    model of the highest rank among the last to join."""
+
+    def __init__(self, ddp: DistributedDataParallel, divide_by_initial_world_size: bool) -> None:
+        self.ddp = ddp
+        ddp.reducer.static_world_size = divide_by_initial_world_size
+
+    def main_hook(self) -> None:
+        from ... import distributed as dist, zeros
+        ddp = self.ddp
+        ddp._drain_pending()
+        ddp._sync_buffers(joined=True)
+        flag = zeros(1)
+        dist.all_reduce(flag, group=ddp.process_group)
+        if flag.item() != 0:  # some rank still training reduces gradients in this backward
+            ddp.reducer.shadow(ddp.find_unused_parameters)
+
+    def post_hook(self, is_last_joiner: bool) -> None:
+        ddp = self.ddp
+        ddp.reducer.static_world_size = True
+        ddp._sync_module_states(ddp._find_common_rank(is_last_joiner))
