@@ -141,6 +141,7 @@ NB_API void nb_comm_release(nb_comm* c) {
     }
     if (atomic_fetch_sub(&c->refcount, 1) != 1) return;
     c->magic = NB_TENSOR_DEAD;
+    if (c->nccl != NULL) nb_nccl->CommDestroy(c->nccl);
     if (atomic_load(&c->broken)) {
         atomic_store(&any_broken, true);  /* pending requests still use it: MPI_Comm_free could hang */
     } else {
