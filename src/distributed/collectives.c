@@ -524,6 +524,7 @@ NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work) {
     /* NCCL: the device's queued work ends first (as PyTorch's barrier waits for the device). */
     if (c->nccl != NULL) {
         nb_status synced = nb_stream_synchronize(nb_comm_stream(c));
+        if (synced == NB_OK) synced = nb_nccl_async_error(op, c);
         if (synced != NB_OK) return synced;
     }
     BEGIN(NB_COLL_BARRIER, 0, NULL, 0, 0);

@@ -58,6 +58,7 @@ NB_API nb_status nb_comm_init_nccl(nb_comm* bootstrap, const char* library, int3
         return st;
     }
     c->nccl = nc, c->device_index = device_index;
+    c->debug = bootstrap->debug;  /* the split read the environment anew */
     *out = c;
     return NB_OK;
 }
@@ -105,15 +106,29 @@ nb_status nb_nccl_post(nb_work* w, const char* what, ncclResult_t rc, nb_work** 
         st = nb_copy_into(w->op, w->copies[i].dst, w->copies[i].src);
         if (st == NB_OK) nb_tensor_bump_version(w->copies[i].dst);
     }
+    for (int32_t i = 0; i < w->n_copies; i++) {
+        nb_tensor_release(w->copies[i].dst);
+        nb_tensor_release(w->copies[i].src);
+    }
     w->n_copies = 0;
-    nb_stream* s = nb_comm_stream(w->comm);
-    if (st == NB_OK) st = nb_event_create(NB_CUDA, w->comm->device_index, 0, &w->event);
-    if (st == NB_OK) st = nb_event_record(w->event, s);
+    /* An async work's wait makes the caller's stream of that moment wait for this point. */
+    if (st == NB_OK && work != NULL) st = nb_event_create(NB_CUDA, w->comm->device_index, 0, &w->event);
+    if (st == NB_OK && work != NULL) st = nb_event_record(w->event, nb_comm_stream(w->comm));
     if (st != NB_OK) {
         nb_work_discard(w);
         return st;
     }
     return nb_work_return(w, work);
+}
+
+nb_status nb_nccl_async_error(const char* op, nb_comm* c) {
+    ncclResult_t err = 0;
+    nb_status st = nb_nccl_check(op, "ncclCommGetAsyncError", nb_nccl->CommGetAsyncError(c->nccl, &err));
+    if (st != NB_OK || err == 0 || err == NCCL_IN_PROGRESS) return st;
+    atomic_store(&c->broken, true);  /* MPI itself is fine: only this communicator is refused */
+    const char* text = nb_nccl->GetErrorString(err);
+    return nb_error(NB_ERR_BACKEND, "%s: NCCL failed on rank %d of %d: %s (NCCL error %d); the process group is now "
+                    "unusable", op, c->rank, c->size, text ? text : "unknown error", err);
 }
 
 /* One group of point-to-point calls: ranks[i] < 0 skips slot i. */

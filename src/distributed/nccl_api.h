@@ -7,13 +7,14 @@
 
 typedef struct ncclComm* ncclComm_t;
 typedef struct { char internal[128]; } ncclUniqueId;
-typedef int ncclResult_t;                   /* ncclSuccess = 0 */
+typedef int ncclResult_t;                   /* ncclSuccess = 0, ncclInProgress = 7 */
 typedef int ncclDataType_t;
 typedef int ncclRedOp_t;
 typedef void* nb_cuda_stream;               /* cudaStream_t */
 
 enum { ncclInt8 = 0, ncclUint8 = 1, ncclInt32 = 2, ncclUint32 = 3, ncclInt64 = 4, ncclUint64 = 5,
        ncclFloat16 = 6, ncclFloat32 = 7, ncclFloat64 = 8, ncclBfloat16 = 9 };
+#define NCCL_IN_PROGRESS 7           /* ncclInProgress: not an error */
 enum { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4 };
 
 typedef struct nb_nccl_api {
@@ -23,6 +24,7 @@ typedef struct nb_nccl_api {
     ncclResult_t (*CommInitRank)(ncclComm_t*, int, ncclUniqueId, int);
     ncclResult_t (*CommDestroy)(ncclComm_t);
     ncclResult_t (*CommAbort)(ncclComm_t);
+    ncclResult_t (*CommGetAsyncError)(ncclComm_t, ncclResult_t*);
     ncclResult_t (*AllReduce)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, nb_cuda_stream);
     ncclResult_t (*Broadcast)(const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, nb_cuda_stream);
     ncclResult_t (*Reduce)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, nb_cuda_stream);

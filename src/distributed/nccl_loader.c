@@ -18,14 +18,14 @@ static bool resolve(void* lib, const char* chosen) {
     static const struct { const char* name; size_t offset; } symbols[] = {
 #define SYM(field) {"nccl" #field, offsetof(nb_nccl_api, field)}
         SYM(GetVersion), SYM(GetErrorString), SYM(GetUniqueId), SYM(CommInitRank), SYM(CommDestroy),
-        SYM(CommAbort), SYM(AllReduce), SYM(Broadcast), SYM(Reduce), SYM(AllGather), SYM(ReduceScatter),
-        SYM(Send), SYM(Recv), SYM(GroupStart), SYM(GroupEnd),
+        SYM(CommAbort), SYM(CommGetAsyncError), SYM(AllReduce), SYM(Broadcast), SYM(Reduce), SYM(AllGather),
+        SYM(ReduceScatter), SYM(Send), SYM(Recv), SYM(GroupStart), SYM(GroupEnd),
 #undef SYM
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
         void* f = dlsym(lib, symbols[i].name);
         if (f == NULL) {
-            snprintf(nccl_error, sizeof nccl_error, "%s lacks %s: it is not an NCCL 2.12+ library", chosen,
+            snprintf(nccl_error, sizeof nccl_error, "%s lacks %s: it is not an NCCL library (2.12 or newer)", chosen,
                      symbols[i].name);
             return false;
         }

@@ -1,6 +1,6 @@
 /* work.c: work handles: a nonblocking MPI request, polled to completion with a deadline, and
  * what its completion leaves to do (copy staged results back, divide for ReduceOp.AVG). */
-#include "comm.h"
+#include "nccl.h"
 #include "../alloc/cpu_allocator.h"
 
 #include <sched.h>
@@ -99,6 +99,7 @@ nb_status nb_work_finish(nb_work* w) {
     nb_status st = w->req == MPI_REQUEST_NULL ? NB_OK : nb_mpi_wait(w->op, w->comm, &w->req, w->deadline);
     /* NCCL: the caller's current stream waits for the collective's stream; the host does not. */
     if (st == NB_OK && w->event != NULL) st = nb_stream_wait_event(nb_comm_stream(w->comm), w->event);
+    if (st == NB_OK && w->comm->nccl != NULL) st = nb_nccl_async_error(w->op, w->comm);
     if (st == NB_OK && w->avg != NULL) divide(w->avg, w->comm->size);
     for (int32_t i = 0; st == NB_OK && i < w->n_copies; i++) {
         st = nb_copy_into(w->op, w->copies[i].dst, w->copies[i].src);

@@ -27,7 +27,7 @@ class _Bucket:
         for p in params:
             self.offsets.append(n)
             n += p.numel()
-        self.flat = empty(n, dtype=dtype)
+        self.flat = empty(n, dtype=dtype, device=params[0].device)  # the backend of the params' device
         self.pending = len(params)
         self.work = None
         self.ready = [False] * len(params)
@@ -168,7 +168,7 @@ class DistributedDataParallel(Module):
                         view.zero_()
                     else:
                         view.copy_(p.grad.reshape(-1))
-            used = zeros(len(self._params), dtype=int32)
+            used = zeros(len(self._params), dtype=int32, device=self._params[0].device)
             for i in range(len(self._params)):
                 b, s = self._where[i]
                 if self._buckets[b].ready[s]:
