@@ -129,8 +129,13 @@ def _():
     assert R != 0 or gathered == [{"r": r} for r in range(N)]
 
 
-@check("a-failed-nccl-call-breaks-only-its-group")
-def _():
+def failure_check(fn):
+    """Only with the stand-in: a real NCCL hangs or faults on mismatched calls instead of reporting them."""
+    return check(fn.__name__)(fn) if "nccl_standin" in os.environ.get("NABLA_NCCL_LIBRARY", "") else fn
+
+
+@failure_check
+def a_failed_nccl_call_breaks_only_its_group():
     g = dist.new_group()
     try:  # sizes disagree: NCCL fails on the device, reported by the next call that looks (the barrier at last)
         dist.all_reduce(cuda([1.0, 2.0, 3.0][:2 + (R % 2)]), group=g)
