@@ -143,3 +143,22 @@ def test_cuda_nccl_standin_without_the_emulated_device_reports_it(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("1 unhandled cuda error (the NCCL stand-in runs only on nabla's emulated device)")
+
+
+@needs_nccl
+def test_cuda_nccl_c_example_sums_and_gathers(tmp_path):
+    import shutil
+    cc = shutil.which("cc") or shutil.which("gcc")
+    include = subprocess.run([sys.executable, "-m", "nabla.config", "--includedir"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    if cc is None or not (Path(include) / "nabla.h").exists():
+        pytest.skip("no C compiler, or nabla's header is not installed (an editable install: use pip install .)")
+    cfg = subprocess.run([sys.executable, "-m", "nabla.config", "--cflags", "--libs"], capture_output=True,
+                         text=True, check=True).stdout.split()
+    exe = tmp_path / "allreduce_nccl"
+    subprocess.run([cc, "-std=c11", "-Wall", "-Werror", str(ROOT / "bindings" / "c_examples" / "allreduce_nccl.c"),
+                    "-o", str(exe), *cfg], check=True)
+    env = dict(os.environ, NABLA_MPI_LIBRARY=_mpi.library(), NABLA_NCCL_LIBRARY=str(STANDIN))
+    proc = subprocess.run([MPIEXEC, "-n", "2", str(exe)], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # each rank exits 1 on a mismatch
+    assert proc.stdout.count(": OK") == 2 and "rank 1 of 2: sum [1, 3, 5, 7]" in proc.stdout, proc.stdout

@@ -84,6 +84,19 @@ def _():
            lambda: dist.all_reduce(cuda([1, 2], nb.int64), op=dist.ReduceOp.AVG))
 
 
+@check("init-nccl-errors-in-the-c-abi")
+def _():
+    from nabla._lib import ffi, lib
+    out, world = ffi.new("nb_comm**"), dist.group.WORLD
+    for bootstrap, device, status, text in [
+            (ffi.NULL, -1, lib.NB_ERR_INVALID_ARGUMENT, "nb_comm_init_nccl: communicator is NULL"),
+            (world._c, 7, lib.NB_ERR_DEVICE, "nb_comm_init_nccl: CUDA device 7 does not exist (1 device)"),
+            (world._nccl[0], -1, lib.NB_ERR_INVALID_ARGUMENT, "the bootstrap communicator must be an MPI one")]:
+        assert lib.nb_comm_init_nccl(bootstrap, ffi.NULL, device, out) == status
+        assert text in ffi.string(lib.nb_last_error_message()).decode()
+        assert out[0] == ffi.NULL
+
+
 @check("mpi-group-refuses-cuda-tensors")
 def _():
     g = dist.new_group(backend="mpi")
