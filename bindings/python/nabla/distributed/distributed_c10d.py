@@ -157,7 +157,8 @@ def is_nccl_available() -> bool:
 
 
 def is_gloo_available() -> bool:
-    return False
+    """True when MPI is: nabla runs backend "gloo" (CPU tensors) on MPI."""
+    return is_mpi_available()
 
 
 def is_ucc_available() -> bool:
@@ -320,6 +321,8 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     """A group of the given global ranks (all by default). Every rank of the default group must call it, in the
     same order; a rank outside `ranks` gets GroupMember.NON_GROUP_MEMBER."""
     world = _group(None)
+    if backend is not None and "nccl" in _backends.parse(str(Backend(backend))).values():
+        _backends.check_nccl()
     size = world.size()
     members = sorted(set(range(size) if ranks is None else ranks))
     for r in members:
