@@ -521,10 +521,9 @@ NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag
 NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work) {
     const char* op = "barrier";
     NB_CHECK_COMM(op, c);
-    /* NCCL: the device's queued work ends first (as PyTorch's barrier waits for the device). */
+    /* NCCL: the device's queued work ends first (as PyTorch's barrier waits for the device), within the timeout. */
     if (c->nccl != NULL) {
-        nb_status synced = nb_stream_synchronize(nb_comm_stream(c));
-        if (synced == NB_OK) synced = nb_nccl_async_error(op, c);
+        nb_status synced = nb_nccl_wait_device(op, c);
         if (synced != NB_OK) return synced;
     }
     BEGIN(NB_COLL_BARRIER, 0, NULL, 0, 0);

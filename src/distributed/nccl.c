@@ -7,6 +7,8 @@
 
 #include "../core/runtime.h"
 
+#include <time.h>
+
 nb_stream* nb_comm_stream(const nb_comm* c) { return nb_stream_current_of(NB_CUDA, c->device_index); }
 
 void* nb_comm_native_stream(const nb_comm* c) { return nb_comm_stream(c)->native; }
@@ -129,6 +131,29 @@ nb_status nb_nccl_async_error(const char* op, nb_comm* c) {
     const char* text = nb_nccl->GetErrorString(err);
     return nb_error(NB_ERR_BACKEND, "%s: NCCL failed on rank %d of %d: %s (NCCL error %d); the process group is now "
                     "unusable", op, c->rank, c->size, text ? text : "unknown error", err);
+}
+
+nb_status nb_nccl_wait_device(const char* op, nb_comm* c) {
+    nb_stream* s = nb_comm_stream(c);
+    const double start = nb_monotonic_s();
+    nb_blocking_end_fn end = NULL;
+    void* token = nb_blocking_begin(&end);
+    nb_status st;
+    for (;;) {
+        int32_t done = 0;
+        if ((st = nb_stream_query(s, &done)) != NB_OK || (st = nb_nccl_async_error(op, c)) != NB_OK || done) break;
+        const double waited = nb_monotonic_s() - start;
+        if (waited > c->timeout_s) {
+            atomic_store(&c->broken, true);
+            st = nb_error(NB_ERR_BACKEND, "%s: timed out after %g s waiting for the device's NCCL work (rank %d of %d): a "
+                          "rank died, hangs, or called a different collective; the process group is now unusable", op,
+                          c->timeout_s, c->rank, c->size);
+            break;
+        }
+        nanosleep(&(struct timespec){0, waited < 0.01 ? 20000 : 1000000}, NULL);
+    }
+    if (end) end(token);
+    return st;
 }
 
 /* One group of point-to-point calls: ranks[i] < 0 skips slot i. */

@@ -15,6 +15,9 @@ NB_INTERNAL nb_status nb_nccl_op(const char* op, int32_t red, int32_t dtype, ncc
 NB_INTERNAL nb_status nb_nccl_post(nb_work* w, const char* what, ncclResult_t rc, nb_work** work);
 /* NCCL's asynchronous error of c (a failed collective on the device) as a status; it breaks c. */
 NB_INTERNAL nb_status nb_nccl_async_error(const char* op, nb_comm* c);
+/* Waits for c's stream on the host, failing on NCCL's asynchronous error or after c's timeout (which
+ * breaks c: PyTorch's watchdog). */
+NB_INTERNAL nb_status nb_nccl_wait_device(const char* op, nb_comm* c);
 /* ncclSend/ncclRecv of bytes in one group: slot i sends send_bytes[i] to send_to[i] and receives
  * recv_bytes[i] from recv_from[i] (a negative rank or zero bytes skips it). */
 NB_INTERNAL ncclResult_t nb_nccl_group(const nb_comm* c, int32_t n, void* const* send, const int64_t* send_bytes,

@@ -164,6 +164,27 @@ def a_failed_nccl_call_breaks_only_its_group():
     assert t.tolist() == [float(N)]
 
 
+@failure_check
+def a_rank_that_never_joins_times_the_barrier_out():
+    g = dist.new_group()
+    dist.all_reduce(cuda([1.0]), group=g)  # every rank: the group's communicator is made
+    if R == 0:
+        from nabla._lib import lib
+        lib.nb_comm_set_timeout(g._nccl[0], 2.0)  # only now: a late rank must not fail the bootstrap
+        os.environ["NABLA_NCCL_STANDIN_TIMEOUT"] = "4"  # the stand-in's own wait for the missing ranks ends later
+        side = nb.cuda.Stream()
+        with nb.cuda.stream(side):
+            dist.all_reduce(cuda([1.0]), group=g)  # the other ranks never join
+            t0 = time.monotonic()
+            raises(dist.DistBackendError, f"barrier: timed out after 2 s waiting for the device's NCCL work (rank 0 "
+                   f"of {N})", lambda: dist.barrier(group=g))
+            assert 1.9 < time.monotonic() - t0 < 3.5, time.monotonic() - t0
+        side.synchronize()
+        os.environ["NABLA_NCCL_STANDIN_TIMEOUT"] = "60"
+    dist.barrier()  # rank 0's message to the others is there before they destroy the group (and unlink it)
+    dist.destroy_process_group(g)
+
+
 out = os.environ["NABLA_DIST_OUT"]
 with open(os.path.join(out, f"rank{R}.json"), "w") as f:
     json.dump(RESULTS, f)

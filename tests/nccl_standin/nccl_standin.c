@@ -239,7 +239,8 @@ typedef struct call {
     struct call* next;
 } call;
 
-/* Unlinks the messages to this rank nobody received (a failed call leaves them). */
+/* Unlinks the messages to this rank it never received (a failed call, or a peer's call this rank never
+ * made, leaves them); the communicator is gone, so no call of this rank waits for them. */
 static void unlink_leftovers(const struct ncclComm* c) {
     DIR* d = opendir("/dev/shm");
     if (d == NULL) return;
@@ -259,7 +260,7 @@ static void unlink_leftovers(const struct ncclComm* c) {
 
 static void comm_unref(struct ncclComm* c) {
     if (atomic_fetch_sub(&c->refs, 1) == 1) {
-        if (atomic_load(&c->async_error) != ncclSuccess) unlink_leftovers(c);
+        unlink_leftovers(c);
         free(c->send_seq), free(c->recv_seq);
         free(c);
     }
