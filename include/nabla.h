@@ -211,7 +211,7 @@ typedef nb_status (*nb_warning_fn)(void* payload, const char* message);
 /* A safetensors file opened by nb_load or nb_load_buffer: its header read and checked, its tensors read one by one on request. Released with nb_checkpoint_release; not shared between threads without a lock. */
 typedef struct nb_checkpoint nb_checkpoint;
 
-/* A communicator: a group of processes that run collectives together (MPI today; see docs/distributed.md). Refcounted with nb_comm_retain / nb_comm_release; a released (destroyed) communicator is refused by every function. Any thread may use it. */
+/* A communicator: a group of processes that run collectives together (MPI for CPU tensors, NCCL for CUDA tensors; see docs/distributed.md). Refcounted with nb_comm_retain / nb_comm_release; a released (destroyed) communicator is refused by every function. Any thread may use it. */
 typedef struct nb_comm nb_comm;
 
 /* An asynchronous collective or point-to-point transfer in flight: nb_work_wait, nb_work_test, then nb_work_release. Until it completes, the tensors it reads or writes must not be changed or read by the caller. */
@@ -855,8 +855,11 @@ NB_API nb_status nb_work_test(nb_work* w, int32_t* done);
 /* Frees a work handle, first waiting for it when it has not completed (its error, if any, is dropped). NULL-safe. */
 NB_API void nb_work_release(nb_work* w);
 
-/* NB_OK when NCCL can be loaded: library (NULL: $NABLA_NCCL_LIBRARY, else libnccl.so.2 from the loader's search path); stores its version (e.g. 22703 for 2.27.3) in *version when version is non-NULL. Otherwise NB_ERR_BACKEND with what was tried and how to install NCCL. nabla's collectives on CUDA tensors through NCCL are not implemented yet; this reports whether they could run. */
+/* NB_OK when NCCL can be loaded: library (NULL: $NABLA_NCCL_LIBRARY, else libnccl.so.2 from the loader's search path); stores its version (e.g. 22703 for 2.27.3) in *version when version is non-NULL. Otherwise NB_ERR_BACKEND with what was tried and how to install NCCL. */
 NB_API nb_status nb_comm_nccl_available(const char* library, int32_t* version);
+
+/* A communicator over NCCL for CUDA tensors on device device_index (-1: the current CUDA device), with bootstrap's ranks (an MPI communicator: rank 0 makes NCCL's unique id and bootstrap broadcasts it). Collective over bootstrap; NCCL from library (NULL: as nb_comm_nccl_available). On it every collective and point-to-point call takes contiguous or strided tensors on that device, queues its work on the calling thread's current stream and returns without waiting for the device; a work handle's wait makes the current stream wait for it (the host does not block), and barrier first waits for the device. Reductions run in the tensor's dtype (int16 in int32); ReduceOp BAND, BOR and BXOR are refused. NCCL has no tags: sends to a peer match its receives in order. A failure NCCL reports asynchronously (ncclCommGetAsyncError) is returned by the next wait, test, blocking call or barrier on it, and the communicator is refused from then on. timeout_s bounds the MPI waits and barrier's wait for the device, not NCCL's own waits. */
+NB_API nb_status nb_comm_init_nccl(nb_comm* bootstrap, const char* library, int32_t device_index, nb_comm** out);
 
 /* ---- ops: amp ---- */
 /* Gradient unscaling for mixed precision (PyTorch's _amp_foreach_non_finite_check_and_unscale_): multiplies each of the n floating-point gradients in place by inv_scale (a 1-element float32 tensor) and sets found_inf (a 1-element float32 tensor, not cleared) to 1 when any of them holds an inf or NaN. All tensors on one device; nothing is read back to the host, so a device queues the work. Bad input changes no gradient. */

@@ -138,8 +138,8 @@ _BY_DESIGN = """Also by design:
   eagerly); `nabla.onnx.export` raises `OnnxExporterError` (a `RuntimeError`).
 - `nabla.cuda.manual_seed` seeds nabla's one generator (shared by every device) when a GPU is
   present and does nothing without one, as PyTorch's queued call does on such a machine.
-- `nabla.distributed` runs CPU tensors over MPI (backend "mpi"); "gloo" and "nccl" are refused
-  with a clear error (docs/distributed.md).
+- `nabla.distributed` runs CPU tensors over MPI (backend "mpi", and "gloo" by that name) and CUDA
+  tensors over NCCL ("nccl"), both found at run time (docs/distributed.md).
 - `nabla.backends` switches (`cudnn.benchmark`, `cuda.matmul.allow_tf32`, ...) are recorded and
   read back; nabla's kernels do not change with them.
 - `Tensor.type()` returns PyTorch's strings (`'torch.FloatTensor'`), so code comparing them runs.

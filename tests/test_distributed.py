@@ -42,8 +42,8 @@ def results(request, tmp_path_factory):
     return n, rows
 
 
-@pytest.mark.parametrize("category", CATEGORIES)
-def test_every_rank_passes(results, category):
+def assert_category_passed(results, category):
+    """Every rank ran checks of the category and none failed (also used by test_distributed_nccl.py)."""
     n, rows = results
     mine = [(r, row) for r in range(n) for row in rows[r] if row[0] == category]
     assert mine, f"no {category} checks ran"
@@ -51,12 +51,21 @@ def test_every_rank_passes(results, category):
     assert not failed, "\n".join(failed)
 
 
-def test_every_dtype_and_op_was_checked(results):
+def assert_every_dtype_and_op_checked(results):
     _, rows = results
     names = {row[1] for row in rows[0] if row[0] == "all_reduce"}
     for dtype in ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"):
         assert {f"SUM-{dtype}", f"MIN-{dtype}", f"MAX-{dtype}", f"PRODUCT-{dtype}", f"strided-async-{dtype}"} <= names
     assert {"AVG-float16", "AVG-bfloat16", "AVG-float32", "AVG-float64"} <= names
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_every_rank_passes(results, category):
+    assert_category_passed(results, category)
+
+
+def test_every_dtype_and_op_was_checked(results):
+    assert_every_dtype_and_op_checked(results)
 
 
 @needs_mpi

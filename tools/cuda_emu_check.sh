@@ -38,11 +38,11 @@ require_device() {
     "$PY" -c "import nabla, sys; ok = nabla.cuda.is_available(); print('cuda:', nabla.cuda.device_count(), 'device(s)', nabla.cuda.unavailable_reason()); sys.exit(0 if ok else 1)"
 }
 
-build() {  # build DIR MESON_ARGS...: the plugin and test_emu only, not the rest of nabla
+build() {  # build DIR MESON_ARGS...: the plugin, test_emu and the NCCL stand-in only, not the rest of nabla
     local dir=$1
     shift
     [ -f "$dir/build.ninja" ] || meson setup "$dir" -Demulate_cuda=true "$@" >/dev/null
-    ninja -C "$dir" src/cuda/libnabla_cuda.so src/cuda/test_emu
+    ninja -C "$dir" src/cuda/libnabla_cuda.so src/cuda/test_emu tests/nccl_standin/libnccl_standin.so
 }
 
 # Every pytest case that runs on the cuda device, plus the C programs that use CUDA.

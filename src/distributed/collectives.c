@@ -1,11 +1,13 @@
-/* collectives.c: the collectives and point-to-point calls of the MPI backend.
+/* collectives.c: the collectives and point-to-point calls, on MPI (CPU tensors) and NCCL (CUDA
+ * tensors, nccl.c).
  *
  * Each one stages its tensors into contiguous buffers of the dtype that goes over the wire
- * (the tensor itself when it already is one; float16/bfloat16 reductions in float32, so the sum
- * is rounded once at the end), starts a nonblocking MPI request and hands out a work item, or
- * waits for it when the caller passed no work pointer. Results staged in a buffer are copied
- * back into the caller's tensor when the work finishes. */
-#include "comm.h"
+ * (the tensor itself when it already is one; on MPI float16/bfloat16 reductions in float32, so
+ * the sum is rounded once at the end), starts a nonblocking MPI request and hands out a work item,
+ * or waits for it when the caller passed no work pointer. Results staged in a buffer are copied
+ * back into the caller's tensor when the work finishes. On NCCL the call is queued on the current
+ * stream instead (nccl.c says what differs). */
+#include "nccl.h"
 
 #include <stdlib.h>
 
@@ -31,8 +33,11 @@ static MPI_Datatype mpi_type(int32_t dtype) {
 
 static bool is_float(int32_t d) { return d == NB_F32 || d == NB_F64 || d == NB_F16 || d == NB_BF16; }
 
-/* The wire dtype of a reduction: float16/bfloat16 reduce in float32. */
-static int32_t reduce_dtype(int32_t d) { return d == NB_F16 || d == NB_BF16 ? NB_F32 : d; }
+/* The wire dtype of a reduction: on MPI float16/bfloat16 reduce in float32. */
+static int32_t reduce_dtype(const nb_comm* c, int32_t d) {
+    if (c->nccl != NULL) return nb_nccl_reduce_dtype(d);
+    return d == NB_F16 || d == NB_BF16 ? NB_F32 : d;
+}
 
 static nb_status mpi_op(const char* op, int32_t red, int32_t dtype, MPI_Op* out) {
     static const char* names[] = {"SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR"};
@@ -64,11 +69,21 @@ static nb_status mpi_op(const char* op, int32_t red, int32_t dtype, MPI_Op* out)
         if (nb_tensor_ok(t)) NB_CHECK_WRITABLE(op, t); \
     } while (0)
 
-static nb_status check_tensor(const char* op, const char* arg, const nb_tensor* t, bool written) {
+/* The reduction as MPI's (*mop) or NCCL's (*nop) op, by c's backend. */
+static nb_status reduce_op(const char* op, const nb_comm* c, int32_t red, int32_t dtype, MPI_Op* mop,
+                           ncclRedOp_t* nop) {
+    return c->nccl != NULL ? nb_nccl_op(op, red, dtype, nop) : mpi_op(op, red, dtype, mop);
+}
+
+static nb_status check_tensor(const char* op, const nb_comm* c, const char* arg, const nb_tensor* t, bool written) {
     if (!nb_tensor_ok(t)) return nb_bad_handle(op, arg, t);
-    if (t->storage->device_type != NB_CPU)
+    const int32_t type = t->storage->device_type, index = t->storage->device_index;
+    if (c->nccl == NULL && type != NB_CPU)
         return nb_error(NB_ERR_DEVICE, "%s: the MPI backend takes CPU tensors; '%s' is on a CUDA device "
                         "(use backend \"nccl\" for CUDA tensors)", op, arg);
+    if (c->nccl != NULL && (type != NB_CUDA || index != c->device_index))
+        return nb_error(NB_ERR_DEVICE, "%s: this NCCL communicator takes tensors on cuda:%d; '%s' is on %s:%d", op,
+                        c->device_index, arg, nb_device_type_name(type), index);
     if (written) NB_CHECK_WRITABLE(op, t);
     return NB_OK;
 }
@@ -116,7 +131,7 @@ static nb_status stage(const char* op, nb_work* w, nb_tensor* t, int32_t wire, b
         return NB_OK;
     }
     nb_tensor* tmp;
-    nb_status st = nb_tensor_new(op, t->shape, t->ndim, wire, NB_CPU, 0, &tmp);
+    nb_status st = nb_tensor_new(op, t->shape, t->ndim, wire, t->storage->device_type, t->storage->device_index, &tmp);
     if (st == NB_OK && fill) st = nb_copy_into(op, tmp, t);
     if (st != NB_OK) {
         nb_tensor_release(tmp);
@@ -130,6 +145,8 @@ static nb_status stage(const char* op, nb_work* w, nb_tensor* t, int32_t wire, b
 }
 
 static void* data(const nb_tensor* t) { return t == NULL ? NULL : nb_tensor_data(t); }
+static int64_t bytes(const nb_tensor* t) { return t->numel * nb_dtype_size(t->dtype); }
+#define STREAM(c) nb_comm_native_stream(c)
 
 /* Starts the request (rc is the MPI call's result) and returns or waits for the work. */
 static nb_status post(nb_work* w, const char* what, int rc, nb_work** work) {
@@ -140,6 +157,34 @@ static nb_status post(nb_work* w, const char* what, int rc, nb_work** work) {
     }
     w->deadline = nb_monotonic_s() + w->comm->timeout_s;
     return nb_work_return(w, work);
+}
+
+/* NCCL point-to-point slots of a gather, scatter, all_to_all, send or recv (one per rank). */
+typedef struct {
+    void** send;
+    void** recv;
+    int64_t *send_bytes, *recv_bytes;
+    int32_t *send_to, *recv_from;
+} p2p_plan;
+
+/* A plan of c->size empty slots, owned by w. */
+static nb_status p2p_new(const char* op, nb_work* w, p2p_plan** out) {
+    const size_t n = (size_t)w->comm->size;
+    char* block = calloc(1, sizeof(p2p_plan) + n * (2 * sizeof(void*) + 2 * sizeof(int64_t) + 2 * sizeof(int32_t)));
+    if (block == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    p2p_plan* p = (p2p_plan*)block;
+    p->send = (void**)(p + 1), p->recv = p->send + n;
+    p->send_bytes = (int64_t*)(p->recv + n), p->recv_bytes = p->send_bytes + n;
+    p->send_to = (int32_t*)(p->recv_bytes + n), p->recv_from = p->send_to + n;
+    for (size_t i = 0; i < n; i++) p->send_to[i] = p->recv_from[i] = -1;
+    w->p2p = block;
+    *out = p;
+    return NB_OK;
+}
+
+static nb_status p2p_post(nb_work* w, const p2p_plan* p, nb_work** work) {
+    return nb_nccl_post(w, "ncclSend/ncclRecv", nb_nccl_group(w->comm, w->comm->size, p->send, p->send_bytes,
+                                                              p->send_to, p->recv, p->recv_bytes, p->recv_from), work);
 }
 
 #define BEGIN(code, root, t, n_keep, n_copies)                                 \
@@ -154,14 +199,18 @@ NB_API nb_status nb_comm_all_reduce(nb_comm* c, nb_tensor* t, int32_t red, nb_wo
     const char* op = "all_reduce";
     WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "tensor", t, true);
-    MPI_Op mop;
-    if (st0 == NB_OK) st0 = mpi_op(op, red, t->dtype, &mop);
+    nb_status st0 = check_tensor(op, c, "tensor", t, true);
+    MPI_Op mop = MPI_SUM;
+    ncclRedOp_t nop = ncclSum;
+    if (st0 == NB_OK) st0 = reduce_op(op, c, red, t->dtype, &mop, &nop);
     if (st0 != NB_OK) return st0;
     BEGIN(NB_COLL_ALL_REDUCE, red, t, 1, 1);
     nb_tensor* buf;
-    int32_t wire = reduce_dtype(t->dtype);
+    int32_t wire = reduce_dtype(c, t->dtype);
     FAIL_IF(st = stage(op, w, t, wire, true, true, false, &buf));
+    if (c->nccl != NULL)
+        return nb_nccl_post(w, "ncclAllReduce", nb_nccl->AllReduce(data(buf), data(buf), (size_t)buf->numel,
+                                                                   nb_nccl_type(wire), nop, c->nccl, STREAM(c)), work);
     if (red == RED_AVG) nb_tensor_retain(w->avg = buf);
     int rc;
     return post(w, "MPI_Iallreduce", CALL(Iallreduce_c, MPI_IN_PLACE, data(buf), buf->numel, mpi_type(wire), mop,
@@ -172,13 +221,16 @@ NB_API nb_status nb_comm_broadcast(nb_comm* c, nb_tensor* t, int32_t root, nb_wo
     const char* op = "broadcast";
     WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "tensor", t, true);
+    nb_status st0 = check_tensor(op, c, "tensor", t, true);
     if (st0 == NB_OK) st0 = check_rank(op, "root", c, root);
     if (st0 != NB_OK) return st0;
     BEGIN(NB_COLL_BROADCAST, root, t, 1, 1);
     nb_tensor* buf;
     bool is_root = c->rank == root;
     FAIL_IF(st = stage(op, w, t, t->dtype, is_root, !is_root, false, &buf));
+    if (c->nccl != NULL)
+        return nb_nccl_post(w, "ncclBroadcast", nb_nccl->Broadcast(data(buf), data(buf), (size_t)bytes(buf), ncclUint8,
+                                                                   root, c->nccl, STREAM(c)), work);
     int rc;
     return post(w, "MPI_Ibcast", CALL(Ibcast_c, data(buf), buf->numel, mpi_type(t->dtype), root, c->mpi, &w->req),
                 work);
@@ -188,16 +240,20 @@ NB_API nb_status nb_comm_reduce(nb_comm* c, nb_tensor* t, int32_t root, int32_t 
     const char* op = "reduce";
     WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "tensor", t, true);
-    MPI_Op mop;
+    nb_status st0 = check_tensor(op, c, "tensor", t, true);
+    MPI_Op mop = MPI_SUM;
+    ncclRedOp_t nop = ncclSum;
     if (st0 == NB_OK) st0 = check_rank(op, "root", c, root);
-    if (st0 == NB_OK) st0 = mpi_op(op, red, t->dtype, &mop);
+    if (st0 == NB_OK) st0 = reduce_op(op, c, red, t->dtype, &mop, &nop);
     if (st0 != NB_OK) return st0;
     BEGIN(NB_COLL_REDUCE, root, t, 1, 1);
     nb_tensor* buf;
     bool is_root = c->rank == root;
-    int32_t wire = reduce_dtype(t->dtype);
+    int32_t wire = reduce_dtype(c, t->dtype);
     FAIL_IF(st = stage(op, w, t, wire, true, is_root, false, &buf));
+    if (c->nccl != NULL)
+        return nb_nccl_post(w, "ncclReduce", nb_nccl->Reduce(data(buf), data(buf), (size_t)buf->numel,
+                                                             nb_nccl_type(wire), nop, root, c->nccl, STREAM(c)), work);
     if (red == RED_AVG && is_root) nb_tensor_retain(w->avg = buf);
     int rc;
     return post(w, "MPI_Ireduce", CALL(Ireduce_c, is_root ? MPI_IN_PLACE : data(buf), is_root ? data(buf) : NULL,
@@ -208,8 +264,8 @@ NB_API nb_status nb_comm_all_gather(nb_comm* c, nb_tensor* out, const nb_tensor*
     const char* op = "all_gather";
     WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "output", out, true);
-    if (st0 == NB_OK) st0 = check_tensor(op, "input", in, false);
+    nb_status st0 = check_tensor(op, c, "output", out, true);
+    if (st0 == NB_OK) st0 = check_tensor(op, c, "input", in, false);
     if (st0 == NB_OK) st0 = check_numel(op, out, "output", in, "input", c->size);
     if (st0 != NB_OK) return st0;
     BEGIN(NB_COLL_ALL_GATHER, 0, in, 2, 1);
@@ -217,6 +273,9 @@ NB_API nb_status nb_comm_all_gather(nb_comm* c, nb_tensor* out, const nb_tensor*
     bool overlap = nb_tensors_overlap(out, in);
     FAIL_IF(st = stage(op, w, (nb_tensor*)in, in->dtype, true, false, overlap, &ibuf));
     FAIL_IF(st = stage(op, w, out, out->dtype, false, true, false, &obuf));
+    if (c->nccl != NULL)
+        return nb_nccl_post(w, "ncclAllGather", nb_nccl->AllGather(data(ibuf), data(obuf), (size_t)bytes(ibuf), ncclUint8,
+                                                                   c->nccl, STREAM(c)), work);
     MPI_Datatype ty = mpi_type(in->dtype);
     int rc;
     return post(w, "MPI_Iallgather", CALL(Iallgather_c, data(ibuf), ibuf->numel, ty, data(obuf), ibuf->numel, ty,
@@ -230,9 +289,9 @@ NB_API nb_status nb_comm_all_gather_list(nb_comm* c, nb_tensor* const* outs, int
     if (outs == NULL || n != c->size)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: the output list must hold one tensor per rank (%d), got %d", op,
                         c->size, outs == NULL ? 0 : n);
-    nb_status st0 = check_tensor(op, "input", in, false);
+    nb_status st0 = check_tensor(op, c, "input", in, false);
     for (int32_t i = 0; st0 == NB_OK && i < n; i++) {
-        st0 = check_tensor(op, "output", outs[i], true);
+        st0 = check_tensor(op, c, "output", outs[i], true);
         if (st0 == NB_OK) st0 = check_numel(op, outs[i], "output", in, "input", 1);
     }
     if (st0 != NB_OK) return st0;
@@ -240,7 +299,7 @@ NB_API nb_status nb_comm_all_gather_list(nb_comm* c, nb_tensor* const* outs, int
     nb_tensor *ibuf, *obuf;
     int64_t shape = in->numel * n;
     FAIL_IF(st = stage(op, w, (nb_tensor*)in, in->dtype, true, false, false, &ibuf));
-    FAIL_IF(st = nb_tensor_new(op, &shape, 1, in->dtype, NB_CPU, 0, &obuf));
+    FAIL_IF(st = nb_tensor_new(op, &shape, 1, in->dtype, in->storage->device_type, in->storage->device_index, &obuf));
     keep(w, obuf);
     nb_tensor_release(obuf);
     for (int32_t i = 0; i < n; i++) {
@@ -252,6 +311,9 @@ NB_API nb_status nb_comm_all_gather_list(nb_comm* c, nb_tensor* const* outs, int
         copy_back(w, outs[i], chunk);
         nb_tensor_release(chunk);
     }
+    if (c->nccl != NULL)
+        return nb_nccl_post(w, "ncclAllGather", nb_nccl->AllGather(data(ibuf), data(obuf), (size_t)bytes(ibuf), ncclUint8,
+                                                                   c->nccl, STREAM(c)), work);
     MPI_Datatype ty = mpi_type(in->dtype);
     int rc;
     return post(w, "MPI_Iallgather", CALL(Iallgather_c, data(ibuf), ibuf->numel, ty, data(obuf), ibuf->numel, ty,
@@ -263,17 +325,22 @@ NB_API nb_status nb_comm_reduce_scatter(nb_comm* c, nb_tensor* out, const nb_ten
     const char* op = "reduce_scatter";
     WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "output", out, true);
-    MPI_Op mop;
-    if (st0 == NB_OK) st0 = check_tensor(op, "input", in, false);
+    nb_status st0 = check_tensor(op, c, "output", out, true);
+    MPI_Op mop = MPI_SUM;
+    ncclRedOp_t nop = ncclSum;
+    if (st0 == NB_OK) st0 = check_tensor(op, c, "input", in, false);
     if (st0 == NB_OK) st0 = check_numel(op, in, "input", out, "output", c->size);
-    if (st0 == NB_OK) st0 = mpi_op(op, red, out->dtype, &mop);
+    if (st0 == NB_OK) st0 = reduce_op(op, c, red, out->dtype, &mop, &nop);
     if (st0 != NB_OK) return st0;
     BEGIN(NB_COLL_REDUCE_SCATTER, red, out, 2, 1);
     nb_tensor *ibuf, *obuf;
-    int32_t wire = reduce_dtype(out->dtype);
+    int32_t wire = reduce_dtype(c, out->dtype);
     FAIL_IF(st = stage(op, w, (nb_tensor*)in, wire, true, false, nb_tensors_overlap(out, in), &ibuf));
     FAIL_IF(st = stage(op, w, out, wire, false, true, false, &obuf));
+    if (c->nccl != NULL)
+        return nb_nccl_post(w, "ncclReduceScatter",
+                            nb_nccl->ReduceScatter(data(ibuf), data(obuf), (size_t)obuf->numel, nb_nccl_type(wire), nop,
+                                                   c->nccl, STREAM(c)), work);
     if (red == RED_AVG) nb_tensor_retain(w->avg = obuf);
     int rc;
     return post(w, "MPI_Ireduce_scatter_block", CALL(Ireduce_scatter_block_c, data(ibuf), data(obuf), obuf->numel,
@@ -284,16 +351,24 @@ NB_API nb_status nb_comm_gather(nb_comm* c, nb_tensor* out, const nb_tensor* in,
     const char* op = "gather";
     WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "input", in, false);
+    nb_status st0 = check_tensor(op, c, "input", in, false);
     bool is_root = c->rank == root;
     if (st0 == NB_OK) st0 = check_rank(op, "root", c, root);
-    if (st0 == NB_OK && is_root) st0 = check_tensor(op, "output", out, true);
+    if (st0 == NB_OK && is_root) st0 = check_tensor(op, c, "output", out, true);
     if (st0 == NB_OK && is_root) st0 = check_numel(op, out, "output", in, "input", c->size);
     if (st0 != NB_OK) return st0;
     BEGIN(NB_COLL_GATHER, root, in, 2, 1);
     nb_tensor *ibuf, *obuf = NULL;
     FAIL_IF(st = stage(op, w, (nb_tensor*)in, in->dtype, true, false, is_root && nb_tensors_overlap(out, in), &ibuf));
     if (is_root) FAIL_IF(st = stage(op, w, out, out->dtype, false, true, false, &obuf));
+    if (c->nccl != NULL) {  /* every rank sends to root, which receives each rank's piece in order */
+        p2p_plan* p;
+        FAIL_IF(st = p2p_new(op, w, &p));
+        p->send[0] = data(ibuf), p->send_bytes[0] = bytes(ibuf), p->send_to[0] = root;
+        for (int32_t r = 0; is_root && r < c->size; r++)
+            p->recv[r] = (char*)data(obuf) + r * bytes(ibuf), p->recv_bytes[r] = bytes(ibuf), p->recv_from[r] = r;
+        return p2p_post(w, p, work);
+    }
     MPI_Datatype ty = mpi_type(in->dtype);
     int rc;
     return post(w, "MPI_Igather", CALL(Igather_c, data(ibuf), ibuf->numel, ty, data(obuf), ibuf->numel, ty, root,
@@ -304,10 +379,10 @@ NB_API nb_status nb_comm_scatter(nb_comm* c, nb_tensor* out, const nb_tensor* in
     const char* op = "scatter";
     WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "output", out, true);
+    nb_status st0 = check_tensor(op, c, "output", out, true);
     bool is_root = c->rank == root;
     if (st0 == NB_OK) st0 = check_rank(op, "root", c, root);
-    if (st0 == NB_OK && is_root) st0 = check_tensor(op, "input", in, false);
+    if (st0 == NB_OK && is_root) st0 = check_tensor(op, c, "input", in, false);
     if (st0 == NB_OK && is_root) st0 = check_numel(op, in, "input", out, "output", c->size);
     if (st0 != NB_OK) return st0;
     BEGIN(NB_COLL_SCATTER, root, out, 2, 1);
@@ -315,6 +390,14 @@ NB_API nb_status nb_comm_scatter(nb_comm* c, nb_tensor* out, const nb_tensor* in
     if (is_root)
         FAIL_IF(st = stage(op, w, (nb_tensor*)in, in->dtype, true, false, nb_tensors_overlap(out, in), &ibuf));
     FAIL_IF(st = stage(op, w, out, out->dtype, false, true, false, &obuf));
+    if (c->nccl != NULL) {  /* root sends piece r to rank r; every rank receives its piece from root */
+        p2p_plan* p;
+        FAIL_IF(st = p2p_new(op, w, &p));
+        for (int32_t r = 0; is_root && r < c->size; r++)
+            p->send[r] = (char*)data(ibuf) + r * bytes(obuf), p->send_bytes[r] = bytes(obuf), p->send_to[r] = r;
+        p->recv[0] = data(obuf), p->recv_bytes[0] = bytes(obuf), p->recv_from[0] = root;
+        return p2p_post(w, p, work);
+    }
     MPI_Datatype ty = mpi_type(out->dtype);
     int rc;
     return post(w, "MPI_Iscatter", CALL(Iscatter_c, data(ibuf), obuf->numel, ty, data(obuf), obuf->numel, ty, root,
@@ -344,11 +427,11 @@ NB_API nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* out, const nb_tensor*
     const char* op = "all_to_all";
     WRITABLE_FIRST(op, out);
     NB_CHECK_COMM(op, c);
-    nb_status st0 = check_tensor(op, "output", out, true);
+    nb_status st0 = check_tensor(op, c, "output", out, true);
     if (st0 == NB_OK && (out_splits != NULL || in_splits != NULL) && n_splits != c->size)
         st0 = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: split sizes must have one entry per rank (%d), got %d", op,
                        c->size, n_splits);
-    if (st0 == NB_OK) st0 = check_tensor(op, "input", in, false);
+    if (st0 == NB_OK) st0 = check_tensor(op, c, "input", in, false);
     if (st0 == NB_OK && out->dtype != in->dtype)
         st0 = nb_error(NB_ERR_DTYPE, "%s: 'output' is %s but 'input' is %s", op, nb_dtype_str(out->dtype),
                        nb_dtype_str(in->dtype));
@@ -366,6 +449,16 @@ NB_API nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* out, const nb_tensor*
     nb_tensor *ibuf, *obuf;
     FAIL_IF(st = stage(op, w, (nb_tensor*)in, in->dtype, true, false, nb_tensors_overlap(out, in), &ibuf));
     FAIL_IF(st = stage(op, w, out, out->dtype, false, true, false, &obuf));
+    if (c->nccl != NULL) {  /* one send and one receive per peer, in one group */
+        p2p_plan* p;
+        FAIL_IF(st = p2p_new(op, w, &p));
+        const int64_t es = nb_dtype_size(in->dtype);
+        for (int32_t r = 0; r < n; r++) {
+            p->send[r] = (char*)data(ibuf) + sdispl[r] * es, p->send_bytes[r] = scount[r] * es, p->send_to[r] = r;
+            p->recv[r] = (char*)data(obuf) + rdispl[r] * es, p->recv_bytes[r] = rcount[r] * es, p->recv_from[r] = r;
+        }
+        return p2p_post(w, p, work);
+    }
     MPI_Datatype ty = mpi_type(in->dtype);
     int rc;
     return post(w, "MPI_Ialltoallv", CALL(Ialltoallv_c, data(ibuf), scount, sdispl, ty, data(obuf), rcount, rdispl,
@@ -385,13 +478,19 @@ static nb_status check_peer(const char* op, const nb_comm* c, int32_t peer, int3
 NB_API nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32_t tag, nb_work** work) {
     const char* op = "send";
     NB_CHECK_COMM(op, c);
-    nb_status st = check_tensor(op, "tensor", t, false);
+    nb_status st = check_tensor(op, c, "tensor", t, false);
     if (st == NB_OK) st = check_peer(op, c, dst, tag);
     nb_work* w = NULL;
     if (st == NB_OK) st = nb_work_new(op, c, 1, 0, &w);
     if (st != NB_OK) return st;
     nb_tensor* buf;
     FAIL_IF(st = stage(op, w, (nb_tensor*)t, t->dtype, true, false, false, &buf));
+    if (c->nccl != NULL) {  /* NCCL has no tags: sends to a peer match its receives in order */
+        p2p_plan* p;
+        FAIL_IF(st = p2p_new(op, w, &p));
+        p->send[0] = data(buf), p->send_bytes[0] = bytes(buf), p->send_to[0] = dst;
+        return p2p_post(w, p, work);
+    }
     int rc;
     return post(w, "MPI_Isend", CALL(Isend_c, data(buf), buf->numel, mpi_type(t->dtype), dst, tag, c->mpi, &w->req),
                 work);
@@ -401,13 +500,19 @@ NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag
     const char* op = "recv";
     WRITABLE_FIRST(op, t);
     NB_CHECK_COMM(op, c);
-    nb_status st = check_tensor(op, "tensor", t, true);
+    nb_status st = check_tensor(op, c, "tensor", t, true);
     if (st == NB_OK) st = check_peer(op, c, src, tag);
     nb_work* w = NULL;
     if (st == NB_OK) st = nb_work_new(op, c, 1, 1, &w);
     if (st != NB_OK) return st;
     nb_tensor* buf;
     FAIL_IF(st = stage(op, w, t, t->dtype, false, true, false, &buf));
+    if (c->nccl != NULL) {
+        p2p_plan* p;
+        FAIL_IF(st = p2p_new(op, w, &p));
+        p->recv[0] = data(buf), p->recv_bytes[0] = bytes(buf), p->recv_from[0] = src;
+        return p2p_post(w, p, work);
+    }
     int rc;
     return post(w, "MPI_Irecv", CALL(Irecv_c, data(buf), buf->numel, mpi_type(t->dtype), src, tag, c->mpi, &w->req),
                 work);
@@ -416,6 +521,11 @@ NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag
 NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work) {
     const char* op = "barrier";
     NB_CHECK_COMM(op, c);
+    /* NCCL: the device's queued work ends first (as PyTorch's barrier waits for the device), within the timeout. */
+    if (c->nccl != NULL) {
+        nb_status synced = nb_nccl_wait_device(op, c);
+        if (synced != NB_OK) return synced;
+    }
     BEGIN(NB_COLL_BARRIER, 0, NULL, 0, 0);
     int rc;
     return post(w, "MPI_Ibarrier", CALL(Ibarrier, c->mpi, &w->req), work);

@@ -30,6 +30,9 @@ nb_status nb_comm_bad(const char* op, const nb_comm* c) {
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: communicator %p was destroyed", op, (const void*)c);
     if (c->magic != NB_COMM_MAGIC)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %p is not a live nb_comm", op, (const void*)c);
+    if (c->nccl != NULL)
+        return nb_error(NB_ERR_BACKEND, "%s: the communicator is unusable: NCCL failed in an earlier call (or an "
+                        "MPI wait timed out after %g s)", op, c->timeout_s);
     return nb_error(NB_ERR_BACKEND, "%s: the communicator is unusable: an earlier collective timed out after %g s "
                     "(a rank died, hangs or called a different collective)", op, c->timeout_s);
 }
@@ -144,8 +147,11 @@ NB_API void nb_comm_release(nb_comm* c) {
     }
     if (atomic_fetch_sub(&c->refcount, 1) != 1) return;
     c->magic = NB_TENSOR_DEAD;
-    if (atomic_load(&c->broken)) {
-        atomic_store(&any_broken, true);  /* pending requests still use it: MPI_Comm_free could hang */
+    if (c->nccl != NULL) (atomic_load(&c->broken) ? nb_nccl->CommAbort : nb_nccl->CommDestroy)(c->nccl);
+    /* An MPI wait that timed out leaves requests that still use it (MPI_Comm_free could hang); NCCL's own
+     * failure leaves MPI as it was. */
+    if (atomic_load(&c->broken) && (c->nccl == NULL || atomic_load(&any_broken))) {
+        atomic_store(&any_broken, true);
     } else {
         int finalized = 0;  /* a handle that outlives MPI_Finalize (freed at interpreter exit) */
         nb_mpi->Finalized(&finalized);

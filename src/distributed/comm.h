@@ -3,6 +3,7 @@
 #define NABLA_DIST_COMM_H_
 
 #include "loader.h"
+#include "nccl_api.h"
 
 #include <pthread.h>
 
@@ -17,6 +18,8 @@ struct nb_comm {
     double timeout_s;    /* how long a wait lasts before it fails */
     bool debug;          /* NABLA_DISTRIBUTED_DEBUG=DETAIL: check shapes and dtypes across ranks */
     atomic_bool broken;  /* a wait timed out: requests may still write to their buffers */
+    ncclComm_t nccl;     /* the NCCL communicator (CUDA tensors on device_index), or NULL (MPI, CPU tensors) */
+    int32_t device_index;
 };
 
 /* What a finished request leaves to do, done by the thread that sees it finish. */
@@ -38,7 +41,12 @@ struct nb_work {
     nb_tensor** keep;        /* buffers the request reads or writes, alive until it completes */
     nb_work_copy* copies;    /* staged results copied back into the caller's tensors */
     MPI_Count* counts;       /* all_to_all's counts and displacements */
+    nb_event* event;         /* NCCL: recorded on the stream after the call (and its copies back) */
+    void* p2p;               /* NCCL: the point-to-point plan of gather, scatter and all_to_all */
 };
+
+/* The calling thread's current stream on c's CUDA device (NCCL communicators). */
+NB_INTERNAL nb_stream* nb_comm_stream(const nb_comm* c);
 
 /* After a timeout: the communicator refuses new work and MPI is not finalized. */
 NB_INTERNAL void nb_comm_mark_broken(nb_comm* c);

@@ -1,6 +1,6 @@
 /* work.c: work handles: a nonblocking MPI request, polled to completion with a deadline, and
  * what its completion leaves to do (copy staged results back, divide for ReduceOp.AVG). */
-#include "comm.h"
+#include "nccl.h"
 #include "../alloc/cpu_allocator.h"
 
 #include <sched.h>
@@ -76,8 +76,9 @@ static void work_free(nb_work* w) {
         nb_tensor_release(w->copies[i].src);
     }
     nb_tensor_release(w->avg);
+    nb_event_release(w->event);
     nb_comm_release(w->comm);
-    free(w->keep), free(w->copies), free(w->counts), free(w->message);
+    free(w->keep), free(w->copies), free(w->counts), free(w->p2p), free(w->message);
     w->magic = NB_TENSOR_DEAD;
     nb_cpu_free_handle(w, sizeof *w);
 }
@@ -102,6 +103,9 @@ nb_status nb_work_finish(nb_work* w) {
     }
     nb_status st = atomic_load(&w->progress) != NB_PROGRESS_NONE ? nb_progress_wait(w)
                    : w->req == MPI_REQUEST_NULL ? NB_OK : nb_mpi_wait(w->op, w->comm, &w->req, w->deadline);
+    /* NCCL: the caller's current stream waits for the collective's stream; the host does not. */
+    if (st == NB_OK && w->event != NULL) st = nb_stream_wait_event(nb_comm_stream(w->comm), w->event);
+    if (st == NB_OK && w->comm->nccl != NULL) st = nb_nccl_async_error(w->op, w->comm);
     if (st == NB_OK && w->avg != NULL) divide(w->avg, w->comm->size);
     for (int32_t i = 0; st == NB_OK && i < w->n_copies; i++) {
         st = nb_copy_into(w->op, w->copies[i].dst, w->copies[i].src);
@@ -149,7 +153,9 @@ NB_API nb_status nb_work_test(nb_work* w, int32_t* done) {
     nb_status st = check_work(op, w);
     if (st != NB_OK) return st;
     NB_CHECK_OUT(op, done);
-    if (!w->done && atomic_load(&w->progress) == NB_PROGRESS_OWNED) {
+    if (!w->done && w->event != NULL) {
+        if ((st = nb_event_query(w->event, done)) != NB_OK || !*done) return st;
+    } else if (!w->done && atomic_load(&w->progress) == NB_PROGRESS_OWNED) {
         if (nb_monotonic_s() <= w->deadline) {
             *done = 0;
             return NB_OK;

@@ -1,5 +1,7 @@
 """One rank of tests/test_distributed.py: runs every check under mpiexec and writes its results to
-$NABLA_DIST_OUT/rank<r>.json as [category, name, ok, message] rows (the test reads them)."""
+$NABLA_DIST_OUT/rank<r>.json as [category, name, ok, message] rows (the test reads them).
+NABLA_DIST_DEVICE=cuda runs the same checks on CUDA tensors over the nccl backend
+(tests/test_distributed_nccl.py)."""
 from __future__ import annotations
 
 import copy
@@ -14,7 +16,8 @@ import nabla as nb
 import nabla.distributed as dist
 from nabla import nn
 
-dist.init_process_group("mpi")
+DEV = os.environ.get("NABLA_DIST_DEVICE", "cpu")
+dist.init_process_group("nccl" if DEV == "cuda" else "mpi")
 R, N = dist.get_rank(), dist.get_world_size()
 RESULTS = []
 DTYPES = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"]
@@ -39,11 +42,19 @@ def data(dtype, rank, shape=(3, 4)):
     if dtype == "bool":
         a = (a % 2 == 0).astype(np.float64)
     t = nb.from_numpy(a).to(getattr(nb, dtype))
-    return t, t.to(nb.float64).numpy()
+    return t.to(DEV), t.to(nb.float64).numpy()
 
 
 def as_np(t):
-    return t.to(nb.float64).numpy()
+    return t.to(nb.float64).cpu().numpy()
+
+
+def zeros(*shape, dtype):
+    return nb.zeros(*shape, dtype=getattr(nb, dtype), device=DEV)
+
+
+def ones(*shape, dtype=nb.float32):
+    return nb.ones(*shape, dtype=dtype, device=DEV)
 
 
 def same(got, want, dtype, op="SUM"):
@@ -106,9 +117,9 @@ for dtype in DTYPES:
     @check("all_gather", dtype)
     def _(dtype=dtype):
         t, _ = data(dtype, R, (2, 3))
-        outs = [nb.zeros(2, 3, dtype=getattr(nb, dtype)) for _ in range(N)]
+        outs = [zeros(2, 3, dtype=dtype) for _ in range(N)]
         dist.all_gather(outs, t)
-        whole = nb.zeros(N * 2, 3, dtype=getattr(nb, dtype))
+        whole = zeros(N * 2, 3, dtype=dtype)
         dist.all_gather_into_tensor(whole, t.t().contiguous().t(), async_op=True).wait()
         for r in range(N):
             same(outs[r], data(dtype, r, (2, 3))[1], dtype)
@@ -117,10 +128,10 @@ for dtype in DTYPES:
     @check("reduce_scatter", dtype)
     def _(dtype=dtype):
         full, _ = data(dtype, R, (N * 2, 3))
-        out = nb.zeros(2, 3, dtype=getattr(nb, dtype))
+        out = zeros(2, 3, dtype=dtype)
         dist.reduce_scatter_tensor(out, full, op=dist.ReduceOp.MIN)
         same(out, ref_reduce("MIN", dtype, (N * 2, 3))[R * 2:(R + 1) * 2], dtype)
-        out2 = nb.zeros(2, 3, dtype=getattr(nb, dtype))
+        out2 = zeros(2, 3, dtype=dtype)
         dist.reduce_scatter(out2, list(full.chunk(N)), op=dist.ReduceOp.MAX)
         same(out2, ref_reduce("MAX", dtype, (N * 2, 3))[R * 2:(R + 1) * 2], dtype)
 
@@ -128,12 +139,12 @@ for dtype in DTYPES:
     def _(dtype=dtype):
         t, _ = data(dtype, R, (2, 2))
         root = 0
-        lst = [nb.zeros(2, 2, dtype=getattr(nb, dtype)) for _ in range(N)] if R == root else None
+        lst = [zeros(2, 2, dtype=dtype) for _ in range(N)] if R == root else None
         dist.gather(t, lst, dst=root)
         if R == root:
             for r in range(N):
                 same(lst[r], data(dtype, r, (2, 2))[1], dtype)
-        out = nb.zeros(2, 2, dtype=getattr(nb, dtype))
+        out = zeros(2, 2, dtype=dtype)
         src = [data(dtype, 10 + r, (2, 2))[0] for r in range(N)] if R == root else None
         dist.scatter(out, src, src=root)
         same(out, data(dtype, 10 + R, (2, 2))[1], dtype)
@@ -141,18 +152,18 @@ for dtype in DTYPES:
     @check("all_to_all", dtype)
     def _(dtype=dtype):
         inp, a = data(dtype, R, (N * 2, 3))
-        out = nb.zeros(N * 2, 3, dtype=getattr(nb, dtype))
+        out = zeros(N * 2, 3, dtype=dtype)
         dist.all_to_all_single(out, inp)
         want = np.concatenate([data(dtype, s, (N * 2, 3))[1][R * 2:(R + 1) * 2] for s in range(N)])
         same(out, want, dtype)
         # uneven: rank s sends s + 1 + r rows to rank r
         ins = [data(dtype, R * 100 + r, (R + 1 + r, 2))[0] for r in range(N)]
-        outs = [nb.zeros(s + 1 + R, 2, dtype=getattr(nb, dtype)) for s in range(N)]
+        outs = [zeros(s + 1 + R, 2, dtype=dtype) for s in range(N)]
         dist.all_to_all(outs, ins)
         for s in range(N):
             same(outs[s], data(dtype, s * 100 + R, (s + 1 + R, 2))[1], dtype)
         flat_in = nb.cat(ins)
-        flat_out = nb.zeros(sum(s + 1 + R for s in range(N)), 2, dtype=getattr(nb, dtype))
+        flat_out = zeros(sum(s + 1 + R for s in range(N)), 2, dtype=dtype)
         dist.all_to_all_single(flat_out, flat_in, [s + 1 + R for s in range(N)], [R + 1 + r for r in range(N)])
         same(flat_out, np.concatenate([data(dtype, s * 100 + R, (s + 1 + R, 2))[1] for s in range(N)]), dtype)
 
@@ -160,7 +171,7 @@ for dtype in DTYPES:
     def _(dtype=dtype):
         nxt, prv = (R + 1) % N, (R - 1) % N
         t, _ = data(dtype, R)
-        got = nb.zeros(4, 3, dtype=getattr(nb, dtype)).t()  # strided receive buffer
+        got = zeros(4, 3, dtype=dtype).t()  # strided receive buffer
         if R % 2 == 0:
             dist.send(t, dst=nxt, tag=7)
             assert dist.recv(got, src=prv, tag=7) == prv
@@ -186,7 +197,7 @@ def _():
     assert lst == [1, "two", (3,)]
     evens = dist.new_group([r for r in range(N) if r % 2 == 0])
     if R % 2 == 0:
-        t = nb.tensor([float(R)])
+        t = nb.tensor([float(R)], device=DEV)
         dist.all_reduce(t, group=evens)
         assert t.item() == sum(r for r in range(N) if r % 2 == 0)
         assert dist.get_world_size(evens) == (N + 1) // 2 and dist.get_rank(evens) == R // 2
@@ -196,7 +207,7 @@ def _():
     g = dist.new_group()
     dist.destroy_process_group(g)
     try:
-        dist.all_reduce(nb.ones(1), group=g)
+        dist.all_reduce(ones(1), group=g)
         raise AssertionError("a collective on a destroyed group ran")
     except ValueError as e:
         assert "destroyed" in str(e), e
@@ -208,25 +219,25 @@ def _():
     g = dist.new_group()  # a communicator made now checks every call across ranks
     del os.environ["NABLA_DISTRIBUTED_DEBUG"]
     try:
-        dist.all_reduce(nb.ones(3 + (R == 1)), group=g)
+        dist.all_reduce(ones(3 + (R == 1)), group=g)
         raise AssertionError("mismatched shapes went through")
     except RuntimeError as e:
         assert "all_reduce: tensor mismatch: rank 1 passed a float32 tensor of shape [4] while rank 0 passed a " \
                "float32 tensor of shape [3]" in str(e), e
     try:
         if R == 0:
-            dist.all_reduce(nb.ones(2), group=g)
+            dist.all_reduce(ones(2), group=g)
         else:
-            dist.broadcast(nb.ones(2), src=0, group=g)
+            dist.broadcast(ones(2), src=0, group=g)
         raise AssertionError("mismatched collectives went through")
     except RuntimeError as e:
         assert "collective mismatch: rank 1 called broadcast while rank 0 called all_reduce" in str(e), e
     try:
-        dist.all_reduce(nb.ones(2, dtype=nb.float64 if R else nb.float32), group=g)
+        dist.all_reduce(ones(2, dtype=nb.float64 if R else nb.float32), group=g)
         raise AssertionError("mismatched dtypes went through")
     except RuntimeError as e:
         assert "rank 1 passed a float64 tensor of shape [2] while rank 0 passed a float32 tensor" in str(e), e
-    t = nb.ones(2)
+    t = ones(2)
     dist.all_reduce(t, group=g)  # still usable
     assert t.tolist() == [N, N]
 
@@ -234,11 +245,11 @@ def _():
 @check("errors", "bad-arguments")
 def _():
     for call, cls, text in [
-        (lambda: dist.all_reduce(nb.ones(2, dtype=nb.int32), op=dist.ReduceOp.AVG), RuntimeError,
+        (lambda: dist.all_reduce(ones(2, dtype=nb.int32), op=dist.ReduceOp.AVG), RuntimeError,
          "ReduceOp.AVG is not supported for int32"),
-        (lambda: dist.broadcast(nb.ones(2), src=N), ValueError, f"Global rank {N} is not part of group"),
-        (lambda: dist.all_gather_into_tensor(nb.ones(3), nb.ones(2)), RuntimeError, "must hold"),
-        (lambda: dist.send(nb.ones(2), dst=R), RuntimeError, "it is the rank of the current process"),
+        (lambda: dist.broadcast(ones(2), src=N), ValueError, f"Global rank {N} is not part of group"),
+        (lambda: dist.all_gather_into_tensor(ones(3), ones(2)), RuntimeError, "must hold"),
+        (lambda: dist.send(ones(2), dst=R), RuntimeError, "it is the rank of the current process"),
         (lambda: dist.all_reduce([1, 2]), TypeError, "Expected parameter `tensor` of type nabla.Tensor"),
         (lambda: dist.init_process_group(), ValueError, "twice"),
     ]:
@@ -253,14 +264,14 @@ def _():
 
 def make_model(seed):
     nb.manual_seed(seed)
-    return nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 3)).double()
+    return nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 3)).double().to(DEV)
 
 
 def batch(k, per_rank=8):
     g = np.random.default_rng(k)
     X = g.standard_normal((per_rank * N, 6))
     Y = g.standard_normal((per_rank * N, 3))
-    return nb.from_numpy(X), nb.from_numpy(Y)
+    return nb.from_numpy(X).to(DEV), nb.from_numpy(Y).to(DEV)
 
 
 def max_diff(a, b):
@@ -330,7 +341,7 @@ class Branchy(nn.Module):
 @check("ddp", "unused-parameters")
 def _():
     nb.manual_seed(0)
-    model = Branchy().double()
+    model = Branchy().double().to(DEV)
     ref = copy.deepcopy(model)
     ddp = nn.parallel.DistributedDataParallel(model, find_unused_parameters=True)
     X, _ = batch(4)
@@ -345,7 +356,7 @@ def _():
             assert p.grad is None and q.grad is None, name
         else:
             assert float((p.grad - q.grad).abs().max()) < 1e-12, name
-    strict = nn.parallel.DistributedDataParallel(Branchy().double())
+    strict = nn.parallel.DistributedDataParallel(Branchy().double().to(DEV))
     try:
         strict(X[:8], False).sum().backward()
         raise AssertionError("unused parameters went unnoticed")

@@ -230,6 +230,7 @@ const FUNCTIONS = Object.freeze({
   nb_work_test: ["nb_status", [["nb_work*", "w"], ["int32_t*", "done"]], "distributed", false, {"done": ["out", 1]}],
   nb_work_release: ["void", [["nb_work*", "w"]], "distributed", false, {}],
   nb_comm_nccl_available: ["nb_status", [["const char*", "library"], ["int32_t*", "version"]], "distributed", false, {"library": ["in", "string"], "version": ["out", "scalar-optional"]}],
+  nb_comm_init_nccl: ["nb_status", [["nb_comm*", "bootstrap"], ["const char*", "library"], ["int32_t", "device_index"], ["nb_comm**", "out"]], "distributed", false, {"library": ["in", "string"], "out": ["out", 1]}],
   nb_amp_foreach_non_finite_check_and_unscale_: ["nb_status", [["nb_tensor* const*", "grads"], ["int32_t", "n"], ["nb_tensor*", "found_inf"], ["const nb_tensor*", "inv_scale"]], "ops: amp", false, {"grads": ["in", "n"]}],
   nb_amp_update_scale_: ["nb_status", [["nb_tensor*", "scale"], ["nb_tensor*", "growth_tracker"], ["const nb_tensor*", "found_inf"], ["double", "growth_factor"], ["double", "backoff_factor"], ["int64_t", "growth_interval"]], "ops: amp", false, {}],
   nb_scaled_dot_product_attention: ["nb_status", [["const nb_tensor*", "q"], ["const nb_tensor*", "k"], ["const nb_tensor*", "v"], ["const nb_tensor*", "attn_mask"], ["double", "dropout_p"], ["int32_t", "is_causal"], ["double", "scale"], ["nb_generator*", "gen"], ["nb_tensor**", "out"]], "ops: attention", true, {"out": ["out", 1]}],
@@ -683,6 +684,7 @@ function declare(koffi, lib) {
   fn.nb_work_test = bind('nb_work_test', 'nb_status nb_work_test(nb_work* w, int32_t* done)');
   fn.nb_work_release = bind('nb_work_release', 'void nb_work_release(nb_work* w)');
   fn.nb_comm_nccl_available = bind('nb_comm_nccl_available', 'nb_status nb_comm_nccl_available(const char* library, int32_t* version)');
+  fn.nb_comm_init_nccl = bind('nb_comm_init_nccl', 'nb_status nb_comm_init_nccl(nb_comm* bootstrap, const char* library, int32_t device_index, nb_comm** out)');
   fn.nb_amp_foreach_non_finite_check_and_unscale_ = bind('nb_amp_foreach_non_finite_check_and_unscale_', 'nb_status nb_amp_foreach_non_finite_check_and_unscale_(nb_tensor* const* grads, int32_t n, nb_tensor* found_inf, const nb_tensor* inv_scale)');
   fn.nb_amp_update_scale_ = bind('nb_amp_update_scale_', 'nb_status nb_amp_update_scale_(nb_tensor* scale, nb_tensor* growth_tracker, const nb_tensor* found_inf, double growth_factor, double backoff_factor, int64_t growth_interval)');
   fn.nb_scaled_dot_product_attention = bind('nb_scaled_dot_product_attention', 'nb_status nb_scaled_dot_product_attention(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v, const nb_tensor* attn_mask, double dropout_p, int32_t is_causal, double scale, nb_generator* gen, nb_tensor** out)');

@@ -289,6 +289,12 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t h, cudaHostFn_t fn, void* data) {
     return cudaSuccess;
 }
 
+// Test hook (exported from the emulated plugin only): cudaLaunchHostFunc for test libraries that
+// stand in for a device library (tests/nccl_standin), which cannot see the plugin's hidden symbols.
+__attribute__((visibility("default"))) int nbemu_launch_host_func(void* stream, void (*fn)(void*), void* data) {
+    return static_cast<int>(cudaLaunchHostFunc(static_cast<cudaStream_t>(stream), fn, data));
+}
+
 cudaError_t cudaDeviceSynchronize(void) {
     int d = current_device();
     synchronize_device(d);

@@ -10,15 +10,15 @@ import numpy as np
 from . import distributed_c10d as c10d
 
 
-def _to_tensor(obj):
+def _to_tensor(obj, device="cpu"):
     from .. import from_numpy
     buf = io.BytesIO()
     pickle.Pickler(buf).dump(obj)
-    return from_numpy(np.frombuffer(buf.getvalue(), dtype=np.uint8).copy())
+    return from_numpy(np.frombuffer(buf.getvalue(), dtype=np.uint8).copy()).to(device)
 
 
 def _from_tensor(t, size: int):
-    return pickle.loads(t.numpy()[:size].tobytes())
+    return pickle.loads(t.cpu().numpy()[:size].tobytes())
 
 
 def all_gather_object(object_list, obj, group=None) -> None:
@@ -26,14 +26,14 @@ def all_gather_object(object_list, obj, group=None) -> None:
     if not c10d._is_member(group):
         return
     from .. import empty, tensor, int64, uint8
-    n = c10d.get_world_size(group)
-    data = _to_tensor(obj)
-    sizes = empty(n, dtype=int64)
-    c10d.all_gather_into_tensor(sizes, tensor([data.numel()], dtype=int64), group=group)
+    n, dev = c10d.get_world_size(group), c10d._group(group)._object_device()
+    data = _to_tensor(obj, dev)
+    sizes = empty(n, dtype=int64, device=dev)
+    c10d.all_gather_into_tensor(sizes, tensor([data.numel()], dtype=int64, device=dev), group=group)
     top = int(sizes.max())
-    padded = empty(top, dtype=uint8)
+    padded = empty(top, dtype=uint8, device=dev)
     padded[:data.numel()] = data
-    out = empty(n * top, dtype=uint8)
+    out = empty(n * top, dtype=uint8, device=dev)
     c10d.all_gather_into_tensor(out, padded, group=group)
     for r in range(n):
         object_list[r] = _from_tensor(out[r * top:(r + 1) * top], int(sizes[r]))
@@ -60,12 +60,13 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
     from .. import empty, tensor, int64, uint8
     g = c10d._group(group)
     root = c10d._peer(g, "src", src, group_src)
-    is_src = g.rank() == root
-    parts = [_to_tensor(o) for o in object_list] if is_src else []
-    sizes = tensor([p.numel() for p in parts], dtype=int64) if is_src else empty(len(object_list), dtype=int64)
+    is_src, dev = g.rank() == root, g._object_device() if device is None else device
+    parts = [_to_tensor(o, dev) for o in object_list] if is_src else []
+    sizes = (tensor([p.numel() for p in parts], dtype=int64, device=dev) if is_src
+             else empty(len(object_list), dtype=int64, device=dev))
     c10d.broadcast(sizes, group=group, group_src=root)
     total = int(sizes.sum())
-    data = empty(total, dtype=uint8)
+    data = empty(total, dtype=uint8, device=dev)
     if is_src and parts:
         from .. import cat
         data = cat(parts)

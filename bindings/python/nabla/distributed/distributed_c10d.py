@@ -1,5 +1,5 @@
 """Process groups and collectives with torch.distributed's names and behaviour, over nabla's C ABI
-(nb_comm_*: MPI for CPU tensors)."""
+(nb_comm_*: MPI for CPU tensors, NCCL for CUDA tensors)."""
 from __future__ import annotations
 
 import atexit
@@ -10,7 +10,7 @@ import sys
 import warnings
 
 from .._lib import ffi, lib
-from . import _mpi
+from . import _backends, _mpi
 from ._errors import DistBackendError, raise_for
 from ._rendezvous import rendezvous
 from ._work import Work, _DoneWork
@@ -53,7 +53,8 @@ class reduce_op:  # noqa: N801 - PyTorch's deprecated spelling
 
 
 class Backend(str):
-    """A backend name: Backend.MPI ("mpi"), Backend.NCCL ("nccl"); Backend("MPI") lowers the case."""
+    """A backend name: Backend.MPI ("mpi"), Backend.NCCL ("nccl"), Backend.GLOO ("gloo": CPU tensors on MPI) or
+    per device ("cpu:gloo,cuda:nccl"); Backend("MPI") lowers the case."""
     UNDEFINED = "undefined"
     GLOO = "gloo"
     MPI = "mpi"
@@ -63,8 +64,8 @@ class Backend(str):
         if not isinstance(name, str):
             raise ValueError(f"Backend name must be a string, but got: {name}")
         value = name.lower()
-        if value not in ("mpi", "nccl", "gloo", "undefined"):
-            raise ValueError(f"Unknown c10d backend type {name.upper()}")
+        if value != "undefined":
+            _backends.parse(value)  # ValueError for an unknown name
         return super().__new__(cls, value)
 
 
@@ -72,9 +73,11 @@ class ProcessGroup:
     """A group of ranks (torch's ProcessGroup): the default group from init_process_group or one from new_group."""
 
     def __init__(self, handle, ranks: list[int], backend: str, timeout: datetime.timedelta) -> None:
-        self._c = handle          # nb_comm*, released by destroy_process_group
+        self._c = handle          # the MPI nb_comm* (CPU tensors, NCCL's bootstrap), released by destroy
         self._ranks = ranks       # global ranks, in group-rank order
         self._backend = backend
+        self._engines = _backends.parse(backend)  # device type -> "mpi" or "nccl"
+        self._nccl = {}           # CUDA device index -> NCCL nb_comm*, made by the first collective there
         self._timeout = timeout
 
     def rank(self) -> int:
@@ -91,6 +94,38 @@ class ProcessGroup:
             raise ValueError("The process group has been destroyed (destroy_process_group); "
                              "create a new one with init_process_group or new_group")
         return self._c
+
+    def _comm(self, tensor):
+        """The communicator for tensor's device: NCCL's for CUDA tensors of an nccl group, else MPI's (which
+        refuses CUDA tensors, naming the nccl backend)."""
+        device = tensor.device
+        engine = self._engines.get(device.type)
+        if engine == "nccl":
+            return self._nccl_comm(device.index)
+        if engine is None and device.type != "cuda":
+            raise RuntimeError(f"No backend type associated with device type {device.type}")
+        return self._live()
+
+    def _nccl_comm(self, index: int):
+        comm = self._nccl.get(index)
+        if comm is None:  # as PyTorch's, made at the first collective on the device (every rank calls it)
+            comm = self._nccl[index] = _backends.nccl_comm(self._live(), index)
+        return comm
+
+    def _barrier_comm(self):
+        """NCCL's communicator of the current CUDA device for an nccl-only group (its barrier waits for the
+        device first), else MPI's."""
+        if "cpu" in self._engines:
+            return self._live()
+        from .. import cuda
+        return self._nccl_comm(cuda.current_device())
+
+    def _object_device(self):
+        """Where the *_object collectives put their bytes: the current CUDA device for an nccl-only group."""
+        if "cpu" in self._engines:
+            return "cpu"
+        from .. import cuda
+        return f"cuda:{cuda.current_device()}"
 
     def __repr__(self) -> str:
         return f"ProcessGroup(backend={self._backend!r}, ranks={self._ranks})"
@@ -119,12 +154,13 @@ def is_mpi_available() -> bool:
 
 
 def is_nccl_available() -> bool:
-    """True when libnccl.so.2 can be loaded (nabla's NCCL collectives themselves are not there yet)."""
+    """True when libnccl.so.2 can be loaded ($NABLA_NCCL_LIBRARY, the nvidia-nccl wheel's, or the system's)."""
     return lib.nb_comm_nccl_available(_c_str(_mpi.nccl_library()), ffi.NULL) == 0
 
 
 def is_gloo_available() -> bool:
-    return False
+    """True when MPI is: nabla runs backend "gloo" (CPU tensors) on MPI."""
+    return is_mpi_available()
 
 
 def is_ucc_available() -> bool:
@@ -140,7 +176,11 @@ def is_initialized() -> bool:
 
 
 def is_backend_available(backend: str) -> bool:
-    return Backend(backend) == Backend.MPI and is_mpi_available()
+    try:
+        engines = set(_backends.parse(backend.lower()).values())
+    except ValueError:
+        return False
+    return is_mpi_available() and ("nccl" not in engines or _backends.nccl_usable())
 
 
 def _c_str(s):
@@ -162,23 +202,23 @@ def _env_int(name: str):
 
 def init_process_group(backend=None, init_method=None, timeout=None, world_size: int = -1, rank: int = -1,
                        store=None, group_name: str = "", pg_options=None, device_id=None) -> None:
-    """Starts the default process group. backend "mpi" (the default; CPU tensors) runs on the MPI library the
-    `mpich` wheel installs; the processes are started by `mpiexec -n N` or `python -m nabla.distributed.run`.
-    Rank and world size come from MPI; RANK / WORLD_SIZE (environment) or rank= / world_size=, when given,
-    must agree with it. timeout (a timedelta, 30 minutes by default) bounds every collective's wait.
-    init_method ("env://", "tcp://host:port", "file:///path") or store= also give the group a key-value store
-    (_get_default_store()), which every rank reaches before this returns."""
+    """Starts the default process group. backend "mpi" (or "gloo") carries CPU tensors over the MPI library the
+    `mpich` wheel installs; "nccl" carries CUDA tensors over NCCL (bootstrapped through MPI); "cpu:gloo,cuda:nccl"
+    both; None picks "cpu:mpi,cuda:nccl" when NCCL and a CUDA device are there, else "mpi". The processes are
+    started by `mpiexec -n N` or `python -m nabla.distributed.run`. Rank and world size come from MPI; RANK /
+    WORLD_SIZE (environment) or rank= / world_size=, when given, must agree with it. timeout (a timedelta, 30
+    minutes by default) bounds every MPI wait. The NCCL communicator of a CUDA device is made by the group's
+    first collective on it, or here for device_id. init_method ("env://", "tcp://host:port", "file:///path") or
+    store= also give the group a key-value store (_get_default_store()), which every rank reaches before this
+    returns."""
     global _finalize_registered
     if GroupMember.WORLD is not None:
         raise ValueError("trying to initialize the default process group twice!")
-    name = Backend(backend if backend is not None else "mpi")
-    if name == Backend.NCCL:
-        if lib.nb_comm_nccl_available(_c_str(_mpi.nccl_library()), ffi.NULL):
-            raise DistBackendError("init_process_group: " + ffi.string(lib.nb_last_error_message()).decode())
-        raise RuntimeError("init_process_group: nabla's nccl backend (collectives on CUDA tensors) is not "
-                           "implemented yet; use backend=\"mpi\" with CPU tensors")
-    if name != Backend.MPI:
-        raise RuntimeError(f"init_process_group: backend {name!r} is not available in nabla; use \"mpi\"")
+    name = Backend(backend if backend is not None else _backends.default_backend())
+    if name == Backend.UNDEFINED:
+        name = Backend(_backends.default_backend())
+    if "nccl" in _backends.parse(name).values():
+        _backends.check_nccl()
     seconds = _seconds(timeout)
     if lib.nb_comm_available(_c_str(_mpi.library())):
         raise DistBackendError(ffi.string(lib.nb_last_error_message()).decode())
@@ -201,9 +241,13 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
     except BaseException:
         lib.nb_comm_release(comm)
         raise
-    GroupMember.WORLD = ProcessGroup(comm, list(range(got_size)), "mpi",
+    GroupMember.WORLD = ProcessGroup(comm, list(range(got_size)), str(name),
                                      timeout if timeout is not None else default_pg_timeout)
     _groups.append(GroupMember.WORLD)
+    if device_id is not None and GroupMember.WORLD._engines.get("cuda") == "nccl":
+        from .. import device as _device
+        index = device_id if isinstance(device_id, int) else _device(device_id).index
+        GroupMember.WORLD._nccl_comm(0 if index is None else index)
     if not _finalize_registered:
         atexit.register(_finalize)
         sys.excepthook = _abort_on_uncaught(sys.excepthook)
@@ -241,6 +285,9 @@ def _finalize() -> None:
 
 
 def _destroy(g: ProcessGroup) -> None:
+    for comm in g._nccl.values():
+        lib.nb_comm_release(comm)
+    g._nccl = {}
     if g._c is not None:
         lib.nb_comm_release(g._c)
         g._c = None
@@ -296,6 +343,8 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     """A group of the given global ranks (all by default). Every rank of the default group must call it, in the
     same order; a rank outside `ranks` gets GroupMember.NON_GROUP_MEMBER."""
     world = _group(None)
+    if backend is not None and "nccl" in _backends.parse(str(Backend(backend))).values():
+        _backends.check_nccl()
     size = world.size()
     members = sorted(set(range(size) if ranks is None else ranks))
     for r in members:
@@ -311,7 +360,7 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     t = world._timeout if timeout is None else timeout
     if timeout is not None:
         lib.nb_comm_set_timeout(out[0], _seconds(timeout))
-    g = ProcessGroup(out[0], members, world._backend, t)
+    g = ProcessGroup(out[0], members, world._backend if backend is None else str(Backend(backend)), t)
     _groups.append(g)
     return g
 
@@ -398,7 +447,8 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
     if not _is_member(group):
         return None
     g, h, code = _group(group), _h(tensor), _op(op)
-    return _run(lambda w: lib.nb_comm_all_reduce(g._c, h, code, w), async_op, outputs=[tensor])
+    c = g._comm(tensor)
+    return _run(lambda w: lib.nb_comm_all_reduce(c, h, code, w), async_op, outputs=[tensor])
 
 
 def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=None):
@@ -406,8 +456,8 @@ def broadcast(tensor, src=None, group=None, async_op: bool = False, group_src=No
     if not _is_member(group):
         return None
     g, h = _group(group), _h(tensor)
-    root = _peer(g, "src", src, group_src)
-    return _run(lambda w: lib.nb_comm_broadcast(g._c, h, root, w), async_op, outputs=[tensor])
+    root, c = _peer(g, "src", src, group_src), g._comm(tensor)
+    return _run(lambda w: lib.nb_comm_broadcast(c, h, root, w), async_op, outputs=[tensor])
 
 
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False, group_dst=None):
@@ -415,8 +465,8 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False
     if not _is_member(group):
         return None
     g, h, code = _group(group), _h(tensor), _op(op)
-    root = _peer(g, "dst", dst, group_dst)
-    return _run(lambda w: lib.nb_comm_reduce(g._c, h, root, code, w), async_op, outputs=[tensor])
+    root, c = _peer(g, "dst", dst, group_dst), g._comm(tensor)
+    return _run(lambda w: lib.nb_comm_reduce(c, h, root, code, w), async_op, outputs=[tensor])
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bool = False):
@@ -424,7 +474,8 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bo
     if not _is_member(group):
         return None
     g, o, i = _group(group), _h(output_tensor, "output_tensor"), _h(input_tensor, "input_tensor")
-    return _run(lambda w: lib.nb_comm_all_gather(g._c, o, i, w), async_op, outputs=[output_tensor])
+    c = g._comm(input_tensor)
+    return _run(lambda w: lib.nb_comm_all_gather(c, o, i, w), async_op, outputs=[output_tensor])
 
 
 _all_gather_base = all_gather_into_tensor
@@ -436,8 +487,8 @@ def all_gather(tensor_list, tensor, group=None, async_op: bool = False):
         return None
     g, i = _group(group), _h(tensor)
     hs = ffi.new("nb_tensor*[]", [_h(t, "tensor_list") for t in tensor_list])
-    n = len(tensor_list)
-    return _run(lambda w: lib.nb_comm_all_gather_list(g._c, hs, n, i, w), async_op)
+    n, c = len(tensor_list), g._comm(tensor)
+    return _run(lambda w: lib.nb_comm_all_gather_list(c, hs, n, i, w), async_op)
 
 
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: bool = False):  # noqa: A002
@@ -445,7 +496,8 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: 
     if not _is_member(group):
         return None
     g, o, i, code = _group(group), _h(output, "output"), _h(input, "input"), _op(op)
-    return _run(lambda w: lib.nb_comm_reduce_scatter(g._c, o, i, code, w), async_op, outputs=[output])
+    c = g._comm(input)
+    return _run(lambda w: lib.nb_comm_reduce_scatter(c, o, i, code, w), async_op, outputs=[output])
 
 
 _reduce_scatter_base = reduce_scatter_tensor
@@ -481,7 +533,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = Fals
     if g.rank() == root:
         if gather_list is None or len(gather_list) != g.size():
             raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
-        flat = empty(g.size() * tensor.numel(), dtype=tensor.dtype)
+        flat = empty(g.size() * tensor.numel(), dtype=tensor.dtype, device=tensor.device)
         views = [flat[r * tensor.numel():(r + 1) * tensor.numel()].view(t.shape) for r, t in enumerate(gather_list)]
         pairs = list(zip(gather_list, views))
         o = flat._h
@@ -490,8 +542,10 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op: bool = Fals
     else:
         o, pairs = ffi.NULL, []
 
+    c = g._comm(tensor)
+
     def call(w):
-        return lib.nb_comm_gather(g._c, o, i, root, w)
+        return lib.nb_comm_gather(c, o, i, root, w)
 
     return _with_copies(call, async_op, pairs)
 
@@ -544,7 +598,8 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op: bool = Fa
         raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
     else:
         flat, i = None, ffi.NULL
-    return _run(lambda w: lib.nb_comm_scatter(g._c, o, i, root, w), async_op, flat)
+    c = g._comm(tensor)
+    return _run(lambda w: lib.nb_comm_scatter(c, o, i, root, w), async_op, flat)
 
 
 def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,  # noqa: A002
@@ -570,7 +625,9 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
             os_ = ffi.new("int64_t[]", [rows_o // n] * n)
         else:
             is_ = ffi.new("int64_t[]", [rows_i // n] * n)
-    return _run(lambda w: lib.nb_comm_all_to_all(g._c, o, i, os_, is_, 0 if os_ == ffi.NULL else n, w), async_op, (os_, is_))
+    c = g._comm(input)
+    return _run(lambda w: lib.nb_comm_all_to_all(c, o, i, os_, is_, 0 if os_ == ffi.NULL else n, w), async_op,
+                (os_, is_))
 
 
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op: bool = False):
@@ -583,14 +640,16 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op: bool
         raise ValueError(f"all_to_all: both lists must have one tensor per rank ({n})")
     from .. import empty
     flat_in = _cat(input_tensor_list)
-    flat_out = empty(sum(t.numel() for t in output_tensor_list), dtype=flat_in.dtype)
+    flat_out = empty(sum(t.numel() for t in output_tensor_list), dtype=flat_in.dtype, device=flat_in.device)
     o_s, i_s = [t.numel() for t in output_tensor_list], [t.numel() for t in input_tensor_list]
     offs = [sum(o_s[:r]) for r in range(n)]
     pairs = [(t, flat_out[offs[r]:offs[r] + o_s[r]].view(t.shape)) for r, t in enumerate(output_tensor_list)]
     os_, is_ = ffi.new("int64_t[]", o_s), ffi.new("int64_t[]", i_s)
 
+    c = g._comm(flat_in)
+
     def call(w):
-        return lib.nb_comm_all_to_all(g._c, flat_out._h, flat_in._h, os_, is_, n, w)
+        return lib.nb_comm_all_to_all(c, flat_out._h, flat_in._h, os_, is_, n, w)
 
     return _with_copies(call, async_op, pairs)
 
@@ -606,8 +665,8 @@ def isend(tensor, dst=None, group=None, tag: int = 0, group_dst=None):
     if not _is_member(group):
         return None
     g, h = _group(group), _h(tensor)
-    peer = _p2p_rank(g, "dst", dst, group_dst)
-    return _run(lambda w: lib.nb_comm_send(g._c, h, peer, tag, w), True)
+    peer, c = _p2p_rank(g, "dst", dst, group_dst), g._comm(tensor)
+    return _run(lambda w: lib.nb_comm_send(c, h, peer, tag, w), True)
 
 
 def irecv(tensor, src=None, group=None, tag: int = 0, group_src=None):
@@ -615,8 +674,8 @@ def irecv(tensor, src=None, group=None, tag: int = 0, group_src=None):
     if not _is_member(group):
         return None
     g, h = _group(group), _h(tensor)
-    peer = _p2p_rank(g, "src", src, group_src)
-    return _run(lambda w: lib.nb_comm_recv(g._c, h, peer, tag, w), True, g._ranks[peer])
+    peer, c = _p2p_rank(g, "src", src, group_src), g._comm(tensor)
+    return _run(lambda w: lib.nb_comm_recv(c, h, peer, tag, w), True, g._ranks[peer])
 
 
 def send(tensor, dst=None, group=None, tag: int = 0, group_dst=None) -> None:
@@ -655,8 +714,8 @@ def barrier(group=None, async_op: bool = False, device_ids=None):
     """Returns once every rank of the group has called it."""
     if not _is_member(group):
         return None
-    g = _group(group)
-    return _run(lambda w: lib.nb_comm_barrier(g._c, w), async_op)
+    c = _group(group)._barrier_comm()
+    return _run(lambda w: lib.nb_comm_barrier(c, w), async_op)
 
 
 def monitored_barrier(group=None, timeout=None, wait_all_ranks: bool = False) -> None:

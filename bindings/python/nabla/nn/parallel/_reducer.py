@@ -18,7 +18,7 @@ class _Bucket:
         for p in params:
             self.offsets.append(n)
             n += p.numel()
-        self.flat = empty(n, dtype=dtype)
+        self.flat = empty(n, dtype=dtype, device=params[0].device)  # the backend of the params' device
         self.pending = len(params)
         self.ready = [False] * len(params)
         self.work = None  # a Work (default reduction) or the Future a comm hook returned
@@ -165,7 +165,7 @@ class Reducer:
     def local_used_map(self):
         """1 for each parameter whose gradient this rank computed this iteration."""
         from ... import int32, zeros
-        used = zeros(len(self.params), dtype=int32)
+        used = zeros(len(self.params), dtype=int32, device=self.params[0].device)
         for i in range(len(self.params)):
             b, s = self.where[i]
             if self.buckets[b].ready[s]:
@@ -181,7 +181,8 @@ class Reducer:
         for bucket in self.buckets:
             self._wait(bucket)
         if find_unused:
-            dist.all_reduce(zeros(len(self.params), dtype=int32), op=dist.ReduceOp.MAX, group=self.group)
+            unused = zeros(len(self.params), dtype=int32, device=self.params[0].device)
+            dist.all_reduce(unused, op=dist.ReduceOp.MAX, group=self.group)
         self.reset()
 
     def reset(self) -> None:
