@@ -165,6 +165,8 @@ _define("pow", lib.nbpy_pow, lib.nb_pow, None, (), "__pow__", "__rpow__", "__ipo
 _define("maximum", lib.nbpy_maximum, lib.nb_maximum)
 _define("minimum", lib.nbpy_minimum, lib.nb_minimum)
 _define("atan2", lib.nbpy_atan2, lib.nb_atan2, None, ("arctan2",))
+_define("igamma", lib.nbpy_igamma, lib.nb_igamma)
+_define("igammac", lib.nbpy_igammac, lib.nb_igammac)
 _define("eq", lib.nbpy_eq, lib.nb_eq, None, (), "__eq__")
 _define("ne", lib.nbpy_ne, lib.nb_ne, None, ("not_equal",), "__ne__")
 _define("lt", lib.nbpy_lt, lib.nb_lt, None, ("less",), "__lt__")
