@@ -6,6 +6,8 @@ from .constraints import Constraint  # noqa: F401
 from .continuous import Beta, Dirichlet, Exponential, Gamma, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, OneHotCategorical
 from .continuous_more import Cauchy, Chi2, Geometric, Gumbel, HalfCauchy, HalfNormal, Pareto, Weibull
+from .continuous_extra import FisherSnedecor, InverseGamma, Kumaraswamy, StudentT
+from .counts import Binomial, Multinomial, NegativeBinomial, Poisson
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -17,7 +19,8 @@ from . import constraint_registry  # noqa: F401
 from .constraint_registry import biject_to, transform_to
 from . import utils  # noqa: F401
 
-__all__ = ["Bernoulli", "Beta", "Categorical", "Cauchy", "Chi2", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "FisherSnedecor", "Geometric",
+           "InverseGamma", "Kumaraswamy", "Multinomial", "NegativeBinomial", "Poisson", "StudentT", "Gumbel", "HalfCauchy", "HalfNormal",
            "Pareto", "Weibull", "Dirichlet", "Distribution", "Exponential", "Gamma", "Independent", "Laplace",
            "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "TransformedDistribution", "Uniform",
            "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"] + _transforms_all
