@@ -8,6 +8,8 @@ from .discrete import Bernoulli, Categorical, OneHotCategorical
 from .continuous_more import Cauchy, Chi2, Geometric, Gumbel, HalfCauchy, HalfNormal, Pareto, Weibull
 from .continuous_extra import FisherSnedecor, InverseGamma, Kumaraswamy, StudentT
 from .counts import Binomial, Multinomial, NegativeBinomial, Poisson
+from .mixture_same_family import MixtureSameFamily
+from .relaxed import LogisticNormal, OneHotCategoricalStraightThrough, RelaxedBernoulli, RelaxedOneHotCategorical
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -20,7 +22,8 @@ from .constraint_registry import biject_to, transform_to
 from . import utils  # noqa: F401
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "FisherSnedecor", "Geometric",
-           "InverseGamma", "Kumaraswamy", "Multinomial", "NegativeBinomial", "Poisson", "StudentT", "Gumbel", "HalfCauchy", "HalfNormal",
+           "InverseGamma", "Kumaraswamy", "LogisticNormal", "MixtureSameFamily", "Multinomial", "NegativeBinomial",
+           "OneHotCategoricalStraightThrough", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "Gumbel", "HalfCauchy", "HalfNormal",
            "Pareto", "Weibull", "Dirichlet", "Distribution", "Exponential", "Gamma", "Independent", "Laplace",
            "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "TransformedDistribution", "Uniform",
            "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"] + _transforms_all
