@@ -177,3 +177,18 @@ def test_expand_and_validation():
                 lib.tensor([4.0]))
         with pytest.raises(ValueError, match="Either `probs` or `logits`"):
             lib.distributions.NegativeBinomial(lib.tensor([3.0]))
+
+
+def test_kl_poisson_and_binomial_match_torch():
+    r1, r2 = RNG.uniform(0.5, 4, 3), RNG.uniform(0.5, 4, 3)
+    np.testing.assert_allclose(D.kl_divergence(D.Poisson(nabla.tensor(r1)), D.Poisson(nabla.tensor(r2))).numpy(),
+                               TD.kl_divergence(TD.Poisson(torch.tensor(r1)), TD.Poisson(torch.tensor(r2))).numpy(),
+                               rtol=1e-12)
+    n1, n2 = np.array([5.0, 6.0, 5.0]), np.array([5.0, 5.0, 5.0])
+    p1, p2 = RNG.uniform(0.1, 0.9, 3), RNG.uniform(0.1, 0.9, 3)
+    ours = D.kl_divergence(D.Binomial(nabla.tensor(n1), nabla.tensor(p1)), D.Binomial(nabla.tensor(n2), nabla.tensor(p2)))
+    theirs = TD.kl_divergence(TD.Binomial(torch.tensor(n1), torch.tensor(p1)),
+                              TD.Binomial(torch.tensor(n2), torch.tensor(p2)))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="total_count"):
+        D.kl_divergence(D.Binomial(nabla.tensor(n2), nabla.tensor(p1)), D.Binomial(nabla.tensor(n1), nabla.tensor(p2)))
