@@ -172,6 +172,7 @@ public:
     Tensor atan2(const Tensor& b, const Tensor& dst = {}) const;
     Tensor igamma(const Tensor& b, const Tensor& dst = {}) const;
     Tensor igammac(const Tensor& b, const Tensor& dst = {}) const;
+    Tensor nextafter(const Tensor& b, const Tensor& dst = {}) const;
     Tensor eq(const Tensor& b, const Tensor& dst = {}) const;
     Tensor ne(const Tensor& b, const Tensor& dst = {}) const;
     Tensor lt(const Tensor& b, const Tensor& dst = {}) const;
@@ -419,6 +420,7 @@ inline Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor atan2(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor igamma(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor igammac(const Tensor& a, const Tensor& b, const Tensor& dst = {});
+inline Tensor nextafter(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor eq(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor ne(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor lt(const Tensor& a, const Tensor& b, const Tensor& dst = {});
@@ -953,6 +955,12 @@ inline Tensor igamma(const Tensor& a, const Tensor& b, const Tensor& dst) {
 inline Tensor igammac(const Tensor& a, const Tensor& b, const Tensor& dst) {
     nb_tensor* out_out = nullptr;
     detail::check(nb_igammac(a.get(), b.get(), dst.get(), &out_out));
+    return Tensor(out_out);
+}
+/** The next value after a toward b in the result dtype (floating only; float16 and bfloat16 step in their own precision). dst/out by convention. */
+inline Tensor nextafter(const Tensor& a, const Tensor& b, const Tensor& dst) {
+    nb_tensor* out_out = nullptr;
+    detail::check(nb_nextafter(a.get(), b.get(), dst.get(), &out_out));
     return Tensor(out_out);
 }
 /** a == b as bool, compared in the promoted dtype. dst/out by convention. */
@@ -2070,6 +2078,7 @@ inline Tensor Tensor::minimum(const Tensor& b, const Tensor& dst) const { return
 inline Tensor Tensor::atan2(const Tensor& b, const Tensor& dst) const { return nabla::atan2(*this, b, dst); }
 inline Tensor Tensor::igamma(const Tensor& b, const Tensor& dst) const { return nabla::igamma(*this, b, dst); }
 inline Tensor Tensor::igammac(const Tensor& b, const Tensor& dst) const { return nabla::igammac(*this, b, dst); }
+inline Tensor Tensor::nextafter(const Tensor& b, const Tensor& dst) const { return nabla::nextafter(*this, b, dst); }
 inline Tensor Tensor::eq(const Tensor& b, const Tensor& dst) const { return nabla::eq(*this, b, dst); }
 inline Tensor Tensor::ne(const Tensor& b, const Tensor& dst) const { return nabla::ne(*this, b, dst); }
 inline Tensor Tensor::lt(const Tensor& b, const Tensor& dst) const { return nabla::lt(*this, b, dst); }

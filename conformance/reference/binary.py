@@ -81,7 +81,23 @@ def cases() -> Family:
         _arith(fam)
         _predicates(fam)
         _igamma(fam)
+        _nextafter(fam)
     return fam
+
+
+def _nextafter(fam: Family) -> None:
+    """Bit-exact in each format: NumPy's nextafter in float32 / float64, special values included."""
+    special_a = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-30, 2.0, 0.5, 3.0, -2.5])
+    special_b = np.array([1.0, -1.0, 2.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 3.0, np.nan])
+    for dt, npt in (("f32", np.float32), ("f64", np.float64)):
+        fn = (lambda a, b, npt=npt: np.nextafter(a.astype(npt), b.astype(npt)).astype(np.float64))
+        fam.forward("nextafter", dt, "basic", lambda r, dt=dt, fn=fn: (
+            [("a", dt, r.uniform(-3, 3, SHAPE)), ("b", dt, r.uniform(-3, 3, SHAPE))], binary(),
+            lambda a, b: {"out": fn(a, b)}), tol="exact")
+        fam.forward("nextafter", dt, "special", lambda r, dt=dt, fn=fn: (
+            [("a", dt, special_a), ("b", dt, special_b)], binary(), lambda a, b: {"out": fn(a, b)}), tol="exact")
+    fam.error("nextafter", "i64", "integer", lambda r: (
+        [("a", "i64", np.ones(3)), ("b", "i64", np.ones(3))], binary(), None), "NB_ERR_DTYPE")
 
 
 def _regularised_gamma(upper: bool):
