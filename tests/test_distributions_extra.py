@@ -1,5 +1,5 @@
-"""StudentT, FisherSnedecor, InverseGamma, Kumaraswamy, Poisson, Binomial, NegativeBinomial and
-Multinomial against torch.distributions (float64): log_prob, entropy, mean, mode, variance and their
+"""StudentT, FisherSnedecor, InverseGamma, Kumaraswamy, GeneralizedPareto, Poisson, Binomial, NegativeBinomial and
+Multinomial against torch.distributions (float64): log_prob, cdf, icdf, entropy, mean, mode, variance and their
 gradients; sample shapes, supports and statistics with a seed (means and variances within a few
 standard errors, a chi-square test of the count samplers); rsample gradients; nabla.poisson /
 nabla.binomial; expand and argument validation."""
@@ -29,11 +29,12 @@ CASES = [
     ("FisherSnedecor", (BIG, BIG + 1), RNG.uniform(0.1, 4, (4, 2, 3))),
     ("InverseGamma", (BIG, POS), RNG.uniform(0.1, 3, (4, 2, 3))),
     ("Kumaraswamy", (POS, POS + 0.5), RNG.uniform(0.05, 0.95, (4, 2, 3))),
+    ("GeneralizedPareto", (REAL, POS, RNG.uniform(-0.3, 0.3, (2, 3))), REAL + RNG.uniform(0.05, 1.5, (4, 2, 3))),
     ("Poisson", (POS,), RNG.integers(0, 6, (4, 2, 3)).astype(np.float64)),
     ("Binomial", (COUNT, PROBS), np.minimum(RNG.integers(0, 12, (4, 2, 3)), COUNT).astype(np.float64)),
     ("NegativeBinomial", (POS, PROBS), RNG.integers(0, 9, (4, 2, 3)).astype(np.float64)),
 ]
-METHODS = ["log_prob", "entropy", "mean", "mode", "variance"]
+METHODS = ["log_prob", "cdf", "icdf", "entropy", "mean", "mode", "variance"]
 
 
 def _build(lib, name, params, grad=True):
@@ -44,8 +45,10 @@ def _build(lib, name, params, grad=True):
 
 
 def _value(dist, lib, method, values):
-    if method == "log_prob":
-        return dist.log_prob(nabla.tensor(values) if lib is nabla else torch.tensor(values))
+    if method == "icdf":
+        values = np.random.default_rng(5).uniform(0.05, 0.95, values.shape)
+    if method in ("log_prob", "cdf", "icdf"):
+        return getattr(dist, method)(nabla.tensor(values) if lib is nabla else torch.tensor(values))
     return dist.entropy() if method == "entropy" else getattr(dist, method)
 
 
@@ -53,6 +56,9 @@ def _value(dist, lib, method, values):
 @pytest.mark.parametrize("method", METHODS)
 def test_matches_torch(name, params, values, method):
     theirs, tp = _build(torch, name, params)
+    if name == "GeneralizedPareto" and method in ("log_prob", "cdf"):
+        pytest.skip("torch's GeneralizedPareto fails on float64 here (isclose against a float32 zero); "
+                    "test_generalized_pareto_in_float32 compares them")
     try:
         ref = _value(theirs, torch, method, values)
     except NotImplementedError:
@@ -67,7 +73,12 @@ def test_matches_torch(name, params, values, method):
     if not ref.requires_grad:
         return
     g = np.where(np.isfinite(ref.detach().numpy()), RNG.standard_normal(tuple(ref.shape)), 0.0)
-    (ref * torch.tensor(g)).sum().backward()
+    try:
+        (ref * torch.tensor(g)).sum().backward()
+    except NotImplementedError:  # InverseGamma.cdf: igamma has no derivative in the concentration
+        with pytest.raises(NotImplementedError, match="not implemented"):
+            (out * nabla.tensor(g)).sum().backward()
+        return
     (out * nabla.tensor(g)).sum().backward()
     for o, t in zip(op, tp):
         if t.grad is not None:
@@ -192,3 +203,18 @@ def test_kl_poisson_and_binomial_match_torch():
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
     with pytest.raises(NotImplementedError, match="total_count"):
         D.kl_divergence(D.Binomial(nabla.tensor(n2), nabla.tensor(p1)), D.Binomial(nabla.tensor(n1), nabla.tensor(p2)))
+
+
+def test_generalized_pareto_in_float32():
+    loc, scale, conc = REAL.astype(np.float32), POS.astype(np.float32), np.array([0.2, -0.25, 0.0], np.float32)
+    x = (REAL + RNG.uniform(0.05, 1.0, (4, 2, 3))).astype(np.float32)
+    ns, ts = nabla.tensor(scale, requires_grad=True), torch.tensor(scale, requires_grad=True)
+    ours = D.GeneralizedPareto(nabla.tensor(loc), ns, nabla.tensor(conc))
+    theirs = TD.GeneralizedPareto(torch.tensor(loc), ts, torch.tensor(conc))
+    for method in ("log_prob", "cdf", "log_survival_function"):
+        np.testing.assert_allclose(getattr(ours, method)(nabla.tensor(x)).detach().numpy(),
+                                   getattr(theirs, method)(torch.tensor(x)).detach().numpy(), rtol=2e-5, atol=1e-6)
+    ours.log_prob(nabla.tensor(x)).sum().backward()
+    theirs.log_prob(torch.tensor(x)).sum().backward()
+    np.testing.assert_allclose(ns.grad.numpy(), ts.grad.numpy(), rtol=2e-5)
+    assert bool(ours.support.check(ours.sample((100,))).all())

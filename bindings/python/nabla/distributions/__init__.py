@@ -6,7 +6,7 @@ from .constraints import Constraint  # noqa: F401
 from .continuous import Beta, Dirichlet, Exponential, Gamma, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, OneHotCategorical
 from .continuous_more import Cauchy, Chi2, Geometric, Gumbel, HalfCauchy, HalfNormal, Pareto, Weibull
-from .continuous_extra import FisherSnedecor, InverseGamma, Kumaraswamy, StudentT
+from .continuous_extra import FisherSnedecor, GeneralizedPareto, InverseGamma, Kumaraswamy, StudentT
 from .counts import Binomial, Multinomial, NegativeBinomial, Poisson
 from .mixture_same_family import MixtureSameFamily
 from .relaxed import LogisticNormal, OneHotCategoricalStraightThrough, RelaxedBernoulli, RelaxedOneHotCategorical
@@ -21,7 +21,7 @@ from . import constraint_registry  # noqa: F401
 from .constraint_registry import biject_to, transform_to
 from . import utils  # noqa: F401
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "FisherSnedecor", "Geometric",
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "FisherSnedecor", "GeneralizedPareto", "Geometric",
            "InverseGamma", "Kumaraswamy", "LogisticNormal", "MixtureSameFamily", "Multinomial", "NegativeBinomial",
            "OneHotCategoricalStraightThrough", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "Gumbel", "HalfCauchy", "HalfNormal",
            "Pareto", "Weibull", "Dirichlet", "Distribution", "Exponential", "Gamma", "Independent", "Laplace",

@@ -1,6 +1,6 @@
-"""StudentT, FisherSnedecor, InverseGamma and Kumaraswamy with PyTorch's formulas, reparameterised:
-StudentT and FisherSnedecor from Gamma / Chi2 draws, InverseGamma and Kumaraswamy as transformed
-Gamma and Uniform distributions."""
+"""StudentT, FisherSnedecor, InverseGamma, Kumaraswamy and GeneralizedPareto with PyTorch's formulas,
+reparameterised: StudentT and FisherSnedecor from Gamma / Chi2 draws, InverseGamma and Kumaraswamy as
+transformed Gamma and Uniform distributions, GeneralizedPareto by its inverse CDF."""
 from __future__ import annotations
 
 import math
@@ -9,13 +9,13 @@ import numbers
 from .._size import Size
 from . import constraints
 from .continuous import Gamma, Uniform
-from .continuous_more import Chi2
+from .continuous_more import Chi2, _Params
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .utils import broadcast_all
 
-__all__ = ["FisherSnedecor", "InverseGamma", "Kumaraswamy", "StudentT"]
+__all__ = ["FisherSnedecor", "GeneralizedPareto", "InverseGamma", "Kumaraswamy", "StudentT"]
 
 _EULER = 0.57721566490153286060
 
@@ -231,3 +231,80 @@ class Kumaraswamy(TransformedDistribution):
         t0 = 1 - self.concentration0.reciprocal()
         h0 = _nb().digamma(self.concentration0 + 1) + _EULER
         return t0 + t1 * h0 - self.concentration1.log() - self.concentration0.log()
+
+
+class GeneralizedPareto(_Params):
+    """GeneralizedPareto(loc, scale, concentration): survival (1 + c z)^(-1/c), z = (x - loc) / scale (exp(-z) at c = 0)."""
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive, "concentration": constraints.real}
+    has_rsample = True
+    _names = ("loc", "scale", "concentration")
+
+    def __init__(self, loc, scale, concentration, validate_args=None) -> None:
+        super().__init__(loc, scale, concentration, validate_args=validate_args)
+
+    def _safe_concentration(self):
+        nb = _nb()
+        c = self.concentration
+        zero = nb.isclose(c, nb.zeros_like(c))
+        return zero, nb.where(zero, nb.ones_like(c), c)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        return self.icdf(_nb().rand(shape, dtype=self.loc.dtype, device=self.loc.device))
+
+    def log_prob(self, value):
+        nb = _nb()
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        zero, c = self._safe_concentration()
+        y = 1 / c + nb.ones_like(z)
+        nonzero = nb.where(y == 0, y, y * (c * z).log1p())
+        return -self.scale.log() - nb.where(zero, z, nonzero)
+
+    def log_survival_function(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        zero, c = self._safe_concentration()
+        return _nb().where(zero, -z, -(c * z).log1p() / c)
+
+    def log_cdf(self, value):
+        return (-self.log_survival_function(value).exp()).log1p()
+
+    def cdf(self, value):
+        return self.log_cdf(value).exp()
+
+    def icdf(self, value):
+        zero, c = self._safe_concentration()
+        logu = (-value).log1p()
+        return _nb().where(zero, self.loc - self.scale * logu, self.loc + self.scale / c * (-c * logu).expm1())
+
+    @property
+    def mean(self):
+        nb = _nb()
+        valid = self.concentration < 1
+        c = nb.where(valid, self.concentration, nb.full_like(self.concentration, 0.5))
+        return _where_nan(~valid, self.loc + self.scale / (1 - c))
+
+    @property
+    def variance(self):
+        nb = _nb()
+        valid = self.concentration < 0.5
+        c = nb.where(valid, self.concentration, nb.full_like(self.concentration, 0.25))
+        return _where_nan(~valid, self.scale ** 2 / ((1 - c) ** 2 * (1 - 2 * c)))
+
+    def entropy(self):
+        return (self.scale.log() + self.concentration + 1).expand(self._batch_shape)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self):
+        nb = _nb()
+        upper = nb.where(self.concentration < 0, self.loc - self.scale / self.concentration,
+                         nb.full_like(self.loc, math.inf))
+        return constraints.interval(self.loc, upper)
