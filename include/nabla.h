@@ -906,6 +906,15 @@ NB_API nb_status nb_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* d
 /* atan2(a, b) in radians (integers give the default float dtype). dst/out by convention. */
 NB_API nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 
+/* The regularised lower incomplete gamma function P(a, b) (torch.special.gammainc), floating inputs only, float64-accurate; NaN where a < 0 or b < 0. Differentiable in b only, as PyTorch. dst/out by convention. */
+NB_API nb_status nb_igamma(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* The regularised upper incomplete gamma function Q(a, b) = 1 - P(a, b) (torch.special.gammaincc), computed without the cancellation. dst/out by convention. */
+NB_API nb_status nb_igammac(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
+/* The next value after a toward b in the result dtype (floating only; float16 and bfloat16 step in their own precision). dst/out by convention. */
+NB_API nb_status nb_nextafter(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+
 /* a == b as bool, compared in the promoted dtype. dst/out by convention. */
 NB_API nb_status nb_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 

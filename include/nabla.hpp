@@ -170,6 +170,9 @@ public:
     Tensor maximum(const Tensor& b, const Tensor& dst = {}) const;
     Tensor minimum(const Tensor& b, const Tensor& dst = {}) const;
     Tensor atan2(const Tensor& b, const Tensor& dst = {}) const;
+    Tensor igamma(const Tensor& b, const Tensor& dst = {}) const;
+    Tensor igammac(const Tensor& b, const Tensor& dst = {}) const;
+    Tensor nextafter(const Tensor& b, const Tensor& dst = {}) const;
     Tensor eq(const Tensor& b, const Tensor& dst = {}) const;
     Tensor ne(const Tensor& b, const Tensor& dst = {}) const;
     Tensor lt(const Tensor& b, const Tensor& dst = {}) const;
@@ -415,6 +418,9 @@ inline Tensor pow(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor atan2(const Tensor& a, const Tensor& b, const Tensor& dst = {});
+inline Tensor igamma(const Tensor& a, const Tensor& b, const Tensor& dst = {});
+inline Tensor igammac(const Tensor& a, const Tensor& b, const Tensor& dst = {});
+inline Tensor nextafter(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor eq(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor ne(const Tensor& a, const Tensor& b, const Tensor& dst = {});
 inline Tensor lt(const Tensor& a, const Tensor& b, const Tensor& dst = {});
@@ -937,6 +943,24 @@ inline Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& dst) {
 inline Tensor atan2(const Tensor& a, const Tensor& b, const Tensor& dst) {
     nb_tensor* out_out = nullptr;
     detail::check(nb_atan2(a.get(), b.get(), dst.get(), &out_out));
+    return Tensor(out_out);
+}
+/** The regularised lower incomplete gamma function P(a, b) (torch.special.gammainc), floating inputs only, float64-accurate; NaN where a < 0 or b < 0. Differentiable in b only, as PyTorch. dst/out by convention. */
+inline Tensor igamma(const Tensor& a, const Tensor& b, const Tensor& dst) {
+    nb_tensor* out_out = nullptr;
+    detail::check(nb_igamma(a.get(), b.get(), dst.get(), &out_out));
+    return Tensor(out_out);
+}
+/** The regularised upper incomplete gamma function Q(a, b) = 1 - P(a, b) (torch.special.gammaincc), computed without the cancellation. dst/out by convention. */
+inline Tensor igammac(const Tensor& a, const Tensor& b, const Tensor& dst) {
+    nb_tensor* out_out = nullptr;
+    detail::check(nb_igammac(a.get(), b.get(), dst.get(), &out_out));
+    return Tensor(out_out);
+}
+/** The next value after a toward b in the result dtype (floating only; float16 and bfloat16 step in their own precision). dst/out by convention. */
+inline Tensor nextafter(const Tensor& a, const Tensor& b, const Tensor& dst) {
+    nb_tensor* out_out = nullptr;
+    detail::check(nb_nextafter(a.get(), b.get(), dst.get(), &out_out));
     return Tensor(out_out);
 }
 /** a == b as bool, compared in the promoted dtype. dst/out by convention. */
@@ -2052,6 +2076,9 @@ inline Tensor Tensor::pow(const Tensor& b, const Tensor& dst) const { return nab
 inline Tensor Tensor::maximum(const Tensor& b, const Tensor& dst) const { return nabla::maximum(*this, b, dst); }
 inline Tensor Tensor::minimum(const Tensor& b, const Tensor& dst) const { return nabla::minimum(*this, b, dst); }
 inline Tensor Tensor::atan2(const Tensor& b, const Tensor& dst) const { return nabla::atan2(*this, b, dst); }
+inline Tensor Tensor::igamma(const Tensor& b, const Tensor& dst) const { return nabla::igamma(*this, b, dst); }
+inline Tensor Tensor::igammac(const Tensor& b, const Tensor& dst) const { return nabla::igammac(*this, b, dst); }
+inline Tensor Tensor::nextafter(const Tensor& b, const Tensor& dst) const { return nabla::nextafter(*this, b, dst); }
 inline Tensor Tensor::eq(const Tensor& b, const Tensor& dst) const { return nabla::eq(*this, b, dst); }
 inline Tensor Tensor::ne(const Tensor& b, const Tensor& dst) const { return nabla::ne(*this, b, dst); }
 inline Tensor Tensor::lt(const Tensor& b, const Tensor& dst) const { return nabla::lt(*this, b, dst); }

@@ -31,7 +31,7 @@ CASES = [
     ("Geometric", (PROBS,), RNG.integers(0, 6, (4, 2, 3)).astype(np.float64)),
 ]
 # Gamma's cdf needs the regularized incomplete gamma function, which nabla does not have yet
-GAPS = {("Chi2", "cdf")}
+GAPS: set = set()  # (distribution, method) torch has and nabla does not
 METHODS = ["log_prob", "cdf", "icdf", "entropy", "mean", "mode", "variance"]
 
 
@@ -78,8 +78,13 @@ def test_matches_torch(name, params, values, method):
     g = RNG.standard_normal(tuple(ref.shape))
     finite = np.isfinite(ref.detach().numpy())
     g = np.where(finite, g, 0.0)
+    try:
+        (ref * torch.tensor(g)).sum().backward()
+    except NotImplementedError:  # Chi2.cdf: igamma has no derivative in df, in torch as in nabla
+        with pytest.raises(NotImplementedError, match="not implemented"):
+            (out * nabla.tensor(g)).sum().backward()
+        return
     (out * nabla.tensor(g)).sum().backward()
-    (ref * torch.tensor(g)).sum().backward()
     for o, t in zip(op, tp):
         if t.grad is None:
             assert o.grad is None or not np.any(o.grad.numpy())

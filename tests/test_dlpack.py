@@ -348,3 +348,25 @@ def test_export_cost_does_not_touch_the_data():
     assert lib.nb_tensor_version(big._h) == 0
     out = nabla.from_dlpack(big)
     assert out.data_ptr() == big.data_ptr() and out.numel() == 64 << 20
+
+
+def test_exported_memory_cannot_move_while_a_consumer_holds_it():
+    """resize_ and share_memory_ would move the bytes a DLPack consumer points at: both are refused
+    until the export is released, then work."""
+    t = nabla.zeros(4)
+    view = np.from_dlpack(t)
+    with pytest.raises(RuntimeError, match="exported through DLPack"):
+        t.resize_(1000)
+    with pytest.raises(RuntimeError, match="exported through DLPack"):
+        t.share_memory_()
+    view[0] = 7.0
+    assert t[0].item() == 7.0
+    del view
+    gc.collect()
+    t.resize_(1000)
+    assert tuple(t.shape) == (1000,) and t[0].item() == 7.0
+    t.resize_(2)  # shrinking never moves the bytes
+    cap = t.__dlpack__()
+    t.resize_(1)
+    del cap
+    gc.collect()

@@ -463,3 +463,13 @@ def test_parameter_list_and_dict_register_like_torch():
     d["b"], td["b"] = nabla.zeros(1), torch.zeros(1)
     assert list(d.keys()) == list(td.keys()) and [n for n, _ in d.named_parameters()] == ["a", "b"]
     assert list(d.state_dict()) == list(td.state_dict())
+
+
+def test_newaxis_and_resize_as_function():
+    _torch = pytest.importorskip("torch")
+    t = nabla.arange(6.0)
+    assert nabla.newaxis is None and _torch.newaxis is None
+    assert tuple(t[nabla.newaxis, :, nabla.newaxis].shape) == (1, 6, 1)
+    other = nabla.zeros(2, 2)
+    assert nabla.resize_as_(t, other) is t and tuple(t.shape) == (2, 2)
+    assert t.flatten().tolist() == [0.0, 1.0, 2.0, 3.0]

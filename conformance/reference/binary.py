@@ -80,7 +80,65 @@ def cases() -> Family:
     with np.errstate(all="ignore"):
         _arith(fam)
         _predicates(fam)
+        _igamma(fam)
+        _nextafter(fam)
     return fam
+
+
+def _nextafter(fam: Family) -> None:
+    """Bit-exact in each format: NumPy's nextafter in float32 / float64, special values included."""
+    special_a = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-30, 2.0, 0.5, 3.0, -2.5])
+    special_b = np.array([1.0, -1.0, 2.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 3.0, np.nan])
+    for dt, npt in (("f32", np.float32), ("f64", np.float64)):
+        fn = (lambda a, b, npt=npt: np.nextafter(a.astype(npt), b.astype(npt)).astype(np.float64))
+        fam.forward("nextafter", dt, "basic", lambda r, dt=dt, fn=fn: (
+            [("a", dt, r.uniform(-3, 3, SHAPE)), ("b", dt, r.uniform(-3, 3, SHAPE))], binary(),
+            lambda a, b: {"out": fn(a, b)}), tol="exact")
+        fam.forward("nextafter", dt, "special", lambda r, dt=dt, fn=fn: (
+            [("a", dt, special_a), ("b", dt, special_b)], binary(), lambda a, b: {"out": fn(a, b)}), tol="exact")
+    fam.error("nextafter", "i64", "integer", lambda r: (
+        [("a", "i64", np.ones(3)), ("b", "i64", np.ones(3))], binary(), None), "NB_ERR_DTYPE")
+
+
+def _regularised_gamma(upper: bool):
+    """P(a, x) or Q(a, x) in float64 from mpmath (SciPy's edges: NaN for a < 0 or x < 0, P(0, x > 0) = 1)."""
+    import mpmath
+
+    def one(a, x):
+        if np.isnan(a) or np.isnan(x) or a < 0 or x < 0 or (a == 0 and x == 0) or (np.isinf(a) and np.isinf(x)):
+            return np.nan
+        if a == 0:
+            return 0.0 if upper else 1.0
+        if np.isinf(a):
+            return 1.0 if upper else 0.0
+        lo, hi = (x, mpmath.inf) if upper else (0, x)
+        return float(mpmath.gammainc(a, lo, hi, regularized=True))
+    return np.vectorize(one, otypes=[np.float64])
+
+
+def _igamma(fam: Family) -> None:
+    def values(r, shapes):
+        return r.uniform(0.2, 30.0, shapes[0]), r.uniform(0.05, 40.0, shapes[1])
+    for op in ("igamma", "igammac"):
+        fn = _regularised_gamma(op == "igammac")
+        for dt in ("f32", "f64", "bf16"):
+            fam.forward(op, dt, "basic", lambda r, dt=dt, fn=fn: (
+                [("a", dt, values(r, (SHAPE, SHAPE))[0]), ("b", dt, values(r, (SHAPE, SHAPE))[1])], binary(),
+                lambda a, b: {"out": fn(a, b)}), tol="transcendental")
+        fam.forward(op, "f64", "broadcast", lambda r, fn=fn: (
+            [("a", "f64", values(r, ((2, 3, 1), ()))[0]), ("b", "f64", values(r, ((), (3, 4)))[1])], binary(),
+            lambda a, b: {"out": fn(a, b)}), tol="transcendental", grad=("b",))
+        fam.forward(op, "f64", "large-a", lambda r, fn=fn: (
+            [("a", "f64", np.array([25.0, 150.0, 400.0, 1e4])), ("b", "f64", np.array([27.0, 140.0, 410.0, 1.01e4]))],
+            binary(), lambda a, b: {"out": fn(a, b)}), tol="transcendental")
+        fam.forward(op, "f64", "edges", lambda r, fn=fn: (
+            [("a", "f64", np.array([-1.0, 1.0, 0.0, 0.0, 2.0, np.inf, np.inf, 3.0, np.nan])),
+             ("b", "f64", np.array([1.0, -1.0, 0.0, 2.0, 0.0, 1.0, np.inf, np.inf, 1.0]))],
+            binary(), lambda a, b: {"out": fn(a, b)}), tol="transcendental")
+        fam.error(op, "f32", "shape", lambda r: (
+            [("a", "f32", np.ones((2, 3))), ("b", "f32", np.ones(4))], binary(), None), "NB_ERR_SHAPE")
+        fam.error(op, "i32", "integer", lambda r: (
+            [("a", "i32", np.ones(3)), ("b", "i32", np.ones(3))], binary(), None), "NB_ERR_DTYPE")
 
 
 def _arith(fam: Family) -> None:

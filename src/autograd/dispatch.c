@@ -575,6 +575,57 @@ NB_API nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst
     return nbc_atan2(a, b, dst, out);
 }
 
+static inline nb_status nbd_igamma(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("igamma", "dst");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_igamma(a, b, dst, out);
+    return nbi_igamma(a, b, dst, out);
+}
+
+NB_API nb_status nb_igamma(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("igamma", (const nb_tensor* const[]){a, b}, 2);
+        nb_status st = nbd_igamma(a, b, dst, out);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
+        return st;
+    }
+    return nbd_igamma(a, b, dst, out);
+}
+
+static inline nb_status nbd_igammac(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("igammac", "dst");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(a) || nb_ag_requires(b) || nb_ag_requires(dst))))
+        return nb_agf_igammac(a, b, dst, out);
+    return nbi_igammac(a, b, dst, out);
+}
+
+NB_API nb_status nb_igammac(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("igammac", (const nb_tensor* const[]){a, b}, 2);
+        nb_status st = nbd_igammac(a, b, dst, out);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
+        return st;
+    }
+    return nbd_igammac(a, b, dst, out);
+}
+
+static inline nb_status nbd_nextafter(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("nextafter", "dst");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))
+        return nb_ag_nondifferentiable_write("nextafter");
+    return nbi_nextafter(a, b, dst, out);
+}
+
+NB_API nb_status nb_nextafter(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("nextafter", (const nb_tensor* const[]){a, b}, 2);
+        nb_status st = nbd_nextafter(a, b, dst, out);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
+        return st;
+    }
+    return nbd_nextafter(a, b, dst, out);
+}
+
 static inline nb_status nbd_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
     if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("eq", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(dst))))

@@ -66,6 +66,11 @@ __attribute__((visibility("hidden"))) nb_status nbi_minimum(const nb_tensor* a, 
 __attribute__((visibility("hidden"))) nb_status nb_agf_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nbi_igamma(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nb_agf_igamma(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nbi_igammac(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nb_agf_igammac(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nbi_nextafter(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_ne(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_lt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out);

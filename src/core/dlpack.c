@@ -41,6 +41,7 @@ typedef struct {
 } exported;
 
 static void exported_free(exported* e) {
+    atomic_fetch_sub(&e->tensor->storage->exports, 1);
     nb_tensor_release(e->tensor);
     nb_cpu_free(e, sizeof *e);
 }
@@ -106,6 +107,7 @@ static nb_status export_tensor(const char* op, const nb_tensor* t, int32_t devic
         return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for the DLPack struct", op);
     }
     e->tensor = src;
+    atomic_fetch_add(&src->storage->exports, 1);  /* pins the address handed out (resize, share_memory_) */
     if (versioned) {
         DLManagedTensorVersioned* m = &e->m.versioned;
         m->version.major = DLPACK_MAJOR_VERSION;

@@ -78,6 +78,7 @@ typedef struct nb_storage {
     bool inline_data;                /* CPU: the header block has a data tail of inline_nbytes */
     int64_t inline_nbytes;           /* the tail's size (data may have moved out since: resize, share_memory_) */
     bool readonly;                   /* imported read-only (DLPack flag): in-place writes fail */
+    atomic_int_fast32_t exports;     /* live DLPack exports: their consumers hold data, so it cannot move */
 } nb_storage;
 
 struct nb_tensor {

@@ -97,6 +97,9 @@ NB_API nb_status nb_tensor_share_memory_(nb_tensor* t) {
     if (s->device_type != NB_CPU)
         return nb_error(NB_ERR_NOT_IMPLEMENTED, "%s: only cpu tensors can move to shared memory, got %s:%d", op,
                         nb_device_type_name(s->device_type), (int)s->device_index);
+    if (atomic_load(&s->exports) > 0)  /* a DLPack consumer holds the current address */
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: the tensor's memory is exported through DLPack and cannot "
+                        "move to shared memory while the export lives", op);
     shm_region* r;
     nb_status st = shm_new(op, s->nbytes, &r);
     if (st != NB_OK) return st;

@@ -27,6 +27,7 @@ static void storage_init(nb_storage* s, void* data, int64_t nbytes, int32_t devi
     s->inline_data = false;
     s->inline_nbytes = 0;
     s->readonly = false;
+    atomic_init(&s->exports, 0);
     nb_count_live(NB_LIVE_STORAGE, 1);
 }
 
@@ -105,6 +106,9 @@ nb_status nb_storage_grow(const char* op, nb_storage* s, int64_t nbytes) {
     if (nbytes <= s->nbytes) return NB_OK;
     if (s->deleter != NULL || (s->backend == NULL && !s->inline_data))  /* external or shared: not nabla's to move */
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Trying to resize storage that is not resizable", op);
+    if (atomic_load(&s->exports) > 0)  /* a DLPack consumer holds the current address */
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: Trying to resize storage that is not resizable (its memory "
+                        "is exported through DLPack)", op);
     const nb_backend* backend = nb_backend_of(s->device_type);
     void* data = NULL;
     nb_status st = backend->alloc(s->device_index, nbytes, &data);

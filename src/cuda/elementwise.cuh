@@ -21,6 +21,8 @@
 #include "ew_plan.h"
 #include "ew_compare.cuh"
 #include "ew_int.cuh"
+#include "../ops/igamma_scalar.h"
+#include "../ops/nextafter_scalar.h"
 #include "launch.cuh"
 
 namespace nbcuda {
@@ -103,6 +105,13 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
     else if constexpr (Op == NB_BK_MAXIMUM) return (x != x || y != y) ? x + y : x > y ? x : y;
     else if constexpr (Op == NB_BK_MINIMUM) return (x != x || y != y) ? x + y : x < y ? x : y;
     else if constexpr (Op == NB_BK_ATAN2) return atan2(x, y);
+    // in double for every dtype, as the CPU kernels (igamma_scalar.h)
+    else if constexpr (Op == NB_BK_IGAMMA) return C(nb_scalar_igamma(double(x), double(y)));
+    else if constexpr (Op == NB_BK_IGAMMAC) return C(nb_scalar_igammac(double(x), double(y)));
+    else if constexpr (Op == NB_BK_IGAMMA_DX) return C(nb_scalar_igamma_dx(double(x), double(y)));
+    // alpha, beta: the stored format's fraction bits and smallest normal exponent (nextafter_scalar.h)
+    else if constexpr (Op == NB_BK_NEXTAFTER)
+        return C(nb_scalar_nextafter(double(x), double(y), int(p.alpha), int(p.beta)));
     else if constexpr (Op == NB_BK_EXP) return exp(x);
     else if constexpr (Op == NB_BK_EXP2) return exp2(x);
     else if constexpr (Op == NB_BK_EXPM1) return expm1(x);

@@ -8,6 +8,7 @@
 
 #include "../core/elementwise.h"
 #include "../cpu/kernels.h" /* nb_cpu_convert_fn */
+#include "nextafter_scalar.h"
 
 #include <math.h>
 
@@ -138,6 +139,8 @@ FLOATS(DEF_SAME, pow, NONE, pow((double)x, (double)y))
 FLOATS(DEF_SAME, maximum, NONE, MAXF(x, y))
 FLOATS(DEF_SAME, minimum, NONE, MINF(x, y))
 FLOATS(DEF_SAME, atan2, NONE, atan2((double)x, (double)y))
+/* alpha, beta: the result format's fraction bits and smallest normal exponent (float16 computes as float32) */
+FLOATS(DEF_SAME, nextafter, NONE, nb_scalar_nextafter((double)x, (double)y, (int)ctx->alpha, (int)ctx->beta))
 #define INT_CALL(T, TAG, CODE, OP, FN) BINARY_LOOP(OP##_##TAG, T, T, NOTHING, h_##FN##_##TAG(x, y, ctx))
 INTS(INT_CALL, divtrunc, truncdiv)
 INTS(INT_CALL, divfloor, floordiv)
@@ -189,6 +192,7 @@ OP(op_pow, "pow", NB_BK_POW, NB_EW_SAME, false, FLOATS(ENTRY, pow) INTS(ENTRY, p
 OP(op_maximum, "maximum", NB_BK_MAXIMUM, NB_EW_SAME, false, ALL(ENTRY, maximum))
 OP(op_minimum, "minimum", NB_BK_MINIMUM, NB_EW_SAME, false, ALL(ENTRY, minimum))
 OP(op_atan2, "atan2", NB_BK_ATAN2, NB_EW_SAME, true, FLOATS(ENTRY, atan2))
+OP(op_nextafter, "nextafter", NB_BK_NEXTAFTER, NB_EW_SAME, false, FLOATS(ENTRY, nextafter))
 OP(op_eq, "eq", NB_BK_EQ, NB_EW_BOOL, false, ALL(ENTRY, eq))
 OP(op_ne, "ne", NB_BK_NE, NB_EW_BOOL, false, ALL(ENTRY, ne))
 OP(op_lt, "lt", NB_BK_LT, NB_EW_BOOL, false, ALL(ENTRY, lt))
@@ -282,6 +286,21 @@ nb_status nbi_pow(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_ten
 SIMPLE(nbi_maximum, op_maximum)
 SIMPLE(nbi_minimum, op_minimum)
 SIMPLE(nbi_atan2, op_atan2)
+
+/* The result dtype decides the step (float16 and bfloat16 compute as float32), as PyTorch. */
+nb_status nbi_nextafter(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out) {
+    nb_ew_ctx ctx = {.alpha = 23, .beta = -126};
+    if (nb_tensor_ok(a) && nb_tensor_ok(b)) {
+        const nb_tensor* in[2] = {a, b};
+        switch (nb_result_type(in, 2)) {
+            case NB_F64: ctx.alpha = 52, ctx.beta = -1022; break;
+            case NB_F16: ctx.alpha = 10, ctx.beta = -14; break;
+            case NB_BF16: ctx.alpha = 7, ctx.beta = -126; break;
+            default: break;
+        }
+    }
+    return run2(&op_nextafter, a, b, &ctx, dst, out);
+}
 SIMPLE(nbi_eq, op_eq)
 SIMPLE(nbi_ne, op_ne)
 SIMPLE(nbi_lt, op_lt)

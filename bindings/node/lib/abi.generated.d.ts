@@ -596,6 +596,12 @@ export interface Functions {
   nb_minimum(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** atan2(a, b) in radians (integers give the default float dtype). dst/out by convention. */
   nb_atan2(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The regularised lower incomplete gamma function P(a, b) (torch.special.gammainc), floating inputs only, float64-accurate; NaN where a < 0 or b < 0. Differentiable in b only, as PyTorch. dst/out by convention. */
+  nb_igamma(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The regularised upper incomplete gamma function Q(a, b) = 1 - P(a, b) (torch.special.gammaincc), computed without the cancellation. dst/out by convention. */
+  nb_igammac(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
+  /** The next value after a toward b in the result dtype (floating only; float16 and bfloat16 step in their own precision). dst/out by convention. */
+  nb_nextafter(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** a == b as bool, compared in the promoted dtype. dst/out by convention. */
   nb_eq(a: nb_tensor | null, b: nb_tensor | null, dst: nb_tensor | null, out: BigUint64Array | null): number;
   /** a != b as bool, compared in the promoted dtype. dst/out by convention. */

@@ -245,6 +245,9 @@ const FUNCTIONS = Object.freeze({
   nb_maximum: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true, {"out": ["out", 1]}],
   nb_minimum: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true, {"out": ["out", 1]}],
   nb_atan2: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true, {"out": ["out", 1]}],
+  nb_igamma: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true, {"out": ["out", 1]}],
+  nb_igammac: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", true, {"out": ["out", 1]}],
+  nb_nextafter: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false, {"out": ["out", 1]}],
   nb_eq: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false, {"out": ["out", 1]}],
   nb_ne: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false, {"out": ["out", 1]}],
   nb_lt: ["nb_status", [["const nb_tensor*", "a"], ["const nb_tensor*", "b"], ["nb_tensor*", "dst"], ["nb_tensor**", "out"]], "ops: binary", false, {"out": ["out", 1]}],
@@ -699,6 +702,9 @@ function declare(koffi, lib) {
   fn.nb_maximum = bind('nb_maximum', 'nb_status nb_maximum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
   fn.nb_minimum = bind('nb_minimum', 'nb_status nb_minimum(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
   fn.nb_atan2 = bind('nb_atan2', 'nb_status nb_atan2(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_igamma = bind('nb_igamma', 'nb_status nb_igamma(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_igammac = bind('nb_igammac', 'nb_status nb_igammac(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
+  fn.nb_nextafter = bind('nb_nextafter', 'nb_status nb_nextafter(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
   fn.nb_eq = bind('nb_eq', 'nb_status nb_eq(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
   fn.nb_ne = bind('nb_ne', 'nb_status nb_ne(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');
   fn.nb_lt = bind('nb_lt', 'nb_status nb_lt(const nb_tensor* a, const nb_tensor* b, nb_tensor* dst, nb_tensor** out)');

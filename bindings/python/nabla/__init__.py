@@ -23,6 +23,7 @@ from ._functional import (reshape, permute, transpose, swapaxes, swapdims, squee
 from ._binary import *  # noqa: F401,F403 - add, sub, mul, div, eq, ... and the operators
 from ._unary import *  # noqa: F401,F403 - exp, log, sqrt, clamp, where, ... and -t, abs(t), ~t
 from ._random import *  # noqa: F401,F403 - Generator, manual_seed, rand, randn, randint, normal, ...
+from ._random_counts import binomial, poisson  # noqa: F401
 from ._shape import *  # noqa: F401,F403 - cat, stack, gather, sort, ... and their Tensor methods
 from ._unique import *  # noqa: F401,F403 - unique, unique_consecutive
 from ._reduce import *  # noqa: F401,F403 - sum, mean, max, argmax, var, norm, cumsum, softmax, ...

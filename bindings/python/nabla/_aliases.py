@@ -21,7 +21,8 @@ _INPLACE = ("abs_", "acos_", "arccos_", "asin_", "arcsin_", "atan_", "arctan_", 
             "log2_", "neg_", "negative_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_",
             "sqrt_", "square_", "tan_", "tanh_", "trunc_", "fill_", "zero_", "detach_", "logit_", "nan_to_num_",
             "index_put_", "selu_", "celu_", "clamp_min_", "clamp_max_", "acosh_", "arccosh_", "asinh_", "arcsinh_",
-            "atanh_", "arctanh_", "deg2rad_", "rad2deg_", "frac_", "gcd_", "lcm_", "ldexp_", "sinc_", "xlogy_", "i0_", "addmv_")
+            "atanh_", "arctanh_", "deg2rad_", "rad2deg_", "frac_", "gcd_", "lcm_", "ldexp_", "sinc_", "xlogy_", "i0_", "addmv_",
+            "resize_as_")
 
 
 def _nb():
@@ -212,6 +213,9 @@ def install(namespace: dict) -> list:
     nb = _nb()
     F = nb.nn.functional
     added = []
+    if "newaxis" not in namespace:  # torch.newaxis, NumPy's spelling of None in indexing
+        namespace["newaxis"] = None
+        added.append("newaxis")
     for name in _COMPOSED:
         if name not in namespace:
             namespace[name] = globals()[name]

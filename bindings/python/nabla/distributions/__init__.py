@@ -6,18 +6,24 @@ from .constraints import Constraint  # noqa: F401
 from .continuous import Beta, Dirichlet, Exponential, Gamma, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, OneHotCategorical
 from .continuous_more import Cauchy, Chi2, Geometric, Gumbel, HalfCauchy, HalfNormal, Pareto, Weibull
+from .continuous_extra import FisherSnedecor, GeneralizedPareto, InverseGamma, Kumaraswamy, StudentT
+from .counts import Binomial, Multinomial, NegativeBinomial, Poisson
+from .mixture_same_family import MixtureSameFamily
+from .relaxed import LogisticNormal, OneHotCategoricalStraightThrough, RelaxedBernoulli, RelaxedOneHotCategorical
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .multivariate_normal import MultivariateNormal
 from .transformed_distribution import LogNormal, TransformedDistribution
-from .transforms import (AbsTransform, AffineTransform, ComposeTransform, ExpTransform, PowerTransform,  # noqa: F401
-                         SigmoidTransform, SoftplusTransform, TanhTransform, Transform, identity_transform)
+from .transforms import *  # noqa: F401,F403 - every transform of torch.distributions.transforms
+from .transforms import __all__ as _transforms_all
+from . import constraint_registry  # noqa: F401
+from .constraint_registry import biject_to, transform_to
 from . import utils  # noqa: F401
 
-__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Categorical", "Cauchy", "Chi2",
-           "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Pareto", "Weibull", "ComposeTransform", "Dirichlet",
-           "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace", "LogNormal",
-           "MultivariateNormal", "Normal", "OneHotCategorical", "PowerTransform", "SigmoidTransform",
-           "SoftplusTransform", "TanhTransform", "Transform", "TransformedDistribution", "Uniform", "constraints",
-           "kl_divergence", "register_kl", "transforms"]
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "FisherSnedecor", "GeneralizedPareto", "Geometric",
+           "InverseGamma", "Kumaraswamy", "LogisticNormal", "MixtureSameFamily", "Multinomial", "NegativeBinomial",
+           "OneHotCategoricalStraightThrough", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "Gumbel", "HalfCauchy", "HalfNormal",
+           "Pareto", "Weibull", "Dirichlet", "Distribution", "Exponential", "Gamma", "Independent", "Laplace",
+           "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "TransformedDistribution", "Uniform",
+           "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"] + _transforms_all

@@ -1,15 +1,9 @@
 """Standard gamma samples with reparameterised gradients (what Gamma, Beta and Dirichlet
 rsample from). Samples: Marsaglia and Tsang's method run with nabla ops on the parameters'
 device. Gradient: the implicit one, dx/dalpha = -(dP(alpha, x)/dalpha) / p(x; alpha), with
-the regularised incomplete gamma P computed on the host in float64 (series or continued
-fraction) and differentiated by a central difference."""
+the regularised incomplete gamma P from nabla's igamma kernel, on the same device."""
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-_TINY = 1e-300
 
 
 def _nb():
@@ -17,60 +11,15 @@ def _nb():
     return nabla
 
 
-def _log_gamma(a: np.ndarray) -> np.ndarray:
-    return np.vectorize(math.lgamma, otypes=[np.float64])(a)
-
-
-def _regularized_gamma_p(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """P(a, x) elementwise, float64: the series below x = a + 1, Lentz's continued fraction above."""
-    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
-    out = np.zeros(a.shape)
-    prefix = np.exp(-x + a * np.log(np.maximum(x, _TINY)) - _log_gamma(a))
-    series = x < a + 1
-    if series.any():
-        aa, xx = a[series], x[series]
-        term = 1.0 / aa
-        total = term.copy()
-        ap = aa.copy()
-        for _ in range(2000):
-            ap += 1
-            term *= xx / ap
-            total += term
-            if np.all(np.abs(term) < np.abs(total) * 1e-16):
-                break
-        out[series] = total * prefix[series]
-    cf = ~series
-    if cf.any():
-        aa, xx = a[cf], x[cf]
-        b = xx + 1 - aa
-        c = np.full_like(b, 1 / 1e-300)
-        d = 1 / b
-        h = d.copy()
-        for i in range(1, 2000):
-            an = -i * (i - aa)
-            b += 2
-            d = an * d + b
-            d = np.where(np.abs(d) < 1e-300, 1e-300, d)
-            c = b + an / c
-            c = np.where(np.abs(c) < 1e-300, 1e-300, c)
-            d = 1 / d
-            delta = d * c
-            h *= delta
-            if np.all(np.abs(delta - 1) < 1e-16):
-                break
-        out[cf] = 1 - prefix[cf] * h
-    out[x <= 0] = 0.0
-    return out
-
-
-def standard_gamma_grad(alpha: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """d x / d alpha for x ~ Gamma(alpha, 1) held at its quantile (float64 arrays)."""
-    alpha, x = np.broadcast_arrays(np.asarray(alpha, np.float64), np.asarray(x, np.float64))
-    h = 1e-5 * np.maximum(alpha, 1.0)
-    h = np.minimum(h, alpha / 2)
-    dp = (_regularized_gamma_p(alpha + h, x) - _regularized_gamma_p(alpha - h, x)) / (2 * h)
-    log_pdf = (alpha - 1) * np.log(np.maximum(x, _TINY)) - x - _log_gamma(alpha)
-    return -dp / np.exp(log_pdf)
+def standard_gamma_grad(alpha, x):
+    """d x / d alpha for x ~ Gamma(alpha, 1) held at its quantile: -(dP(alpha, x)/dalpha) / p(x; alpha),
+    in float64 with P = igamma (nabla's kernel) differentiated in alpha by a central difference."""
+    nb = _nb()
+    alpha, x = alpha.detach().double(), x.detach().double()
+    h = (1e-5 * alpha.clamp(min=1.0)).minimum(alpha / 2)
+    dp = (nb.igamma(alpha + h, x) - nb.igamma(alpha - h, x)) / (2 * h)
+    log_pdf = (alpha - 1) * x.log() - x - nb.lgamma(alpha)
+    return -dp / log_pdf.exp()
 
 
 def _sample(alpha):
@@ -116,9 +65,7 @@ def standard_gamma(alpha):
             @staticmethod
             def backward(ctx, grad):
                 concentration, x = ctx.saved_tensors
-                g = standard_gamma_grad(concentration.detach().numpy(force=True), x.detach().numpy(force=True))
-                nb = _nb()
-                return grad * nb.tensor(g, dtype=grad.dtype, device=grad.device)
+                return grad * standard_gamma_grad(concentration, x).to(grad.dtype)
 
         _function.append(StandardGamma)
     return _function[0].apply(alpha)

@@ -286,6 +286,11 @@ class Gamma(Distribution):
         c = self.concentration
         return nb.xlogy(c, self.rate) + nb.xlogy(c - 1, value) - self.rate * value - nb.lgamma(c)
 
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return _nb().special.gammainc(self.concentration, self.rate * value)
+
     def entropy(self):
         nb = _nb()
         c = self.concentration

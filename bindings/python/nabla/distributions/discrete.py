@@ -23,7 +23,23 @@ def _one_of(probs, logits) -> None:
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
 
 
-class Bernoulli(Distribution):
+class _BinaryProbs:
+    """probs and logits of one Bernoulli trial (one given as _param, the other derived on first use)."""
+
+    @property
+    def param_shape(self) -> Size:
+        return self._param.size()
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+
+class Bernoulli(_BinaryProbs, Distribution):
     """Bernoulli(probs=None, logits=None): 1 with probability probs (= sigmoid(logits)), else 0."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -54,18 +70,6 @@ class Bernoulli(Distribution):
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    @property
-    def param_shape(self) -> Size:
-        return self._param.size()
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

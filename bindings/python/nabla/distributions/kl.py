@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from .continuous import Beta, Dirichlet, Exponential, Gamma, Laplace, Normal, Uniform
+from .counts import Binomial, Poisson
 from .discrete import Bernoulli, Categorical, OneHotCategorical
 from .independent import Independent
 from .multivariate_normal import MultivariateNormal
@@ -124,6 +125,19 @@ def _kl_dirichlet_dirichlet(p, q):
     t3 = p.concentration - q.concentration
     t4 = nb.digamma(p.concentration) - nb.digamma(sum_p).unsqueeze(-1)
     return t1 - t2 + (t3 * t4).sum(-1)
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p, q):
+    if bool((p.total_count < q.total_count).any()):
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p() - (-q.probs).log1p())
+    return _nb().where(p.total_count > q.total_count, _nb().full_like(kl, math.inf), kl)
 
 
 @register_kl(Exponential, Exponential)

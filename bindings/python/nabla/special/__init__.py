@@ -5,6 +5,7 @@ import math
 
 from .._special import digamma, erfinv, logit, mvlgamma as multigammaln, polygamma, sinc, xlogy
 from .._special import lgamma as gammaln
+from .._binary import igamma as gammainc, igammac as gammaincc  # noqa: F401
 from ._polynomials import *  # noqa: F401,F403 - chebyshev_polynomial_t, hermite_polynomial_h, legendre_polynomial_p, ...
 from ._polynomials import __all__ as _polynomials_all
 from ._bessel import i0, i0e, i1, i1e, modified_bessel_i0, modified_bessel_i1  # noqa: F401
@@ -13,7 +14,7 @@ from ._bessel_k import (modified_bessel_k0, modified_bessel_k1, scaled_modified_
                         scaled_modified_bessel_k1)
 from ._erfcx_zeta import erfcx, zeta  # noqa: F401
 
-__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p", "log_ndtr",
+__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "log1p", "log_ndtr",
            "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round",
            "sinc", "softmax", "xlog1py", "xlogy", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
            "modified_bessel_i1", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0",
