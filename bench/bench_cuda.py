@@ -1,6 +1,6 @@
 """CUDA kernels beside PyTorch on the same GPU, in one run: elementwise and
 reduction bandwidth as a fraction of each library's measured device-to-device
-copy, host time per launch, GEMM TFLOP/s and fused attention TFLOP/s. Prints "no CUDA device" and exits
+copy, host time per launch, GEMM TFLOP/s, fused attention TFLOP/s and convolution TFLOP/s. Prints "no CUDA device" and exits
 0 without one.
 
 Targets: contiguous elementwise and reductions >= 0.9x of copy bandwidth
@@ -119,6 +119,39 @@ def attention_rows(lib, results, sizes=ATTENTION_SIZES):
                 3.5 * flops / device_seconds(lib, fwd_bwd, 5) / 1e12)
 
 
+CONV_SIZES = (  # (N, C, H=W, O, k, groups)
+    (32, 64, 56, 64, 3, 1),
+    (32, 256, 14, 256, 3, 1),
+    (32, 128, 28, 128, 1, 1),
+    (32, 128, 56, 128, 3, 128),  # depthwise
+)
+
+
+def conv_rows(lib, results, sizes=CONV_SIZES, dtypes=("float32", "bfloat16")):
+    """TFLOP/s of conv2d (stride 1, "same" padding), forward and forward + both gradients
+    (the backward counts twice the forward's 2 N O H W C/groups k^2 FLOPs)."""
+    f = lib.nn.functional
+    for n, c, hw, o, k, groups in sizes:
+        for dtype in dtypes:
+            dt = getattr(lib, dtype)
+            x = lib.randn(n, c, hw, hw, device="cuda").to(dt).requires_grad_(True)
+            w = lib.randn(o, c // groups, k, k, device="cuda").to(dt).requires_grad_(True)
+            go = lib.randn(n, o, hw, hw, device="cuda").to(dt)
+            flops = 2 * n * o * hw * hw * (c // groups) * k * k
+
+            def fwd():
+                with lib.no_grad():
+                    f.conv2d(x, w, padding=k // 2, groups=groups)
+
+            def fwd_bwd():
+                f.conv2d(x, w, padding=k // 2, groups=groups).backward(go)
+
+            name = f"conv2d N={n} C={c} {hw}x{hw} O={o} k={k} g={groups} {dtype}"
+            results.setdefault(f"{name} fwd (TFLOP/s)", {})[lib.__name__] = flops / device_seconds(lib, fwd, 5) / 1e12
+            results.setdefault(f"{name} fwd+bwd (TFLOP/s)", {})[lib.__name__] = (
+                3 * flops / device_seconds(lib, fwd_bwd, 5) / 1e12)
+
+
 def main() -> int:
     if not nabla.cuda.is_available():
         print("no CUDA device")
@@ -150,6 +183,10 @@ def main() -> int:
             attention_rows(lib, results)
         except Exception as e:  # noqa: BLE001 - reported, not fatal
             print(f"{name}: attention failed: {e!r}")
+        try:
+            conv_rows(lib, results)
+        except Exception as e:  # noqa: BLE001 - reported, not fatal
+            print(f"{name}: conv failed: {e!r}")
     print(f"GPU kernels, {N} elements (GB/s, fraction of that library's measured copy bandwidth), GEMM TFLOP/s")
     for case, row in results.items():
         cells = []
