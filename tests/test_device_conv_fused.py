@@ -11,7 +11,8 @@ Shapes stay small: the emulated CUDA device runs them in CI."""
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -43,17 +44,9 @@ CASES = {  # name: (N, C, H, W, O, (kh, kw), stride, padding, dilation, groups)
 }
 
 
-@contextmanager
 def composed():
-    old = os.environ.get("NABLA_CONV_FUSED")
-    os.environ["NABLA_CONV_FUSED"] = "0"
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["NABLA_CONV_FUSED"]
-        else:
-            os.environ["NABLA_CONV_FUSED"] = old
+    """The composed path for the calls inside."""
+    return mock.patch.dict(os.environ, {"NABLA_CONV_FUSED": "0"})
 
 
 def _round(a, dt):
