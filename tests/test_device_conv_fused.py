@@ -204,10 +204,11 @@ def test_conv1d_and_gradients_match_torch(dt):
     nd = FLOATS[dt][0]
     xv = nabla.tensor(np.ascontiguousarray(x.swapaxes(1, 2)), dtype=nd, device="cuda").transpose(1, 2)
     xv = xv.detach().requires_grad_(True)
-    nw, nb_ = (nabla.tensor(a, dtype=nd, device="cuda").requires_grad_(True) for a in (w, b))
-    y = F.conv1d(xv, nw, nb_, **args)
+    nw = nabla.tensor(w, dtype=nd, device="cuda").requires_grad_(True)
+    nb2 = nabla.tensor(np.repeat(b, 2), dtype=nd, device="cuda").requires_grad_(True)
+    y = F.conv1d(xv, nw, nb2[::2], **args)  # a strided bias
     (y * nabla.tensor(up, dtype=nd, device="cuda")).sum().backward()
-    for a, r in zip((y, xv.grad, nw.grad, nb_.grad), (ty, tx.grad, tw.grad, tb.grad)):
+    for a, r in zip((y, xv.grad, nw.grad, nb2.grad[::2]), (ty, tx.grad, tw.grad, tb.grad)):
         _close(a, r, dt)
 
 
@@ -236,3 +237,21 @@ def test_mismatched_devices():
         F.conv2d(x, nabla.ones(2, 3, 3, 3))
     with pytest.raises(RuntimeError, match="expected all tensors to be on the same device"):
         F.conv2d(x, nabla.ones(2, 3, 3, 3, device="cuda"), nabla.ones(2))
+
+
+def test_conv3d_through_the_2d_kernels():
+    """conv3d is composed from 2-d convolutions per depth tap (nn/_functional_3d.py): on CUDA they take the kernels."""
+    rng = np.random.default_rng(13)
+    x, w, b = rng.standard_normal((2, 4, 5, 6, 5)), rng.standard_normal((6, 2, 3, 2, 3)), rng.standard_normal(6)
+    args = dict(stride=(2, 1, 2), padding=(1, 0, 1), dilation=(1, 2, 1), groups=2)
+    tx, tw, tb = (torch.tensor(a, requires_grad=True) for a in (x, w, b))
+    ty = TF.conv3d(tx, tw, tb, **args)
+    up = rng.standard_normal(tuple(ty.shape))
+    (ty * torch.tensor(up)).sum().backward()
+    nx, nw, nb_ = (nabla.tensor(a, device="cuda").requires_grad_(True) for a in (x, w, b))
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        y = F.conv3d(nx, nw, nb_, **args)
+        (y * nabla.tensor(up, device="cuda")).sum().backward()
+    assert "nabla::matmul" not in {e.key for e in prof.key_averages()}
+    for a, r in zip((y, nx.grad, nw.grad, nb_.grad), (ty, tx.grad, tw.grad, tb.grad)):
+        _close(a, r, "float64")
