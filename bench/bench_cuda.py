@@ -4,8 +4,8 @@ copy, host time per launch, GEMM TFLOP/s, fused attention TFLOP/s, the fused
 nn kernels (softmax, layer/batch/group norm, cross_entropy and their backward,
 random fills, dropout) in the same units, and the optimizer step and
 clip_grad_norm_ over a GPT-2-small-sized parameter list (nabla's multi-tensor
-kernels against PyTorch's fused AdamW and foreach norm). Prints "no CUDA device"
-and exits 0 without one.
+kernels against PyTorch's fused AdamW and foreach norm), and convolution TFLOP/s.
+Prints "no CUDA device" and exits 0 without one.
 
 Targets: contiguous elementwise and reductions >= 0.9x of copy bandwidth
 (counting bytes read and written once each); host time per op <= PyTorch's;
@@ -176,6 +176,39 @@ def optim_rows(lib, results):
     del opt, ps
 
 
+CONV_SIZES = (  # (N, C, H=W, O, k, groups)
+    (32, 64, 56, 64, 3, 1),
+    (32, 256, 14, 256, 3, 1),
+    (32, 128, 28, 128, 1, 1),
+    (32, 128, 56, 128, 3, 128),  # depthwise
+)
+
+
+def conv_rows(lib, results, sizes=CONV_SIZES, dtypes=("float32", "bfloat16")):
+    """TFLOP/s of conv2d (stride 1, "same" padding), forward and forward + both gradients
+    (the backward counts twice the forward's 2 N O H W C/groups k^2 FLOPs)."""
+    f = lib.nn.functional
+    for n, c, hw, o, k, groups in sizes:
+        for dtype in dtypes:
+            dt = getattr(lib, dtype)
+            x = lib.randn(n, c, hw, hw, device="cuda").to(dt).requires_grad_(True)
+            w = lib.randn(o, c // groups, k, k, device="cuda").to(dt).requires_grad_(True)
+            go = lib.randn(n, o, hw, hw, device="cuda").to(dt)
+            flops = 2 * n * o * hw * hw * (c // groups) * k * k
+
+            def fwd():
+                with lib.no_grad():
+                    f.conv2d(x, w, padding=k // 2, groups=groups)
+
+            def fwd_bwd():
+                f.conv2d(x, w, padding=k // 2, groups=groups).backward(go)
+
+            name = f"conv2d N={n} C={c} {hw}x{hw} O={o} k={k} g={groups} {dtype}"
+            results.setdefault(f"{name} fwd (TFLOP/s)", {})[lib.__name__] = flops / device_seconds(lib, fwd, 5) / 1e12
+            results.setdefault(f"{name} fwd+bwd (TFLOP/s)", {})[lib.__name__] = (
+                3 * flops / device_seconds(lib, fwd_bwd, 5) / 1e12)
+
+
 def main() -> int:
     if not nabla.cuda.is_available():
         print("no CUDA device")
@@ -218,6 +251,10 @@ def main() -> int:
             optim_rows(lib, results)
         except Exception as e:  # noqa: BLE001 - reported, not fatal
             print(f"{name}: optimizer step failed: {e!r}")
+        try:
+            conv_rows(lib, results)
+        except Exception as e:  # noqa: BLE001 - reported, not fatal
+            print(f"{name}: conv failed: {e!r}")
     print(f"GPU kernels, {N} elements (GB/s, fraction of that library's measured copy bandwidth), GEMM TFLOP/s")
     for case, row in results.items():
         cells = []

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 10
+#define NB_PLUGIN_ABI 11
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -562,9 +562,38 @@ typedef struct nb_bk_optim {
     int64_t workspace_bytes;
 } nb_bk_optim;
 
-/* Plans of families whose kernels are not behind a slot yet (declared so the
- * slots below have their final types; each is defined with its first kernel). */
-struct nb_bk_conv;    /* conv forward and gradients */
+/* One 2-d convolution pass (nb_backend.conv) of geometry
+ *   x [N, C, H, W], w [O, C / groups, kh, kw], y [N, O, OH, OW],
+ *   y[n, o, p, q] = bias[o] + sum_{c, i, j} w[o, c, i, j] x[n, c, p sh - pt + i dh, q sw - pl + j dw]
+ * (rows and columns outside x read 0). kind says which operand is computed from the
+ * other two: NB_CONV_FORWARD writes y from x, w (and bias); NB_CONV_INPUT_GRAD writes
+ * dx [N, C, H, W] from dy and w (plus bias[c] when given: a transposed convolution's
+ * forward); NB_CONV_WEIGHT_GRAD writes dw [O, C / groups, kh, kw] from dy and x. Inputs
+ * are read through their strides (elements; any layout), the output is contiguous.
+ * Every operand has dtype (a float type; half types accumulate in float32). The weight
+ * gradient reduces over N * OH * OW in `splits` fixed slices whose partial sums go to
+ * workspace (splits * O * C / groups * kh * kw of float, double for NB_F64; unused
+ * when splits is 1) and are added in slice order: no atomics, results repeat bit for bit. */
+enum { NB_CONV_FORWARD, NB_CONV_INPUT_GRAD, NB_CONV_WEIGHT_GRAD };
+
+typedef struct nb_bk_conv_operand {
+    void* data;         /* the element at index 0 */
+    int64_t s[4];       /* strides of the 4 dims */
+} nb_bk_conv_operand;
+
+typedef struct nb_bk_conv {
+    const char* name;   /* the op, for messages */
+    int32_t kind;       /* NB_CONV_* */
+    int32_t dtype;      /* NB_F32, NB_F64, NB_F16 or NB_BF16 */
+    int64_t N, C, H, W, O, kh, kw, OH, OW;
+    int64_t sh, sw, pt, pl, dh, dw, groups;
+    nb_bk_conv_operand x, w, dy;  /* the inputs the kind reads */
+    const void* bias;   /* contiguous [O] (forward) or [C] (input gradient), or NULL */
+    void* out;          /* contiguous y, dx or dw */
+    int64_t splits;     /* weight gradient: >= 1 */
+    void* workspace;
+} nb_bk_conv;
+
 
 /* A device backend. The CPU table fills only the first block; the CUDA plugin
  * fills everything. Streams and events are the backend's native handles (NULL is

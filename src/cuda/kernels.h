@@ -38,6 +38,9 @@ cudaError_t nb_cuda_lines(const nb_bk_lines* args, cudaStream_t stream);
 // One sort kernel (see nb_bk_sort, sort_plan.h); queued on stream.
 cudaError_t nb_cuda_sort(const nb_bk_sort* args, cudaStream_t stream);
 
+// One convolution pass as an implicit GEMM: forward, input or weight gradient (see nb_bk_conv); queued on stream.
+cudaError_t nb_cuda_conv(const nb_bk_conv* args, cudaStream_t stream);
+
 // Fused scaled-dot-product attention, forward or backward (see nb_bk_attention); queued on stream.
 cudaError_t nb_cuda_attention(const nb_bk_attention* args, cudaStream_t stream);
 // One random fill (see nb_bk_rng); a bernoulli probability outside [0, 1] is recorded

@@ -380,6 +380,12 @@ nb_status sort(int32_t device, const nb_bk_sort* plan, void* stream) {
     return NB_OK;
 }
 
+nb_status conv(int32_t device, const nb_bk_conv* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    TRY(nb_cuda_conv(plan, as_stream(stream)));
+    return NB_OK;
+}
+
 nb_status attention(int32_t device, const nb_bk_attention* plan, void* stream) {
     TRY(cudaSetDevice(device));
     TRY(nb_cuda_attention(plan, as_stream(stream)));
@@ -444,6 +450,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->lines = lines;
     backend->pool = pool;
     backend->sort = sort;
+    backend->conv = conv;
     backend->attention = attention;
     backend->rng = rng;
     backend->norm = norm;

@@ -18,12 +18,14 @@
  * (col2im); the weight gradient one GEMM per (image, group, tile) of
  * grad_output x im2col(input)^T, accumulated per thread, then summed.
  *
- * Devices without convolution kernels run every convolution, transposed ones
- * included, as a composition of device ops (conv_composed.c).
+ * On a device, every convolution, transposed ones included, runs as the device's
+ * implicit-GEMM kernels (conv_fused.c) where they take it, else as a composition
+ * of device ops (conv_composed.c).
  *
  * float16/bfloat16 compute in float32. */
 #include "conv.h"
 #include "conv_composed.h"
+#include "conv_fused.h"
 #include "conv_direct.h"
 #include "nn_common.h"
 
@@ -427,7 +429,12 @@ static nb_status run_conv(const char* op, int sd, bool transposed, const nb_tens
     int64_t shape[4] = {g.N, g.O, g.OH, g.OW};
     if (sd == 1) shape[2] = g.OW;
     nb_tensor *x = NULL, *w = NULL, *b = NULL, *y = NULL;
-    if (input->storage->device_type != NB_CPU) { /* no convolution kernels there: composed */
+    if (input->storage->device_type != NB_CPU && nn_conv_fused_takes(&g, input, weight, bias)) {
+        st = transposed ? nn_conv_transpose_fused(op, &g, input, weight, bias, shape, sd + 2, &y)
+                        : nn_conv_fused(op, NB_CONV_FORWARD, &g, input, weight, bias, shape, sd + 2, &y);
+        return st == NB_OK ? nn_deliver(op, y, input->dtype, dst, out) : st;
+    }
+    if (input->storage->device_type != NB_CPU) { /* not taken by the device's kernels: composed */
         st = transposed ? nn_conv_transpose_composed(&g, input, weight, bias, kd, &y)
                         : nn_conv_composed(&g, input, weight, bias, kd, &y);
         if (st == NB_OK) st = nb_tensor_reshape(y, shape, sd + 2, &x);
@@ -656,9 +663,12 @@ nb_status nbi_conv2d_backward_input(const nb_tensor* grad_output, const nb_tenso
     if (weight->shape[0] != g.O)
         return nb_error(NB_ERR_SHAPE, "%s: weight %s does not match grad_output %s", op,
                         nb_shape_str(weight->shape, 4), nb_shape_str(grad_output->shape, 4));
-    if (weight->storage->device_type != NB_CPU) { /* no convolution kernels there: composed */
+    if (weight->storage->device_type != NB_CPU) { /* the device's kernels, else composed */
         nb_tensor* y = NULL;
-        st = nn_conv_backward_input_composed(&g, grad_output, weight, kd, &y);
+        const int64_t shape[4] = {g.N, g.C, g.H, g.W};
+        st = nn_conv_fused_takes(&g, grad_output, weight, NULL)
+                 ? nn_conv_fused(op, NB_CONV_INPUT_GRAD, &g, grad_output, weight, NULL, shape, 4, &y)
+                 : nn_conv_backward_input_composed(&g, grad_output, weight, kd, &y);
         return st == NB_OK ? nn_deliver(op, y, grad_output->dtype, dst, out) : st;
     }
     if (g.sh == 1 && g.sw == 1 && g.OH == g.H + padding[0] + padding[2] - (g.kh - 1) * g.dh &&
@@ -699,9 +709,12 @@ nb_status nbi_conv2d_backward_weight(const nb_tensor* grad_output, const nb_tens
     if (input->shape[0] != g.N)
         return nb_error(NB_ERR_SHAPE, "%s: input %s and grad_output %s have different batch sizes", op,
                         nb_shape_str(input->shape, 4), nb_shape_str(grad_output->shape, 4));
-    if (input->storage->device_type != NB_CPU) { /* no convolution kernels there: composed */
+    if (input->storage->device_type != NB_CPU) { /* the device's kernels, else composed */
         nb_tensor* r = NULL;
-        st = nn_conv_backward_weight_composed(&g, grad_output, input, kd, &r);
+        const int64_t shape[4] = {g.O, g.C / groups, g.kh, g.kw};
+        st = nn_conv_fused_takes(&g, grad_output, input, NULL)
+                 ? nn_conv_fused(op, NB_CONV_WEIGHT_GRAD, &g, grad_output, input, NULL, shape, 4, &r)
+                 : nn_conv_backward_weight_composed(&g, grad_output, input, kd, &r);
         return st == NB_OK ? nn_deliver(op, r, grad_output->dtype, dst, out) : st;
     }
     const int64_t G = groups, Kg = g.C / G * g.kh * g.kw, HW = g.OH * g.OW;
