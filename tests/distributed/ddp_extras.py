@@ -1,6 +1,8 @@
 """DDP communication hooks and Join (uneven inputs), run by worker.py on every rank: gradients against the
-same training in one process in float64."""
+same training in one process in float64. NABLA_DIST_DEVICE=cuda runs them on CUDA (the nccl backend)."""
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -11,18 +13,20 @@ from nabla.distributed.algorithms import Join
 from nabla.distributed.algorithms.ddp_comm_hooks import default_hooks as hooks
 from nabla.futures import Future, collect_all
 
+DEV = os.environ.get("NABLA_DIST_DEVICE", "cpu")
+
 
 def make_model(seed, norm=False):
     nb.manual_seed(seed)
     layers = [nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 3)]
     if norm:
         layers.insert(1, nn.BatchNorm1d(16))
-    return nn.Sequential(*layers).double()
+    return nn.Sequential(*layers).double().to(DEV)
 
 
 def data(k, rows):
     g = np.random.default_rng(k)
-    return nb.from_numpy(g.standard_normal((rows, 6))), nb.from_numpy(g.standard_normal((rows, 3)))
+    return nb.from_numpy(g.standard_normal((rows, 6))).to(DEV), nb.from_numpy(g.standard_normal((rows, 3))).to(DEV)
 
 
 def loss_of(model, x, y):
@@ -112,12 +116,12 @@ def register(check, R, N):
         ddp.register_builtin_comm_hook(dist.BuiltinCommHookType.FP16_COMPRESS)
         loss_of(ddp, X[mine], Y[mine]).backward()
         assert 0 < grad_diff(model, reference()) <= 2e-3 * scale
-        t = nb.full((3,), float(R + 1))
+        t = nb.full((3,), float(R + 1), device=DEV)
         fut = dist.all_reduce(t, async_op=True).get_future()
         chained = fut.then(lambda f: f.value()[0] * 2)
         assert chained.wait().tolist() == [N * (N + 1)] * 3 and fut.done()
         assert fut.value()[0] is t
-        u = nb.ones(2)
+        u = nb.ones(2, device=DEV)
         both = collect_all([dist.all_reduce(u, async_op=True).get_future(), Future()])
         both._upstreams[1].set_result(None)
         assert [f.value() for f in both.wait()][0][0].tolist() == [N, N]
@@ -154,7 +158,7 @@ def register(check, R, N):
             diff = max(float((p - q).abs().max()) for p, q in zip(model.parameters(), ref.parameters()))
             assert diff < 1e-12, diff
             # the group is still in step: a collective after the context manager matches on every rank
-            t = nb.ones(1)
+            t = nb.ones(1, device=DEV)
             dist.all_reduce(t)
             assert t.item() == N
 
@@ -175,7 +179,7 @@ def register(check, R, N):
         train_joined(ddp, model)
         for t in list(model.parameters()) + list(model.buffers()):
             everyone = [None] * N
-            dist.all_gather_object(everyone, t.detach().to(nb.float64).numpy().tolist())
+            dist.all_gather_object(everyone, t.detach().to(nb.float64).cpu().numpy().tolist())
             assert all(e == everyone[0] for e in everyone)
 
     @check("join", "throw_on_early_termination")
@@ -188,7 +192,7 @@ def register(check, R, N):
         except RuntimeError as e:
             want = "exhausted all inputs" if R == 0 else "Detected at least one rank that exhausted inputs"
             assert want in str(e), e
-        t = nb.ones(1)
+        t = nb.ones(1, device=DEV)
         dist.all_reduce(t)  # still in step
         assert t.item() == N
 

@@ -74,7 +74,7 @@ class DistributedDataParallel(Module, Joinable):
     def _find_common_rank(self, candidate: bool) -> int:
         """The highest group rank among those that pass candidate=True (the authoritative copy under Join)."""
         from ... import distributed as dist, tensor
-        rank = tensor([dist.get_rank(self.process_group) if candidate else -1])
+        rank = tensor([dist.get_rank(self.process_group) if candidate else -1], device=self.join_device)
         dist.all_reduce(rank, op=dist.ReduceOp.MAX, group=self.process_group)
         if rank.item() == -1:
             raise ValueError("BUG! Expected rank_cond to be true for at least one process.")
@@ -162,7 +162,8 @@ class DistributedDataParallel(Module, Joinable):
             self._pending.append(work)
         self._sync_buffers()
         if self._join_config.enable:  # tells the joined ranks whether this backward reduces gradients
-            flag = ones(1) if self.require_backward_grad_sync and is_grad_enabled() else zeros(1)
+            sync = self.require_backward_grad_sync and is_grad_enabled()
+            flag = ones(1, device=self.join_device) if sync else zeros(1, device=self.join_device)
             self._pending.append(dist.all_reduce(flag, group=self.process_group, async_op=True))
         return self.module(*inputs, **kwargs)
 
@@ -190,8 +191,10 @@ class DistributedDataParallel(Module, Joinable):
 
     @property
     def join_device(self):
+        """The parameters' device: the join collectives run on the group's backend for it."""
         from ... import device
-        return device("cpu")
+        params = self.reducer.params
+        return params[0].device if params else device("cpu")
 
     @property
     def join_process_group(self):
@@ -225,7 +228,7 @@ class _DDPJoinHook(JoinHook):
         ddp = self.ddp
         ddp._drain_pending()
         ddp._sync_buffers(joined=True)
-        flag = zeros(1)
+        flag = zeros(1, device=ddp.join_device)
         dist.all_reduce(flag, group=ddp.process_group)
         if flag.item() != 0:  # some rank still training reduces gradients in this backward
             ddp.reducer.shadow(ddp.find_unused_parameters)
