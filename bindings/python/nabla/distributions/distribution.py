@@ -148,3 +148,15 @@ class Distribution:
         args = ", ".join(f"{p}: {self.__dict__[p] if self.__dict__[p].numel() == 1 else self.__dict__[p].size()}"
                          for p in names)
         return self.__class__.__name__ + "(" + args + ")"
+
+
+class _CenteredAtLoc:
+    """Mean and mode both at the loc parameter (Normal, Laplace, the multivariate normals, VonMises)."""
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
