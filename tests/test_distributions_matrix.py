@@ -217,6 +217,27 @@ def test_wishart_samples_and_rsample_gradient():
     np.testing.assert_allclose(df.grad.numpy(), COV3.sum(axis=(1, 2)), rtol=0.05)
 
 
+def test_wishart_redraws_singular_samples_with_a_warning():
+    dist = D.Wishart(4.0, covariance_matrix=nabla.tensor(COV3))
+    real = dist._bartlett_sampling
+    calls = []
+
+    def first_singular(sample_shape=()):
+        x = real(sample_shape)
+        calls.append(1)
+        return x * 0 if len(calls) == 1 else x  # the first draw: all zero, not positive definite
+
+    dist._bartlett_sampling = first_singular
+    with pytest.warns(UserWarning, match="Singular sample detected"):
+        x = dist.rsample((3,))
+    assert len(calls) == 2 and bool(D.constraints.positive_definite.check(x).all())
+    calls.clear()
+    dist._bartlett_sampling = lambda sample_shape=(): calls.append(1) or real(sample_shape) * 0
+    with pytest.warns(UserWarning, match="Singular sample detected"):
+        x = dist.rsample((3,), max_try_correction=2)
+    assert len(calls) == 3 and not bool(D.constraints.positive_definite.check(x).any())
+
+
 def test_wishart_expand_and_validation():
     dist = D.Wishart(3.0, covariance_matrix=nabla.tensor(COV3))
     assert dist.batch_shape == (2,) and dist.df.shape == ()

@@ -1,5 +1,6 @@
 """Distribution: the base class of torch.distributions, with its shapes, argument
-validation (on by default, as PyTorch under __debug__) and sampling protocol."""
+validation (on by default, as PyTorch under __debug__) and sampling protocol; _CenteredAtLoc, the mean and
+mode of the distributions centred at their loc."""
 from __future__ import annotations
 
 from .._size import Size
