@@ -8,7 +8,8 @@ import numbers
 from .._size import Size
 from . import constraints
 from ._gamma import standard_gamma
-from .distribution import Distribution
+from .distribution import Distribution, _CenteredAtLoc
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Normal", "Uniform", "Exponential", "Laplace", "Gamma", "Beta", "Dirichlet"]
@@ -36,7 +37,7 @@ def _eps_shape(self, sample_shape):
     return self._extended_shape(sample_shape), p.dtype, p.device
 
 
-class _LocScale(Distribution):
+class _LocScale(_CenteredAtLoc, Distribution):
     """A real distribution given by a location and a positive scale (Normal, Laplace)."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
@@ -51,17 +52,19 @@ class _LocScale(Distribution):
     def expand(self, batch_shape, _instance=None):
         return _expand_params(self, type(self), ("loc", "scale"), batch_shape, _instance)
 
-    @property
-    def mean(self):
-        return self.loc
 
-    @property
-    def mode(self):
-        return self.loc
-
-
-class Normal(_LocScale):
+class Normal(_LocScale, ExponentialFamily):
     """Normal(loc, scale): the Gaussian with mean loc and standard deviation scale."""
+
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self) -> tuple:
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x, y):
+        nb = _nb()
+        return -0.25 * x.pow(2) / y + 0.5 * nb.log(-math.pi / y)
 
     @property
     def stddev(self):
@@ -155,7 +158,7 @@ class Uniform(Distribution):
         return (self.high - self.low).log()
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
     """Exponential(rate): density rate * exp(-rate x) on x >= 0."""
 
     arg_constraints = {"rate": constraints.positive}
@@ -208,6 +211,15 @@ class Exponential(Distribution):
     def entropy(self):
         return 1.0 - self.rate.log()
 
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self) -> tuple:
+        return (-self.rate,)
+
+    def _log_normalizer(self, x):
+        return -(-x).log()
+
 
 class Laplace(_LocScale):
     """Laplace(loc, scale): density exp(-|x - loc| / scale) / (2 scale)."""
@@ -245,7 +257,7 @@ class Laplace(_LocScale):
         return 1 + (2 * self.scale).log()
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """Gamma(concentration, rate): density rate^c x^(c-1) exp(-rate x) / Gamma(c) on x >= 0."""
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
@@ -296,8 +308,17 @@ class Gamma(Distribution):
         c = self.concentration
         return c - self.rate.log() + nb.lgamma(c) + (1.0 - c) * nb.digamma(c)
 
+    _mean_carrier_measure = 0
 
-class Dirichlet(Distribution):
+    @property
+    def _natural_params(self) -> tuple:
+        return (self.concentration - 1, -self.rate)
+
+    def _log_normalizer(self, x, y):
+        return _nb().lgamma(x + 1) + (x + 1) * (-y.reciprocal()).log()
+
+
+class Dirichlet(ExponentialFamily):
     """Dirichlet(concentration): distributions over the simplex of the last dimension's size."""
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
@@ -355,8 +376,15 @@ class Dirichlet(Distribution):
         a0 = c.sum(-1)
         return nb.lgamma(c).sum(-1) - nb.lgamma(a0) - (k - a0) * nb.digamma(a0) - ((c - 1.0) * nb.digamma(c)).sum(-1)
 
+    @property
+    def _natural_params(self) -> tuple:
+        return (self.concentration,)
 
-class Beta(Distribution):
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - _nb().lgamma(x.sum(-1))
+
+
+class Beta(ExponentialFamily):
     """Beta(concentration1, concentration0): on [0, 1], the first coordinate of a Dirichlet of the two."""
 
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
@@ -413,3 +441,11 @@ class Beta(Distribution):
 
     def entropy(self):
         return self._dirichlet.entropy()
+
+    @property
+    def _natural_params(self) -> tuple:
+        return (self.concentration1, self.concentration0)
+
+    def _log_normalizer(self, x, y):
+        nb = _nb()
+        return nb.lgamma(x) + nb.lgamma(y) - nb.lgamma(x + y)

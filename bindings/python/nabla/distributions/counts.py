@@ -10,6 +10,7 @@ from . import constraints
 from .continuous import Gamma
 from .discrete import Categorical, _BinaryProbs
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property
 
 __all__ = ["Binomial", "Multinomial", "NegativeBinomial", "Poisson"]
@@ -20,7 +21,7 @@ def _nb():
     return nabla
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     """Poisson(rate): P(k) = rate^k e^-rate / k!."""
 
     arg_constraints = {"rate": constraints.nonnegative}
@@ -60,6 +61,13 @@ class Poisson(Distribution):
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
         return value.xlogy(rate) - rate - (value + 1).lgamma()
+
+    @property
+    def _natural_params(self) -> tuple:
+        return (self.rate.log(),)
+
+    def _log_normalizer(self, x):
+        return x.exp()
 
 
 class _CountProbs(_BinaryProbs, Distribution):

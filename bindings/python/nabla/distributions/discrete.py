@@ -8,6 +8,7 @@ from .._size import Size
 from .._tensor import Tensor
 from . import constraints
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli", "Categorical", "OneHotCategorical"]
@@ -39,7 +40,7 @@ class _BinaryProbs:
         return logits_to_probs(self.logits, is_binary=True)
 
 
-class Bernoulli(_BinaryProbs, Distribution):
+class Bernoulli(_BinaryProbs, ExponentialFamily):
     """Bernoulli(probs=None, logits=None): 1 with probability probs (= sigmoid(logits)), else 0."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -101,6 +102,15 @@ class Bernoulli(_BinaryProbs, Distribution):
     def entropy(self):
         nb = _nb()
         return nb.nn.functional.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self) -> tuple:
+        return (_nb().logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return _nb().log1p(x.exp())
 
     def enumerate_support(self, expand: bool = True):
         nb = _nb()

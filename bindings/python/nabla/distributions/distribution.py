@@ -1,5 +1,6 @@
 """Distribution: the base class of torch.distributions, with its shapes, argument
-validation (on by default, as PyTorch under __debug__) and sampling protocol."""
+validation (on by default, as PyTorch under __debug__) and sampling protocol; _CenteredAtLoc, the mean and
+mode of the distributions centred at their loc."""
 from __future__ import annotations
 
 from .._size import Size
@@ -148,3 +149,15 @@ class Distribution:
         args = ", ".join(f"{p}: {self.__dict__[p] if self.__dict__[p].numel() == 1 else self.__dict__[p].size()}"
                          for p in names)
         return self.__class__.__name__ + "(" + args + ")"
+
+
+class _CenteredAtLoc:
+    """Mean and mode both at the loc parameter (Normal, Laplace, the multivariate normals, VonMises)."""
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc

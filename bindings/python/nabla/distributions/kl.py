@@ -6,6 +6,7 @@ import math
 from .continuous import Beta, Dirichlet, Exponential, Gamma, Laplace, Normal, Uniform
 from .counts import Binomial, Poisson
 from .discrete import Bernoulli, Categorical, OneHotCategorical
+from .exp_family import ExponentialFamily
 from .independent import Independent
 from .multivariate_normal import MultivariateNormal
 from .utils import broadcast_shapes, diagonal_last, sum_rightmost
@@ -174,6 +175,22 @@ def _kl_multivariatenormal_multivariatenormal(p, q):
     term3 = nb.linalg.solve_triangular(Lq_d, diff.expand(tuple(batch_d) + (n,)).unsqueeze(-1),
                                        upper=False).squeeze(-1).pow(2).sum(-1)
     return half_term1 + 0.5 * (term2 + term3 - n)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    """The Bregman divergence of the log normalizer: F(theta_q) - F(theta_p) - <theta_q - theta_p, grad F(theta_p)>."""
+    if type(p) is not type(q):
+        raise NotImplementedError("The cross KL-divergence between different exponential families cannot be "
+                                  "computed using Bregman divergences")
+    p_nparams = [t.detach().requires_grad_() for t in p._natural_params]
+    q_nparams = q._natural_params
+    lg_normal = p._log_normalizer(*p_nparams)
+    gradients = _nb().autograd.grad(lg_normal.sum(), p_nparams, create_graph=True)
+    result = q._log_normalizer(*q_nparams) - lg_normal
+    for pnp, qnp, g in zip(p_nparams, q_nparams, gradients):
+        result = result - sum_rightmost((qnp - pnp) * g, len(q.event_shape))
+    return result
 
 
 @register_kl(Independent, Independent)
