@@ -1,11 +1,12 @@
 """KL divergences within one family, as PyTorch has them: Cauchy, Gumbel, HalfNormal, Pareto (infinite where
-p's support starts below q's), Geometric, TransformedDistribution pairs with equal transforms, and HalfCauchy
-(through Cauchy, where PyTorch's dispatch takes it)."""
+p's support starts below q's), Geometric, TransformedDistribution pairs with equal transforms, and HalfCauchy and
+Weibull (where PyTorch's dispatch takes them: its versions are TransformedDistributions)."""
 from __future__ import annotations
 
-from .continuous_more import _EULER, Cauchy, Geometric, Gumbel, HalfCauchy, HalfNormal, Pareto
+from .continuous_more import _EULER, Cauchy, Geometric, Gumbel, HalfCauchy, HalfNormal, Pareto, Weibull
 from .kl import _inf_where, kl_divergence, register_kl
 from .transformed_distribution import TransformedDistribution
+from .transforms import AffineTransform, PowerTransform
 
 
 @register_kl(Cauchy, Cauchy)
@@ -60,3 +61,14 @@ def _kl_transformed_transformed(p, q):
         raise NotImplementedError
     return kl_divergence(p.base_dist, q.base_dist)
 
+
+
+@register_kl(Weibull, Weibull)
+def _kl_weibull_weibull(p, q):
+    """PyTorch's Weibull is Exponential(1) through x^(1/k) then scale * x: its TransformedDistribution rule gives
+    the bases' KL, 0, when both chains are equal, and refuses otherwise."""
+    def chain(d):
+        return [PowerTransform(d.concentration.reciprocal()), AffineTransform(0, d.scale)]
+    if chain(p) != chain(q):
+        raise NotImplementedError
+    return p.scale.new_zeros(p.scale.shape)
