@@ -15,7 +15,8 @@ from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .independent import Independent
 from .kl import kl_divergence, register_kl
-from . import kl_continuous_bernoulli, kl_lowrank  # noqa: F401 - their registrations
+from . import (kl_bounded, kl_continuous_bernoulli, kl_infinite, kl_lowrank, kl_positive,  # noqa: F401 - their
+               kl_real_line, kl_same_family)  # registrations
 from .multivariate_normal import MultivariateNormal
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .von_mises import VonMises

@@ -105,6 +105,13 @@ class Transform:
         return self.__class__.__name__ + "()"
 
 
+def _all_equal(a, b) -> bool:
+    """a == b for numbers, every element equal for tensors (broadcast)."""
+    if isinstance(a, numbers.Number) and isinstance(b, numbers.Number):
+        return a == b
+    return bool((_nb().as_tensor(a) == b).all().item())
+
+
 class _InverseTransform(Transform):
     def __init__(self, transform: Transform) -> None:
         super().__init__(cache_size=transform._cache_size)
@@ -132,6 +139,11 @@ class _InverseTransform(Transform):
 
     def __call__(self, x):
         return self._inv._inv_call(x)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _InverseTransform) and self._inv == other._inv
+
+    __hash__ = Transform.__hash__
 
     def log_abs_det_jacobian(self, x, y):
         return -self._inv.log_abs_det_jacobian(y, x)
@@ -288,6 +300,11 @@ class PowerTransform(Transform):
     def sign(self):
         return self.exponent.sign() if hasattr(self.exponent, "sign") else math.copysign(1, self.exponent)
 
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PowerTransform) and _all_equal(self.exponent, other.exponent)
+
+    __hash__ = Transform.__hash__
+
     def _call(self, x):
         return x.pow(self.exponent)
 
@@ -384,6 +401,12 @@ class AffineTransform(Transform):
         if self._cache_size == cache_size:
             return self
         return AffineTransform(self.loc, self.scale, self._event_dim, cache_size=cache_size)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, AffineTransform) and _all_equal(self.loc, other.loc)
+                and _all_equal(self.scale, other.scale))
+
+    __hash__ = Transform.__hash__
 
     @property
     def event_dim(self) -> int:

@@ -1,4 +1,5 @@
-"""kl_divergence(p, q) and register_kl, with the closed forms PyTorch has for the common pairs."""
+"""kl_divergence(p, q) and register_kl, with the closed forms PyTorch has for same-family pairs; the kl_*.py files
+beside it register the rest of PyTorch's pairs (imported by the package)."""
 from __future__ import annotations
 
 import math

@@ -8,6 +8,7 @@ from .continuous import Beta, Exponential, Gamma, Laplace, Normal, Uniform
 from .continuous_bernoulli import ContinuousBernoulli
 from .continuous_more import Gumbel, Pareto
 from .kl import register_kl
+from .kl_infinite import register_infinite
 
 
 def _nb():
@@ -67,13 +68,10 @@ def _kl_continuous_bernoulli_uniform(p, q):
     return nb.where(outside, _infinite_like(result), result)
 
 
-@register_kl(ContinuousBernoulli, Pareto)
-@register_kl(Exponential, ContinuousBernoulli)
-@register_kl(Gamma, ContinuousBernoulli)
-@register_kl(Gumbel, ContinuousBernoulli)
-@register_kl(Laplace, ContinuousBernoulli)
-@register_kl(Normal, ContinuousBernoulli)
-@register_kl(Pareto, ContinuousBernoulli)
-def _kl_infinity(p, q):
-    """q's support misses part of p's: infinite over p's batch."""
-    return _infinite_like(p.mean)
+register_infinite(ContinuousBernoulli, "probs", Pareto)
+register_infinite(Exponential, "rate", ContinuousBernoulli)
+register_infinite(Gamma, "concentration", ContinuousBernoulli)
+register_infinite(Gumbel, "loc", ContinuousBernoulli)
+register_infinite(Laplace, "loc", ContinuousBernoulli)
+register_infinite(Normal, "loc", ContinuousBernoulli)
+register_infinite(Pareto, "scale", ContinuousBernoulli)
