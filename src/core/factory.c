@@ -164,12 +164,22 @@ NB_API nb_status nb_arange(double start, double end, double step, int32_t dtype,
 }
 
 /* PyTorch's symmetric formula: the first half counts up from start, the second
- * half down from end, so both endpoints are exact. */
+ * half down from end, so both endpoints are exact. Each value is one fused
+ * multiply-add, rounded once, as in PyTorch's vectorised CPU builds. */
 static double linspace_at(const double* p, int64_t i) {
     const double start = p[0], end = p[1], step = p[2];
     const int64_t steps = (int64_t)p[3];
     if (steps == 1) return start;
-    return i < steps / 2 ? start + step * (double)i : end - step * (double)(steps - 1 - i);
+    return i < steps / 2 ? fma(step, (double)i, start) : fma(-step, (double)(steps - 1 - i), end);
+}
+
+/* float32 in float arithmetic, as PyTorch's kernel, so the values agree to the bit. */
+static double linspace_f32_at(const double* p, int64_t i) {
+    const float start = (float)p[0], end = (float)p[1];
+    const int64_t steps = (int64_t)p[3];
+    if (steps == 1) return start;
+    const float step = (end - start) / (float)(steps - 1);
+    return i < steps / 2 ? fmaf(step, (float)i, start) : fmaf(-step, (float)(steps - 1 - i), end);
 }
 
 NB_API nb_status nb_linspace(double start, double end, int64_t steps, int32_t dtype, int32_t device_type,
@@ -181,7 +191,8 @@ NB_API nb_status nb_linspace(double start, double end, int64_t steps, int32_t dt
                         (long long)steps);
     const double params[4] = {start, end, steps > 1 ? (end - start) / (double)(steps - 1) : 0.0,
                               (double)steps};
-    return create_1d(op, steps, dtype, device_type, device_index, linspace_at, params, out);
+    return create_1d(op, steps, dtype, device_type, device_index, dtype == NB_F32 ? linspace_f32_at : linspace_at,
+                     params, out);
 }
 
 NB_API nb_status nb_eye(int64_t n, int64_t m, int32_t dtype, int32_t device_type, int32_t device_index,
