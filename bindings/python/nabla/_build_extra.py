@@ -1,6 +1,6 @@
 """torch functions that build, split or count, written as compositions of nabla ops: block_diag,
 cartesian_prod, combinations, vander, rot90, diagflat, the window functions (hann, hamming,
-blackman, bartlett), histc, histogram, bincount, bucketize / searchsorted (the C op nb_searchsorted, a
+blackman, bartlett), histc, bincount, bucketize / searchsorted (the C op nb_searchsorted, a
 binary search per value) and isin (a sort and a search), hsplit / vsplit /
 dsplit, split_with_sizes, ravel, scalar_tensor, asarray, kaiser_window and torch.i0 (special's
 composition), and the in-place spellings of
@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from collections import namedtuple
 
 from ._dtype import bool_ as _bool
 from ._lib import lib
@@ -18,7 +17,7 @@ from ._tensor import Tensor, _call
 from .special._bessel import i0
 
 __all__ = ["block_diag", "cartesian_prod", "combinations", "vander", "rot90", "diagflat", "hann_window",
-           "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "i0", "histc", "histogram", "bincount", "bucketize", "searchsorted",
+           "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "i0", "histc", "bincount", "bucketize", "searchsorted",
            "isin", "hsplit", "vsplit", "dsplit", "split_with_sizes", "ravel", "scalar_tensor", "asarray", "positive"]
 
 
@@ -206,44 +205,6 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor: 
         0, pos, nb.ones(x.numel(), dtype=input.dtype, device=input.device))
     result = counts[:bins]
     return result if out is None else out.copy_(result)
-
-
-_histogram = namedtuple("histogram", ["hist", "bin_edges"])
-
-
-def histogram(input: Tensor, bins, *, range=None, weight: Tensor | None = None,  # noqa: A002 - PyTorch's name
-              density: bool = False, out=None):
-    """(hist, bin_edges): the counts (or summed weight) of input's elements in bins equal bins over range (the
-    data's range by default; a single value widens to +-0.5) or between the increasing edges of a 1-d tensor.
-    Elements outside are dropped; the last edge belongs to the last bin. density divides by count * width."""
-    nb = _nb()
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_torch_name(input.dtype)}'")
-    x = input.detach().reshape(-1)
-    if isinstance(bins, Tensor):
-        edges = bins.to(input.dtype)
-    else:
-        if range is not None:
-            lo, hi = float(range[0]), float(range[1])
-        elif x.numel():
-            lo, hi = float(x.amin()), float(x.amax())
-        else:
-            lo, hi = 0.0, 1.0
-        if lo > hi:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} for "
-                               f"dimension 0")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = nb.linspace(lo, hi, int(bins) + 1, dtype=input.dtype, device=input.device)
-    n = edges.shape[0] - 1
-    inside = (x >= edges[0]) & (x <= edges[-1])
-    pos = searchsorted(edges[1:-1].contiguous(), x, right=True) if n > 1 else nb.zeros_like(x, dtype=nb.int64)
-    pos = nb.where(inside, pos, nb.full_like(pos, n))  # the dropped ones go to a bin that is cut off
-    w = nb.ones_like(x) if weight is None else weight.reshape(-1).to(input.dtype)
-    hist = nb.zeros(n + 1, dtype=input.dtype, device=input.device).index_add(0, pos, w)[:n]
-    if density:
-        hist = hist / (hist.sum() * (edges[1:] - edges[:-1]))
-    return _histogram(hist, edges)
 
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

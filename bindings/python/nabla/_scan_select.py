@@ -1,7 +1,7 @@
 """torch functions that scan or select along a dim, written as compositions of nabla ops:
 logcumsumexp, cummax and cummin (log2(n) doubling steps of logaddexp / an ordered max, so
 early small values are not lost to the global max), kthvalue / median / nanmedian (through
-sort), aminmax, std_mean / var_mean, and the scatter family's value forms index_copy /
+sort), mode (a sort and two searches), aminmax, std_mean / var_mean, and the scatter family's value forms index_copy /
 index_fill / index_reduce, masked_scatter, take / put and the select / slice / diagonal
 scatters. Gradients come from the ops (cummax's through a gather at its indices, as PyTorch)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections import namedtuple
 
 from ._tensor import Tensor
 
-__all__ = ["logcumsumexp", "cummax", "cummin", "kthvalue", "median", "nanmedian", "aminmax", "std_mean", "var_mean",
+__all__ = ["logcumsumexp", "cummax", "cummin", "kthvalue", "median", "nanmedian", "mode", "aminmax", "std_mean", "var_mean",
            "index_copy", "index_fill", "index_reduce", "masked_scatter", "take", "put", "select_scatter",
            "slice_scatter", "diagonal_scatter"]
 
@@ -19,6 +19,7 @@ _cummin = namedtuple("cummin", ["values", "indices"])
 _kthvalue = namedtuple("kthvalue", ["values", "indices"])
 _median = namedtuple("median", ["values", "indices"])
 _nanmedian = namedtuple("nanmedian", ["values", "indices"])
+_mode = namedtuple("mode", ["values", "indices"])
 _aminmax = namedtuple("aminmax", ["min", "max"])
 
 
@@ -157,6 +158,35 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
             return _nb().full((), float("nan"), dtype=input.dtype, device=input.device)
         return _sorted_pick(input.reshape(-1), 0, False, _median_pick(True), "nanmedian")[0]
     return _nanmedian(*_sorted_pick(input, dim, keepdim, _median_pick(True), "nanmedian"))
+
+
+def _mode_pick(s: Tensor, d: int) -> Tensor:
+    """The sorted position of the last copy of the most frequent value (the smallest on a tie) in s, sorted
+    along d: the length of each value's run is its rightmost minus its leftmost insertion place."""
+    rows = s.movedim(d, -1).contiguous()
+    if rows.dtype == _nb().bool:  # the search has no bool kernel
+        rows = rows.to(_nb().uint8)
+    right = _nb().searchsorted(rows, rows, right=True)
+    first_longest = (right - _nb().searchsorted(rows, rows)).argmax(-1, keepdim=True)
+    return (right.gather(-1, first_longest) - 1).movedim(-1, d)
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
+    """The most frequent value along dim (the smallest of those that tie) and the index of its last
+    occurrence (PyTorch's CPU index for all but NaN inputs); an empty input with a non-empty dim gives empty."""
+    nb = _nb()
+    d = _dim(dim, input.dim())
+    if input.numel() == 0 and input.dim() and input.shape[d]:
+        shape = [n for i, n in enumerate(input.shape) if keepdim or i != d]
+        if keepdim:
+            shape[d] = 1
+        return _mode(nb.empty(shape, dtype=input.dtype, device=input.device),
+                     nb.empty(shape, dtype=nb.int64, device=input.device))
+    values, indices = _sorted_pick(input, d, keepdim, _mode_pick, "mode")
+    if out is not None:
+        out[0].copy_(values)
+        out[1].copy_(indices)
+    return _mode(values, indices)
 
 
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):

@@ -8,8 +8,8 @@ no name is bound twice (tests/test_package_layout.py checks both).
 from __future__ import annotations
 
 from .autograd import engine as _engine, graph as _graph
-from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _factory, _indexing, _legacy, _linalg,
-               _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_extra, _torch_spellings, _unary,
+from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _factory, _histogram, _indexing, _legacy,
+               _linalg, _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_extra, _torch_spellings, _unary,
                _unique, cuda, linalg)
 from ._size import size_args
 from ._tensor import Tensor
@@ -98,7 +98,7 @@ _bind({name: _method(getattr(_reduce, name), name) for name in (
     "sum mean prod amax amin max min argmax argmin var std norm logsumexp all any cumsum cumprod softmax "
     "log_softmax").split()})
 _bind({"cumsum_": _scan_inplace("cumsum", _reduce.cumsum), "cumprod_": _scan_inplace("cumprod", _reduce.cumprod)})
-_bind(_functions(_scan_select, "logcumsumexp cummax cummin kthvalue median nanmedian aminmax index_copy index_fill "
+_bind(_functions(_scan_select, "logcumsumexp cummax cummin kthvalue median nanmedian mode aminmax index_copy index_fill "
                                "index_reduce masked_scatter take put select_scatter slice_scatter diagonal_scatter"))
 _bind({fn.__name__ + "_": _inplace(fn, fn.__name__) for fn in (
     _scan_select.index_copy, _scan_select.index_fill, _scan_select.index_reduce, _scan_select.masked_scatter,
@@ -201,7 +201,8 @@ _bind({
 _bind(_functions(_special, "lgamma digamma erfinv logit xlogy logaddexp logaddexp2 mvlgamma sinc"))
 _bind({"polygamma": lambda self, n: _special.polygamma(n, self)})
 _bind({name + "_": _inplace(getattr(_special, name), name) for name in "lgamma digamma erfinv logit xlogy sinc".split()})
-_bind(_functions(_build_extra, "rot90 diagflat histc histogram bincount hsplit vsplit dsplit split_with_sizes ravel "
+_bind(_functions(_histogram, "histogram"))
+_bind(_functions(_build_extra, "rot90 diagflat histc bincount hsplit vsplit dsplit split_with_sizes ravel "
                                "positive i0"))
 _bind({"sum_to_size": _build_extra._sum_to_size, "get_device": _build_extra._get_device})
 _bind(_functions(_aliases, "broadcast_to nansum nanmean frac hypot heaviside sgn deg2rad rad2deg signbit isposinf "
