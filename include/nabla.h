@@ -1065,6 +1065,12 @@ NB_API nb_status nb_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_ten
 /* X with A X = B (left 1) or X A = B (left 0), reading only the upper (upper 1) or lower triangle of A [..., n, n] (unitriangular 1: ones assumed on its diagonal); B is [..., n, k] (left) or [..., k, n], batch dims broadcast. A zero on the diagonal gives infinities and NaNs, not an error (BLAS trsm, as PyTorch). */
 NB_API nb_status nb_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out);
 
+/* The Bunch-Kaufman factorization A = L D L^T of each symmetric float32/float64 matrix of A [..., n, n], read from its lower triangle (LAPACK's sytrf, lower; hermitian is the same for real dtypes): LD [..., n, n] holds L below the diagonal and the 1x1 / 2x2 blocks of D on and next to it (zero above), pivots (int32 [..., n]) LAPACK's 1-based interchanges (negative for a 2x2 block), info (int32, A's batch shape) 0 or the position of a zero diagonal block of D, as PyTorch's ldl_factor_ex. */
+NB_API nb_status nb_linalg_ldl_factor_ex(const nb_tensor* A, int32_t hermitian, nb_tensor** LD, nb_tensor** pivots, nb_tensor** info);
+
+/* X with A X = B from nb_linalg_ldl_factor_ex's LD [..., n, n] and pivots [..., n] (any integer dtype) of A (LAPACK's sytrs); B is [..., n, k] of LD's dtype, batch dims broadcast. */
+NB_API nb_status nb_linalg_ldl_solve(const nb_tensor* LD, const nb_tensor* pivots, const nb_tensor* B, int32_t hermitian, nb_tensor** out);
+
 /* ---- ops: nn ---- */
 /* 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out by convention. */
 NB_API nb_status nb_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);

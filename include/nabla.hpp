@@ -222,6 +222,8 @@ public:
     std::tuple<Tensor, Tensor> linalg_solve_ex(const Tensor& B, int32_t left) const;
     std::tuple<Tensor, Tensor> linalg_cholesky_ex(int32_t upper) const;
     Tensor linalg_solve_triangular(const Tensor& B, int32_t upper, int32_t left, int32_t unitriangular) const;
+    std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex(int32_t hermitian) const;
+    Tensor linalg_ldl_solve(const Tensor& pivots, const Tensor& B, int32_t hermitian) const;
     Tensor conv1d(const Tensor& weight, const Tensor& bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, const Tensor& dst = {}) const;
     Tensor conv2d(const Tensor& weight, const Tensor& bias, IntList stride, IntList padding, IntList dilation, int64_t groups, const Tensor& dst = {}) const;
     Tensor conv_transpose2d(const Tensor& weight, const Tensor& bias, IntList stride, IntList padding, IntList output_padding, IntList dilation, int64_t groups, const Tensor& dst = {}) const;
@@ -470,6 +472,8 @@ inline std::tuple<Tensor, Tensor> linalg_inv_ex(const Tensor& A);
 inline std::tuple<Tensor, Tensor> linalg_solve_ex(const Tensor& A, const Tensor& B, int32_t left);
 inline std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, int32_t upper);
 inline Tensor linalg_solve_triangular(const Tensor& A, const Tensor& B, int32_t upper, int32_t left, int32_t unitriangular);
+inline std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex(const Tensor& A, int32_t hermitian);
+inline Tensor linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B, int32_t hermitian);
 inline Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, const Tensor& dst = {});
 inline Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntList stride, IntList padding, IntList dilation, int64_t groups, const Tensor& dst = {});
 inline Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntList stride, IntList padding, IntList output_padding, IntList dilation, int64_t groups, const Tensor& dst = {});
@@ -1257,6 +1261,18 @@ inline std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, int32_t up
 inline Tensor linalg_solve_triangular(const Tensor& A, const Tensor& B, int32_t upper, int32_t left, int32_t unitriangular) {
     nb_tensor* out_out = nullptr;
     detail::check(nb_linalg_solve_triangular(A.get(), B.get(), upper, left, unitriangular, &out_out));
+    return Tensor(out_out);
+}
+/** The Bunch-Kaufman factorization A = L D L^T of each symmetric float32/float64 matrix of A [..., n, n], read from its lower triangle (LAPACK's sytrf, lower; hermitian is the same for real dtypes): LD [..., n, n] holds L below the diagonal and the 1x1 / 2x2 blocks of D on and next to it (zero above), pivots (int32 [..., n]) LAPACK's 1-based interchanges (negative for a 2x2 block), info (int32, A's batch shape) 0 or the position of a zero diagonal block of D, as PyTorch's ldl_factor_ex. */
+inline std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex(const Tensor& A, int32_t hermitian) {
+    nb_tensor* LD_out = nullptr; nb_tensor* pivots_out = nullptr; nb_tensor* info_out = nullptr;
+    detail::check(nb_linalg_ldl_factor_ex(A.get(), hermitian, &LD_out, &pivots_out, &info_out));
+    return {Tensor(LD_out), Tensor(pivots_out), Tensor(info_out)};
+}
+/** X with A X = B from nb_linalg_ldl_factor_ex's LD [..., n, n] and pivots [..., n] (any integer dtype) of A (LAPACK's sytrs); B is [..., n, k] of LD's dtype, batch dims broadcast. */
+inline Tensor linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B, int32_t hermitian) {
+    nb_tensor* out_out = nullptr;
+    detail::check(nb_linalg_ldl_solve(LD.get(), pivots.get(), B.get(), hermitian, &out_out));
     return Tensor(out_out);
 }
 /** 1-D convolution (cross-correlation) of input [N, C_in, L] with weight [C_out, C_in / groups, kW] plus optional bias [C_out]; zero padding may differ on the two sides (PyTorch's padding='same'). Floating dtypes; input, weight and bias share one dtype. dst/out by convention. */
@@ -2128,6 +2144,8 @@ inline std::tuple<Tensor, Tensor> Tensor::linalg_inv_ex() const { return nabla::
 inline std::tuple<Tensor, Tensor> Tensor::linalg_solve_ex(const Tensor& B, int32_t left) const { return nabla::linalg_solve_ex(*this, B, left); }
 inline std::tuple<Tensor, Tensor> Tensor::linalg_cholesky_ex(int32_t upper) const { return nabla::linalg_cholesky_ex(*this, upper); }
 inline Tensor Tensor::linalg_solve_triangular(const Tensor& B, int32_t upper, int32_t left, int32_t unitriangular) const { return nabla::linalg_solve_triangular(*this, B, upper, left, unitriangular); }
+inline std::tuple<Tensor, Tensor, Tensor> Tensor::linalg_ldl_factor_ex(int32_t hermitian) const { return nabla::linalg_ldl_factor_ex(*this, hermitian); }
+inline Tensor Tensor::linalg_ldl_solve(const Tensor& pivots, const Tensor& B, int32_t hermitian) const { return nabla::linalg_ldl_solve(*this, pivots, B, hermitian); }
 inline Tensor Tensor::conv1d(const Tensor& weight, const Tensor& bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, const Tensor& dst) const { return nabla::conv1d(*this, weight, bias, stride, padding_left, padding_right, dilation, groups, dst); }
 inline Tensor Tensor::conv2d(const Tensor& weight, const Tensor& bias, IntList stride, IntList padding, IntList dilation, int64_t groups, const Tensor& dst) const { return nabla::conv2d(*this, weight, bias, stride, padding, dilation, groups, dst); }
 inline Tensor Tensor::conv_transpose2d(const Tensor& weight, const Tensor& bias, IntList stride, IntList padding, IntList output_padding, IntList dilation, int64_t groups, const Tensor& dst) const { return nabla::conv_transpose2d(*this, weight, bias, stride, padding, output_padding, dilation, groups, dst); }

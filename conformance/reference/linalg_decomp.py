@@ -67,6 +67,7 @@ def cases() -> Family:
                 lambda A: {"Q": np.eye(4)[:, :4 if mode else 3], "R": A[:4 if mode else 3]}),
                 tol="accumulate")  # (LAPACK's Q holds -0.0 where the identity has 0.0)
         _ex_cases(fam, dt, g)
+        _ldl_cases(fam, dt)
     for shape in ((4, 3), (3, 5)):
         fam.gradient("linalg_qr", "f64", f"reduced-{shape[0]}x{shape[1]}", lambda r, shape=shape: (
             [("A", "f64", r.uniform(-1, 1, shape) + 2 * np.eye(*shape))], [T("A"), I32(0), OUT("Q"), OUT("R")],
@@ -135,6 +136,32 @@ def _ex_cases(fam: Family, dt: str, g: tuple) -> None:
         fam.error("linalg_solve_triangular", dt, "vector-B", lambda r: (
             [("A", dt, np.eye(3)), ("B", dt, np.ones(3))], [T("A"), T("B"), I32(1), I32(1), I32(0), OUT("out")],
             None), "NB_ERR_SHAPE")
+
+
+def _ldl_cases(fam: Family, dt: str) -> None:
+    """ldl_factor_ex on inputs whose factors do not depend on LAPACK's blocking (a positive diagonal: no
+    interchange; [[0, 1], [1, 0]]: one 2x2 block) and ldl_solve with those factors."""
+    out_dt = {"pivots": "i32", "info": "i32"}
+    fam.forward("linalg_ldl_factor_ex", dt, "diagonal", lambda r: (
+        [("A", dt, np.stack([np.diag(r.uniform(1, 2, 3)) for _ in range(2)]))],
+        [T("A"), I32(0), OUT("LD"), OUT("pivots"), OUT("info")],
+        lambda A: {"LD": A, "pivots": np.tile(np.arange(1, 4, dtype=np.int32), (2, 1)),
+                   "info": np.zeros(2, np.int32)}), tol="exact", out_dt=out_dt)
+    fam.forward("linalg_ldl_factor_ex", dt, "2x2-block", lambda r: (
+        [("A", dt, np.array([[0.0, 1.0], [1.0, 0.0]]))], [T("A"), I32(1), OUT("LD"), OUT("pivots"), OUT("info")],
+        lambda A: {"LD": np.array([[0.0, 0.0], [1.0, 0.0]]), "pivots": np.array([-2, -2], np.int32),
+                   "info": np.zeros((), np.int32)}), tol="exact", out_dt=out_dt)
+    fam.forward("linalg_ldl_solve", dt, "diagonal", lambda r: (
+        [("LD", dt, np.diag(r.uniform(1, 2, 3))), ("pivots", "i32", np.arange(1, 4)), ("B", dt, r.uniform(-1, 1, (3, 2)))],
+        [T("LD"), T("pivots"), T("B"), I32(0), OUT("out")],
+        lambda LD, pivots, B: {"out": B / np.diag(LD)[:, None]}), tol="accumulate")
+    if dt == "f64":
+        fam.error("linalg_ldl_factor_ex", dt, "not-square", lambda r: (
+            [("A", dt, np.ones((2, 3)))], [T("A"), I32(0), OUT("LD"), OUT("pivots"), OUT("info")], None),
+            "NB_ERR_SHAPE")
+        fam.error("linalg_ldl_solve", dt, "float-pivots", lambda r: (
+            [("LD", dt, np.eye(2)), ("pivots", dt, np.ones(2)), ("B", dt, np.ones((2, 1)))],
+            [T("LD"), T("pivots"), T("B"), I32(0), OUT("out")], None), "NB_ERR_DTYPE")
 
 
 def _chol(a, upper):

@@ -1688,6 +1688,34 @@ NB_API nb_status nb_linalg_solve_triangular(const nb_tensor* A, const nb_tensor*
     return nbd_linalg_solve_triangular(A, B, upper, left, unitriangular, out);
 }
 
+static inline nb_status nbd_linalg_ldl_factor_ex(const nb_tensor* A, int32_t hermitian, nb_tensor** LD, nb_tensor** pivots, nb_tensor** info) {
+    return nbi_linalg_ldl_factor_ex(A, hermitian, LD, pivots, info);
+}
+
+NB_API nb_status nb_linalg_ldl_factor_ex(const nb_tensor* A, int32_t hermitian, nb_tensor** LD, nb_tensor** pivots, nb_tensor** info) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("linalg_ldl_factor_ex", (const nb_tensor* const[]){A}, 1);
+        nb_status st = nbd_linalg_ldl_factor_ex(A, hermitian, LD, pivots, info);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (LD ? *LD : NULL)));
+        return st;
+    }
+    return nbd_linalg_ldl_factor_ex(A, hermitian, LD, pivots, info);
+}
+
+static inline nb_status nbd_linalg_ldl_solve(const nb_tensor* LD, const nb_tensor* pivots, const nb_tensor* B, int32_t hermitian, nb_tensor** out) {
+    return nbi_linalg_ldl_solve(LD, pivots, B, hermitian, out);
+}
+
+NB_API nb_status nb_linalg_ldl_solve(const nb_tensor* LD, const nb_tensor* pivots, const nb_tensor* B, int32_t hermitian, nb_tensor** out) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("linalg_ldl_solve", (const nb_tensor* const[]){LD, pivots, B}, 3);
+        nb_status st = nbd_linalg_ldl_solve(LD, pivots, B, hermitian, out);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : (out ? *out : NULL)));
+        return st;
+    }
+    return nbd_linalg_ldl_solve(LD, pivots, B, hermitian, out);
+}
+
 static inline nb_status nbd_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out) {
     if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("conv1d", "dst");
     if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(input) || nb_ag_requires(weight) || nb_ag_requires(bias) || nb_ag_requires(dst))))

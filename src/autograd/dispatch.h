@@ -153,6 +153,8 @@ __attribute__((visibility("hidden"))) nb_status nbi_linalg_cholesky_ex(const nb_
 __attribute__((visibility("hidden"))) nb_status nb_agf_linalg_cholesky_ex(const nb_tensor* A, int32_t upper, nb_tensor** L, nb_tensor** info);
 __attribute__((visibility("hidden"))) nb_status nbi_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_linalg_solve_triangular(const nb_tensor* A, const nb_tensor* B, int32_t upper, int32_t left, int32_t unitriangular, nb_tensor** out);
+__attribute__((visibility("hidden"))) nb_status nbi_linalg_ldl_factor_ex(const nb_tensor* A, int32_t hermitian, nb_tensor** LD, nb_tensor** pivots, nb_tensor** info);
+__attribute__((visibility("hidden"))) nb_status nbi_linalg_ldl_solve(const nb_tensor* LD, const nb_tensor* pivots, const nb_tensor* B, int32_t hermitian, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nb_agf_conv1d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, int64_t stride, int64_t padding_left, int64_t padding_right, int64_t dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);
 __attribute__((visibility("hidden"))) nb_status nbi_conv2d(const nb_tensor* input, const nb_tensor* weight, const nb_tensor* bias, const int64_t* stride, const int64_t* padding, const int64_t* dilation, int64_t groups, nb_tensor* dst, nb_tensor** out);

@@ -32,6 +32,12 @@ typedef int nb_lapack_int;
                            const nb_lapack_int* lda, T* s, T* u, const nb_lapack_int* ldu, T* vt,         \
                            const nb_lapack_int* ldvt, T* work, const nb_lapack_int* lwork,                \
                            nb_lapack_int* iwork, nb_lapack_int* info, size_t jobz_len);            \
+    void scipy_##P##sytrf_(const char* uplo, const nb_lapack_int* n, T* a, const nb_lapack_int* lda,      \
+                           nb_lapack_int* ipiv, T* work, const nb_lapack_int* lwork, nb_lapack_int* info, \
+                           size_t uplo_len);                                                             \
+    void scipy_##P##sytrs_(const char* uplo, const nb_lapack_int* n, const nb_lapack_int* nrhs, const T* a, \
+                           const nb_lapack_int* lda, const nb_lapack_int* ipiv, T* b, const nb_lapack_int* ldb, \
+                           nb_lapack_int* info, size_t uplo_len);                                        \
     void scipy_##P##trsm_(const char* side, const char* uplo, const char* transa, const char* diag,      \
                           const nb_lapack_int* m, const nb_lapack_int* n, const T* alpha, const T* a,     \
                           const nb_lapack_int* lda, T* b, const nb_lapack_int* ldb, size_t side_len,      \

@@ -1,5 +1,6 @@
 /* lapack.c: linear algebra through LAPACK (scipy-openblas32): inv, solve, cholesky
- * (and their _ex forms), solve_triangular, det, slogdet, qr, eigh and svd of float32 /
+ * (and their _ex forms), ldl_factor_ex / ldl_solve (Bunch-Kaufman), solve_triangular, det, slogdet, qr,
+ * eigh and svd of float32 /
  * float64 matrices, batched over every leading dim. Each matrix is copied into a column-major buffer, factored in
  * place (lapack_kernels.h) and copied out; failures name the batch element and
  * LAPACK's position, in PyTorch's words, with NB_ERR_LINALG (LinAlgError). */
@@ -7,6 +8,7 @@
 #include "../cpu/kernels.h"
 #include "../cpu/lapack.h"
 #include "lapack_device.h"
+#include "../autograd/dispatch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -431,6 +433,134 @@ nb_status nbi_linalg_cholesky_ex(const nb_tensor* a, int32_t upper, nb_tensor** 
     NB_CHECK_OUT("linalg.cholesky_ex", info);
     NB_LINALG_ON_HOST("linalg.cholesky", a, NULL, nbi_linalg_cholesky_ex(trip_in[0], upper, L, info), L, info);
     return cholesky("linalg.cholesky", a, upper, L, info);
+}
+
+/* ---- ldl_factor_ex, ldl_solve ---- */
+
+/* A = L D L^T of each symmetric matrix (Bunch-Kaufman, LAPACK's pivots); a zero block of D
+ * is no error: its position goes to info, as PyTorch's ldl_factor_ex. hermitian is the same
+ * factorization for real dtypes. */
+nb_status nbi_linalg_ldl_factor_ex(const nb_tensor* a, int32_t hermitian, nb_tensor** LD, nb_tensor** pivots,
+                                   nb_tensor** info) {
+    static const char* op = "linalg.ldl_factor_ex";
+    (void)hermitian;
+    NB_CHECK_OUT(op, LD);
+    NB_CHECK_OUT(op, pivots);
+    NB_CHECK_OUT(op, info);
+    NB_LINALG_ON_HOST(op, a, NULL, nbi_linalg_ldl_factor_ex(trip_in[0], hermitian, LD, pivots, info), LD, pivots,
+                      info);
+    batch b;
+    nb_tensor *r, *piv = NULL, *it = NULL;
+    void* buf;
+    nb_lapack_int* ipiv;
+    nb_status st = open_square(op, a, &b, &r, &buf, &ipiv);
+    if (st != NB_OK) return st;
+    const int64_t n = b.n;
+    if ((st = new_info(op, &b, &it)) == NB_OK)
+        st = nb_tensor_new(op, b.t->shape, b.bndim + 1, NB_I32, NB_CPU, 0, &piv);
+    for (int64_t i = 0; st == NB_OK && i < matrices(&b, n == 0); i++) {
+        char* ld = (char*)nb_tensor_data(r) + i * n * n * b.es;
+        transpose(b.data + i * n * n * b.es, buf, n, n, b.es);
+        const int code = KERNEL(b.dtype, ldl, (nb_lapack_int)n, buf, ipiv);
+        if (code < 0) st = no_memory(op);
+        transpose(buf, ld, n, n, b.es);
+        for (int64_t row = 0; row < n; row++)  /* the upper triangle holds LAPACK's untouched input: zero it */
+            memset(ld + (row * n + row + 1) * b.es, 0, (size_t)((n - row - 1) * b.es));
+        memcpy((int32_t*)nb_tensor_data(piv) + i * n, ipiv, sizeof(int32_t) * (size_t)n);
+        ((int32_t*)nb_tensor_data(it))[i] = code > 0 ? code : 0;
+    }
+    free(buf), free(ipiv);
+    nb_tensor_release(b.t);
+    if (st != NB_OK) return nb_tensor_release(r), nb_tensor_release(piv), nb_tensor_release(it), st;
+    *LD = r, *pivots = piv, *info = it;
+    return NB_OK;
+}
+
+/* The checks of ldl_solve (PyTorch's messages) and the broadcast batch shape of LD and B (nd dims). */
+static nb_status check_ldl_solve(const char* op, const nb_tensor* ld, const nb_tensor* piv, const nb_tensor* bt,
+                                 int64_t* shape, int32_t* nd_out) {
+    nb_status st = check_input(op, ld, "A", true);
+    if (st != NB_OK) return st;
+    NB_CHECK_TENSOR(op, piv);
+    NB_CHECK_TENSOR(op, bt);
+    const int32_t pd = piv->dtype;
+    if (pd == NB_F32 || pd == NB_F64 || pd == NB_F16 || pd == NB_BF16 || pd == NB_BOOL)
+        return nb_error(NB_ERR_DTYPE, "%s: Expected pivots to be integers. Got %s", op, nb_dtype_torch_name(pd));
+    if (piv->ndim != ld->ndim - 1 || memcmp(piv->shape, ld->shape, sizeof(int64_t) * (size_t)piv->ndim) != 0)
+        return nb_error(NB_ERR_SHAPE, "%s: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots "
+                        "with shape %s instead", op, nb_shape_str(piv->shape, piv->ndim));
+    if (bt->ndim < 2)
+        return nb_error(NB_ERR_INDEX, "%s: Dimension out of range (expected to be in range of [-1, 0], but got -2)",
+                        op);
+    if (bt->dtype != ld->dtype)
+        return nb_error(NB_ERR_DTYPE, "%s: Expected b and A to have the same dtype, but found b of type %s and A of "
+                        "type %s instead.", op, nb_dtype_torch_name(bt->dtype), nb_dtype_torch_name(ld->dtype));
+    const int64_t n = ld->shape[ld->ndim - 1], rows = bt->shape[bt->ndim - 2];
+    if (rows != n)
+        return nb_error(NB_ERR_SHAPE, "%s: Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix is "
+                        "%lld by %lld but each b matrix is %lld by %lld", op, (long long)n, (long long)n,
+                        (long long)rows, (long long)bt->shape[bt->ndim - 1]);
+    const int32_t na = ld->ndim - 2, nb = bt->ndim - 2, nd = na > nb ? na : nb;
+    for (int32_t d = 0; d < nd; d++) {
+        const int64_t sa = d >= nd - na ? ld->shape[d - (nd - na)] : 1, sb = d >= nd - nb ? bt->shape[d - (nd - nb)] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return nb_error(NB_ERR_SHAPE, "%s: The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+                            "non-singleton dimension %d", op, (long long)sa, (long long)sb, (int)d);
+        shape[d] = sa != 1 ? sa : sb;
+    }
+    *nd_out = nd;
+    return NB_OK;
+}
+
+/* t expanded to shape (nd dims) and made contiguous, as dtype on the CPU. */
+static nb_status expanded(const nb_tensor* t, const int64_t* shape, int32_t nd, int32_t dtype, nb_tensor** out) {
+    nb_tensor *e = NULL, *c = NULL;
+    nb_status st = nb_tensor_expand(t, shape, nd, &e);
+    if (st == NB_OK) st = nbi_tensor_to(e, dtype, NB_CPU, 0, 0, &c);
+    if (st == NB_OK) st = nb_tensor_contiguous(c, out);
+    nb_tensor_release(e), nb_tensor_release(c);
+    return st;
+}
+
+/* X with A X = B from ldl_factor_ex's LD and pivots of A; LD and B batch dims broadcast. */
+nb_status nbi_linalg_ldl_solve(const nb_tensor* ld, const nb_tensor* piv, const nb_tensor* bt, int32_t hermitian,
+                               nb_tensor** out) {
+    static const char* op = "linalg.ldl_solve";
+    (void)hermitian;
+    NB_CHECK_OUT(op, out);
+    NB_LINALG_ON_HOST(op, ld, bt, nbi_linalg_ldl_solve(trip_in[0], piv, trip_in[1], hermitian, out), out);
+    int64_t shape[NB_MAX_DIMS];
+    int32_t nd;
+    nb_status st = check_ldl_solve(op, ld, piv, bt, shape, &nd);
+    if (st != NB_OK) return st;
+    const int64_t n = ld->shape[ld->ndim - 1], k = bt->shape[bt->ndim - 1];
+    const int64_t es = nb_dtype_sizes[ld->dtype];
+    int64_t count = 1;
+    for (int32_t d = 0; d < nd; d++) count *= shape[d];
+    nb_tensor *L = NULL, *P = NULL, *B = NULL, *r = NULL;
+    void *abuf = NULL, *bbuf = NULL;
+    shape[nd] = n, shape[nd + 1] = n;
+    if ((st = expanded(ld, shape, nd + 2, ld->dtype, &L)) == NB_OK &&
+        (st = expanded(piv, shape, nd + 1, NB_I32, &P)) == NB_OK) {
+        shape[nd + 1] = k;
+        if ((st = expanded(bt, shape, nd + 2, ld->dtype, &B)) == NB_OK)
+            st = nb_tensor_new(op, shape, nd + 2, ld->dtype, NB_CPU, 0, &r);
+    }
+    if (st == NB_OK && ((abuf = malloc((size_t)(n * n > 0 ? n * n : 1) * (size_t)es)) == NULL ||
+                        (bbuf = malloc((size_t)(n * k > 0 ? n * k : 1) * (size_t)es)) == NULL))
+        st = no_memory(op);
+    for (int64_t i = 0; st == NB_OK && n > 0 && k > 0 && i < count; i++) {
+        transpose((const char*)nb_tensor_data(L) + i * n * n * es, abuf, n, n, es);
+        transpose((const char*)nb_tensor_data(B) + i * n * k * es, bbuf, n, k, es);
+        KERNEL(ld->dtype, ldl_solve, (nb_lapack_int)n, (nb_lapack_int)k, abuf,
+               (const nb_lapack_int*)nb_tensor_data(P) + i * n, bbuf);
+        transpose(bbuf, (char*)nb_tensor_data(r) + i * n * k * es, k, n, es);
+    }
+    free(abuf), free(bbuf);
+    nb_tensor_release(L), nb_tensor_release(P), nb_tensor_release(B);
+    if (st != NB_OK) return nb_tensor_release(r), st;
+    *out = r;
+    return NB_OK;
 }
 
 /* ---- qr ---- */

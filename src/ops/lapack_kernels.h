@@ -42,6 +42,26 @@ static int LK(solve)(nb_lapack_int n, nb_lapack_int nrhs, T* a, nb_lapack_int* i
     return info;
 }
 
+/* a = L D L^T in place, Bunch-Kaufman (sytrf, lower): L below the diagonal, D's blocks on
+ * and next to it; info > 0: D(info, info) is exactly zero (the factorization still completes). */
+static int LK(ldl)(nb_lapack_int n, T* a, nb_lapack_int* ipiv) {
+    nb_lapack_int info = 0, lwork = -1;
+    if (n == 0) return 0;
+    T query;
+    LAPACK(sytrf_)("L", &n, a, &n, ipiv, &query, &lwork, &info, 1);
+    T* work = LK(workspace)(query, &lwork);
+    if (work == NULL) return -1;
+    LAPACK(sytrf_)("L", &n, a, &n, ipiv, work, &lwork, &info, 1);
+    free(work);
+    return info;
+}
+
+/* b (n x nrhs) = A^-1 b from ldl's factors of A (sytrs, lower). */
+static void LK(ldl_solve)(nb_lapack_int n, nb_lapack_int nrhs, const T* ld, const nb_lapack_int* ipiv, T* b) {
+    nb_lapack_int info = 0;
+    if (n > 0 && nrhs > 0) LAPACK(sytrs_)("L", &n, &nrhs, ld, &n, ipiv, b, &n, &info, 1);
+}
+
 /* b (m x n, leading dim m) = op^-1 b (side 'L') or b op^-1 (side 'R'), op the triangle
  * uplo of a (unit: ones on its diagonal). No check for zeros on the diagonal (BLAS). */
 static void LK(trsolve)(char side, char uplo, bool unit, nb_lapack_int m, nb_lapack_int n, const T* a, T* b) {

@@ -3,7 +3,7 @@ det, slogdet, cholesky, the _ex forms of inv / solve / cholesky, solve_triangula
 eigh, svd: float32 / float64, batched over leading dims), the norms composed from them,
 and the functions composed from those (_linalg_composite: pinv, matrix_rank, lstsq,
 matrix_power, multi_dot, cross, vecdot, diagonal; _linalg_more: matrix_exp, vander,
-tensorinv, tensorsolve, householder_product). Failures on the input's values raise
+tensorinv, tensorsolve, householder_product; _linalg_ldl: ldl_factor / ldl_solve). Failures on the input's values raise
 LinAlgError (a RuntimeError), as PyTorch's do."""
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from ._tensor import Tensor, _write_out, _from_handle
 __all__ = ["LinAlgError", "inv", "inv_ex", "solve", "solve_ex", "solve_triangular", "det", "slogdet", "cholesky",
            "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm", "matrix_norm", "norm", "matmul",
            "pinv", "matrix_rank", "lstsq", "matrix_power", "multi_dot", "cross", "vecdot", "diagonal",
-           "matrix_exp", "vander", "tensorinv", "tensorsolve", "householder_product"]
+           "matrix_exp", "vander", "tensorinv", "tensorsolve", "householder_product", "ldl_factor", "ldl_factor_ex",
+           "ldl_solve"]
 
 _NULL = ffi.NULL
 _SAME = "{fname}: Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
@@ -278,3 +279,4 @@ def logdet(input: Tensor) -> Tensor:
 from ._linalg_composite import cross, diagonal, lstsq, matrix_power, matrix_rank, multi_dot, pinv, vecdot  # noqa: E402
 from ._linalg_more import householder_product, matrix_exp, tensorinv, tensorsolve, vander  # noqa: E402
 from ._linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: E402,F401
+from ._linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: E402,F401
