@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .autograd import engine as _engine, graph as _graph
 from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _factory, _indexing, _layout, _legacy,
-               _linalg, _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_extra, _torch_spellings, _unary,
+               _linalg, _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_compat, _tensor_extra,
+               _torch_linalg_legacy, _torch_spellings, _unary,
                _unique, cuda, linalg)
 from ._size import size_args
 from ._tensor import Tensor
@@ -180,6 +181,8 @@ _bind(_functions(_math_extra, "gcd lcm ldexp frexp dist renorm cross addmv addr 
 _bind({fn.__name__ + "_": _inplace(fn, fn.__name__) for fn in (
     _math_extra.gcd, _math_extra.lcm, _math_extra.ldexp, _math_extra.renorm, _math_extra.addmv, _math_extra.addr,
     _math_extra.addbmm)})
+_bind(_torch_linalg_legacy.TENSOR_METHODS)
+_bind(_tensor_compat.TENSOR_METHODS)
 _bind(_functions(_torch_spellings, "inner cholesky_solve cholesky_inverse qr svd pinverse narrow_copy unsafe_split "
                                    "unsafe_chunk unsafe_split_with_sizes"))
 
