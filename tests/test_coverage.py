@@ -11,9 +11,9 @@ pytest.importorskip("torch")
 import api_coverage  # noqa: E402
 
 # coverage (%) measured when the floors were set; a drop below them is a regression
-FLOORS = {"torch": 89.0, "torch.Tensor": 95.0, "torch.nn": 98.5, "torch.nn.functional": 95.0, "torch.nn.init": 100.0,
+FLOORS = {"torch": 99.5, "torch.Tensor": 99.5, "torch.nn": 98.5, "torch.nn.functional": 95.0, "torch.nn.init": 100.0,
           "torch.nn.utils": 100.0, "torch.optim": 100.0, "torch.optim.lr_scheduler": 94.0, "torch.special": 96.5,
-          "torch.distributions": 100.0, "torch.linalg": 97.5, "torch.cuda": 49.0,
+          "torch.distributions": 100.0, "torch.linalg": 97.5, "torch.cuda": 50.0,
           "torch.distributed": 58.0}
 
 DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "coverage.md"
@@ -53,7 +53,7 @@ def test_the_names_programs_needed_are_all_there(cov):
 
 def test_docs_table_lists_every_rule():
     text = DOC.read_text()
-    for _, reason in api_coverage.LEFT_OUT:
+    for _, reason in api_coverage.LEFT_OUT + api_coverage.LEFT_OUT_TOP_LEVEL:
         assert reason.split(":")[0].split("(")[0].strip()[:40] in text, reason
     for ns in FLOORS:
         assert f"`{ns}`" in text

@@ -49,13 +49,19 @@ from ._math_extra import *  # noqa: F401,F403 - gcd, ldexp, frexp, cross, cdist,
 from ._build_extra import *  # noqa: F401,F403 - block_diag, vander, windows, histc, searchsorted, hsplit, asarray, ...
 from ._histogram import *  # noqa: F401,F403 - histogram, histogramdd
 from ._gradient import *  # noqa: F401,F403 - gradient
+from ._layout import *  # noqa: F401,F403 - layout, strided, memory_format and the formats
 from ._tensor_extra import *  # noqa: F401,F403 - empty_strided; Tensor.exponential_, fill_diagonal_, new, apply_, ...
+from ._torch_linalg_legacy import *  # noqa: F401,F403 - lu, lu_unpack, lu_solve, triangular_solve, geqrf, ormqr
+from ._lowrank import svd_lowrank, pca_lowrank  # noqa: F401
+from ._tensor_compat import *  # noqa: F401,F403 - is_inference, as_strided_scatter, norm_except_dim, convolution, ...
 from ._torch_spellings import *  # noqa: F401,F403 - the *_copy forms, t, inner, cholesky_solve, qr, svd, pinverse, ...
 from ._finfo import finfo, iinfo
 from ._precision import set_float32_matmul_precision, get_float32_matmul_precision
-from ._legacy import CPU_TYPES as _LEGACY_TYPES
+from ._legacy import CPU_TYPES as _LEGACY_TYPES, set_default_tensor_type
 from . import accelerator, backends, distributions, futures, jit, multiprocessing, onnx, testing  # noqa: E402
-from ._lib import DeviceUnavailableError  # noqa: F401
+from ._lib import AcceleratorError, DeviceUnavailableError, FatalError  # noqa: F401
+from .amp import GradScaler  # noqa: F401 - torch.GradScaler is torch.amp.GradScaler
+from .futures import Future  # noqa: F401
 from ._dlpack import from_dlpack, from_numpy
 
 def set_num_threads(n: int) -> None:

@@ -28,8 +28,8 @@ def _nb():
 
 def _torch_name(dtype) -> str:
     """PyTorch's C++ name of a dtype, as its 'not implemented for' messages print it."""
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool",
-            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte"}[dtype.name]
+    from ._dtype import TORCH_NAMES
+    return TORCH_NAMES[dtype.code]
 
 
 def block_diag(*tensors) -> Tensor:

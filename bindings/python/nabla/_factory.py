@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from . import _dtype, _device
+from . import _dtype, _device, _layout
 from ._dlpack import from_numpy
 from ._lib import error, ffi, lib
 from ._size import Size, size_args
@@ -31,16 +31,50 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     return t
 
 
-def _shaped(fn, fname: str):
-    """A factory f(*size, dtype=None, device=None, requires_grad=False) over lib.nbpy_<fn>.
-    The common case (int sizes, default dtype, CPU) takes no helper calls."""
+def _out_dtype(out, dtype):
+    """The dtype a factory writing into out makes: out's, which an explicit dtype must equal."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if dtype is not None and dtype != out.dtype:
+        names = _dtype.TORCH_NAMES
+        raise RuntimeError(f"dtype {names[_dtype.check(dtype).code]} does not match dtype of out parameter "
+                           f"({names[out.dtype.code]})")
+    return out.dtype
+
+
+def _options(t: Tensor, fname: str, out, layout, pin_memory: bool, memory_format=None) -> Tensor:
+    """The factory arguments past dtype and device: layout (strided only), memory_format,
+    pin_memory and out (resized to the result's shape, then written)."""
+    _layout.check_layout(layout, fname)
+    if memory_format is not None and memory_format is not _layout.preserve_format:
+        t = _layout.to_format(t, memory_format, fname)
+    if pin_memory:
+        t = t.pin_memory()
+    if out is None:
+        return t
+    if out.shape != t.shape:
+        out.resize_(t.shape)
+    return out.copy_(t)
+
+
+def _shaped(fn, fname: str, formats: bool = False):
+    """A factory f(*size, dtype=None, device=None, requires_grad=False, ...) over lib.nbpy_<fn>
+    (formats: it takes memory_format, as empty). The common case (int sizes, default dtype,
+    CPU) takes no helper calls."""
     default = _dtype._default
     default_device = _device._default
     cpu = lib.NB_CPU
 
-    def factory(*size, dtype=None, device=None, requires_grad=False):
+    def factory(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+                **kwargs):
+        if kwargs and (not formats or set(kwargs) != {"memory_format"}):
+            bad = next(k for k in kwargs if k != "memory_format" or not formats)
+            raise TypeError(f"{fname}() got an unexpected keyword argument '{bad}'")
         if len(size) != 1 or size[0].__class__ is not int:
             size = size_args(size, fname)
+        if out is not None:
+            dtype = _out_dtype(out, dtype)
+            device = out.device if device is None else device
         code = default[0].code if dtype is None else _code(dtype, None)
         if device is None and default_device.device is None:
             h = fn(size, len(size), code, cpu, 0)
@@ -51,13 +85,15 @@ def _shaped(fn, fname: str):
         t = _new_object(Tensor)
         t._h = h
         t._shape = None
+        if out is not None or layout is not None or pin_memory or kwargs:
+            t = _options(t, fname, out, layout, pin_memory, kwargs.get("memory_format"))
         return _finish(t, True) if requires_grad else t
 
     factory.__name__ = factory.__qualname__ = fname
     return factory
 
 
-empty = _shaped(lib.nbpy_empty, "empty")
+empty = _shaped(lib.nbpy_empty, "empty", formats=True)
 empty.__doc__ = "empty(*size, dtype=None, device=None) -> Tensor: uninitialised values."
 zeros = _shaped(lib.nbpy_zeros, "zeros")
 zeros.__doc__ = "zeros(*size, dtype=None, device=None) -> Tensor: filled with 0."
@@ -91,16 +127,23 @@ def _full(shape: tuple, value, code: int, dt: int, di: int) -> Tensor:
     return _call(lib.nbpy_full, shape, len(shape), float(value), code, dt, di)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+         requires_grad: bool = False) -> Tensor:
     """A tensor filled with fill_value; the dtype is inferred from it when not given."""
     shape = size if size.__class__ is tuple and all(s.__class__ is int for s in size) else size_args((size,), "full")
+    if out is not None:
+        dtype, device = _out_dtype(out, dtype), out.device if device is None else device
     dt, di = _dev(device)
     code = _scalar_dtype(fill_value).code if dtype is None else _code(dtype, None)
-    return _finish(_full(shape, fill_value, code, dt, di), requires_grad)
+    t = _full(shape, fill_value, code, dt, di)
+    return _finish(_options(t, "full", out, layout, pin_memory), requires_grad)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+           requires_grad: bool = False) -> Tensor:
     """Values from start (default 0) up to, not including, end, spaced by step."""
+    if out is not None:
+        dtype, device = _out_dtype(out, dtype), out.device if device is None else device
     if end is None:
         start, end = 0, start
     if start.__class__ is int and end.__class__ is int and step.__class__ is int:
@@ -119,45 +162,79 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
             dtype = _dtype.int64 if integral else _dtype.get_default_dtype()
         code = _code(dtype, None)
     dt, di = _dev(device)
-    return _finish(_call(lib.nbpy_arange, float(start), float(end), float(step), code, dt, di), requires_grad)
+    t = _call(lib.nbpy_arange, float(start), float(end), float(step), code, dt, di)
+    return _finish(_options(t, "arange", out, layout, pin_memory), requires_grad)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+             requires_grad: bool = False) -> Tensor:
     """steps values evenly spaced from start to end, both included."""
+    if out is not None:
+        dtype, device = _out_dtype(out, dtype), out.device if device is None else device
     dt, di = _dev(device)
     code = _code(dtype, _dtype.get_default_dtype())
-    return _finish(_call(lib.nbpy_linspace, float(start), float(end), int(steps), code, dt, di), requires_grad)
+    t = _call(lib.nbpy_linspace, float(start), float(end), int(steps), code, dt, di)
+    return _finish(_options(t, "linspace", out, layout, pin_memory), requires_grad)
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+        requires_grad: bool = False) -> Tensor:
     """A 2-D tensor with ones on the diagonal and zeros elsewhere."""
+    if out is not None:
+        dtype, device = _out_dtype(out, dtype), out.device if device is None else device
     dt, di = _dev(device)
     n = int(n)
     m = n if m is None else int(m)
-    return _finish(_call(lib.nbpy_eye, n, m, _code(dtype, _dtype.get_default_dtype()), dt, di), requires_grad)
+    t = _call(lib.nbpy_eye, n, m, _code(dtype, _dtype.get_default_dtype()), dt, di)
+    return _finish(_options(t, "eye", out, layout, pin_memory), requires_grad)
 
 
-def _like(fn, t: Tensor, dtype, device, *extra) -> Tensor:
+def _like(fn, fname: str, t: Tensor, dtype, device, layout, memory_format, pin_memory: bool, *fill) -> Tensor:
+    """fn(t.shape, *fill) with t's dtype and device unless given, and t's strides when t is dense
+    (memory_format=preserve_format, the default) or those of memory_format."""
     if not isinstance(t, Tensor):
-        raise TypeError(f"{fn.__name__}_like(): argument 'input' must be Tensor, not {type(t).__name__}")
-    return fn(t.shape, *extra, dtype=t.dtype if dtype is None else dtype,
-              device=t.device if device is None else device)
+        raise TypeError(f"{fname}(): argument 'input' must be Tensor, not {type(t).__name__}")
+    _layout.check_layout(layout, fname)
+    dtype = t.dtype if dtype is None else dtype
+    device = t.device if device is None else device
+    if t.ndim > 1 and (memory_format is not None or not t.is_contiguous()):
+        strides = _layout.like_strides(t, memory_format)
+        if strides != _layout.format_strides(t.shape, _layout.contiguous_format):
+            from ._tensor_extra import empty_strided
+            out = empty_strided(t.shape, strides, dtype=dtype, device=device, pin_memory=pin_memory)
+            return out.fill_(fill[-1]) if fill else out
+    return fn(t.shape, *fill, dtype=dtype, device=device, pin_memory=pin_memory)
 
 
-def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return _finish(_like(empty, input, dtype, device), requires_grad)
+def empty_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+               memory_format=None, pin_memory: bool = False) -> Tensor:
+    return _finish(_like(empty, "empty_like", input, dtype, device, layout, memory_format, pin_memory), requires_grad)
 
 
-def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return _finish(_like(zeros, input, dtype, device), requires_grad)
+def zeros_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+               memory_format=None, pin_memory: bool = False) -> Tensor:
+    return _finish(_like(_zeros_of, "zeros_like", input, dtype, device, layout, memory_format, pin_memory, 0),
+                   requires_grad)
 
 
-def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return _finish(_like(ones, input, dtype, device), requires_grad)
+def ones_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+              memory_format=None, pin_memory: bool = False) -> Tensor:
+    return _finish(_like(_ones_of, "ones_like", input, dtype, device, layout, memory_format, pin_memory, 1),
+                   requires_grad)
 
 
-def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return _finish(_like(full, input, dtype, device, fill_value), requires_grad)
+def full_like(input: Tensor, fill_value, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+              memory_format=None, pin_memory: bool = False) -> Tensor:
+    return _finish(_like(full, "full_like", input, dtype, device, layout, memory_format, pin_memory, fill_value),
+                   requires_grad)
+
+
+def _zeros_of(shape, _value, **kw) -> Tensor:
+    return zeros(shape, **kw)
+
+
+def _ones_of(shape, _value, **kw) -> Tensor:
+    return ones(shape, **kw)
 
 
 def _int_overflows(data) -> bool:

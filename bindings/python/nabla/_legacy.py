@@ -85,3 +85,21 @@ def tensor_type(t: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
     if device == t.device.type:
         return t.to(target, non_blocking=non_blocking)
     return t.to(device, target, non_blocking=non_blocking)
+
+
+def set_default_tensor_type(t) -> None:
+    """set_default_tensor_type(nabla.DoubleTensor | 'torch.cuda.FloatTensor'): the default dtype, and the
+    default device for a CUDA type (deprecated in PyTorch, with its warning)."""
+    import warnings
+    from ._device import set_default_device
+    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.", UserWarning,
+                  stacklevel=2)
+    dt, device = _parse(t) if isinstance(t, str) else (t.dtype, t.device_type) if isinstance(t, _LegacyMeta) \
+        else (None, None)
+    if dt is None:
+        raise TypeError(f"invalid type object: only floating-point types are supported as the default type")
+    if not dt.is_floating_point:
+        raise TypeError(f"only floating-point types are supported as the default type")
+    _dtype.set_default_dtype(dt)
+    set_default_device(device if device == "cuda" else None)

@@ -42,6 +42,14 @@ class LinAlgError(RuntimeError):
     matrix, no convergence (PyTorch's torch.linalg.LinAlgError)."""
 
 
+class AcceleratorError(RuntimeError):
+    """An error the accelerator reported (PyTorch's torch.AcceleratorError, also torch.cuda.AcceleratorError)."""
+
+
+class FatalError(Exception):
+    """PyTorch's torch.FatalError: an unrecoverable error of the runtime."""
+
+
 class DeviceUnavailableError(AssertionError, RuntimeError):
     """A request for a device this machine or build cannot serve (.cuda() without a GPU). PyTorch raises
     AssertionError ('Torch not compiled with CUDA enabled') or RuntimeError (no driver) for it; this is both."""

@@ -543,7 +543,14 @@ def dropout_(input: Tensor, p: float, train: bool, *, generator=None) -> Tensor:
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
            "set_rng_state", "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
-           "bernoulli", "multinomial", "normal", "dropout", "dropout_"]
+           "bernoulli", "multinomial", "normal", "dropout", "dropout_", "thread_safe_generator"]
+
+
+def thread_safe_generator():
+    """The generator random transforms should draw from: None (the default generator) in the main
+    process and in DataLoader workers, which are processes in nabla (PyTorch returns a thread-local
+    generator only in its thread workers)."""
+    return None
 
 
 def functional_dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

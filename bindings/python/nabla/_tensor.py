@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 
-from . import _dtype, _device
+from . import _dtype, _device, _layout
 from ._format import tensor_repr
 from ._lib import error, ffi, lib, scratch
 from ._size import Size, size_args
@@ -181,7 +181,9 @@ class Tensor:
     def nbytes(self) -> int:
         return self.numel() * self.element_size()
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, memory_format=None) -> bool:
+        if memory_format is not None:
+            return _layout.is_contiguous_as(self, _layout.check(memory_format, "is_contiguous"))
         return bool(lib.nb_tensor_is_contiguous(self._h))
 
     def is_floating_point(self) -> bool:
@@ -481,11 +483,18 @@ class Tensor:
     def as_strided_(self, size, stride, storage_offset=None) -> "Tensor":
         return self._become(self.as_strided(size, stride, storage_offset), "as_strided_")
 
-    def contiguous(self) -> "Tensor":
+    def contiguous(self, memory_format=None) -> "Tensor":
+        if memory_format is not None and memory_format is not _layout.contiguous_format:
+            return _layout.to_format(self, memory_format)
+        if lib.nb_tensor_is_contiguous(self._h):
+            return self  # as PyTorch: the tensor itself
         return _call(lib.nbpy_tensor_contiguous, self._h)
 
-    def clone(self) -> "Tensor":
-        return _call(lib.nbpy_tensor_clone, self._h)
+    def clone(self, *, memory_format=None) -> "Tensor":
+        """A copy with the same strides (dense tensors) or in memory_format."""
+        if memory_format is None or memory_format is _layout.preserve_format:
+            return _call(lib.nbpy_tensor_clone, self._h)
+        return _layout.copy_in(self, memory_format, "clone")
 
     # t[index] and t[index] = value live in _indexing.py.
 
@@ -519,7 +528,7 @@ class Tensor:
         dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
         copy = bool(kwargs.pop("copy", False))
         non_blocking = bool(kwargs.pop("non_blocking", False))
-        kwargs.pop("memory_format", None)
+        fmt = kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
         for a in args:
@@ -542,8 +551,14 @@ class Tensor:
             h = lib.nbpy_tensor_to(self._h, code, dev_type, dev_index, copy)
         if h == self._h:  # nothing changed: PyTorch returns the tensor itself
             lib.nb_tensor_release(h)
-            return self
-        return _checked(h)
+            out = self
+        else:
+            out = _checked(h)
+        if fmt is None or fmt is _layout.preserve_format:
+            return out
+        if out is self and _layout.suggest(self) is _layout.check(fmt, "to"):
+            return self  # as PyTorch: no copy when the strides already suggest the format
+        return _layout.to_format(out, fmt, "to")
 
     def type_as(self, other: "Tensor") -> "Tensor":
         return self.to(other.dtype)

@@ -2,7 +2,7 @@
 cauchy_, geometric_, log_normal_, by inverse transform of uniform_ / normal_ draws of nabla's
 generator), fill_diagonal_, the legacy constructor Tensor.new, the CPU-only apply_ / map_ /
 map2_ (a Python callable per element), Tensor.new_empty_strided, mvlgamma_ / polygamma_ /
-float_power_, the layout (nabla's tensors are all strided), and the torch functions empty_strided,
+float_power_, and the torch functions empty_strided,
 get_device, range, nonzero_static and feature_dropout(_)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import math
 from ._tensor import Tensor
 
 __all__ = ["empty_strided", "get_device", "range", "nonzero_static", "feature_dropout",
-           "feature_dropout_", "layout", "strided"]
+           "feature_dropout_"]
 
 
 def _nb():
@@ -202,21 +202,6 @@ def _feature_dropout(input: Tensor, p: float, train: bool, inplace: bool) -> Ten
     keep = nb.bernoulli(nb.full(shape, 1 - p, dtype=input.dtype, device=input.device))
     result = input * keep / (1 - p) if p < 1 else input * keep
     return input.copy_(result) if inplace else result
-
-
-class layout:
-    """A tensor memory layout; nabla has one, strided."""
-
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self._name}"
-
-
-strided = layout("strided")
 
 
 def new_empty_strided(self: Tensor, size, stride, *, dtype=None, device=None, requires_grad: bool = False,

@@ -8,8 +8,9 @@ no name is bound twice (tests/test_package_layout.py checks both).
 from __future__ import annotations
 
 from .autograd import engine as _engine, graph as _graph
-from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _factory, _histogram, _indexing, _legacy,
-               _linalg, _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_extra, _torch_spellings, _unary,
+from . import (_aliases, _binary, _build_extra, _composite, _dlpack, _dtype, _factory, _histogram, _indexing, _layout,
+               _legacy, _linalg, _math_extra, _random, _reduce, _scan_select, _shape, _special, _tensor_compat,
+               _tensor_extra, _torch_linalg_legacy, _torch_spellings, _unary,
                _unique, cuda, linalg)
 from ._size import size_args
 from ._tensor import Tensor
@@ -180,6 +181,8 @@ _bind(_functions(_math_extra, "gcd lcm ldexp frexp dist renorm cross addmv addr 
 _bind({fn.__name__ + "_": _inplace(fn, fn.__name__) for fn in (
     _math_extra.gcd, _math_extra.lcm, _math_extra.ldexp, _math_extra.renorm, _math_extra.addmv, _math_extra.addr,
     _math_extra.addbmm)})
+_bind(_torch_linalg_legacy.TENSOR_METHODS)
+_bind(_tensor_compat.TENSOR_METHODS)
 _bind(_functions(_torch_spellings, "inner cholesky_solve cholesky_inverse qr svd pinverse narrow_copy unsafe_split "
                                    "unsafe_chunk unsafe_split_with_sizes"))
 
@@ -219,7 +222,7 @@ _bind({"uniform_": _random._uniform_, "normal_": _random._normal_, "random_": _r
 _bind(_functions(_tensor_extra, "exponential_ cauchy_ geometric_ log_normal_ fill_diagonal_ new apply_ map_ map2_ "
                                 "new_empty_strided mvlgamma_ polygamma_ float_power_"))
 _bind({
-    "layout": property(lambda self: _tensor_extra.strided, doc="torch.strided: nabla's only layout"),
+    "layout": property(lambda self: _layout.strided, doc="torch.strided: nabla's only layout"),
     "is_meta": property(lambda self: False, doc="False: nabla has no meta device"),
     "is_nested": property(lambda self: False, doc="False: nabla has no nested tensors"),
     "const_data_ptr": lambda self: self.data_ptr(),

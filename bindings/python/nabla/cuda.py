@@ -22,7 +22,7 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
            "is_initialized", "init", "get_rng_state", "set_rng_state", "get_rng_state_all", "set_rng_state_all",
            *_legacy.CUDA_TYPES]
 
-from ._lib import OutOfMemoryError  # noqa: E402
+from ._lib import AcceleratorError, OutOfMemoryError  # noqa: E402
 
 
 def _check_status(status: int) -> None:

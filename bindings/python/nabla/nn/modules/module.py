@@ -644,7 +644,7 @@ class Module:
         """to(device), to(dtype), to(device, dtype), to(tensor): floating parameters and buffers take the dtype."""
         dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
+        fmt = kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
         from ..._dtype import dtype as _dtype_cls
@@ -664,6 +664,8 @@ class Module:
                 kw["device"] = device
             if dtype is not None and t.is_floating_point():
                 kw["dtype"] = dtype
+            if fmt is not None and t.dim() in (4, 5):  # as PyTorch: only 4-d and 5-d tensors take a format
+                kw["memory_format"] = fmt
             return t.to(**kw) if kw else t
 
         return self._apply(convert)
