@@ -51,6 +51,23 @@ def cases() -> Family:
     fam.error("max_pool2d_backward", "f32", "index-dtype", lambda r: (
         [("gy", "f32", np.zeros((1, 1, 2, 2))), ("idx", "f32", np.zeros((1, 1, 2, 2)))],
         [T("gy"), T("idx"), I64S([4, 4]), NULL, OUT("out")], None), "NB_ERR_SHAPE")
+
+    def b_embedding(r):  # duplicates, padding_idx 2 and scale_grad_by_freq
+        idx = np.array([[4, 1, 4], [0, 2, 4]])
+        gy = r.uniform(-1, 1, (2, 3, 3))
+
+        def ref(gy, idx):
+            out, counts = np.zeros((5, 3)), np.bincount(idx.ravel(), minlength=5)
+            for i, k in enumerate(idx.ravel()):
+                if k != 2:
+                    out[k] += gy.reshape(-1, 3)[i] / counts[k]
+            return {"out": out}
+        return [("gy", "f32", gy), ("idx", "i64", idx)], [T("gy"), T("idx"), I64(5), I64(2), I32(1), NULL,
+                                                          OUT("out")], ref
+    fam.forward("embedding_dense_backward", "f32", "padding-scale", b_embedding, tol="accumulate")
+    fam.error("embedding_dense_backward", "f32", "grad-shape", lambda r: (
+        [("gy", "f32", np.zeros((2, 3))), ("idx", "i64", np.zeros(3))],
+        [T("gy"), T("idx"), I64(5), I64(-1), I32(0), NULL, OUT("out")], None), "NB_ERR_SHAPE")
     for variant, (sx, k, s, p, inc, div) in {"k2": ((2, 2, 4, 6), (2, 2), None, (0, 0), 1, 0),
                                              "k3-s2-p1-exclude-pad": ((1, 2, 5, 5), (3, 3), (2, 2), (1, 1), 0, 0),
                                              "divisor5": ((1, 1, 4, 4), (2, 3), (1, 1), (0, 1), 1, 5)}.items():

@@ -2390,6 +2390,23 @@ NB_API nb_status nb_group_norm_backward(const nb_tensor* grad_output, const nb_t
     return nbd_group_norm_backward(grad_output, input, num_groups, weight, eps, grad_weight, grad_bias, dst, out);
 }
 
+static inline nb_status nbd_embedding_dense_backward(const nb_tensor* grad_output, const nb_tensor* indices, int64_t num_weights, int64_t padding_idx, int32_t scale_grad_by_freq, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("embedding_dense_backward", "dst");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(indices) || nb_ag_requires(dst))))
+        return nb_agf_embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, dst, out);
+    return nbi_embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, dst, out);
+}
+
+NB_API nb_status nb_embedding_dense_backward(const nb_tensor* grad_output, const nb_tensor* indices, int64_t num_weights, int64_t padding_idx, int32_t scale_grad_by_freq, nb_tensor* dst, nb_tensor** out) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("embedding_dense_backward", (const nb_tensor* const[]){grad_output, indices}, 2);
+        nb_status st = nbd_embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, dst, out);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
+        return st;
+    }
+    return nbd_embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, dst, out);
+}
+
 static inline nb_status nbd_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
     if (NB_UNLIKELY(nb_ag_readonly(param))) return nb_readonly_error("sgd_step", "param");
     if (NB_UNLIKELY(nb_ag_readonly(momentum_buffer))) return nb_readonly_error("sgd_step", "momentum_buffer");

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever nb_backend or nb_plugin_init_fn changes. */
-#define NB_PLUGIN_ABI 11
+#define NB_PLUGIN_ABI 12
 
 /* Dtype codes run from 0 (NB_F32) to NB_BK_NUM_DTYPES - 1 (NB_BOOL). */
 #define NB_BK_NUM_DTYPES 10
@@ -74,7 +74,7 @@ typedef struct nb_bk_ew {
 enum {
     NB_FAMILY_COPY, NB_FAMILY_ELEMENTWISE, NB_FAMILY_REDUCE, NB_FAMILY_LINES, NB_FAMILY_GEMM, NB_FAMILY_CONV,
     NB_FAMILY_POOL, NB_FAMILY_NORM, NB_FAMILY_INDEX, NB_FAMILY_SORT, NB_FAMILY_RNG, NB_FAMILY_OPTIM,
-    NB_FAMILY_LOSS, NB_FAMILY_ATTENTION, NB_NUM_FAMILIES
+    NB_FAMILY_LOSS, NB_FAMILY_ATTENTION, NB_FAMILY_EMBEDDING, NB_NUM_FAMILIES
 };
 
 /* One strided copy on one device: dst[i] = convert(src[i]) over shape[ndim],
@@ -477,8 +477,11 @@ static inline int64_t nb_bk_norm_workspace_bytes(int32_t kind, int32_t backward,
 /* Classification losses (nb_bk_loss.kind) over input [N, C, S] (contiguous;
  * class c of position (n, s) at (n * C + c) * S + s) and class-index targets
  * [N, S] (int64 or uint8): NLL reads log-probabilities, CROSS_ENTROPY logits
- * (log_softmax per position, label smoothing as PyTorch). */
-enum { NB_XK_NLL, NB_XK_CROSS_ENTROPY, NB_XK_NUM };
+ * (log_softmax per position, label smoothing as PyTorch). CROSS_ENTROPY_PROBS
+ * reads a probability target [N, C, S] (contiguous, in dtype): the loss of a
+ * position is -sum_c w_c t'_c log_softmax(x)_c with t' = (1 - ls) t + ls / C;
+ * ignore_index does not apply and mean divides by N * S. */
+enum { NB_XK_NLL, NB_XK_CROSS_ENTROPY, NB_XK_CROSS_ENTROPY_PROBS, NB_XK_NUM };
 
 /* One classification loss, forward or backward. Positions whose target is
  * ignore_index count nothing; a target outside [0, C) claims the device error
@@ -505,6 +508,28 @@ typedef struct nb_bk_loss {
 
 /* Two float64 per position plus two totals. */
 static inline int64_t nb_bk_loss_workspace_bytes(int64_t N, int64_t S) { return (2 * N * S + 4) * 8; }
+
+/* Fused embedding backward (nb_backend.embedding): grad_weight [V, D] (contiguous,
+ * every row written) from grad [P, D] (contiguous) and the P indices sorted
+ * stably (sorted, index_dtype NB_I64 or NB_I32) with their positions (order,
+ * int64): row r sums grad[order[k]] over the run of k with sorted[k] == r, in k
+ * (that is, index) order, in float32 (float64 for NB_F64); with
+ * scale_grad_by_freq each term is divided by the run's length; the row at
+ * padding_idx (negative: none) gets zeros. dtype NB_F32, NB_F64, NB_F16 or
+ * NB_BF16. An index outside [0, V) claims the device error word ("<name>: index
+ * out of range in self (index 7, num_embeddings 5)"). No atomics: the result
+ * repeats bit for bit. */
+typedef struct nb_bk_embedding {
+    const char* name;      /* the op, for messages */
+    int32_t dtype, index_dtype;
+    int32_t scale_grad_by_freq;
+    int64_t V, D, P;
+    int64_t padding_idx;
+    const void* grad;
+    const void* sorted;
+    const int64_t* order;
+    void* out;
+} nb_bk_embedding;
 /* Multi-tensor kernels (nb_bk_optim.op): one plan covers a list of tensors. */
 enum {
     NB_OPK_SGD, NB_OPK_ADAM, NB_OPK_RMSPROP, NB_OPK_ADAGRAD, /* the optimizer steps (src/ops/optim.c formulas) */
@@ -658,6 +683,7 @@ typedef struct nb_backend {
     nb_status (*optim)(int32_t device_index, const struct nb_bk_optim* plan, void* stream);
     nb_status (*loss)(int32_t device_index, const struct nb_bk_loss* plan, void* stream);
     nb_status (*attention)(int32_t device_index, const struct nb_bk_attention* plan, void* stream);
+    nb_status (*embedding)(int32_t device_index, const struct nb_bk_embedding* plan, void* stream);
 } nb_backend;
 
 /* Exported by a plugin as "nb_plugin_init". Fills *backend and *device_count; on

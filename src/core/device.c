@@ -71,6 +71,7 @@ static const char* const family_names[NB_NUM_FAMILIES] = {
     [NB_FAMILY_LINES] = "lines", [NB_FAMILY_GEMM] = "gemm", [NB_FAMILY_CONV] = "conv", [NB_FAMILY_POOL] = "pool",
     [NB_FAMILY_NORM] = "norm", [NB_FAMILY_INDEX] = "index", [NB_FAMILY_SORT] = "sort", [NB_FAMILY_RNG] = "rng",
     [NB_FAMILY_OPTIM] = "optim", [NB_FAMILY_LOSS] = "loss", [NB_FAMILY_ATTENTION] = "attention",
+    [NB_FAMILY_EMBEDDING] = "embedding",
 };
 
 static bool has_slot(const nb_backend* b, int32_t family) {
@@ -89,6 +90,7 @@ static bool has_slot(const nb_backend* b, int32_t family) {
         case NB_FAMILY_OPTIM: return b->optim != NULL;
         case NB_FAMILY_LOSS: return b->loss != NULL;
         case NB_FAMILY_ATTENTION: return b->attention != NULL;
+        case NB_FAMILY_EMBEDDING: return b->embedding != NULL;
         default: return false;
     }
 }

@@ -31,8 +31,10 @@ constexpr int64_t kIndexMaxBlocks = 65535;
 
 // What claimed the word (its flag). A probability outside [0, 1] (bernoulli's p
 // tensor) keeps the flat index in `index` and the value's bits in `size`; a class
-// target out of range (the fused losses) keeps the target in `index`.
-constexpr int32_t kDevErrorIndex = 1, kDevErrorZeroDivision = 2, kDevErrorProbability = 3, kDevErrorTarget = 4;
+// target out of range (the fused losses) keeps the target in `index`; an embedding
+// index out of range (the fused embedding backward) the index and num_embeddings.
+constexpr int32_t kDevErrorIndex = 1, kDevErrorZeroDivision = 2, kDevErrorProbability = 3, kDevErrorTarget = 4,
+                  kDevErrorEmbedding = 5;
 
 // Lives in device memory, one per device; all zero means "no error".
 struct DevError {
@@ -71,6 +73,11 @@ inline bool dev_error_message(const DevError& e, char* buf, size_t cap) {
     }
     if (e.flag == kDevErrorTarget) {
         snprintf(buf, cap, "%s: Target %lld is out of bounds.", e.op, (long long)e.index);
+        return true;
+    }
+    if (e.flag == kDevErrorEmbedding) {
+        snprintf(buf, cap, "%s: index out of range in self (index %lld, num_embeddings %lld)", e.op,
+                 (long long)e.index, (long long)e.size);
         return true;
     }
     if (e.dim < 0)  // a flat position within a plane (the pooling gradients' saved indices)

@@ -54,6 +54,10 @@ cudaError_t nb_cuda_norm(const nb_bk_norm* args, cudaStream_t stream);
 // out of range are recorded in the device error word; queued on stream.
 cudaError_t nb_cuda_loss(const nb_bk_loss* args, void* device_error, cudaStream_t stream);
 
+// One fused embedding backward (see nb_bk_embedding); indices out of range are recorded
+// in the device error word; queued on stream.
+cudaError_t nb_cuda_embedding(const nb_bk_embedding* args, void* device_error, cudaStream_t stream);
+
 // One multi-tensor plan (see nb_bk_optim; optim.cu); queued on stream.
 cudaError_t nb_cuda_optim(const nb_bk_optim* args, cudaStream_t stream);
 

@@ -9,7 +9,7 @@
 // items) are a second kernel, one thread per parameter summing in a fixed order
 // in double; batch_norm's come from its channel's block.
 #include "kernels.h"
-#include "dtypes.cuh"
+#include "fused_common.cuh"
 #include "launch.cuh"
 
 namespace nbcuda {
@@ -17,14 +17,6 @@ namespace {
 
 constexpr int kNormThreads = 256;
 
-template <int Code> struct NormAcc { using type = float; };
-template <> struct NormAcc<NB_F64> { using type = double; };
-
-template <int Code> __device__ __forceinline__ typename NormAcc<Code>::type ld(const void* p, int64_t i) {
-    using T = typename Storage<Code>::type;
-    if constexpr (Code == NB_F64) return static_cast<const T*>(p)[i];
-    else return load_f32<Code>(static_cast<const T*>(p)[i]);
-}
 
 template <int Code, typename A> __device__ __forceinline__ void st(void* p, int64_t i, A v) {
     using T = typename Storage<Code>::type;
@@ -82,14 +74,14 @@ struct Segments {
 };
 
 template <int Code> __global__ void segment_forward(nb_bk_norm a, Segments g) {
-    using A = typename NormAcc<Code>::type;
+    using A = typename AccOf<Code>::type;
     __shared__ A smem[2 * kNormThreads];
     for (int64_t q = blockIdx.x; q < g.count; q += gridDim.x) {
         const int64_t base = q * g.M;
-        const A shift = ld<Code>(a.x, base);
+        const A shift = ld_acc<Code>(a.x, base);
         A v[2] = {0, 0};
         for (int64_t i = threadIdx.x; i < g.M; i += blockDim.x) {
-            const A d = ld<Code>(a.x, base + i) - shift;
+            const A d = ld_acc<Code>(a.x, base + i) - shift;
             v[0] += d, v[1] += d * d;
         }
         block_sum(v, smem);
@@ -97,9 +89,9 @@ template <int Code> __global__ void segment_forward(nb_bk_norm a, Segments g) {
         const A mean = static_cast<A>(m.mean), rstd = static_cast<A>(m.rstd);
         for (int64_t i = threadIdx.x; i < g.M; i += blockDim.x) {
             const int64_t p = g.param(q, i);
-            A y = (ld<Code>(a.x, base + i) - mean) * rstd;
-            if (a.weight) y = y * ld<Code>(a.weight, p);
-            if (a.bias) y = y + ld<Code>(a.bias, p);
+            A y = (ld_acc<Code>(a.x, base + i) - mean) * rstd;
+            if (a.weight) y = y * ld_acc<Code>(a.weight, p);
+            if (a.bias) y = y + ld_acc<Code>(a.bias, p);
             st<Code>(a.y, base + i, y);
         }
     }
@@ -111,16 +103,16 @@ __device__ __forceinline__ int64_t channel_at(const nb_bk_norm& a, int64_t c, in
 }
 
 template <int Code> __global__ void batch_forward(nb_bk_norm a) {
-    using A = typename NormAcc<Code>::type;
+    using A = typename AccOf<Code>::type;
     __shared__ A smem[2 * kNormThreads];
     const int64_t M = a.N * a.S;
     for (int64_t c = blockIdx.x; c < a.C; c += gridDim.x) {
         double mean, var;
         if (a.training) {
-            const A shift = ld<Code>(a.x, c * a.S);
+            const A shift = ld_acc<Code>(a.x, c * a.S);
             A v[2] = {0, 0};
             for (int64_t i = threadIdx.x; i < M; i += blockDim.x) {
-                const A d = ld<Code>(a.x, channel_at(a, c, i)) - shift;
+                const A d = ld_acc<Code>(a.x, channel_at(a, c, i)) - shift;
                 v[0] += d, v[1] += d * d;
             }
             block_sum(v, smem);
@@ -139,28 +131,28 @@ template <int Code> __global__ void batch_forward(nb_bk_norm a) {
             mean = ld_any(a.running_mean, a.running_dtype, c), var = ld_any(a.running_var, a.running_dtype, c);
         }
         const double invstd = 1.0 / sqrt(var + a.eps);
-        const A scale = static_cast<A>(invstd * (a.weight ? static_cast<double>(ld<Code>(a.weight, c)) : 1.0));
-        const A shift = static_cast<A>(a.bias ? static_cast<double>(ld<Code>(a.bias, c)) : 0.0), m = static_cast<A>(mean);
+        const A scale = static_cast<A>(invstd * (a.weight ? static_cast<double>(ld_acc<Code>(a.weight, c)) : 1.0));
+        const A shift = static_cast<A>(a.bias ? static_cast<double>(ld_acc<Code>(a.bias, c)) : 0.0), m = static_cast<A>(mean);
         for (int64_t i = threadIdx.x; i < M; i += blockDim.x) {
             const int64_t at = channel_at(a, c, i);
-            st<Code>(a.y, at, (ld<Code>(a.x, at) - m) * scale + shift);
+            st<Code>(a.y, at, (ld_acc<Code>(a.x, at) - m) * scale + shift);
         }
     }
 }
 
 // layer_norm backward, a block per row: dx, and the row's (mean, rstd) into the workspace.
 template <int Code> __global__ void layer_backward(nb_bk_norm a) {
-    using A = typename NormAcc<Code>::type;
+    using A = typename AccOf<Code>::type;
     __shared__ A smem[4 * kNormThreads];
     double* stats = static_cast<double*>(a.workspace);
     const int64_t D = a.C;
     for (int64_t r = blockIdx.x; r < a.N; r += gridDim.x) {
         const int64_t base = r * D;
-        const A x0 = ld<Code>(a.x, base);
+        const A x0 = ld_acc<Code>(a.x, base);
         A v[4] = {0, 0, 0, 0};
         for (int64_t i = threadIdx.x; i < D; i += blockDim.x) {
-            const A d = ld<Code>(a.x, base + i) - x0;
-            const A gw = ld<Code>(a.grad, base + i) * (a.weight ? ld<Code>(a.weight, i) : A(1));
+            const A d = ld_acc<Code>(a.x, base + i) - x0;
+            const A gw = ld_acc<Code>(a.grad, base + i) * (a.weight ? ld_acc<Code>(a.weight, i) : A(1));
             v[0] += d, v[1] += d * d, v[2] += gw, v[3] += gw * d;
         }
         block_sum(v, smem);
@@ -171,8 +163,8 @@ template <int Code> __global__ void layer_backward(nb_bk_norm a) {
         const A ca = static_cast<A>(m.rstd), cx = static_cast<A>(-m.rstd * m.rstd * sgxhat / D);
         const A c0 = static_cast<A>(-m.rstd * sg / D + m.rstd * m.rstd * sgxhat / D * m.m1);
         for (int64_t i = threadIdx.x; i < D; i += blockDim.x) {
-            const A gw = ld<Code>(a.grad, base + i) * (a.weight ? ld<Code>(a.weight, i) : A(1));
-            st<Code>(a.y, base + i, ca * gw + cx * (ld<Code>(a.x, base + i) - x0) + c0);
+            const A gw = ld_acc<Code>(a.grad, base + i) * (a.weight ? ld_acc<Code>(a.weight, i) : A(1));
+            st<Code>(a.y, base + i, ca * gw + cx * (ld_acc<Code>(a.x, base + i) - x0) + c0);
         }
     }
 }
@@ -183,8 +175,8 @@ template <int Code> __global__ void layer_param_grads(nb_bk_norm a) {
     for (int64_t d = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; d < a.C; d += (int64_t)gridDim.x * blockDim.x) {
         double dw = 0, db = 0;
         for (int64_t r = 0; r < a.N; r++) {
-            const double g = ld<Code>(a.grad, r * a.C + d);
-            dw += g * ((ld<Code>(a.x, r * a.C + d) - stats[2 * r]) * stats[2 * r + 1]);
+            const double g = ld_acc<Code>(a.grad, r * a.C + d);
+            dw += g * ((ld_acc<Code>(a.x, r * a.C + d) - stats[2 * r]) * stats[2 * r + 1]);
             db += g;
         }
         if (a.grad_weight) st<Code>(a.grad_weight, d, dw);
@@ -195,21 +187,21 @@ template <int Code> __global__ void layer_param_grads(nb_bk_norm a) {
 // group_norm backward, a block per (item, group): per channel sums of go and go (x - x0) go to the
 // workspace (as go xhat once the statistics are known), then dx.
 template <int Code> __global__ void group_backward(nb_bk_norm a, Segments g) {
-    using A = typename NormAcc<Code>::type;
+    using A = typename AccOf<Code>::type;
     __shared__ A smem[4 * kNormThreads];
     double* part = static_cast<double*>(a.workspace);  // [N * C] pairs (go xhat, go)
     for (int64_t q = blockIdx.x; q < g.count; q += gridDim.x) {
         const int64_t base = q * g.M, n = q / g.G, c0 = (q % g.G) * g.cg;
-        const A x0 = ld<Code>(a.x, base);
+        const A x0 = ld_acc<Code>(a.x, base);
         double s1 = 0, s2 = 0, sg = 0, sgx = 0;
         for (int64_t c = 0; c < g.cg; c++) {
             A v[4] = {0, 0, 0, 0};
             for (int64_t i = threadIdx.x; i < g.S; i += blockDim.x) {
-                const A d = ld<Code>(a.x, base + c * g.S + i) - x0, go = ld<Code>(a.grad, base + c * g.S + i);
+                const A d = ld_acc<Code>(a.x, base + c * g.S + i) - x0, go = ld_acc<Code>(a.grad, base + c * g.S + i);
                 v[0] += d, v[1] += d * d, v[2] += go, v[3] += go * d;
             }
             block_sum(v, smem);
-            const double wc = a.weight ? static_cast<double>(ld<Code>(a.weight, c0 + c)) : 1.0;
+            const double wc = a.weight ? static_cast<double>(ld_acc<Code>(a.weight, c0 + c)) : 1.0;
             s1 += v[0], s2 += v[1], sg += wc * v[2], sgx += wc * v[3];
             if (threadIdx.x == 0) part[2 * (n * a.C + c0 + c)] = v[3], part[2 * (n * a.C + c0 + c) + 1] = v[2];
         }
@@ -223,9 +215,9 @@ template <int Code> __global__ void group_backward(nb_bk_norm a, Segments g) {
         if (!a.y) continue;
         const double b = -m.rstd * m.rstd * sgxhat / g.M, k = -m.rstd * sg / g.M - b * m.mean;
         for (int64_t i = threadIdx.x; i < g.M; i += blockDim.x) {
-            const double wc = a.weight ? static_cast<double>(ld<Code>(a.weight, c0 + i / g.S)) : 1.0;
+            const double wc = a.weight ? static_cast<double>(ld_acc<Code>(a.weight, c0 + i / g.S)) : 1.0;
             const A ca = static_cast<A>(wc * m.rstd);
-            st<Code>(a.y, base + i, ca * ld<Code>(a.grad, base + i) + static_cast<A>(b) * ld<Code>(a.x, base + i) +
+            st<Code>(a.y, base + i, ca * ld_acc<Code>(a.grad, base + i) + static_cast<A>(b) * ld_acc<Code>(a.x, base + i) +
                                         static_cast<A>(k));
         }
     }
@@ -244,15 +236,15 @@ template <int Code> __global__ void group_param_grads(nb_bk_norm a) {
 
 // batch_norm backward, a block per channel: dw, db and dx from one pass of sums.
 template <int Code> __global__ void batch_backward(nb_bk_norm a) {
-    using A = typename NormAcc<Code>::type;
+    using A = typename AccOf<Code>::type;
     __shared__ A smem[4 * kNormThreads];
     const int64_t M = a.N * a.S;
     for (int64_t c = blockIdx.x; c < a.C; c += gridDim.x) {
-        const A x0 = ld<Code>(a.x, c * a.S);
+        const A x0 = ld_acc<Code>(a.x, c * a.S);
         A v[4] = {0, 0, 0, 0};
         for (int64_t i = threadIdx.x; i < M; i += blockDim.x) {
             const int64_t at = channel_at(a, c, i);
-            const A d = ld<Code>(a.x, at) - x0, go = ld<Code>(a.grad, at);
+            const A d = ld_acc<Code>(a.x, at) - x0, go = ld_acc<Code>(a.grad, at);
             v[0] += d, v[1] += d * d, v[2] += go, v[3] += go * d;
         }
         block_sum(v, smem);
@@ -261,11 +253,11 @@ template <int Code> __global__ void batch_backward(nb_bk_norm a) {
         if (threadIdx.x == 0 && a.grad_weight) st<Code>(a.grad_weight, c, gxhat);
         if (threadIdx.x == 0 && a.grad_bias) st<Code>(a.grad_bias, c, sg);
         if (!a.y) continue;
-        const double wc = a.weight ? static_cast<double>(ld<Code>(a.weight, c)) : 1.0;
+        const double wc = a.weight ? static_cast<double>(ld_acc<Code>(a.weight, c)) : 1.0;
         const double ca = wc * m.rstd, b = -wc * m.rstd * m.rstd * gxhat / M, k = -wc * m.rstd * sg / M - b * m.mean;
         for (int64_t i = threadIdx.x; i < M; i += blockDim.x) {
             const int64_t at = channel_at(a, c, i);
-            st<Code>(a.y, at, static_cast<A>(ca) * ld<Code>(a.grad, at) + static_cast<A>(b) * ld<Code>(a.x, at) +
+            st<Code>(a.y, at, static_cast<A>(ca) * ld_acc<Code>(a.grad, at) + static_cast<A>(b) * ld_acc<Code>(a.x, at) +
                                   static_cast<A>(k));
         }
     }

@@ -10,7 +10,7 @@
 // then one block over the tensors in a fixed tree; nothing is read back.
 #include <cmath>
 
-#include "dtypes.cuh"
+#include "fused_common.cuh"
 #include "kernels.h"
 #include "launch.h"
 
@@ -40,16 +40,8 @@ struct Hyper {
     int32_t nesterov, maximize, init_buffer, decoupled, amsgrad, centered;
 };
 
-template <int C> struct Math { using type = float; };
-template <> struct Math<NB_F64> { using type = double; };
 
-template <int C> __device__ __forceinline__ typename Math<C>::type ld(const void* p, int64_t i) {
-    using T = typename Storage<C>::type;
-    if constexpr (C == NB_F64) return static_cast<const T*>(p)[i];
-    else return load_f32<C>(static_cast<const T*>(p)[i]);
-}
-
-template <int C> __device__ __forceinline__ void st(void* p, int64_t i, typename Math<C>::type v) {
+template <int C> __device__ __forceinline__ void st(void* p, int64_t i, typename AccOf<C>::type v) {
     using T = typename Storage<C>::type;
     if constexpr (C == NB_F16) static_cast<T*>(p)[i] = __float2half_rn(v);
     else if constexpr (C == NB_BF16) static_cast<T*>(p)[i] = __float2bfloat16_rn(v);
@@ -80,19 +72,19 @@ template <int D, int Cap, typename F> __device__ __forceinline__ void for_chunks
 
 template <int C, int Op>
 __global__ void step_kernel(Batch<NB_BK_OPTIM_OPERANDS, kStepCap> b, Hyper h) {
-    using A = typename Math<C>::type;
+    using A = typename AccOf<C>::type;
     for_chunks(b, [&](int j, int64_t, int64_t lo, int64_t hi) {
         void *p = b.ptr[0][j], *s2 = b.ptr[2][j], *s3 = b.ptr[3][j], *s4 = b.ptr[4][j];
         const void* gr = b.ptr[1][j];
         const A sign = h.maximize ? A(-1) : A(1), wd = A(h.weight_decay), eps = A(h.eps);
         for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-            const A pi = ld<C>(p, i);
+            const A pi = ld_acc<C>(p, i);
             if constexpr (Op == NB_OPK_SGD) {
                 const A mom = A(h.momentum), damp = A(1.0 - h.dampening);
-                A g = sign * ld<C>(gr, i);
+                A g = sign * ld_acc<C>(gr, i);
                 if (h.weight_decay != 0) g = g + wd * pi;
                 if (h.momentum != 0) {
-                    const A bi = h.init_buffer ? g : mom * ld<C>(s2, i) + damp * g;
+                    const A bi = h.init_buffer ? g : mom * ld_acc<C>(s2, i) + damp * g;
                     st<C>(s2, i, bi);
                     g = h.nesterov ? g + mom * bi : bi;
                 }
@@ -102,42 +94,42 @@ __global__ void step_kernel(Batch<NB_BK_OPTIM_OPERANDS, kStepCap> b, Hyper h) {
                 const A keep = h.weight_decay != 0 && h.decoupled ? A(1.0 - h.lr * h.weight_decay) : A(1);
                 const A l2 = h.weight_decay != 0 && !h.decoupled ? wd : A(0);
                 const A step = A(b.s0[j]), bc2 = A(b.s1[j]);
-                const A g = sign * ld<C>(gr, i) + l2 * pi;
-                const A m0 = ld<C>(s2, i), mi = m0 + b1 * (g - m0);
-                A si = ld<C>(s3, i) * b2 + nb2 * g * g;
+                const A g = sign * ld_acc<C>(gr, i) + l2 * pi;
+                const A m0 = ld_acc<C>(s2, i), mi = m0 + b1 * (g - m0);
+                A si = ld_acc<C>(s3, i) * b2 + nb2 * g * g;
                 st<C>(s2, i, mi);
                 st<C>(s3, i, si);
                 if (h.amsgrad) {
-                    const A mx = ld<C>(s4, i);
+                    const A mx = ld_acc<C>(s4, i);
                     if (!(mx <= si)) si = mx != mx || mx > si ? mx : si;  // the maximum, NaN kept
                     st<C>(s4, i, si);
                 }
                 st<C>(p, i, pi * keep - step * (mi / (sqrt(si) / bc2 + eps)));
             } else if constexpr (Op == NB_OPK_RMSPROP) {
                 const A a = A(h.alpha), na = A(1.0 - h.alpha);
-                A g = sign * ld<C>(gr, i);
+                A g = sign * ld_acc<C>(gr, i);
                 if (h.weight_decay != 0) g = g + wd * pi;
-                const A s = a * ld<C>(s2, i) + na * g * g;
+                const A s = a * ld_acc<C>(s2, i) + na * g * g;
                 st<C>(s2, i, s);
                 A avg;
                 if (h.centered) {
-                    const A g0 = ld<C>(s3, i), gai = g0 + na * (g - g0);
+                    const A g0 = ld_acc<C>(s3, i), gai = g0 + na * (g - g0);
                     st<C>(s3, i, gai);
                     avg = sqrt(s - gai * gai) + eps;
                 } else {
                     avg = sqrt(s) + eps;
                 }
                 if (h.momentum > 0) {
-                    const A bi = A(h.momentum) * ld<C>(s4, i) + g / avg;
+                    const A bi = A(h.momentum) * ld_acc<C>(s4, i) + g / avg;
                     st<C>(s4, i, bi);
                     st<C>(p, i, pi - A(h.lr) * bi);
                 } else {
                     st<C>(p, i, pi - A(h.lr) * (g / avg));
                 }
             } else {  // NB_OPK_ADAGRAD
-                A g = sign * ld<C>(gr, i);
+                A g = sign * ld_acc<C>(gr, i);
                 if (h.weight_decay != 0) g = g + wd * pi;
-                const A s = ld<C>(s2, i) + g * g;
+                const A s = ld_acc<C>(s2, i) + g * g;
                 st<C>(s2, i, s);
                 st<C>(p, i, pi - A(b.s0[j]) * (g / (sqrt(s) + eps)));
             }
@@ -172,7 +164,7 @@ __global__ void norm_partials(Batch<1, kListCap> b, double p, double* partials) 
     for_chunks(b, [&](int j, int64_t c, int64_t lo, int64_t hi) {
         double acc = 0;
         for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-            const double x = fabs(static_cast<double>(ld<C>(b.ptr[0][j], i)));
+            const double x = fabs(static_cast<double>(ld_acc<C>(b.ptr[0][j], i)));
             if constexpr (Mode == kNormInf) acc = max_nan(acc, x);
             else if constexpr (Mode == kNorm0) acc += x != 0;
             else if constexpr (Mode == kNorm1) acc += x;
@@ -231,21 +223,21 @@ __global__ void norm_total(int64_t count, double p, double max_norm, const doubl
 
 template <int C>
 __global__ void scale_kernel(Batch<1, kListCap> b, const double* coef) {
-    using A = typename Math<C>::type;
+    using A = typename AccOf<C>::type;
     const double k = *coef;
     if (!(k < 1.0 || k != k)) return;
     for_chunks(b, [&](int j, int64_t, int64_t lo, int64_t hi) {
-        for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) st<C>(b.ptr[0][j], i, ld<C>(b.ptr[0][j], i) * A(k));
+        for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) st<C>(b.ptr[0][j], i, ld_acc<C>(b.ptr[0][j], i) * A(k));
     });
 }
 
 template <int C>
 __global__ void clamp_kernel(Batch<1, kListCap> b, double clip) {
-    using A = typename Math<C>::type;
+    using A = typename AccOf<C>::type;
     const A lo_v = A(-clip), hi_v = A(clip);
     for_chunks(b, [&](int j, int64_t, int64_t lo, int64_t hi) {
         for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-            A v = ld<C>(b.ptr[0][j], i);
+            A v = ld_acc<C>(b.ptr[0][j], i);
             if (v == v) v = (v < lo_v ? lo_v : v) > hi_v ? hi_v : (v < lo_v ? lo_v : v);  // min(max(v, lo), hi)
             st<C>(b.ptr[0][j], i, v);
         }
@@ -254,12 +246,12 @@ __global__ void clamp_kernel(Batch<1, kListCap> b, double clip) {
 
 template <int C>
 __global__ void unscale_kernel(Batch<1, kListCap> b, float* found_inf, const float* inv_scale) {
-    using A = typename Math<C>::type;
+    using A = typename AccOf<C>::type;
     const float inv = *inv_scale;
     for_chunks(b, [&](int j, int64_t, int64_t lo, int64_t hi) {
         bool bad = false;
         for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-            const A v = ld<C>(b.ptr[0][j], i);
+            const A v = ld_acc<C>(b.ptr[0][j], i);
             bad |= !isfinite(v);
             if (inv != 1.f) st<C>(b.ptr[0][j], i, v * A(inv));
         }

@@ -97,6 +97,13 @@ nb_status error_word(int32_t device, nbcuda::DevError** out) {
     return NB_OK;
 }
 
+// The device's error word, armed (read back at the next synchronising call) when `arm`.
+nb_status armed_word(int32_t device, bool arm, nbcuda::DevError** out) {
+    nb_status st = error_word(device, out);
+    if (st == NB_OK && arm) error_armed[device].store(true, std::memory_order_release);
+    return st;
+}
+
 // After a synchronising call on `device` (current): reports and clears a device
 // error once the device is idle, so the word is complete and no kernel races the reset.
 nb_status check_device_error(int32_t device) {
@@ -313,9 +320,8 @@ nb_status reduce(int32_t device, const nb_bk_reduce* plan, void* stream) {
 nb_status index(int32_t device, const nb_bk_index* plan, void* stream) {
     TRY(cudaSetDevice(device));
     nbcuda::DevError* word = nullptr;
-    nb_status st = error_word(device, &word);
+    nb_status st = armed_word(device, true, &word);
     if (st != NB_OK) return st;
-    error_armed[device].store(true, std::memory_order_release);
     TRY(nb_cuda_index(plan, word, as_stream(stream)));
     return NB_OK;
 }
@@ -323,9 +329,8 @@ nb_status index(int32_t device, const nb_bk_index* plan, void* stream) {
 nb_status pool(int32_t device, const nb_bk_pool* plan, void* stream) {
     TRY(cudaSetDevice(device));
     nbcuda::DevError* word = nullptr;
-    nb_status st = error_word(device, &word);
+    nb_status st = armed_word(device, plan->backward && plan->kind == NB_PK_MAX, &word);
     if (st != NB_OK) return st;
-    if (plan->backward && plan->kind == NB_PK_MAX) error_armed[device].store(true, std::memory_order_release);
     TRY(nb_cuda_pool(plan, word, as_stream(stream)));
     return NB_OK;
 }
@@ -350,9 +355,8 @@ nb_status lines(int32_t device, const nb_bk_lines* plan, void* stream) {
 nb_status rng(int32_t device, const nb_bk_rng* plan, void* stream) {
     TRY(cudaSetDevice(device));
     nbcuda::DevError* word = nullptr;
-    nb_status st = error_word(device, &word);
+    nb_status st = armed_word(device, plan->kind == NB_RNGK_BERNOULLI && plan->in, &word);
     if (st != NB_OK) return st;
-    if (plan->kind == NB_RNGK_BERNOULLI && plan->in) error_armed[device].store(true, std::memory_order_release);
     TRY(nb_cuda_rng(plan, word, as_stream(stream)));
     return NB_OK;
 }
@@ -367,10 +371,19 @@ nb_status norm(int32_t device, const nb_bk_norm* plan, void* stream) {
 nb_status loss(int32_t device, const nb_bk_loss* plan, void* stream) {
     TRY(cudaSetDevice(device));
     nbcuda::DevError* word = nullptr;
-    nb_status st = error_word(device, &word);
+    nb_status st = armed_word(device, true, &word);
     if (st != NB_OK) return st;
-    error_armed[device].store(true, std::memory_order_release);
     TRY(nb_cuda_loss(plan, word, as_stream(stream)));
+    return NB_OK;
+}
+
+// The embedding backward: an index out of range claims the error word.
+nb_status embedding(int32_t device, const nb_bk_embedding* plan, void* stream) {
+    TRY(cudaSetDevice(device));
+    nbcuda::DevError* word = nullptr;
+    nb_status st = armed_word(device, true, &word);
+    if (st != NB_OK) return st;
+    TRY(nb_cuda_embedding(plan, word, as_stream(stream)));
     return NB_OK;
 }
 
@@ -455,6 +468,7 @@ extern "C" __attribute__((visibility("default"))) nb_status nb_plugin_init(
     backend->rng = rng;
     backend->norm = norm;
     backend->loss = loss;
+    backend->embedding = embedding;
     backend->optim = optim;
     *device_count = count;
     return NB_OK;

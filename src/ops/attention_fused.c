@@ -5,6 +5,7 @@
  * backward, which recomputes them. Dropout reserves the Philox blocks nb_dropout
  * would for the weights, so the kept weights are the ones the composed path keeps. */
 #include "attention.h"
+#include "nn_common.h"
 #include "random.h"
 #include "../core/profiler.h"
 #include "../core/runtime.h"
@@ -95,11 +96,6 @@ static bool geometry(const nb_tensor* q, const nb_tensor* k, const nb_tensor* v,
            (mask == NULL || operand(p, mask, p->L, p->S, &p->mask));
 }
 
-static bool fused_enabled(void) {
-    const char* env = getenv("NABLA_SDPA_FUSED");
-    return env == NULL || strcmp(env, "0") != 0;
-}
-
 static bool on_device(const nb_tensor* t, int32_t device_index) {
     return t == NULL || (t->storage->device_type == NB_CUDA && t->storage->device_index == device_index);
 }
@@ -109,7 +105,7 @@ bool nb_sdpa_fused_covers(const nb_tensor* q, const nb_tensor* k, const nb_tenso
     const int32_t dev = q->storage->device_index;
     if (q->storage->device_type != NB_CUDA || !on_device(k, dev) || !on_device(v, dev) || !on_device(attn_mask, dev))
         return false;
-    if (nb_backend_of(NB_CUDA)->attention == NULL || !fused_enabled()) return false;
+    if (nb_backend_of(NB_CUDA)->attention == NULL || !nn_fused_enabled("NABLA_SDPA_FUSED")) return false;
     nb_bk_attention p;
     return geometry(q, k, v, attn_mask, dropout_p, &p);
 }

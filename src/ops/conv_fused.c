@@ -13,15 +13,12 @@
 /* The kernel's output tile (src/cuda/conv.cu) and the grid's y / z limit. */
 enum { TILE = 64, MAX_GRID = 65535 };
 
-static bool fused_enabled(void) {
-    const char* env = getenv("NABLA_CONV_FUSED");
-    return env == NULL || strcmp(env, "0") != 0;
-}
-
 static bool float_dtype(int32_t d) { return d == NB_F32 || d == NB_F64 || d == NB_F16 || d == NB_BF16; }
 
 bool nn_conv_fused_takes(const conv_geom* g, const nb_tensor* a, const nb_tensor* b, const nb_tensor* bias) {
-    if (a->storage->device_type != NB_CUDA || nb_backend_of(NB_CUDA)->conv == NULL || !fused_enabled()) return false;
+    if (a->storage->device_type != NB_CUDA || nb_backend_of(NB_CUDA)->conv == NULL ||
+        !nn_fused_enabled("NABLA_CONV_FUSED"))
+        return false;
     if (!float_dtype(a->dtype) || b->dtype != a->dtype || (bias != NULL && bias->dtype != a->dtype)) return false;
     if (a->ndim < 3 || a->ndim > 4 || b->ndim != a->ndim) return false;
     const int64_t Cg = g->C / g->groups, Og = g->O / g->groups;

@@ -241,7 +241,7 @@ static nb_status classification(const char* op, bool logits, const nb_tensor* in
 
     nb_tensor *x = NULL, *t = NULL, *w = NULL, *result = NULL;
     if (input->storage->device_type != NB_CPU) { /* the device's loss kernel, else composed from its ops */
-        st = !probs && nn_cls_fusable(input, target, weight)
+        st = nn_cls_fusable(input, target, weight)
                  ? nn_cls_loss_fused(op, logits, input, target, weight, ignore_index, reduction, smoothing, &result)
                  : nn_classification_loss_composed(op, logits, input, target, weight, ignore_index, reduction,
                                                    smoothing, kd, &result);

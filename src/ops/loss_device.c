@@ -1,7 +1,8 @@
-/* loss_device.c: nb_bk_loss plans for nll_loss and cross_entropy over class
- * indices on a device backend (see loss_device.h): operands made contiguous on
- * the device (a device copy only when they are not), one slot call; an
- * out-of-range class index fails at the next synchronising call. */
+/* loss_device.c: nb_bk_loss plans for nll_loss and cross_entropy (class
+ * indices or probabilities) on a device backend (see loss_device.h): operands
+ * made contiguous on the device (a device copy only when they are not), one
+ * slot call; an out-of-range class index fails at the next synchronising call.
+ * NABLA_LOSS_FUSED=0 leaves them to the composed path. */
 #include "loss_device.h"
 
 #include "../core/runtime.h"
@@ -10,8 +11,12 @@
 
 bool nn_cls_fusable(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight) {
     const nb_backend* b = nb_backend_of(input->storage->device_type);
-    if (input->storage->device_type == NB_CPU || b == NULL || b->loss == NULL || input->numel == 0) return false;
-    return (target->dtype == NB_I64 || target->dtype == NB_U8) && (weight == NULL || weight->dtype == input->dtype);
+    if (input->storage->device_type == NB_CPU || b == NULL || b->loss == NULL || input->numel == 0 ||
+        !nn_fused_enabled("NABLA_LOSS_FUSED"))
+        return false;
+    const bool probs = nb_dtype_is_floating(target->dtype);  /* loss.c checked the shape */
+    return (probs || target->dtype == NB_I64 || target->dtype == NB_U8) &&
+           (weight == NULL || weight->dtype == input->dtype);
 }
 
 /* The plan's geometry and operands; *keep gets the contiguous copies to release after the call. */
@@ -20,7 +25,8 @@ static nb_status plan(const char* op, bool logits, const nb_tensor* input, const
                       nb_bk_loss* p, nb_tensor** keep) {
     memset(p, 0, sizeof *p);
     p->name = op;
-    p->kind = logits ? NB_XK_CROSS_ENTROPY : NB_XK_NLL;
+    const bool probs = nb_dtype_is_floating(target->dtype);
+    p->kind = probs ? NB_XK_CROSS_ENTROPY_PROBS : logits ? NB_XK_CROSS_ENTROPY : NB_XK_NLL;
     p->dtype = input->dtype, p->target_dtype = target->dtype, p->reduction = reduction;
     const bool batched = input->ndim >= 2;
     p->N = batched ? input->shape[0] : 1;
@@ -28,7 +34,7 @@ static nb_status plan(const char* op, bool logits, const nb_tensor* input, const
     p->S = p->C > 0 && p->N > 0 ? input->numel / (p->N * p->C) : 0;
     p->ignore_index = ignore_index, p->smoothing = smoothing;
     nb_status st = nn_contig(input, input->dtype, &keep[0]);
-    if (st == NB_OK) st = nn_contig(target, target->dtype, &keep[1]);
+    if (st == NB_OK) st = nn_contig(target, probs ? input->dtype : target->dtype, &keep[1]);
     if (st == NB_OK) st = nn_contig_opt(weight, input->dtype, &keep[2]);
     const int64_t bytes = nb_bk_loss_workspace_bytes(p->N, p->S);
     if (st == NB_OK)
@@ -56,8 +62,12 @@ nb_status nn_cls_loss_fused(const char* op, bool logits, const nb_tensor* input,
     nb_tensor* keep[4] = {NULL, NULL, NULL, NULL};
     nb_tensor* r = NULL;
     nb_status st = plan(op, logits, input, target, weight, ignore_index, reduction, smoothing, &p, keep);
-    if (st == NB_OK) /* the loss per position: the target's shape */
-        st = reduction == NN_RED_NONE ? nb_tensor_new(op, target->shape, target->ndim, input->dtype,
+    int64_t shape[NB_MAX_DIMS];  /* the loss per position: the input's shape without the class dim */
+    int32_t ndim = 0;
+    for (int32_t d = 0; d < input->ndim; d++)
+        if (d != (input->ndim >= 2 ? 1 : 0)) shape[ndim++] = input->shape[d];
+    if (st == NB_OK)
+        st = reduction == NN_RED_NONE ? nb_tensor_new(op, shape, ndim, input->dtype,
                                                       input->storage->device_type, input->storage->device_index, &r)
                                       : nb_tensor_new(op, NULL, 0, input->dtype, input->storage->device_type,
                                                       input->storage->device_index, &r);

@@ -1,4 +1,4 @@
-/* loss_device.h: nll_loss and cross_entropy over class indices through a device's
+/* loss_device.h: nll_loss and cross_entropy (class indices or probabilities) through a device's
  * loss slot (loss_device.c), for loss.c and the autograd formulas (nn_xent.c). */
 #ifndef NABLA_OPS_LOSS_DEVICE_H_
 #define NABLA_OPS_LOSS_DEVICE_H_
@@ -6,7 +6,8 @@
 #include "nn_common.h"
 
 /* Whether input's device has a loss slot and the operands suit it: class-index
- * targets, a non-empty input, weight (if any) in input's dtype. */
+ * targets or (validated by loss.c) probability targets of the input's shape, a
+ * non-empty input, weight (if any) in input's dtype; NABLA_LOSS_FUSED not "0". */
 NB_INTERNAL bool nn_cls_fusable(const nb_tensor* input, const nb_tensor* target, const nb_tensor* weight);
 
 /* The loss (validated by loss.c): [N, d1, ...] for reduction none, else a 0-dim

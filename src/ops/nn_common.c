@@ -6,6 +6,7 @@
 
 #include <cblas.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 nb_status nn_check_handle(const char* op, const char* arg, const nb_tensor* t, bool optional) {
@@ -170,6 +171,11 @@ void nn_release(nb_tensor* a, nb_tensor* b, nb_tensor* c, nb_tensor* d, nb_tenso
                 nb_tensor* g, nb_tensor* h) {
     nb_tensor_release(a), nb_tensor_release(b), nb_tensor_release(c), nb_tensor_release(d);
     nb_tensor_release(e), nb_tensor_release(f), nb_tensor_release(g), nb_tensor_release(h);
+}
+
+bool nn_fused_enabled(const char* env) {
+    const char* v = getenv(env);
+    return v == NULL || strcmp(v, "0") != 0;
 }
 
 /* A 64-byte header in front of the block remembers its size (the allocator wants it back). */

@@ -74,6 +74,9 @@ NB_INTERNAL nb_status nn_deliver(const char* op, nb_tensor* result, int32_t dtyp
 NB_INTERNAL void nn_release(nb_tensor* a, nb_tensor* b, nb_tensor* c, nb_tensor* d, nb_tensor* e,
                             nb_tensor* f, nb_tensor* g, nb_tensor* h);
 
+/* Whether a fused device path is on: the environment variable env (NABLA_<FAMILY>_FUSED) is not "0". */
+NB_INTERNAL bool nn_fused_enabled(const char* env);
+
 /* Scratch memory for kernels (64-byte aligned); NULL on failure (the caller reports). */
 NB_INTERNAL void* nn_alloc(size_t bytes);
 NB_INTERNAL void nn_free(void* p);

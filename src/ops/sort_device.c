@@ -47,8 +47,7 @@ nb_status nb_sortd_lines(const char* op, const nb_tensor* x, int32_t d, bool des
     return launch(op, x, &p, nb_bk_sort_workspace_bytes(NB_SK_SORT, lines, p.shape[p.dim], nb_dtype_sizes[x->dtype]));
 }
 
-/* The sorted copy of the n contiguous elements of c and their positions. */
-static nb_status sort_flat(const char* op, const nb_tensor* c, int64_t n, nb_tensor** sorted, nb_tensor** order) {
+nb_status nb_sortd_flat(const char* op, const nb_tensor* c, int64_t n, nb_tensor** sorted, nb_tensor** order) {
     const int32_t dt = c->storage->device_type, di = c->storage->device_index;
     nb_tensor flat;
     const int64_t one = 1;
@@ -65,7 +64,7 @@ nb_status nb_sortd_unique(const char* op, const nb_tensor* x, bool sorted, nb_te
     const int64_t n = x->numel;
     nb_tensor *c = NULL, *s = NULL, *order = NULL, *group = NULL, *v = NULL, *inv = NULL, *cnt = NULL;
     nb_status st = nb_tensor_contiguous(x, &c);
-    if (st == NB_OK && sorted && n > 0) st = sort_flat(op, c, n, &s, &order);
+    if (st == NB_OK && sorted && n > 0) st = nb_sortd_flat(op, c, n, &s, &order);
     const nb_tensor* in = s ? s : c;
     nb_bk_sort p;
     memset(&p, 0, sizeof p);

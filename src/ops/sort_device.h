@@ -13,6 +13,10 @@ static inline bool nb_sortd_on_device(const nb_tensor* t) { return t->storage->d
 nb_status nb_sortd_lines(const char* op, const nb_tensor* x, int32_t d, bool descending, int64_t k,
                          nb_tensor* values, nb_tensor* indices);
 
+/* The stable sort of the n contiguous elements of c (any shape) on its device:
+ * *sorted (c's dtype, [n]) and *order (int64, [n]: their positions in c). */
+nb_status nb_sortd_flat(const char* op, const nb_tensor* c, int64_t n, nb_tensor** sorted, nb_tensor** order);
+
 /* unique (sorted) or unique_consecutive (not) of the flattened x on its device:
  * values, inverse (x's shape) and counts, each asked for by a non-NULL pointer.
  * Reads the number of groups back to the host once. */

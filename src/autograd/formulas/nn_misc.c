@@ -1,6 +1,7 @@
-/* nn_misc.c: formulas of embedding and pad.
- * embedding: the output gradient rows summed into the rows of the weight they
- * came from (index_add), rows at padding_idx left out. pad: constant padding is
+/* nn_misc.c: formulas of embedding, embedding_dense_backward and pad.
+ * embedding: embedding_dense_backward (the output gradient rows summed into the
+ * rows of the weight they came from, rows at padding_idx left out), whose own
+ * gradient gathers the rows back. pad: constant padding is
  * undone by the opposite pad (a crop, or zeros where the forward cropped); the
  * other modes read input cells several times, so the gradient is summed back
  * dim by dim with index_add over each output position's source index. Both are
@@ -11,29 +12,10 @@
 
 /* ---- embedding: saved 0 = indices; ia[0] = padding_idx ---- */
 
-/* [V, 1] of ones with a zero at row pad, on the weight's device in its gradient's dtype
- * (made on the host: it needs no integer kernels on the device). */
-static nb_tensor* padding_rows(nb_bw* b, const nb_tensor_meta* wm, int64_t pad) {
-    const int64_t shape[2] = {wm->shape[0], 1};
-    nb_tensor* host = BW_OP(b, nb_full(shape, 2, 1.0, NB_F64, NB_CPU, 0, &bw_r_));
-    if (host == NULL) return NULL;
-    ((double*)nb_tensor_data(host))[pad] = 0;
-    return BW_OP(b, nb_tensor_to(host, wm->dtype, wm->device_type, wm->device_index, 0, &bw_r_));
-}
-
 static nb_status embedding_bw(nb_bw* b) {
     const nb_tensor_meta* wm = &b->node->in_meta[0];
     nb_tensor* idx = bw_saved(b, 0);
-    const int64_t dim = wm->shape[1];
-    const int64_t rows_shape[2] = {-1, dim}, flat_shape[1] = {-1};
-    nb_tensor* g = bw_reshape(b, b->go[0], rows_shape, 2);
-    nb_tensor* i = bw_reshape(b, idx, flat_shape, 1);
-    nb_tensor_meta zm = *wm;
-    zm.dtype = g != NULL ? g->dtype : wm->dtype;
-    nb_tensor* z = bw_zeros_like_meta(b, &zm);
-    nb_tensor* gw = BW_OP(b, nb_index_add(z, 0, i, g, 1.0, NULL, &bw_r_));
-    if (b->node->ia[0] >= 0 && b->st == NB_OK) gw = bw_mul(b, gw, padding_rows(b, &zm, b->node->ia[0]));
-    bw_set(b, 0, gw);
+    bw_set(b, 0, BW_OP(b, nb_embedding_dense_backward(b->go[0], idx, wm->shape[0], b->node->ia[0], 0, NULL, &bw_r_)));
     return b->st;
 }
 
@@ -47,6 +29,38 @@ nb_status nb_agf_embedding(const nb_tensor* weight, const nb_tensor* indices, in
     st = nb_ag_save_input(&r, 0, indices);
     nb_tensor* y = NULL;
     if (st == NB_OK) st = nbi_embedding(weight, indices, padding_idx, dst, &y);
+    return nb_ag_finish1(&r, st, y, out);
+}
+
+/* ---- embedding_dense_backward: saved 0 = indices; ia[0] = padding_idx ---- */
+
+/* The rows of gg at the indices (zero where an index is padding_idx); the frequency scaling is ignored, as
+ * PyTorch's embedding_dense_double_backward does. */
+static nb_status embedding_dense_bw(nb_bw* b) {
+    nb_tensor* idx = bw_saved(b, 0);
+    nb_tensor* g = BW_OP(b, nb_embedding(b->go[0], idx, -1, NULL, &bw_r_));
+    if (b->node->ia[0] >= 0 && b->st == NB_OK) {
+        nb_tensor* pad = BW_OP(b, nb_scalar((double)b->node->ia[0], b->node->ia[0], NB_I64, &bw_r_));
+        nb_tensor* keep = BW_OP(b, nb_ne(idx, pad, NULL, &bw_r_));
+        g = bw_mul(b, g, bw_unsqueeze(b, keep, idx != NULL ? idx->ndim : 0));
+    }
+    bw_set(b, 0, g);
+    return b->st;
+}
+
+nb_status nb_agf_embedding_dense_backward(const nb_tensor* grad_output, const nb_tensor* indices, int64_t num_weights,
+                                          int64_t padding_idx, int32_t scale_grad_by_freq, nb_tensor* dst,
+                                          nb_tensor** out) {
+    const nb_tensor* ins[2] = {grad_output, indices};
+    nb_ag_rec r;
+    nb_status st = nb_ag_begin(&r, "embedding_dense_backward", "EmbeddingDenseBackward0", embedding_dense_bw, dst, 2,
+                               ins, 1);
+    if (st != NB_OK) return st;
+    r.node->ia[0] = padding_idx;
+    st = nb_ag_save_input(&r, 0, indices);
+    nb_tensor* y = NULL;
+    if (st == NB_OK)
+        st = nbi_embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, dst, &y);
     return nb_ag_finish1(&r, st, y, out);
 }
 

@@ -56,10 +56,11 @@ static void index_terms(nb_bw* b, const nb_tensor* x, const nb_tensor* t, const 
     *q = qq, *A = a;
 }
 
-/* Class-index targets on a device with a loss kernel, outside create_graph: d/dx in one kernel.
- * Returns false (nothing done) when the formula must compose instead. */
+/* On a device with a loss kernel, outside create_graph and unless a probability target needs its gradient:
+ * d/dx in one kernel. Returns false (nothing done) when the formula must compose instead. */
 static bool fused_input_grad(nb_bw* b, bool logits, const nb_tensor* x, const nb_tensor* t, const nb_tensor* w) {
-    if (b->st != NB_OK || nb_dtype_is_floating(t->dtype) || !nn_cls_fusable(x, t, w)) return false;
+    if (b->st != NB_OK || (nb_dtype_is_floating(t->dtype) && bw_needs(b, 1)) || !nn_cls_fusable(x, t, w))
+        return false;
     const nb_tensor* deps[2] = {x, b->go[0]};
     if (bw_recording(deps, 2)) return false;
     const char* op = logits ? "cross_entropy" : "nll_loss";

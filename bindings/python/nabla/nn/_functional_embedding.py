@@ -1,7 +1,8 @@
 """nn.functional.embedding: the lookup is one C op; max_norm renormalises the
 referenced rows of weight in place first (PyTorch's embedding_renorm_), and
 scale_grad_by_freq divides each row's gradient by how often the row occurs in
-the batch. Re-exported by functional.py."""
+the batch (embedding_dense_backward's flag, one fused kernel on CUDA).
+Re-exported by functional.py."""
 from __future__ import annotations
 
 from .._unique import unique as _unique
@@ -51,37 +52,20 @@ def _renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -
             weight.index_put_((idx,), rows * scale)
 
 
-class _ScaleGrad(Function):
-    """The identity whose backward multiplies the gradient by scale."""
+class _FrequencyScaled(Function):
+    """embedding whose weight gradient divides each row's terms by the row's count in input
+    (embedding_dense_backward with scale_grad_by_freq: one fused kernel on CUDA)."""
 
     @staticmethod
-    def forward(ctx, x, scale):
-        ctx.save_for_backward(scale)
-        return x
+    def forward(ctx, weight, input, pad):
+        ctx.save_for_backward(input)
+        ctx.rows, ctx.pad = weight.shape[0], pad
+        return _call(lib.nbpy_embedding, weight._h, input._h, pad, ffi.NULL)
 
     @staticmethod
     def backward(ctx, grad):
-        (scale,) = ctx.saved_tensors
-        return _Scaled.apply(grad, scale), None
-
-
-class _Scaled(Function):
-    """grad * scale whose own derivative is the identity: PyTorch's double backward of embedding ignores the
-    frequency scaling (embedding_dense_double_backward), and so does this."""
-
-    @staticmethod
-    def forward(ctx, grad, scale):
-        return grad * scale
-
-    @staticmethod
-    def backward(ctx, gg):
-        return gg, None
-
-
-def _inverse_frequency(input: Tensor, dtype) -> Tensor:
-    """1 / (occurrences of each index in input), shaped input.shape + [1]."""
-    _, inverse, counts = _unique(input.reshape(-1), return_inverse=True, return_counts=True)
-    return (1.0 / counts.to(dtype))[inverse].reshape(*input.shape, 1)
+        (input,) = ctx.saved_tensors
+        return _call(lib.nbpy_embedding_dense_backward, grad._h, input._h, ctx.rows, ctx.pad, 1, ffi.NULL), None, None
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
@@ -95,7 +79,6 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     pad = _padding_index(padding_idx, weight)
     if max_norm is not None:
         _renorm_(weight, input.contiguous(), float(max_norm), float(norm_type))
-    out = _call(lib.nbpy_embedding, weight._h, input._h, pad, ffi.NULL)
-    if scale_grad_by_freq and out.requires_grad:
-        out = _ScaleGrad.apply(out, _inverse_frequency(input, out.dtype))
-    return out
+    if scale_grad_by_freq and weight.requires_grad:
+        return _FrequencyScaled.apply(weight, input, pad)
+    return _call(lib.nbpy_embedding, weight._h, input._h, pad, ffi.NULL)
