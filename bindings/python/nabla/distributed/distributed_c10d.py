@@ -12,7 +12,7 @@ import warnings
 from .._lib import ffi, lib
 from . import _backends, _mpi
 from ._errors import DistBackendError, raise_for
-from ._rendezvous import rendezvous
+from ._rendezvous import default_store
 from ._work import Work, _DoneWork
 
 default_pg_timeout = datetime.timedelta(minutes=30)
@@ -237,7 +237,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
                              "`python -m nabla.distributed.run --nproc-per-node N`")
     global _default_store
     try:
-        _default_store = rendezvous(init_method, store, got_rank, got_size, datetime.timedelta(seconds=seconds))
+        _default_store = default_store(init_method, store, got_rank, got_size, datetime.timedelta(seconds=seconds))
     except BaseException:
         lib.nb_comm_release(comm)
         raise
