@@ -69,6 +69,10 @@ LEFT_OUT = [
      r"^override$|^partial$|^wraps$|^ref$|^inf$|^Tensor$|^DType$|^ScalingType$|^SwizzleType$|"
      r"^handle_torch_function$|^has_torch_function|^boolean_dispatch$|^assert_int_or_pair$|^factory_kwargs$",
      "re-exported helpers of PyTorch's own source (typing, functools, __torch_function__ dispatch)"),
+    (r"^shrink_group$|^ProcessGroupGloo$",
+     "distributed fault recovery and per-engine group classes: shrink_group rebuilds a group without dead ranks, "
+     "but nabla's MPI engine stops every rank when one fails (MPI_Abort); nabla's gloo runs on MPI, and its one "
+     "ProcessGroup serves every backend"),
 ]
 # Rules for the top-level torch namespace only (the same names elsewhere, as nn.functional's, count)
 LEFT_OUT_TOP_LEVEL = [

@@ -22,7 +22,7 @@ MPIEXEC = _mpi.mpiexec()
 HAVE_MPI = MPIEXEC is not None and _mpi.library() is not None
 needs_mpi = pytest.mark.skipif(not HAVE_MPI, reason="mpich is not installed (pip install mpich, in the test extra)")
 CATEGORIES = ["all_reduce", "broadcast", "reduce", "all_gather", "reduce_scatter", "gather_scatter", "all_to_all",
-              "send_recv", "misc", "errors", "ddp", "comm_hooks", "join"]
+              "send_recv", "misc", "errors", "ddp", "comm_hooks", "join", "premul_sum", "ddp_views"]
 
 
 def _launch(n, script, *args, timeout=120, env=None):
@@ -30,16 +30,18 @@ def _launch(n, script, *args, timeout=120, env=None):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **(env or {})))
 
 
-@pytest.fixture(scope="module", params=[2, 4], ids=["2ranks", "4ranks"])
-def results(request, tmp_path_factory):
+def run_checks(n, script, out, env=None, timeout=120):
+    """Runs a checks script (tests/distributed/checks.py records) on n ranks; returns (n, each rank's rows)."""
     if not HAVE_MPI:
         pytest.skip("mpich is not installed (pip install mpich, in the test extra)")
-    n = request.param
-    out = tmp_path_factory.mktemp(f"dist{n}")
-    proc = _launch(n, HERE / "worker.py", env={"NABLA_DIST_OUT": str(out)})
+    proc = _launch(n, HERE / script, env={"NABLA_DIST_OUT": str(out), **(env or {})}, timeout=timeout)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    rows = [json.loads((out / f"rank{r}.json").read_text()) for r in range(n)]
-    return n, rows
+    return n, [json.loads((out / f"rank{r}.json").read_text()) for r in range(n)]
+
+
+@pytest.fixture(scope="module", params=[2, 4], ids=["2ranks", "4ranks"])
+def results(request, tmp_path_factory):
+    return run_checks(request.param, "worker.py", tmp_path_factory.mktemp(f"dist{request.param}"))
 
 
 def assert_category_passed(results, category):

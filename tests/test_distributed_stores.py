@@ -170,7 +170,7 @@ def test_init_method_errors():
         for kw in ({"init_method": "foo://x"}, {"init_method": "env://", "store": dist.HashStore()}):
             try:
                 dist.init_process_group("mpi", **kw)
-            except ValueError as e:
+            except (ValueError, RuntimeError) as e:  # torch: RuntimeError for an unknown scheme
                 print("ERR", e)
             assert not dist.is_initialized()
         os.environ.pop("MASTER_ADDR", None)

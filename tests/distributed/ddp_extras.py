@@ -37,6 +37,21 @@ def grad_diff(model, ref):
     return max(float((p.grad - q.grad).abs().max()) for p, q in zip(model.parameters(), ref.parameters()))
 
 
+class Branchy(nn.Module):
+    """A model whose ranks use different branches (a or b) and never use one layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.shared = nn.Linear(4, 4)
+        self.a = nn.Linear(4, 2)
+        self.b = nn.Linear(4, 2)
+        self.never = nn.Linear(4, 2)
+
+    def forward(self, x, use_b):
+        h = self.shared(x).tanh()
+        return self.b(h) if use_b else self.a(h)
+
+
 def register(check, R, N):
     X, Y = data(10, 8 * N)
     mine = slice(R * 8, (R + 1) * 8)

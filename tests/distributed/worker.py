@@ -5,10 +5,8 @@ NABLA_DIST_DEVICE=cuda runs the same checks on CUDA tensors over the nccl backen
 from __future__ import annotations
 
 import copy
-import json
 import os
 import sys
-import traceback
 
 import numpy as np
 
@@ -16,24 +14,19 @@ import nabla as nb
 import nabla.distributed as dist
 from nabla import nn
 
+sys.path.insert(0, os.path.dirname(__file__))
+import checks  # noqa: E402
+import ddp_extras  # noqa: E402
+import ddp_views  # noqa: E402
+from checks import check  # noqa: E402
+from ddp_extras import Branchy  # noqa: E402
+
 DEV = os.environ.get("NABLA_DIST_DEVICE", "cpu")
 dist.init_process_group("nccl" if DEV == "cuda" else "mpi")
 R, N = dist.get_rank(), dist.get_world_size()
-RESULTS = []
 DTYPES = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"]
 FLOATS = {"float32", "float64", "float16", "bfloat16"}
 OPS = {"SUM": np.sum, "PRODUCT": np.prod, "MIN": np.min, "MAX": np.max, "AVG": np.mean}
-
-
-def check(category, name):
-    def run(fn):
-        try:
-            fn()
-            RESULTS.append([category, name, True, ""])
-        except Exception:
-            RESULTS.append([category, name, False, traceback.format_exc()])
-        return fn
-    return run
 
 
 def data(dtype, rank, shape=(3, 4)):
@@ -325,19 +318,6 @@ def _():
     assert max(float((a - p.grad).abs().max()) for a, p in zip(local, mine.parameters())) < 1e-12
 
 
-class Branchy(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.shared = nn.Linear(4, 4)
-        self.a = nn.Linear(4, 2)
-        self.b = nn.Linear(4, 2)
-        self.never = nn.Linear(4, 2)
-
-    def forward(self, x, use_b):
-        h = self.shared(x).tanh()
-        return self.b(h) if use_b else self.a(h)
-
-
 @check("ddp", "unused-parameters")
 def _():
     nb.manual_seed(0)
@@ -382,13 +362,9 @@ def _():
     assert set(flat) == set(range(10)) and len(flat) == sampler.total_size
 
 
-sys.path.insert(0, os.path.dirname(__file__))
-import ddp_extras  # noqa: E402
-
 ddp_extras.register(check, R, N)
+ddp_views.register(check, R, N)
 
-out = os.environ["NABLA_DIST_OUT"]
-with open(os.path.join(out, f"rank{R}.json"), "w") as f:
-    json.dump(RESULTS, f)
+checks.write(R)
 dist.destroy_process_group()
 sys.exit(0)

@@ -5,8 +5,10 @@ docs/distributed.md). Start processes with `python -m nabla.distributed.run --np
 or `mpiexec -n N python script.py`, then call init_process_group().
 """
 from ._grad_bucket import BuiltinCommHookType, GradBucket  # noqa: F401
-from ._errors import DistBackendError, DistError, DistNetworkError, DistStoreError  # noqa: F401
-from ._objects import all_gather_object, broadcast_object_list, gather_object, scatter_object_list  # noqa: F401
+from ._errors import DistBackendError, DistError, DistNetworkError, DistStoreError, QueueEmptyError  # noqa: F401
+from ._objects import (  # noqa: F401
+    all_gather_object, broadcast_object_list, gather_object, recv_object_list, scatter_object_list, send_object_list,
+)
 from ._file_store import FileStore  # noqa: F401
 from ._store import HashStore, PrefixStore, Store  # noqa: F401
 from ._tcp_store import TCPStore  # noqa: F401
@@ -18,5 +20,17 @@ from .distributed_c10d import (  # noqa: F401
     get_debug_level, get_node_local_rank, get_pg_count, get_world_size, group, init_process_group, irecv, is_available, is_backend_available, is_gloo_available,
     is_initialized, is_mpi_available, is_nccl_available, is_torchelastic_launched, is_ucc_available, is_xccl_available, isend,
     monitored_barrier, new_group, recv, reduce, reduce_op, reduce_scatter, reduce_scatter_tensor, scatter, send,
-    _all_gather_base, _reduce_scatter_base,
+    _all_gather_base, _reduce_scatter_base, all_gather_single, reduce_scatter_single,
 )
+from ._debug import breakpoint, record_comm, set_debug_level, set_debug_level_from_env  # noqa: F401,A004
+from ._logger import Logger  # noqa: F401
+from ._options import (  # noqa: F401
+    AllreduceCoalescedOptions, AllreduceOptions, AllToAllOptions, BackendConfig, BarrierOptions, BroadcastOptions,
+    GatherOptions, GroupName, ReduceOptions, ReduceScatterOptions, ScatterOptions, get_backend_config,
+    get_default_backend_for_device,
+)
+from ._premul import _make_nccl_premul_sum  # noqa: F401
+from ._rendezvous import register_rendezvous_handler, rendezvous  # noqa: F401
+from ._subgroups import new_subgroups, new_subgroups_by_enumeration, split_group  # noqa: F401
+from .device_mesh import DeviceMesh, init_device_mesh  # noqa: F401
+from ..nn.parallel._reducer import Reducer  # noqa: F401,E402 - DistributedDataParallel's reducer

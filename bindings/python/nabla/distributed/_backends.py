@@ -26,16 +26,22 @@ def default_backend() -> str:
     return "cpu:mpi,cuda:nccl" if nccl_usable() else "mpi"
 
 
-def parse(name: str) -> dict:
-    """{"cpu": engine, "cuda": engine} for a backend name; ValueError for an unknown one."""
-    engines = {}
+def names(name: str) -> dict:
+    """{"cpu": backend name, "cuda": backend name} for a backend name ("gloo", "cpu:gloo,cuda:nccl"); ValueError
+    for an unknown one."""
+    backends = {}
     for part in name.split(","):
         device, sep, backend = part.strip().rpartition(":")
         if backend not in _ENGINES or (sep and device not in ("cpu", "cuda")):
             raise ValueError(f"Unknown c10d backend type {part.strip().upper()}")
         for d in (device,) if sep else _NATURAL[backend]:
-            engines[d] = _ENGINES[backend]
-    return engines
+            backends[d] = backend
+    return backends
+
+
+def parse(name: str) -> dict:
+    """{"cpu": engine, "cuda": engine} ("mpi" or "nccl") for a backend name; ValueError for an unknown one."""
+    return {device: _ENGINES[backend] for device, backend in names(name).items()}
 
 
 def check_nccl() -> None:

@@ -20,6 +20,10 @@ class DistStoreError(DistError):
     """A store error."""
 
 
+class QueueEmptyError(DistStoreError):
+    """A store's queue had nothing to pop (torch.distributed.QueueEmptyError)."""
+
+
 def raise_for(status: int):
     """Raises the error of a failed nb_comm_* / nb_work_* call: DistBackendError for the backend's failures,
     the usual mapping (RuntimeError, ...) for bad arguments."""

@@ -21,6 +21,15 @@ def _from_tensor(t, size: int):
     return pickle.loads(t.cpu().numpy()[:size].tobytes())
 
 
+def _unpack(object_list, sizes, data) -> None:
+    """object_list[i] = the i-th pickle of data (their byte counts in sizes, one after the other)."""
+    offset = 0
+    for i in range(len(object_list)):
+        size = int(sizes[i])
+        object_list[i] = _from_tensor(data[offset:offset + size], size)
+        offset += size
+
+
 def all_gather_object(object_list, obj, group=None) -> None:
     """object_list[r] receives rank r's obj on every rank (object_list has one slot per rank)."""
     if not c10d._is_member(group):
@@ -72,11 +81,7 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
         data = cat(parts)
     c10d.broadcast(data, group=group, group_src=root)
     if not is_src:
-        offset = 0
-        for i in range(len(object_list)):
-            size = int(sizes[i])
-            object_list[i] = _from_tensor(data[offset:offset + size], size)
-            offset += size
+        _unpack(object_list, sizes, data)
 
 
 def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=None, group=None,
@@ -89,3 +94,35 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list=No
     objs = list(scatter_object_input_list) if g.rank() == root else [None] * g.size()
     broadcast_object_list(objs, group=group, group_src=root)
     scatter_object_output_list[0] = objs[g.rank()]
+
+
+def send_object_list(object_list, dst=None, group=None, device=None, group_dst=None, use_batch: bool = False) -> None:
+    """Sends object_list's objects to rank dst, which receives them with recv_object_list (sizes, then bytes)."""
+    if not c10d._is_member(group):
+        return
+    from .. import cat, tensor, int64
+    g = c10d._group(group)
+    peer = c10d._p2p_rank(g, "dst", dst, group_dst)
+    dev = g._object_device() if device is None else device
+    parts = [_to_tensor(o, dev) for o in object_list]
+    c10d.send(tensor([p.numel() for p in parts], dtype=int64, device=dev), group=group, group_dst=peer)
+    if parts:
+        c10d.send(cat(parts), group=group, group_dst=peer)
+
+
+def recv_object_list(object_list, src=None, group=None, device=None, group_src=None, use_batch: bool = False) -> int:
+    """Fills object_list (of as many slots as the sender sent) with rank src's objects; returns src's global
+    rank (-1 outside the group)."""
+    if not c10d._is_member(group):
+        return -1
+    from .. import empty, int64, uint8
+    g = c10d._group(group)
+    peer = c10d._p2p_rank(g, "src", src, group_src)
+    dev = g._object_device() if device is None else device
+    sizes = empty(len(object_list), dtype=int64, device=dev)
+    sender = c10d.recv(sizes, group=group, group_src=peer)
+    if len(object_list):
+        data = empty(int(sizes.sum()), dtype=uint8, device=dev)
+        c10d.recv(data, group=group, group_src=peer)
+        _unpack(object_list, sizes, data)
+    return sender

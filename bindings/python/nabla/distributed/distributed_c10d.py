@@ -10,9 +10,9 @@ import sys
 import warnings
 
 from .._lib import ffi, lib
-from . import _backends, _mpi
+from . import _backends, _mpi, _premul
 from ._errors import DistBackendError, raise_for
-from ._rendezvous import rendezvous
+from ._rendezvous import default_store
 from ._work import Work, _DoneWork
 
 default_pg_timeout = datetime.timedelta(minutes=30)
@@ -35,7 +35,8 @@ class RedOpType(enum.IntEnum):
 
 
 class ReduceOp:
-    """How reductions combine the ranks' tensors: ReduceOp.SUM, AVG, PRODUCT, MIN, MAX, BAND, BOR, BXOR."""
+    """How reductions combine the ranks' tensors: ReduceOp.SUM, AVG, PRODUCT, MIN, MAX, BAND, BOR, BXOR, and
+    PREMUL_SUM through _make_nccl_premul_sum(factor)."""
     RedOpType = RedOpType
     SUM = RedOpType.SUM
     AVG = RedOpType.AVG
@@ -237,7 +238,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
                              "`python -m nabla.distributed.run --nproc-per-node N`")
     global _default_store
     try:
-        _default_store = rendezvous(init_method, store, got_rank, got_size, datetime.timedelta(seconds=seconds))
+        _default_store = default_store(init_method, store, got_rank, got_size, datetime.timedelta(seconds=seconds))
     except BaseException:
         lib.nb_comm_release(comm)
         raise
@@ -351,16 +352,23 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
         if not 0 <= r < size:
             raise ValueError(f"Invalid rank {r}, the ranks of a new group must be in [0, {size})")
     me = world.rank()
+    g = _split(world, 0 if me in members else -1, me, members, backend, timeout)
+    return GroupMember.NON_GROUP_MEMBER if g is None else g
+
+
+def _split(parent: ProcessGroup, color: int, key: int, members: list, backend, timeout):
+    """The group of parent's ranks that pass the same color (members: its global ranks, in key order), or None
+    for a caller that passes color -1. Collective over parent."""
     out = ffi.new("nb_comm**")
-    st = lib.nb_comm_split(world._c, 0 if me in members else -1, me, out)
+    st = lib.nb_comm_split(parent._live(), color, key, out)
     if st:
         raise_for(st)
     if out[0] == ffi.NULL:
-        return GroupMember.NON_GROUP_MEMBER
-    t = world._timeout if timeout is None else timeout
+        return None
     if timeout is not None:
         lib.nb_comm_set_timeout(out[0], _seconds(timeout))
-    g = ProcessGroup(out[0], members, world._backend if backend is None else str(Backend(backend)), t)
+    g = ProcessGroup(out[0], list(members), parent._backend if backend is None else str(Backend(backend)),
+                     parent._timeout if timeout is None else timeout)
     _groups.append(g)
     return g
 
@@ -437,17 +445,24 @@ def _run(call, async_op: bool, result=None, outputs=None):
 
 def _op(op) -> int:
     value = int(op)
-    if value == RedOpType.PREMUL_SUM:
-        raise ValueError("ReduceOp.PREMUL_SUM is only supported by the nccl backend")
-    return value
+    if value == RedOpType.PREMUL_SUM and not _premul.is_premul(op):
+        raise ValueError("ReduceOp.PREMUL_SUM needs its factor: pass dist._make_nccl_premul_sum(factor)")
+    return RedOpType.SUM if value == RedOpType.PREMUL_SUM else value
+
+
+def _scaled(tensor, op):
+    """tensor times a PREMUL_SUM op's factor (a new tensor of tensor's dtype), else tensor itself."""
+    return tensor * _premul.factor_for(op, tensor) if _premul.is_premul(op) else tensor
 
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
     """Reduces tensor across the group in place (every rank gets the result)."""
     if not _is_member(group):
         return None
-    g, h, code = _group(group), _h(tensor), _op(op)
-    c = g._comm(tensor)
+    g, code = _group(group), _op(op)
+    if _premul.is_premul(op):
+        tensor.mul_(_premul.factor_for(op, tensor))
+    h, c = _h(tensor), g._comm(tensor)
     return _run(lambda w: lib.nb_comm_all_reduce(c, h, code, w), async_op, outputs=[tensor])
 
 
@@ -464,9 +479,14 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op: bool = False
     """Reduces tensor across the group; only rank dst's tensor receives the result."""
     if not _is_member(group):
         return None
-    g, h, code = _group(group), _h(tensor), _op(op)
+    g, code = _group(group), _op(op)
     root, c = _peer(g, "dst", dst, group_dst), g._comm(tensor)
-    return _run(lambda w: lib.nb_comm_reduce(c, h, root, code, w), async_op, outputs=[tensor])
+    scaled = _scaled(tensor, op)  # PREMUL_SUM: reduced from a copy, which reaches tensor on dst only
+    h = _h(scaled)
+    if scaled is tensor:
+        return _run(lambda w: lib.nb_comm_reduce(c, h, root, code, w), async_op, outputs=[tensor])
+    pairs = [(tensor, scaled)] if g.rank() == root else []
+    return _with_copies(lambda w: lib.nb_comm_reduce(c, h, root, code, w), async_op, pairs)
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bool = False):
@@ -479,6 +499,7 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bo
 
 
 _all_gather_base = all_gather_into_tensor
+all_gather_single = all_gather_into_tensor  # output: the inputs concatenated or stacked along dim 0
 
 
 def all_gather(tensor_list, tensor, group=None, async_op: bool = False):
@@ -495,12 +516,15 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: 
     """Reduces input across the group and gives rank r the r-th equal piece (dim 0) in output."""
     if not _is_member(group):
         return None
-    g, o, i, code = _group(group), _h(output, "output"), _h(input, "input"), _op(op)
-    c = g._comm(input)
-    return _run(lambda w: lib.nb_comm_reduce_scatter(c, o, i, code, w), async_op, outputs=[output])
+    g, o, code = _group(group), _h(output, "output"), _op(op)
+    _h(input, "input")
+    scaled, c = _scaled(input, op), g._comm(input)
+    i = scaled._h
+    return _run(lambda w: lib.nb_comm_reduce_scatter(c, o, i, code, w), async_op, scaled, [output])
 
 
 _reduce_scatter_base = reduce_scatter_tensor
+reduce_scatter_single = reduce_scatter_tensor  # output: one piece; input: the pieces concatenated or stacked
 
 
 def _cat(tensors):

@@ -1,6 +1,9 @@
 """The gradient reducer of DistributedDataParallel: buckets of flattened gradients, each reduced across the
 process group as soon as its last gradient is ready, in bucket order (every rank starts the same
-collectives in the same order, as MPI requires), by the default average or a communication hook."""
+collectives in the same order, as MPI requires), by the default average or a communication hook.
+With grads_as_views (gradient_as_bucket_view) .grad is a view into the bucket, so the reduced gradients
+are not copied; with static_graph the parameters without a gradient are found in the first iteration only
+and marked ready at the start of every later backward."""
 from __future__ import annotations
 
 import time
@@ -32,8 +35,12 @@ class Reducer:
     """Buckets params (of one dtype each, in reverse order, the first up to 1 MB, then bucket_bytes_cap) and
     reduces their gradients over process_group."""
 
-    def __init__(self, params: list, bucket_bytes_cap: int, process_group) -> None:
+    def __init__(self, params: list, bucket_bytes_cap: int, process_group, grads_as_views: bool = False,
+                 static_graph: bool = False) -> None:
         self.params, self.group = params, process_group
+        self.grads_as_views, self.static_graph = grads_as_views, static_graph
+        self.static_unused = None    # static graph, after its first iteration: the parameters this rank never uses
+        self.static_used = None      # ... and, per parameter, whether any rank uses it
         self.buckets, self.where = [], {}
         open_by_dtype = {}
         for i in reversed(range(len(params))):
@@ -73,9 +80,14 @@ class Reducer:
             raise RuntimeError("Expected to mark a variable ready only once. This error is caused by one of the "
                                "following reasons: a parameter used in several reentrant backward passes, or "
                                "the same parameter marked ready twice in one iteration.")
-        p = bucket.params[slot]
+        p, view = bucket.params[slot], bucket.view(slot)
         with no_grad():
-            bucket.view(slot).copy_((grad if p.grad is None else p.grad + grad).reshape(-1))
+            if p.grad is not None and _shares(p.grad, view):  # a bucket view accumulates in place
+                view.add_(grad.reshape(-1))
+            else:
+                view.copy_((grad if p.grad is None else p.grad + grad).reshape(-1))
+            if self.grads_as_views:  # autograd keeps this gradient apart instead of adding it into the bucket
+                p.grad = None
         bucket.ready[slot] = True
         bucket.pending -= 1
         self._launch_ready()
@@ -106,11 +118,37 @@ class Reducer:
             op = dist.ReduceOp.AVG
         bucket.work = dist.all_reduce(bucket.flat, op=op, group=self.group, async_op=True)
 
+    def prepare_backward(self) -> None:
+        """At the first gradient of a backward: a static graph's unused parameters are ready at once."""
+        for i in self.static_unused or ():
+            b, s = self.where[i]
+            self._fill_unused(self.buckets[b], s)
+        self._launch_ready()
+
+    def _fill_unused(self, bucket: _Bucket, s: int) -> None:
+        """A parameter without a gradient this backward contributes its .grad (or zeros)."""
+        from ... import no_grad
+        p, view = bucket.params[s], bucket.view(s)
+        with no_grad():
+            if p.grad is None:
+                view.zero_()
+            elif not _shares(p.grad, view):
+                view.copy_(p.grad.reshape(-1))
+        bucket.ready[s] = True
+        bucket.pending -= 1
+
     def finish(self, find_unused: bool, param_names) -> None:
         """At the end of backward: fills what unused parameters contribute, starts what is left, waits for
         every bucket and writes the reduced gradients to .grad."""
         from ... import distributed as dist, no_grad
         missing = [(b, s) for b, bucket in enumerate(self.buckets) for s, r in enumerate(bucket.ready) if not r]
+        first_static = self.static_graph and self.static_unused is None
+        find_unused = find_unused or first_static
+        if missing and self.static_graph and not first_static:
+            self.reset()
+            raise RuntimeError("Your training graph has changed in this iteration, e.g., one parameter is used in "
+                               "first iteration, but then got unused in the second iteration. this is not "
+                               "compatible with static_graph set to True.")
         if missing and not find_unused:
             lost = [param_names.get(id(self.buckets[b].params[s]), "?") for b, s in missing]
             self.reset()
@@ -121,19 +159,17 @@ class Reducer:
                 "`find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`. Parameters "
                 f"which did not receive grad for rank {dist.get_rank(self.group)}: {', '.join(lost)}")
         used = self.local_used_map() if find_unused else None
-        with no_grad():
-            for b, s in missing:  # a locally unused parameter contributes its .grad (or zeros)
-                bucket, p = self.buckets[b], self.buckets[b].params[s]
-                if p.grad is None:
-                    bucket.view(s).zero_()
-                else:
-                    bucket.view(s).copy_(p.grad.reshape(-1))
-                bucket.ready[s] = True
-                bucket.pending -= 1
+        for b, s in missing:
+            self._fill_unused(self.buckets[b], s)
         self._launch_ready()
         if used is not None:
             dist.all_reduce(used, op=dist.ReduceOp.MAX, group=self.group)
             used = used.tolist()
+        if first_static:  # the search is not repeated: later backwards mark these ready at their start
+            self.static_unused = [self.buckets[b].indices[s] for b, s in missing]
+            self.static_used = used
+        elif self.static_graph:
+            used = self.static_used
         with no_grad():
             self.last_wait_s = 0.0
             for bucket in self.buckets:
@@ -144,7 +180,10 @@ class Reducer:
                     if used is not None and not used[i] and p.grad is None:
                         continue  # unused on every rank: its .grad stays None, as PyTorch's
                     view = bucket.view(slot).view(p.shape)
-                    if p.grad is None:
+                    if self.grads_as_views:
+                        if p.grad is None or not _shares(p.grad, view):
+                            p.grad = view
+                    elif p.grad is None:
                         p.grad = view.clone()
                     else:
                         p.grad.copy_(view)
@@ -192,6 +231,11 @@ class Reducer:
             bucket.ready = [False] * len(bucket.params)
         self.next_bucket = 0
         self.divisor_work = None
+
+
+def _shares(grad, view) -> bool:
+    """True when grad is the bucket's view (the same memory)."""
+    return grad.data_ptr() == view.data_ptr()
 
 
 def _future_type():

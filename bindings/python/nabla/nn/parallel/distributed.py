@@ -6,7 +6,9 @@ order backward produces them), and each bucket's all-reduce (average, or a regis
 starts asynchronously from the parameters' gradient hooks as soon as its gradients are ready, so
 communication overlaps the rest of backward (nabla's progress thread moves it along); the end of backward
 waits for them and writes the averaged gradients to .grad. join() lets ranks run different numbers of
-iterations (nabla.distributed.algorithms.Join).
+iterations (nabla.distributed.algorithms.Join). gradient_as_bucket_view=True leaves .grad as views into the
+buckets (no copy after the all-reduce); static_graph=True looks for unused parameters in the first
+iteration only.
 """
 from __future__ import annotations
 
@@ -51,7 +53,11 @@ class DistributedDataParallel(Module, Joinable):
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't have any parameter "
                                "that requires a gradient.")
         self._sync_module_states(0)
-        object.__setattr__(self, "reducer", Reducer(self._params, self.bucket_bytes_cap, self.process_group))
+        object.__setattr__(self, "reducer", Reducer(self._params, self.bucket_bytes_cap, self.process_group,
+                                                    gradient_as_bucket_view, static_graph))
+        object.__setattr__(self, "logger", dist.Logger(self.reducer))
+        self.logger.set_construction_data_and_log(type(module).__name__, device_ids, output_device,
+                                                  broadcast_buffers, False, static_graph)
         self._hooks = [p.register_hook(self._make_hook(i)) for i, p in enumerate(self._params)]
         self._in_backward = False
         self._pending = []  # Join: all-reduces of the forward pass nobody waits on, kept until backward ends
@@ -107,12 +113,14 @@ class DistributedDataParallel(Module, Joinable):
             from ...autograd._callbacks import queue_callback
             self._in_backward = True
             queue_callback(self._finish_backward)
+            self.reducer.prepare_backward()
 
     def _finish_backward(self) -> None:
         self._in_backward = False
         try:
             names = {id(p): n for n, p in self.module.named_parameters()}
             self.reducer.finish(self.find_unused_parameters, names)
+            self.logger.set_runtime_stats_and_log()
         finally:  # a failed hook or wait leaves the next iteration a clean start
             self.reducer.reset()
             self._drain_pending()
@@ -140,6 +148,7 @@ class DistributedDataParallel(Module, Joinable):
         if self.reducer.comm_hook is not None:
             raise RuntimeError("register_comm_hook or register_builtin_comm_hook can only be called once.")
         self.reducer.comm_hook = (state, hook)
+        self.logger._set_comm_hook_name(getattr(hook, "__qualname__", repr(hook)))
 
     def register_builtin_comm_hook(self, comm_hook_type) -> None:
         """BuiltinCommHookType.ALLREDUCE or FP16_COMPRESS, on the DDP's process group."""
@@ -183,6 +192,7 @@ class DistributedDataParallel(Module, Joinable):
         """A context manager for uneven inputs: a rank that runs out of batches shadows the others' all-reduces
         with zero gradients until all have finished; gradients are divided by the initial world size
         (divide_by_initial_world_size=True, the default) or by the number of ranks still training."""
+        self.logger._set_uneven_input_join()
         return Join([self], enable, throw_on_early_termination,
                     divide_by_initial_world_size=divide_by_initial_world_size)
 
@@ -201,8 +211,7 @@ class DistributedDataParallel(Module, Joinable):
         return self.process_group
 
     def _get_ddp_logging_data(self) -> dict:
-        return {"bucket_sizes": [b.flat.numel() * b.flat.element_size() for b in self._buckets],
-                "num_buckets": len(self._buckets)}
+        return self.logger._get_ddp_logging_data()
 
 
 def _annotated_as(annotation, cls) -> bool:
