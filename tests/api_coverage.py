@@ -32,6 +32,8 @@ LEFT_OUT = [
      "sparse tensors: nabla tensors are strided only"),
     (r"^jagged$|^to_padded_tensor$|^nested", "nested (jagged) tensors: a prototype layout in PyTorch"),
     (r"^index$", "first-class dimensions (functorch.dim binds Tensor.index)"),
+    (r"_notes$|^common_args$|^multi_dim_common$|^BroadcastingList",
+     "docstring templates and TorchScript type hints of PyTorch's own source, not API"),
     (r"complex|cfloat|cdouble|chalf|conj|imag|^real$|angle|polar|view_as_real|resolve_neg|is_neg|^H$|^mH$|adjoint|"
      r"^fft|stft|istft|^vdot$|^eig$|^eigvals$",
      "complex numbers (and the FFTs and the general eigendecomposition that need them): nabla has no complex dtypes"),

@@ -27,14 +27,16 @@ from ._functional_activations import __all__ as _activations_all
 from ._functional_spatial import *  # noqa: F401,F403 - unfold, fold, grid_sample, conv_transpose1d, max_unpool2d, ...
 from ._functional_spatial import __all__ as _spatial_all
 from ._functional_embedding_bag import embedding_bag  # noqa: F401
+from ._functional_linear_xent import linear_cross_entropy  # noqa: F401
 from ._functional_pool_extra import *  # noqa: F401,F403 - max_unpool3d, lp_pool3d, fractional_max_pool2d/3d
 from ._functional_pool_extra import __all__ as _pool_extra_all
 from ._functional_attention import multi_head_attention_forward, _canonical_mask, _none_or_dtype  # noqa: F401
 
 _NULL = ffi.NULL
 
-__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout",
-           "one_hot", "linear", "embedding", "embedding_bag", "multi_head_attention_forward"] + _nn_all + _layers_all + _extra_all
+__all__ = ["relu", "gelu", "silu", "softplus", "leaky_relu", "elu", "sigmoid", "tanh", "dropout", "one_hot", "linear",
+           "embedding", "embedding_bag", "linear_cross_entropy", "multi_head_attention_forward"]
+__all__ += _nn_all + _layers_all + _extra_all
 __all__ += _losses_all + ["ctc_loss"] + _volumetric_all + _activations_all + _spatial_all + _pool_extra_all
 
 

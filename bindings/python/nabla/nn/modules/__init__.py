@@ -25,4 +25,5 @@ from .lazy import *  # noqa: F401,F403 - LazyLinear, LazyConv2d, LazyBatchNorm1d
 from .volumetric import *  # noqa: F401,F403 - Conv3d, AdaptiveMaxPool3d, BatchNorm3d
 from .pooling_extra import *  # noqa: F401,F403 - MaxUnpool3d, LPPool3d, FractionalMaxPool2d/3d, CrossMapLRN2d
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
+from .linear_cross_entropy import LinearCrossEntropyLoss, LinearCrossEntropyOptions  # noqa: F401
 from .sync_batchnorm import SyncBatchNorm  # noqa: F401
