@@ -55,7 +55,8 @@ from ._finfo import finfo, iinfo
 from ._precision import set_float32_matmul_precision, get_float32_matmul_precision
 from ._legacy import CPU_TYPES as _LEGACY_TYPES
 from . import accelerator, backends, distributions, futures, jit, multiprocessing, onnx, testing  # noqa: E402
-from ._lib import DeviceUnavailableError  # noqa: F401
+from ._lib import AcceleratorError, DeviceUnavailableError  # noqa: F401
+from ._streams import Event, Stream  # noqa: F401 - torch.Stream / torch.Event
 from ._dlpack import from_dlpack, from_numpy
 
 def set_num_threads(n: int) -> None:

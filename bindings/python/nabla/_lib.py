@@ -42,6 +42,10 @@ class LinAlgError(RuntimeError):
     matrix, no convergence (PyTorch's torch.linalg.LinAlgError)."""
 
 
+class AcceleratorError(RuntimeError):
+    """A CUDA runtime call failed (PyTorch's torch.AcceleratorError, torch.cuda.AcceleratorError)."""
+
+
 class DeviceUnavailableError(AssertionError, RuntimeError):
     """A request for a device this machine or build cannot serve (.cuda() without a GPU). PyTorch raises
     AssertionError ('Torch not compiled with CUDA enabled') or RuntimeError (no driver) for it; this is both."""
@@ -92,6 +96,8 @@ def error(status: int) -> BaseException:
     cls = _EXCEPTIONS.get(status, RuntimeError)
     if status == lib.NB_ERR_DEVICE and "not available" in message:
         cls = DeviceUnavailableError
+    elif status == lib.NB_ERR_BACKEND and "(cudaError" in message:  # the CUDA plugin's "what: text (cudaErrorName)"
+        cls = AcceleratorError
     exc = cls(message)
     exc.status = status
     exc.status_name = ffi.string(lib.nb_status_name(status)).decode()
