@@ -11,9 +11,9 @@ pytest.importorskip("torch")
 import api_coverage  # noqa: E402
 
 # coverage (%) measured when the floors were set; a drop below them is a regression
-FLOORS = {"torch": 89.0, "torch.Tensor": 95.0, "torch.nn": 98.5, "torch.nn.functional": 95.0, "torch.nn.init": 100.0,
+FLOORS = {"torch": 89.5, "torch.Tensor": 95.0, "torch.nn": 98.5, "torch.nn.functional": 95.0, "torch.nn.init": 100.0,
           "torch.nn.utils": 100.0, "torch.optim": 100.0, "torch.optim.lr_scheduler": 94.0, "torch.special": 96.5,
-          "torch.distributions": 100.0, "torch.linalg": 97.5, "torch.cuda": 49.0,
+          "torch.distributions": 100.0, "torch.linalg": 97.5, "torch.cuda": 100.0,
           "torch.distributed": 58.0}
 
 DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "coverage.md"
