@@ -465,10 +465,10 @@ NB_API nb_status nb_empty_shared(const int64_t* shape, int32_t ndim, int32_t dty
 NB_API nb_status nb_tensor_from_shared_fd(int32_t fd, int64_t nbytes, const int64_t* shape, const int64_t* strides, int32_t ndim, int64_t storage_offset, int32_t dtype, int32_t readonly, nb_tensor** out);
 
 /* ---- memory ---- */
-/* Fills the counters of a device's allocator (fields up to out->struct_size). */
+/* Fills the counters of a device's allocator (fields up to out->struct_size). NB_CUDA_HOST (device_index ignored) reads the pinned host memory pool: zeros before its first allocation and on machines without CUDA. */
 NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, nb_memory_stats* out);
 
-/* Resets peak_allocated_bytes to the current allocated_bytes. */
+/* Resets peak_allocated_bytes to the current allocated_bytes (NB_CUDA_HOST: of the pinned host memory pool). */
 NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index);
 
 /* Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */

@@ -779,7 +779,7 @@ inline Tensor empty_shared(IntList shape, int32_t dtype) {
     detail::check(nb_empty_shared(shape.data(), static_cast<int32_t>(shape.size()), dtype, &out_out));
     return Tensor(out_out);
 }
-/** Resets peak_allocated_bytes to the current allocated_bytes. */
+/** Resets peak_allocated_bytes to the current allocated_bytes (NB_CUDA_HOST: of the pinned host memory pool). */
 inline void memory_reset_peak(int32_t device_type, int32_t device_index) {
     detail::check(nb_memory_reset_peak(device_type, device_index));
 }

@@ -67,6 +67,10 @@ LEFT_OUT = [
     (r"^native_|^fused_|^slow_conv|^thnn_|^batch_norm_|^cudnn|^segment_reduce|^affine_grid_generator|"
      r"^conv_tbc|^grouped_mm|^scaled_mm|^scaled_grouped_mm|^constant_pad_nd|^embedding_renorm_|^_|^slice_inverse$",
      "ATen kernels exposed under torch.* that programs reach through the public ops"),
+    (r"^MemPool$|^use_mem_pool$|^CUDAPluggableAllocator$|^change_current_allocator$",
+     "user-made CUDA memory pools and swapping in another allocator: nabla's caching allocator keeps one pool "
+     "per stream, chosen by the stream the work runs on, and its C ABI has no slot for a foreign allocator"),
+    (r"^PYTORCH_RELEASES_CODE_CC$", "the table of which GPUs each PyTorch release's wheels were built for"),
     (r"^Callable$|^Optional$|^Any$|^Literal$|^TypeVar$|^ParamSpec$|^Self$|^SupportsFloat$|^TypedDict$|^cast$|"
      r"^override$|^partial$|^wraps$|^ref$|^inf$|^Tensor$|^DType$|^ScalingType$|^SwizzleType$|"
      r"^handle_torch_function$|^has_torch_function|^boolean_dispatch$|^assert_int_or_pair$|^factory_kwargs$",

@@ -233,10 +233,12 @@ NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, 
     if (out->struct_size < 2 * sizeof(uint32_t))
         return nb_error(NB_ERR_ABI_VERSION, "%s: struct_size %u is too small (set it to sizeof(nb_memory_stats))",
                         op, (unsigned)out->struct_size);
-    nb_status st = memory_device(op, device_type, &device_index);
+    nb_status st = device_type == NB_CUDA_HOST ? NB_OK : memory_device(op, device_type, &device_index);
     if (st != NB_OK) return st;
     nb_memory_stats full = {0};
-    if (device_type == NB_CUDA) {
+    if (device_type == NB_CUDA_HOST) {
+        nb_pinned_memory_stats(&full);
+    } else if (device_type == NB_CUDA) {
         nb_cuda_memory_stats(device_index, &full);
     } else {
         nb_cpu_stats(&full);
@@ -254,6 +256,10 @@ NB_API nb_status nb_memory_stats_get(int32_t device_type, int32_t device_index, 
 }
 
 NB_API nb_status nb_memory_reset_peak(int32_t device_type, int32_t device_index) {
+    if (device_type == NB_CUDA_HOST) {
+        nb_pinned_memory_reset_peak();
+        return NB_OK;
+    }
     nb_status st = memory_device("nb_memory_reset_peak", device_type, &device_index);
     if (st != NB_OK) return st;
     if (device_type == NB_CUDA) nb_cuda_memory_reset_peak(device_index);

@@ -194,14 +194,14 @@ void nb_cuda_memory_init(const nb_backend* p) {
 
 /* ---- statistics ---- */
 
-void nb_cuda_memory_stats(int32_t index, nb_memory_stats* out) {
-    nb_ca* a = atomic_load(&device_allocs[index]);
+/* The counters of one caching allocator (zeros while it does not exist yet). */
+static void allocator_stats(nb_ca* a, nb_memory_stats* out) {
     nb_memory_stats cpu = {0};
     nb_cpu_stats(&cpu);
     memset(out, 0, sizeof *out);
     out->live_tensors = cpu.live_tensors;  /* object counts are process-wide */
     out->live_storages = cpu.live_storages;
-    if (a == NULL) return;  /* nothing allocated on this device yet */
+    if (a == NULL) return;  /* nothing allocated through it yet */
     nb_ca_stats s;
     nb_ca_get_stats(a, &s);
     out->allocated_bytes = s.allocated_bytes;
@@ -224,8 +224,17 @@ void nb_cuda_memory_stats(int32_t index, nb_memory_stats* out) {
     out->largest_free_block = nb_ca_largest_free(a);
 }
 
+void nb_cuda_memory_stats(int32_t index, nb_memory_stats* out) { allocator_stats(atomic_load(&device_allocs[index]), out); }
+
 void nb_cuda_memory_reset_peak(int32_t index) {
     nb_ca* a = atomic_load(&device_allocs[index]);
+    if (a != NULL) nb_ca_reset_peak(a);
+}
+
+void nb_pinned_memory_stats(nb_memory_stats* out) { allocator_stats(atomic_load(&pinned_alloc), out); }
+
+void nb_pinned_memory_reset_peak(void) {
+    nb_ca* a = atomic_load(&pinned_alloc);
     if (a != NULL) nb_ca_reset_peak(a);
 }
 

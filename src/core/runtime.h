@@ -61,6 +61,9 @@ NB_INTERNAL extern nb_backend nb_cuda_storage_backend;
 NB_INTERNAL void nb_cuda_memory_init(const nb_backend* plugin);
 NB_INTERNAL void nb_cuda_memory_stats(int32_t device_index, nb_memory_stats* out);
 NB_INTERNAL void nb_cuda_memory_reset_peak(int32_t device_index);
+/* The pinned host memory pool's counters (zeros before its first allocation) and peak reset. */
+NB_INTERNAL void nb_pinned_memory_stats(nb_memory_stats* out);
+NB_INTERNAL void nb_pinned_memory_reset_peak(void);
 NB_INTERNAL void nb_cuda_memory_empty_cache(int32_t device_index);
 /* Fills a contiguous device tensor with one element's bytes (a kernel on the current stream). */
 NB_INTERNAL nb_status nb_device_fill(const char* op, nb_tensor* t, const void* pattern);

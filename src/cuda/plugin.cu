@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "backend.h"
+#include "gpu_archs.h"
 #include "index_plan.h"
 #include "kernels.h"
 
@@ -164,7 +165,8 @@ nb_status device_properties(int32_t device, char* buf, size_t cap) {
         "\"max_threads_per_block\": %d, \"regs_per_multiprocessor\": %d, \"shared_memory_per_block\": %zu, "
         "\"shared_memory_per_block_optin\": %zu, \"shared_memory_per_multiprocessor\": %zu, "
         "\"L2_cache_size\": %d, \"is_integrated\": %d, \"is_multi_gpu_board\": %d, "
-        "\"pci_bus_id\": %d, \"pci_device_id\": %d, \"pci_domain_id\": %d, \"uuid\": \"%s\"}",
+        "\"pci_bus_id\": %d, \"pci_device_id\": %d, \"pci_domain_id\": %d, \"uuid\": \"%s\", "
+        "\"gpu_archs\": \"" NB_GPU_ARCHS "\"}",
         name, p.major, p.minor, p.totalGlobalMem, p.multiProcessorCount, p.warpSize,
         p.maxThreadsPerMultiProcessor, p.maxThreadsPerBlock, p.regsPerMultiprocessor, p.sharedMemPerBlock,
         p.sharedMemPerBlockOptin, p.sharedMemPerMultiprocessor, p.l2CacheSize, p.integrated, p.isMultiGpuBoard,

@@ -310,9 +310,9 @@ export interface Functions {
   nb_empty_shared(shape: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, dtype: number, out: BigUint64Array | null): number;
   /** Maps the storage of nbytes that another process shared through fd (see nb_tensor_shared_fd) and views it with shape, strides and storage_offset (elements), which must stay inside nbytes. The tensor keeps its own duplicate of fd; the caller still owns fd. Writes on either side are seen by the other. */
   nb_tensor_from_shared_fd(fd: number, nbytes: number | bigint, shape: BigInt64Array | ArrayLike<number | bigint> | null, strides: BigInt64Array | ArrayLike<number | bigint> | null, ndim: number, storage_offset: number | bigint, dtype: number, readonly: number, out: BigUint64Array | null): number;
-  /** Fills the counters of a device's allocator (fields up to out->struct_size). */
+  /** Fills the counters of a device's allocator (fields up to out->struct_size). NB_CUDA_HOST (device_index ignored) reads the pinned host memory pool: zeros before its first allocation and on machines without CUDA. */
   nb_memory_stats_get(device_type: number, device_index: number, out: Partial<nb_memory_stats>): number;
-  /** Resets peak_allocated_bytes to the current allocated_bytes. */
+  /** Resets peak_allocated_bytes to the current allocated_bytes (NB_CUDA_HOST: of the pinned host memory pool). */
   nb_memory_reset_peak(device_type: number, device_index: number): number;
   /** Returns cached free blocks to the system: the shared lists and the calling thread's cache (another live thread keeps at most 8 MiB cached until it exits). */
   nb_memory_empty_cache(device_type: number, device_index: number): number;

@@ -60,6 +60,7 @@ from ._precision import set_float32_matmul_precision, get_float32_matmul_precisi
 from ._legacy import CPU_TYPES as _LEGACY_TYPES, set_default_tensor_type
 from . import accelerator, backends, distributions, futures, jit, multiprocessing, onnx, testing  # noqa: E402
 from ._lib import AcceleratorError, DeviceUnavailableError, FatalError  # noqa: F401
+from ._streams import Event, Stream  # noqa: F401 - torch.Stream / torch.Event
 from .amp import GradScaler  # noqa: F401 - torch.GradScaler is torch.amp.GradScaler
 from .futures import Future  # noqa: F401
 from ._dlpack import from_dlpack, from_numpy

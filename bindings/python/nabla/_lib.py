@@ -43,7 +43,7 @@ class LinAlgError(RuntimeError):
 
 
 class AcceleratorError(RuntimeError):
-    """An error the accelerator reported (PyTorch's torch.AcceleratorError, also torch.cuda.AcceleratorError)."""
+    """A CUDA runtime call failed (PyTorch's torch.AcceleratorError, torch.cuda.AcceleratorError)."""
 
 
 class FatalError(Exception):
@@ -100,6 +100,8 @@ def error(status: int) -> BaseException:
     cls = _EXCEPTIONS.get(status, RuntimeError)
     if status == lib.NB_ERR_DEVICE and "not available" in message:
         cls = DeviceUnavailableError
+    elif status == lib.NB_ERR_BACKEND and "(cudaError" in message:  # the CUDA plugin's "what: text (cudaErrorName)"
+        cls = AcceleratorError
     exc = cls(message)
     exc.status = status
     exc.status_name = ffi.string(lib.nb_status_name(status)).decode()

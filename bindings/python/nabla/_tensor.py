@@ -11,6 +11,16 @@ from ._lib import error, ffi, lib, scratch
 from ._size import Size, size_args
 
 _INT64_MIN = -(1 << 63)
+_sync_debug = 0  # nabla.cuda.set_sync_debug_mode: 0 quiet, 1 warn, 2 raise at calls that wait for a GPU
+
+
+def _sync_point() -> None:
+    """Reports a call that makes the host wait for a CUDA device, as set_sync_debug_mode asks."""
+    if _sync_debug == 1:
+        import warnings
+        warnings.warn("called a synchronizing CUDA operation", UserWarning, stacklevel=3)
+    elif _sync_debug == 2:
+        raise RuntimeError("called a synchronizing CUDA operation")
 _item_kind, _item_double, _item_int = lib.nbpy_item_kind, lib.nbpy_item_double, lib.nbpy_item_int
 _FLOAT_CODES = (lib.NB_F32, lib.NB_F64, lib.NB_F16, lib.NB_BF16)
 _new_object = object.__new__
@@ -204,6 +214,8 @@ class Tensor:
     def item(self):
         """The value of a one-element tensor as a Python float, int or bool."""
         h = self._h
+        if _sync_debug and lib.nb_tensor_device_type(h) == lib.NB_CUDA:
+            _sync_point()
         kind = _item_kind(h)
         if kind == 0:
             v = _item_double(h)
@@ -564,6 +576,8 @@ class Tensor:
         return self.to(other.dtype)
 
     def cpu(self) -> "Tensor":
+        if _sync_debug and lib.nb_tensor_device_type(self._h) == lib.NB_CUDA:
+            _sync_point()  # also covers tolist() and numpy(force=True), which copy through here
         return self.to("cpu")
 
     def cuda(self, device=None, non_blocking: bool = False) -> "Tensor":

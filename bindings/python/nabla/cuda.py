@@ -8,7 +8,7 @@ from ._lib import error, ffi, lib, scratch
 from ._tensor import Tensor
 from . import _device
 from ._memory_summary import summary_table
-from . import _legacy, _random
+from . import _legacy, _random, _streams
 
 globals().update(_legacy.CUDA_TYPES)  # nabla.cuda.FloatTensor, ... (legacy constructors on the GPU)
 
@@ -22,7 +22,7 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
            "is_initialized", "init", "get_rng_state", "set_rng_state", "get_rng_state_all", "set_rng_state_all",
            *_legacy.CUDA_TYPES]
 
-from ._lib import AcceleratorError, OutOfMemoryError  # noqa: E402
+from ._lib import OutOfMemoryError  # noqa: E402
 
 
 def _check_status(status: int) -> None:
@@ -39,6 +39,12 @@ def device_count() -> int:
 
 def is_available() -> bool:
     return device_count() > 0
+
+
+def _require() -> None:
+    """Raises DeviceUnavailableError (an AssertionError and a RuntimeError) with the reason when CUDA cannot be
+    used: what PyTorch's CPU build raises (AssertionError) and its CUDA build on a machine without a GPU does."""
+    _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
 
 
 def unavailable_reason() -> str:
@@ -160,26 +166,17 @@ def _wrap_stream(h) -> "Stream":
     return s
 
 
-class Stream:
+class Stream(_streams.Stream):
     """A CUDA stream: an ordered queue of device work. Lower priority numbers run first."""
 
-    __slots__ = ("_h", "__weakref__")
+    __slots__ = ()
 
     def __init__(self, device=None, priority: int = 0, **kwargs) -> None:
         out = ffi.new("nb_stream**")
+        self._h = None
         with _device_scope(device):
             _check_status(lib.nb_stream_create(lib.NB_CUDA, -1, int(priority), out))
         self._h = out[0]
-
-    def __del__(self) -> None:
-        h = getattr(self, "_h", None)
-        if h is not None:
-            self._h = None
-            lib.nb_stream_release(h)
-
-    @property
-    def device(self) -> _device.device:
-        return _device.device("cuda", lib.nb_stream_device_index(self._h))
 
     @property
     def priority(self) -> int:
@@ -188,37 +185,10 @@ class Stream:
     @property
     def cuda_stream(self) -> int:
         """The cudaStream_t as an integer (0 for the default stream)."""
-        return int(ffi.cast("uintptr_t", lib.nb_stream_native_handle(self._h)))
+        return self.native_handle
 
-    @property
-    def stream_id(self) -> int:
-        return lib.nb_stream_id(self._h)
-
-    def query(self) -> bool:
-        out = ffi.new("int32_t*")
-        _check_status(lib.nb_stream_query(self._h, out))
-        return bool(out[0])
-
-    def synchronize(self) -> None:
-        _check_status(lib.nb_stream_synchronize(self._h))
-
-    def wait_event(self, event: "Event") -> None:
-        _check_status(lib.nb_stream_wait_event(self._h, event._h))
-
-    def wait_stream(self, stream: "Stream") -> None:
-        _check_status(lib.nb_stream_wait_stream(self._h, stream._h))
-
-    def record_event(self, event: "Event | None" = None) -> "Event":
-        if event is None:
-            event = Event()
-        event.record(self)
-        return event
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Stream) and self.stream_id == other.stream_id and self.device == other.device
-
-    def __hash__(self) -> int:
-        return hash((self.stream_id, lib.nb_stream_device_index(self._h)))
+    def _new_event(self) -> "Event":
+        return Event()
 
     def __repr__(self) -> str:
         return f"<nabla.cuda.Stream device={self.device} cuda_stream={self.cuda_stream:#x}>"
@@ -297,49 +267,18 @@ def stream(stream: Stream | None) -> StreamContext:
     return StreamContext(stream)
 
 
-class Event:
-    """A marker in a stream, for waiting, ordering streams and timing."""
+class Event(_streams.Event):
+    """A marker in a CUDA stream, for waiting, ordering streams and timing."""
 
-    __slots__ = ("_h", "__weakref__")
+    __slots__ = ()
+    _elapsed_error = RuntimeError  # torch.cuda.Event's
 
     def __init__(self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False) -> None:
-        if interprocess:
-            raise NotImplementedError("Event(interprocess=True) is not supported by nabla")
-        flags = (lib.NB_EVENT_TIMING if enable_timing else 0) | (lib.NB_EVENT_BLOCKING if blocking else 0)
-        out = ffi.new("nb_event**")
-        self._h = None
-        _check_status(lib.nb_event_create(lib.NB_CUDA, -1, flags, out))
-        self._h = out[0]
-
-    def __del__(self) -> None:
-        h = getattr(self, "_h", None)
-        if h is not None:
-            self._h = None
-            lib.nb_event_release(h)
-
-    def record(self, stream: Stream | None = None) -> None:
-        _check_status(lib.nb_event_record(self._h, ffi.NULL if stream is None else stream._h))
-
-    def wait(self, stream: Stream | None = None) -> None:
-        (current_stream() if stream is None else stream).wait_event(self)
-
-    def query(self) -> bool:
-        out = ffi.new("int32_t*")
-        _check_status(lib.nb_event_query(self._h, out))
-        return bool(out[0])
-
-    def synchronize(self) -> None:
-        _check_status(lib.nb_event_synchronize(self._h))
-
-    def elapsed_time(self, end_event: "Event") -> float:
-        """Milliseconds from this event to end_event (both recorded and complete)."""
-        out = ffi.new("double*")
-        _check_status(lib.nb_event_elapsed_time(self._h, end_event._h, out))
-        return out[0]
+        self._create(-1, enable_timing, blocking, interprocess)
 
     @property
     def cuda_event(self) -> int:
-        return int(ffi.cast("uintptr_t", lib.nb_event_native_handle(self._h)))
+        return self.event_id
 
     def __repr__(self) -> str:
         return f"<nabla.cuda.Event {self.cuda_event:#x}>"
@@ -347,14 +286,37 @@ class Event:
 
 # ---- the caching allocator ----
 
-def _raw_stats(device=None):
-    """The C counters of a CUDA device, or None when CUDA is unavailable."""
+def _raw_stats(device=None, device_type: int = lib.NB_CUDA):
+    """The C counters of a CUDA device (NB_CUDA_HOST: of the pinned pool), or None when CUDA is unavailable."""
     if not is_available():
         return None
     s = ffi.new("nb_memory_stats*")
     s.struct_size = ffi.sizeof("nb_memory_stats")
-    _check_status(lib.nb_memory_stats_get(lib.NB_CUDA, _device_index(device), s))
+    _check_status(lib.nb_memory_stats_get(device_type, _device_index(device), s))
     return s
+
+
+# The counters reset_accumulated_memory_stats zeroes: the C counters at the reset, per device ("host": pinned).
+_ACCUMULATED = ("alloc_count", "free_count", "alloc_retries", "oom_count", "system_alloc_count", "system_free_count")
+_accumulated_base: dict = {}
+
+
+def _stats_key(device) -> int:
+    idx = _device_index(device)
+    return current_device() if idx < 0 else idx
+
+
+def _accumulated(s, key) -> dict:
+    """The accumulated counters of s since the last reset of key's."""
+    base = _accumulated_base.get(key, {})
+    return {f: getattr(s, f) - base.get(f, 0) for f in _ACCUMULATED}
+
+
+def _reset_accumulated(s, key) -> None:
+    """Makes the accumulated counters of key read 0 from now on (reset_accumulated_*_stats)."""
+    if s is None:
+        _require()
+    _accumulated_base[key] = {f: getattr(s, f) for f in _ACCUMULATED}
 
 
 def memory_stats(device=None) -> dict:
@@ -362,6 +324,7 @@ def memory_stats(device=None) -> dict:
     s = _raw_stats(device)
     if s is None:
         return {}
+    acc = _accumulated(s, _stats_key(device))
     out = {}
     for key, cur, peak in (("allocated_bytes", s.allocated_bytes, s.peak_allocated_bytes),
                            ("reserved_bytes", s.reserved_bytes, s.peak_reserved_bytes),
@@ -369,16 +332,16 @@ def memory_stats(device=None) -> dict:
                            ("requested_bytes", s.requested_bytes, s.peak_requested_bytes)):
         out[f"{key}.all.current"] = cur
         out[f"{key}.all.peak"] = peak
-    out["allocated_bytes.all.allocated"] = s.alloc_count
-    out["allocation.all.allocated"] = s.alloc_count
-    out["allocation.all.freed"] = s.free_count
+    out["allocated_bytes.all.allocated"] = acc["alloc_count"]
+    out["allocation.all.allocated"] = acc["alloc_count"]
+    out["allocation.all.freed"] = acc["free_count"]
     out["allocation.all.current"] = s.alloc_count - s.free_count
     out["inactive_split_bytes.all.current"] = s.inactive_split_bytes
     out["segment.all.current"] = s.segment_count
-    out["num_alloc_retries"] = s.alloc_retries
-    out["num_ooms"] = s.oom_count
-    out["num_device_alloc"] = s.system_alloc_count
-    out["num_device_free"] = s.system_free_count
+    out["num_alloc_retries"] = acc["alloc_retries"]
+    out["num_ooms"] = acc["oom_count"]
+    out["num_device_alloc"] = acc["system_alloc_count"]
+    out["num_device_free"] = acc["system_free_count"]
     out["largest_free_block"] = s.largest_free_block
     return dict(sorted(out.items()))
 
@@ -491,20 +454,17 @@ seed_all = seed
 
 def initial_seed() -> int:
     """The seed of the generator CUDA tensors draw from (raises without a GPU, as PyTorch)."""
-    if not is_available():
-        _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))  # raises with the reason
+    _require()
     return _random.initial_seed()
 
 
 def get_rng_state(device="cuda"):
-    if not is_available():
-        _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+    _require()
     return _random.get_rng_state()
 
 
 def set_rng_state(new_state, device="cuda") -> None:
-    if not is_available():
-        _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+    _require()
     _random.set_rng_state(new_state)
 
 
@@ -524,4 +484,23 @@ def is_initialized() -> bool:
 
 def init() -> None:
     """Initialises CUDA; raises with the reason when there is no usable device."""
-    _check_status(lib.nb_device_current(lib.NB_CUDA, scratch.i32))
+    _require()
+
+
+# ---- the rest of torch.cuda's names, by subject ----
+
+from ._lib import AcceleratorError  # noqa: E402
+from . import _cuda_graphs, _cuda_info, _cuda_memory, _cuda_nvml  # noqa: E402
+from ._cuda_graphs import *  # noqa: E402,F401,F403 - CUDAGraph, graph, make_graphed_callables, ...
+from ._cuda_info import *  # noqa: E402,F401,F403 - get_arch_list, CudaError, set_sync_debug_mode, ...
+from ._cuda_memory import *  # noqa: E402,F401,F403 - memory_stats_as_nested_dict, caching_allocator_alloc, ...
+from ._cuda_nvml import *  # noqa: E402,F401,F403 - utilization, temperature, ... (through nvidia-ml-py)
+
+__all__ += ["AcceleratorError", "default_generators", *_cuda_graphs.__all__, *_cuda_info.__all__,
+            *_cuda_memory.__all__, *_cuda_nvml.__all__]
+
+
+def __getattr__(name: str):
+    if name == "default_generators":  # one per device, all nabla's one generator; () without CUDA
+        return tuple(_random.default_generator for _ in range(device_count()))
+    raise AttributeError(f"module 'nabla.cuda' has no attribute '{name}'")
