@@ -346,3 +346,21 @@ def test_gradcheck_packed_and_strided_inputs():
     with nabla.no_grad():
         a, b = gru(xs)[0], gru(xs.contiguous())[0]
     np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_time_steps_share_one_backward_node(packed):
+    """The layer input is cut into steps by one node per layer, never one select or narrow per
+    step (each would add a full-size gradient: quadratic in the sequence length)."""
+    from collections import Counter
+    m = nabla.nn.LSTM(4, 5, num_layers=2)
+    x = nabla.randn(7, 3, 4, requires_grad=True)
+    if packed:
+        x = nabla.nn.utils.rnn.pack_padded_sequence(x, [7, 5, 2])
+    out, _ = m(x)
+    out = out.data if packed else out
+    with nabla.profiler.profile() as prof:
+        out.sum().backward()
+    nodes = Counter(e.name.rsplit(" ", 1)[-1] for e in prof.events() if "evaluate_function" in e.name)
+    assert nodes["_StepViewsBackward"] == 2
+    assert nodes["SelectBackward0"] == 0 and nodes["NarrowBackward0"] == 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ... import _shape
 from ..._linalg import linear
 from ..._tensor import Tensor
+from ...autograd.function import Function
 
 __all__ = ["rnn_tanh_step", "rnn_relu_step", "lstm_step", "gru_step", "Steps", "run_direction"]
 
@@ -55,12 +56,33 @@ class Steps:
             self.offsets.append(self.offsets[-1] + b)
 
     def split(self, x: Tensor) -> list:
-        if self.packed:
-            return [x.narrow(0, o, b) for o, b in zip(self.offsets, self.batch_sizes)]
-        return list(x.unbind(0))
+        return list(_StepViews.apply(x, self))
 
     def join(self, steps: list) -> Tensor:
         return _shape.cat(steps) if self.packed else _shape.stack(steps)
+
+
+class _StepViews(Function):
+    """A layer's input cut into its time steps with one backward node, which joins the steps'
+    gradients (zeros where a step got none). One select or narrow per step would give each step a
+    full-size gradient to add up: quadratic in the sequence length."""
+
+    @staticmethod
+    def forward(ctx, x: Tensor, steps: "Steps"):
+        ctx.steps, ctx.shape, ctx.dtype, ctx.device = steps, x.shape, x.dtype, x.device
+        ctx.set_materialize_grads(False)
+        if steps.packed:
+            return tuple(x.narrow(0, o, b) for o, b in zip(steps.offsets, steps.batch_sizes))
+        return tuple(x.unbind(0))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from ..._factory import zeros
+        rest = tuple(ctx.shape[1:])  # padded: a step is [N, *]; packed: [batch_sizes[t], *]
+        parts = [g if g is not None else
+                 zeros(((b,) + rest) if ctx.steps.packed else rest, dtype=ctx.dtype, device=ctx.device)
+                 for g, b in zip(grads, ctx.steps.batch_sizes)]
+        return ctx.steps.join(parts), None
 
 
 def run_direction(xi: list, steps: Steps, state0: tuple, step, w_hh, b_hh, w_hr, reverse: bool):
