@@ -131,6 +131,10 @@ extern "C" {
 #define NB_REDUCE_OP_BOR     6  /* bitwise or (integer and bool dtypes) */
 #define NB_REDUCE_OP_BXOR    7  /* bitwise xor (integer and bool dtypes) */
 
+/* What one operation of nb_comm_batch_isend_irecv does (int32_t). */
+#define NB_P2P_SEND 0  /* send the tensor to the peer */
+#define NB_P2P_RECV 1  /* receive into the tensor from the peer */
+
 /* A status code: NB_OK or one of NB_ERR_*. */
 typedef int32_t nb_status;
 
@@ -843,6 +847,9 @@ NB_API nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32
 /* Receives into t what rank src sent with tag (the same element count and dtype). When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
 NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag, nb_work** work);
 
+/* Starts n sends and receives as one batch (PyTorch's batch_isend_irecv): operation i sends tensors[i] to (kinds[i] == NB_P2P_SEND) or receives it from (NB_P2P_RECV) rank peers[i], with tag tags[i] (tags NULL: 0). On NCCL every operation goes into one ncclGroupStart/ncclGroupEnd, so a ring of sends and receives cannot deadlock; on MPI each is a nonblocking request. One work handle covers them all (its wait finishes every operation, in order, and reports the first failure); when work is NULL the call waits for completion (and fails after the communicator's timeout). Tensors of any dtype and layout; a received tensor is updated in place. */
+NB_API nb_status nb_comm_batch_isend_irecv(nb_comm* c, int32_t n, const int32_t* kinds, nb_tensor* const* tensors, const int32_t* peers, const int32_t* tags, nb_work** work);
+
 /* Completes once every rank of c has called it. When work is NULL the call waits for completion (and fails after the communicator's timeout); otherwise it starts the transfer and stores a work handle in *work. CPU tensors of any dtype and layout; a tensor written to is updated in place (through a contiguous copy when it is strided or of another wire dtype). */
 NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work);
 
@@ -858,7 +865,7 @@ NB_API void nb_work_release(nb_work* w);
 /* NB_OK when NCCL can be loaded: library (NULL: $NABLA_NCCL_LIBRARY, else libnccl.so.2 from the loader's search path); stores its version (e.g. 22703 for 2.27.3) in *version when version is non-NULL. Otherwise NB_ERR_BACKEND with what was tried and how to install NCCL. */
 NB_API nb_status nb_comm_nccl_available(const char* library, int32_t* version);
 
-/* A communicator over NCCL for CUDA tensors on device device_index (-1: the current CUDA device), with bootstrap's ranks (an MPI communicator: rank 0 makes NCCL's unique id and bootstrap broadcasts it). Collective over bootstrap; NCCL from library (NULL: as nb_comm_nccl_available). On it every collective and point-to-point call takes contiguous or strided tensors on that device, queues its work on the calling thread's current stream and returns without waiting for the device; a work handle's wait makes the current stream wait for it (the host does not block), and barrier first waits for the device. Reductions run in the tensor's dtype (int16 in int32); ReduceOp BAND, BOR and BXOR are refused. NCCL has no tags: sends to a peer match its receives in order. A failure NCCL reports asynchronously (ncclCommGetAsyncError) is returned by the next wait, test, blocking call or barrier on it, and the communicator is refused from then on. timeout_s bounds the MPI waits and barrier's wait for the device, not NCCL's own waits. */
+/* A communicator over NCCL for CUDA tensors on device device_index (-1: the current CUDA device), with bootstrap's ranks (an MPI communicator: rank 0 makes NCCL's unique id and bootstrap broadcasts it). Collective over bootstrap; NCCL from library (NULL: as nb_comm_nccl_available). On it every collective and point-to-point call takes contiguous or strided tensors on that device, queues its work on the calling thread's current stream and returns without waiting for the device; a work handle's wait makes the current stream wait for it (the host does not block), and barrier first waits for the device. Reductions run in the tensor's dtype (int16 in int32); ReduceOp BAND, BOR and BXOR are refused. NCCL has no tags: sends to a peer match its receives in order. A failure NCCL reports asynchronously (ncclCommGetAsyncError) is returned by the next wait, test, blocking call or barrier on it, and the communicator is refused from then on. A watchdog thread (PyTorch's) watches every queued call: one still running after the communicator's timeout (nb_comm_set_timeout), or an asynchronous NCCL error, aborts the communicator (ncclCommAbort), and every pending or later call on it fails with NB_ERR_BACKEND naming the call, the rank and the time it ran. With TORCH_NCCL_BLOCKING_WAIT=1 (or NABLA_NCCL_BLOCKING_WAIT=1) set when the communicator is made, a wait (and a blocking call) blocks the host until the device finished the work or the timeout passed. */
 NB_API nb_status nb_comm_init_nccl(nb_comm* bootstrap, const char* library, int32_t device_index, nb_comm** out);
 
 /* ---- ops: amp ---- */

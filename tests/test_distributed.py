@@ -22,7 +22,7 @@ MPIEXEC = _mpi.mpiexec()
 HAVE_MPI = MPIEXEC is not None and _mpi.library() is not None
 needs_mpi = pytest.mark.skipif(not HAVE_MPI, reason="mpich is not installed (pip install mpich, in the test extra)")
 CATEGORIES = ["all_reduce", "broadcast", "reduce", "all_gather", "reduce_scatter", "gather_scatter", "all_to_all",
-              "send_recv", "misc", "errors", "ddp", "comm_hooks", "join", "premul_sum", "ddp_views"]
+              "send_recv", "batch_p2p", "misc", "errors", "ddp", "comm_hooks", "join", "premul_sum", "ddp_views"]
 
 
 def _launch(n, script, *args, timeout=120, env=None):

@@ -159,20 +159,22 @@ static nb_status post(nb_work* w, const char* what, int rc, nb_work** work) {
     return nb_work_return(w, work);
 }
 
-/* NCCL point-to-point slots of a gather, scatter, all_to_all, send or recv (one per rank). */
+/* NCCL point-to-point slots of a gather, scatter, all_to_all, send, recv (one per rank) or batch (one per op). */
 typedef struct {
     void** send;
     void** recv;
     int64_t *send_bytes, *recv_bytes;
     int32_t *send_to, *recv_from;
+    int32_t n;
 } p2p_plan;
 
-/* A plan of c->size empty slots, owned by w. */
-static nb_status p2p_new(const char* op, nb_work* w, p2p_plan** out) {
-    const size_t n = (size_t)w->comm->size;
+/* A plan of n empty slots, owned by w. */
+static nb_status p2p_new(const char* op, nb_work* w, int32_t n_slots, p2p_plan** out) {
+    const size_t n = (size_t)n_slots;
     char* block = calloc(1, sizeof(p2p_plan) + n * (2 * sizeof(void*) + 2 * sizeof(int64_t) + 2 * sizeof(int32_t)));
     if (block == NULL) return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
     p2p_plan* p = (p2p_plan*)block;
+    p->n = n_slots;
     p->send = (void**)(p + 1), p->recv = p->send + n;
     p->send_bytes = (int64_t*)(p->recv + n), p->recv_bytes = p->send_bytes + n;
     p->send_to = (int32_t*)(p->recv_bytes + n), p->recv_from = p->send_to + n;
@@ -183,7 +185,7 @@ static nb_status p2p_new(const char* op, nb_work* w, p2p_plan** out) {
 }
 
 static nb_status p2p_post(nb_work* w, const p2p_plan* p, nb_work** work) {
-    return nb_nccl_post(w, "ncclSend/ncclRecv", nb_nccl_group(w->comm, w->comm->size, p->send, p->send_bytes,
+    return nb_nccl_post(w, "ncclSend/ncclRecv", nb_nccl_group(w->comm, p->n, p->send, p->send_bytes,
                                                               p->send_to, p->recv, p->recv_bytes, p->recv_from), work);
 }
 
@@ -363,7 +365,7 @@ NB_API nb_status nb_comm_gather(nb_comm* c, nb_tensor* out, const nb_tensor* in,
     if (is_root) FAIL_IF(st = stage(op, w, out, out->dtype, false, true, false, &obuf));
     if (c->nccl != NULL) {  /* every rank sends to root, which receives each rank's piece in order */
         p2p_plan* p;
-        FAIL_IF(st = p2p_new(op, w, &p));
+        FAIL_IF(st = p2p_new(op, w, c->size, &p));
         p->send[0] = data(ibuf), p->send_bytes[0] = bytes(ibuf), p->send_to[0] = root;
         for (int32_t r = 0; is_root && r < c->size; r++)
             p->recv[r] = (char*)data(obuf) + r * bytes(ibuf), p->recv_bytes[r] = bytes(ibuf), p->recv_from[r] = r;
@@ -392,7 +394,7 @@ NB_API nb_status nb_comm_scatter(nb_comm* c, nb_tensor* out, const nb_tensor* in
     FAIL_IF(st = stage(op, w, out, out->dtype, false, true, false, &obuf));
     if (c->nccl != NULL) {  /* root sends piece r to rank r; every rank receives its piece from root */
         p2p_plan* p;
-        FAIL_IF(st = p2p_new(op, w, &p));
+        FAIL_IF(st = p2p_new(op, w, c->size, &p));
         for (int32_t r = 0; is_root && r < c->size; r++)
             p->send[r] = (char*)data(ibuf) + r * bytes(obuf), p->send_bytes[r] = bytes(obuf), p->send_to[r] = r;
         p->recv[0] = data(obuf), p->recv_bytes[0] = bytes(obuf), p->recv_from[0] = root;
@@ -451,7 +453,7 @@ NB_API nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* out, const nb_tensor*
     FAIL_IF(st = stage(op, w, out, out->dtype, false, true, false, &obuf));
     if (c->nccl != NULL) {  /* one send and one receive per peer, in one group */
         p2p_plan* p;
-        FAIL_IF(st = p2p_new(op, w, &p));
+        FAIL_IF(st = p2p_new(op, w, c->size, &p));
         const int64_t es = nb_dtype_size(in->dtype);
         for (int32_t r = 0; r < n; r++) {
             p->send[r] = (char*)data(ibuf) + sdispl[r] * es, p->send_bytes[r] = scount[r] * es, p->send_to[r] = r;
@@ -487,7 +489,7 @@ NB_API nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32
     FAIL_IF(st = stage(op, w, (nb_tensor*)t, t->dtype, true, false, false, &buf));
     if (c->nccl != NULL) {  /* NCCL has no tags: sends to a peer match its receives in order */
         p2p_plan* p;
-        FAIL_IF(st = p2p_new(op, w, &p));
+        FAIL_IF(st = p2p_new(op, w, c->size, &p));
         p->send[0] = data(buf), p->send_bytes[0] = bytes(buf), p->send_to[0] = dst;
         return p2p_post(w, p, work);
     }
@@ -509,7 +511,7 @@ NB_API nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag
     FAIL_IF(st = stage(op, w, t, t->dtype, false, true, false, &buf));
     if (c->nccl != NULL) {
         p2p_plan* p;
-        FAIL_IF(st = p2p_new(op, w, &p));
+        FAIL_IF(st = p2p_new(op, w, c->size, &p));
         p->recv[0] = data(buf), p->recv_bytes[0] = bytes(buf), p->recv_from[0] = src;
         return p2p_post(w, p, work);
     }
@@ -529,4 +531,54 @@ NB_API nb_status nb_comm_barrier(nb_comm* c, nb_work** work) {
     BEGIN(NB_COLL_BARRIER, 0, NULL, 0, 0);
     int rc;
     return post(w, "MPI_Ibarrier", CALL(Ibarrier, c->mpi, &w->req), work);
+}
+
+/* MPI: one request per operation, kept as the parts of one work and finished in order. */
+static nb_status batch_mpi(const char* op, nb_comm* c, int32_t n, const int32_t* kinds, nb_tensor* const* tensors,
+                           const int32_t* peers, const int32_t* tags, nb_work** work) {
+    nb_work* w = NULL;
+    nb_status st = nb_work_new(op, c, 0, 0, &w);
+    if (st != NB_OK) return st;
+    if ((w->parts = calloc((size_t)n, sizeof *w->parts)) == NULL)
+        FAIL_IF(st = nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory", op));
+    for (int32_t i = 0; i < n; i++, w->n_parts++) {
+        const int32_t tag = tags != NULL ? tags[i] : 0;
+        FAIL_IF(st = kinds[i] == NB_P2P_SEND ? nb_comm_send(c, tensors[i], peers[i], tag, &w->parts[i])
+                                             : nb_comm_recv(c, tensors[i], peers[i], tag, &w->parts[i]));
+    }
+    return nb_work_return(w, work);
+}
+
+NB_API nb_status nb_comm_batch_isend_irecv(nb_comm* c, int32_t n, const int32_t* kinds, nb_tensor* const* tensors,
+                                           const int32_t* peers, const int32_t* tags, nb_work** work) {
+    const char* op = "batch_isend_irecv";
+    NB_CHECK_COMM(op, c);
+    if (n < 1 || kinds == NULL || tensors == NULL || peers == NULL)
+        return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: expected a non-empty list of sends and receives, got %d", op,
+                        kinds == NULL || tensors == NULL || peers == NULL ? 0 : n);
+    int32_t n_recv = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (kinds[i] != NB_P2P_SEND && kinds[i] != NB_P2P_RECV)
+            return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: operation %d is %d, neither NB_P2P_SEND (0) nor NB_P2P_RECV "
+                            "(1)", op, i, kinds[i]);
+        nb_status st = check_tensor(op, c, "tensor", tensors[i], kinds[i] == NB_P2P_RECV);
+        if (st == NB_OK) st = check_peer(op, c, peers[i], tags != NULL ? tags[i] : 0);
+        if (st != NB_OK) return st;
+        n_recv += kinds[i] == NB_P2P_RECV;
+    }
+    if (c->nccl == NULL) return batch_mpi(op, c, n, kinds, tensors, peers, tags, work);
+    /* NCCL: every send and receive in one ncclGroupStart/End, so a ring of them cannot deadlock */
+    nb_work* w = NULL;
+    nb_status st = nb_work_new(op, c, n, n_recv, &w);
+    if (st != NB_OK) return st;
+    p2p_plan* p;
+    FAIL_IF(st = p2p_new(op, w, n, &p));
+    for (int32_t i = 0; i < n; i++) {
+        const bool is_send = kinds[i] == NB_P2P_SEND;
+        nb_tensor* buf;
+        FAIL_IF(st = stage(op, w, tensors[i], tensors[i]->dtype, is_send, !is_send, false, &buf));
+        if (is_send) p->send[i] = data(buf), p->send_bytes[i] = bytes(buf), p->send_to[i] = peers[i];
+        else p->recv[i] = data(buf), p->recv_bytes[i] = bytes(buf), p->recv_from[i] = peers[i];
+    }
+    return p2p_post(w, p, work);
 }

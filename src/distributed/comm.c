@@ -30,6 +30,9 @@ nb_status nb_comm_bad(const char* op, const nb_comm* c) {
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: communicator %p was destroyed", op, (const void*)c);
     if (c->magic != NB_COMM_MAGIC)
         return nb_error(NB_ERR_INVALID_ARGUMENT, "%s: %p is not a live nb_comm", op, (const void*)c);
+    const char* why = atomic_load(&((nb_comm*)c)->failure);
+    if (why != NULL)
+        return nb_error(NB_ERR_BACKEND, "%s: the communicator is unusable: NCCL failed in an earlier call: %s", op, why);
     if (c->nccl != NULL)
         return nb_error(NB_ERR_BACKEND, "%s: the communicator is unusable: NCCL failed in an earlier call (or an "
                         "MPI wait timed out after %g s)", op, c->timeout_s);
@@ -62,6 +65,10 @@ static nb_status wrap(const char* op, MPI_Comm mc, double timeout_s, nb_comm** o
     c->magic = NB_COMM_MAGIC;
     atomic_init(&c->refcount, 1);
     atomic_init(&c->broken, false);
+    atomic_init(&c->aborted, false);
+    atomic_init(&c->seq, 0);
+    atomic_init(&c->failed_seq, 0);
+    atomic_init(&c->failure, NULL);
     c->mpi = mc, c->rank = rank, c->size = size, c->timeout_s = timeout_s, c->debug = debug_from_env();
     *out = c;
     return NB_OK;
@@ -147,7 +154,9 @@ NB_API void nb_comm_release(nb_comm* c) {
     }
     if (atomic_fetch_sub(&c->refcount, 1) != 1) return;
     c->magic = NB_TENSOR_DEAD;
-    if (c->nccl != NULL) (atomic_load(&c->broken) ? nb_nccl->CommAbort : nb_nccl->CommDestroy)(c->nccl);
+    if (c->nccl != NULL && !atomic_load(&c->aborted))
+        (atomic_load(&c->broken) ? nb_nccl->CommAbort : nb_nccl->CommDestroy)(c->nccl);
+    free(atomic_load(&c->failure));
     /* An MPI wait that timed out leaves requests that still use it (MPI_Comm_free could hang); NCCL's own
      * failure leaves MPI as it was. */
     if (atomic_load(&c->broken) && (c->nccl == NULL || atomic_load(&any_broken))) {
@@ -175,6 +184,7 @@ NB_API nb_status nb_comm_finalize(void) {
     nb_blocking_end_fn end = NULL;
     void* token = nb_blocking_begin(&end);  /* waits for every rank: other threads (a store server) run */
     nb_progress_stop();
+    nb_watchdog_stop();
     nb_status st = nb_mpi_check(op, "MPI_Finalize", nb_mpi->Finalize());
     if (end) end(token);
     return st;

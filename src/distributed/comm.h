@@ -20,6 +20,11 @@ struct nb_comm {
     atomic_bool broken;  /* a wait timed out: requests may still write to their buffers */
     ncclComm_t nccl;     /* the NCCL communicator (CUDA tensors on device_index), or NULL (MPI, CPU tensors) */
     int32_t device_index;
+    bool blocking_wait;  /* NCCL: a wait blocks the host until the work ends or times out (TORCH_NCCL_BLOCKING_WAIT) */
+    atomic_bool aborted; /* NCCL: ncclCommAbort was called (the handle is gone) */
+    atomic_int_fast64_t seq;         /* NCCL: the number of the last call queued */
+    atomic_int_fast64_t failed_seq;  /* NCCL: calls from this number on failed (0: none) */
+    _Atomic(char*) failure;          /* NCCL: why the communicator was aborted, for every later call */
 };
 
 /* What a finished request leaves to do, done by the thread that sees it finish. */
@@ -43,6 +48,9 @@ struct nb_work {
     MPI_Count* counts;       /* all_to_all's counts and displacements */
     nb_event* event;         /* NCCL: recorded on the stream after the call (and its copies back) */
     void* p2p;               /* NCCL: the point-to-point plan of gather, scatter and all_to_all */
+    int64_t seq;             /* NCCL: the call's number on its communicator */
+    nb_work** parts;         /* MPI batch_isend_irecv: one work per send or receive, finished in order */
+    int32_t n_parts;
 };
 
 /* The calling thread's current stream on c's CUDA device (NCCL communicators). */
@@ -80,6 +88,15 @@ NB_INTERNAL nb_status nb_progress_wait(nb_work* w);
 NB_INTERNAL void nb_progress_stop(void);
 /* The timeout error of op on c; marks c broken. */
 NB_INTERNAL nb_status nb_comm_timeout(const char* op, nb_comm* c);
+
+/* The NCCL watchdog (watchdog.c): a thread that watches every queued NCCL call (its event) and aborts the
+ * communicator when one is still pending after the timeout or NCCL reports an asynchronous error. */
+NB_INTERNAL void nb_watchdog_add(nb_comm* c, const char* op, nb_event* e, int64_t seq, double deadline);
+NB_INTERNAL void nb_watchdog_stop(void);
+/* Aborts c (once) for `why`, failing its calls from the first still pending on; the error of op on it. */
+NB_INTERNAL nb_status nb_nccl_abort(const char* op, nb_comm* c, const char* why);
+/* The error of op on c after nb_nccl_abort: the stored reason. */
+NB_INTERNAL nb_status nb_nccl_failed(const char* op, const nb_comm* c);
 
 /* The collectives, as numbered in debug-mode fingerprints. */
 enum { NB_COLL_ALL_REDUCE, NB_COLL_BROADCAST, NB_COLL_REDUCE, NB_COLL_ALL_GATHER, NB_COLL_REDUCE_SCATTER,

@@ -7,11 +7,18 @@
 
 #include "../core/runtime.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 nb_stream* nb_comm_stream(const nb_comm* c) { return nb_stream_current_of(NB_CUDA, c->device_index); }
 
 void* nb_comm_native_stream(const nb_comm* c) { return nb_comm_stream(c)->native; }
+
+static bool env_on(const char* name) {
+    const char* v = getenv(name);
+    return v != NULL && strcmp(v, "1") == 0;
+}
 
 NB_API nb_status nb_comm_init_nccl(nb_comm* bootstrap, const char* library, int32_t device_index, nb_comm** out) {
     const char* op = "nb_comm_init_nccl";
@@ -61,6 +68,7 @@ NB_API nb_status nb_comm_init_nccl(nb_comm* bootstrap, const char* library, int3
     }
     c->nccl = nc, c->device_index = device_index;
     c->debug = bootstrap->debug;  /* the split read the environment anew */
+    c->blocking_wait = env_on("TORCH_NCCL_BLOCKING_WAIT") || env_on("NABLA_NCCL_BLOCKING_WAIT");
     *out = c;
     return NB_OK;
 }
@@ -113,27 +121,47 @@ nb_status nb_nccl_post(nb_work* w, const char* what, ncclResult_t rc, nb_work** 
         nb_tensor_release(w->copies[i].src);
     }
     w->n_copies = 0;
-    /* An async work's wait makes the caller's stream of that moment wait for this point. */
-    if (st == NB_OK && work != NULL) st = nb_event_create(NB_CUDA, w->comm->device_index, 0, &w->event);
-    if (st == NB_OK && work != NULL) st = nb_event_record(w->event, nb_comm_stream(w->comm));
+    /* The event marks the call's end: an async work's wait makes the caller's stream of that moment wait for
+     * it, and the watchdog queries it. */
+    nb_comm* c = w->comm;
+    if (st == NB_OK) st = nb_event_create(NB_CUDA, c->device_index, 0, &w->event);
+    if (st == NB_OK) st = nb_event_record(w->event, nb_comm_stream(c));
     if (st != NB_OK) {
         nb_work_discard(w);
         return st;
     }
+    w->seq = atomic_fetch_add(&c->seq, 1) + 1;
+    w->deadline = nb_monotonic_s() + c->timeout_s;
+    nb_watchdog_add(c, w->op, w->event, w->seq, w->deadline);
     return nb_work_return(w, work);
 }
 
+void nb_nccl_error_text(char* buf, size_t cap, const nb_comm* c, ncclResult_t err) {
+    const char* text = nb_nccl->GetErrorString(err);
+    snprintf(buf, cap, "NCCL failed on rank %d of %d: %s (NCCL error %d)", c->rank, c->size,
+             text ? text : "unknown error", err);
+}
+
 nb_status nb_nccl_async_error(const char* op, nb_comm* c) {
+    if (atomic_load(&c->aborted)) return nb_nccl_failed(op, c);
     ncclResult_t err = 0;
     nb_status st = nb_nccl_check(op, "ncclCommGetAsyncError", nb_nccl->CommGetAsyncError(c->nccl, &err));
     if (st != NB_OK || err == 0 || err == NCCL_IN_PROGRESS) return st;
-    atomic_store(&c->broken, true);  /* MPI itself is fine: only this communicator is refused */
-    const char* text = nb_nccl->GetErrorString(err);
-    return nb_error(NB_ERR_BACKEND, "%s: NCCL failed on rank %d of %d: %s (NCCL error %d); the process group is now "
-                    "unusable", op, c->rank, c->size, text ? text : "unknown error", err);
+    char why[512];  /* MPI itself is fine: only this communicator is refused */
+    nb_nccl_error_text(why, sizeof why, c, err);
+    return nb_nccl_abort(op, c, why);
 }
 
-nb_status nb_nccl_wait_device(const char* op, nb_comm* c) {
+static bool failed(const nb_comm* c, int64_t seq) {
+    const int64_t first = atomic_load(&((nb_comm*)c)->failed_seq);
+    return first != 0 && seq >= first;
+}
+
+bool nb_nccl_work_failed(const nb_work* w) { return failed(w->comm, w->seq); }
+
+/* Polls the host until e (or, e NULL, c's stream) is done, c failed, or the deadline passed (which aborts
+ * c: PyTorch's watchdog, for waits that block the host). */
+static nb_status host_wait(const char* op, nb_comm* c, nb_event* e, int64_t seq, double deadline) {
     nb_stream* s = nb_comm_stream(c);
     const double start = nb_monotonic_s();
     nb_blocking_end_fn end = NULL;
@@ -141,18 +169,38 @@ nb_status nb_nccl_wait_device(const char* op, nb_comm* c) {
     nb_status st;
     for (;;) {
         int32_t done = 0;
-        if ((st = nb_stream_query(s, &done)) != NB_OK || (st = nb_nccl_async_error(op, c)) != NB_OK || done) break;
-        const double waited = nb_monotonic_s() - start;
-        if (waited > c->timeout_s) {
-            atomic_store(&c->broken, true);
-            st = nb_error(NB_ERR_BACKEND, "%s: timed out after %g s waiting for the device's NCCL work (rank %d of %d): a "
-                          "rank died, hangs, or called a different collective; the process group is now unusable", op,
-                          c->timeout_s, c->rank, c->size);
+        st = e != NULL ? nb_event_query(e, &done) : nb_stream_query(s, &done);
+        if (st != NB_OK || (st = nb_nccl_async_error(op, c)) != NB_OK || done) break;
+        if (failed(c, seq)) {
+            st = nb_nccl_failed(op, c);
             break;
         }
-        nanosleep(&(struct timespec){0, waited < 0.01 ? 20000 : 1000000}, NULL);
+        const double now = nb_monotonic_s();
+        if (now > deadline) {
+            char why[512];
+            snprintf(why, sizeof why, "%s timed out on rank %d of %d after waiting %.1f s for the device's NCCL work "
+                     "(timeout %g s; a rank died, hangs or called a different collective); the communicator was "
+                     "aborted", op, c->rank, c->size, now - start, c->timeout_s);
+            st = nb_nccl_abort(op, c, why);
+            break;
+        }
+        nanosleep(&(struct timespec){0, now - start < 0.01 ? 20000 : 1000000}, NULL);
     }
     if (end) end(token);
+    return st;
+}
+
+nb_status nb_nccl_wait_device(const char* op, nb_comm* c) {
+    return host_wait(op, c, NULL, atomic_load(&c->seq), nb_monotonic_s() + c->timeout_s);
+}
+
+nb_status nb_nccl_work_wait(nb_work* w) {
+    nb_comm* c = w->comm;
+    nb_status st = c->blocking_wait ? host_wait(w->op, c, w->event, w->seq, w->deadline) : NB_OK;
+    if (st == NB_OK && failed(c, w->seq)) st = nb_nccl_failed(w->op, c);
+    /* the caller's current stream waits for the call's stream; the host does not */
+    if (st == NB_OK) st = nb_stream_wait_event(nb_comm_stream(c), w->event);
+    if (st == NB_OK) st = nb_nccl_async_error(w->op, c);
     return st;
 }
 

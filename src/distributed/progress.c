@@ -4,6 +4,7 @@
  * (a spinning poller would take a core from backward on a loaded machine). A waiter takes its request
  * back and polls it itself, so no request is ever tested by two threads. Results do not depend on
  * timing: the thread only calls MPI_Test. */
+#include "bg_thread.h"
 #include "comm.h"
 
 #include <stdlib.h>
@@ -13,18 +14,15 @@
 #define DEFAULT_INTERVAL_US 50
 #define BUSY_TEST_S 1e-6   /* an MPI_Test this long did work: more may be waiting */
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake;       /* the thread: work arrived or stop */
+static nb_bg_thread bg = NB_BG_THREAD_INIT;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static nb_work** items;           /* owned, outstanding work; guarded by mu */
+static nb_work** items;           /* owned, outstanding work; guarded by bg.mu */
 static int64_t n_items, cap_items;
-static pthread_t thread;
-static bool running, stopping, disabled;
+static bool disabled;
 
 static long interval_ns = DEFAULT_INTERVAL_US * 1000;
 
 static void init_once(void) {
-    pthread_cond_init(&wake, NULL);
     const char* env = getenv("NABLA_PROGRESS_INTERVAL_US");
     if (env != NULL && atol(env) > 0) interval_ns = atol(env) * 1000;
     env = getenv("NABLA_DISTRIBUTED_PROGRESS");  /* "0": no thread (to measure what it brings) */
@@ -35,7 +33,7 @@ static void remove_at(int64_t i) { items[i] = items[--n_items]; }
 
 /* One round over the owned requests; true when a test took long enough to have moved data (MPI copies a
  * large message piece by piece inside its calls), so the next round should follow at once. Called with
- * mu held. */
+ * bg.mu held. */
 static bool poll_round(void) {
     bool busy = false;
     for (int64_t i = 0; i < n_items;) {
@@ -59,44 +57,27 @@ static bool poll_round(void) {
 
 static void* run(void* arg) {
     (void)arg;
-    pthread_mutex_lock(&mu);
-    while (!stopping) {
-        if (n_items == 0) {
-            pthread_cond_wait(&wake, &mu);
-            continue;
-        }
-        if (poll_round() || n_items == 0) continue;
-        pthread_mutex_unlock(&mu);
-        nanosleep(&(struct timespec){0, interval_ns}, NULL);
-        pthread_mutex_lock(&mu);
-    }
-    pthread_mutex_unlock(&mu);
+    nb_bg_loop(&bg, &n_items, poll_round, interval_ns);
     return NULL;
 }
 
 bool nb_progress_add(nb_work* w) {
     pthread_once(&once, init_once);
-    pthread_mutex_lock(&mu);
-    bool ok = !stopping && !disabled;
-    if (ok && !running) ok = running = pthread_create(&thread, NULL, run, NULL) == 0;
-    if (ok && n_items == cap_items) {
-        int64_t cap = cap_items ? 2 * cap_items : 16;
-        nb_work** grown = realloc(items, (size_t)cap * sizeof *grown);
-        if ((ok = grown != NULL)) items = grown, cap_items = cap;
-    }
+    pthread_mutex_lock(&bg.mu);
+    bool ok = !disabled && nb_bg_reserve(&bg, run, (void**)&items, n_items, &cap_items, sizeof *items);
     if (ok) {
         atomic_store(&w->progress, NB_PROGRESS_OWNED);
         items[n_items++] = w;
-        pthread_cond_signal(&wake);
+        pthread_cond_signal(&bg.wake);
     }
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&bg.mu);
     return ok;  /* false: the caller polls the request itself, as without the thread */
 }
 
 nb_status nb_progress_wait(nb_work* w) {
     /* The waiter takes the request back and polls it itself, as a blocking call does: with nothing else
      * to do, spinning finishes a large transfer sooner than the thread's paced rounds. */
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&bg.mu);
     if (atomic_load(&w->progress) == NB_PROGRESS_OWNED) {
         for (int64_t i = 0; i < n_items; i++)
             if (items[i] == w) {
@@ -105,7 +86,7 @@ nb_status nb_progress_wait(nb_work* w) {
             }
         atomic_store(&w->progress, NB_PROGRESS_NONE);
     }
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&bg.mu);
     switch (atomic_load(&w->progress)) {
     case NB_PROGRESS_DONE: return NB_OK;
     case NB_PROGRESS_FAILED: return nb_mpi_check(w->op, "MPI_Test", w->progress_rc);
@@ -114,13 +95,6 @@ nb_status nb_progress_wait(nb_work* w) {
 }
 
 void nb_progress_stop(void) {
-    pthread_mutex_lock(&mu);
-    bool joining = running;
-    stopping = true;
-    if (running) pthread_cond_signal(&wake);
-    pthread_mutex_unlock(&mu);
-    if (joining) pthread_join(thread, NULL);
-    pthread_mutex_lock(&mu);
-    running = false;
-    pthread_mutex_unlock(&mu);
+    nb_bg_stop(&bg);
+    pthread_mutex_unlock(&bg.mu);
 }

@@ -75,10 +75,11 @@ static void work_free(nb_work* w) {
         nb_tensor_release(w->copies[i].dst);
         nb_tensor_release(w->copies[i].src);
     }
+    for (int32_t i = 0; i < w->n_parts; i++) nb_work_release(w->parts[i]);
     nb_tensor_release(w->avg);
     nb_event_release(w->event);
     nb_comm_release(w->comm);
-    free(w->keep), free(w->copies), free(w->counts), free(w->p2p), free(w->message);
+    free(w->keep), free(w->copies), free(w->counts), free(w->p2p), free(w->message), free(w->parts);
     w->magic = NB_TENSOR_DEAD;
     nb_cpu_free_handle(w, sizeof *w);
 }
@@ -96,28 +97,41 @@ static void divide(nb_tensor* t, int64_t n) {
     }
 }
 
+/* Records st (and the thread's message) as w's result, repeated by every later wait. */
+static nb_status settle(nb_work* w, nb_status st) {
+    w->done = true;
+    w->status = st;
+    if (st != NB_OK) {
+        const char* m = nb_last_error_message();
+        size_t len = m ? strlen(m) + 1 : 0;
+        free(w->message);
+        if ((w->message = len ? malloc(len) : NULL) != NULL) memcpy(w->message, m, len);
+    }
+    return st;
+}
+
 nb_status nb_work_finish(nb_work* w) {
+    /* NCCL: a wait only ordered the stream; the watchdog may abort the call after it */
+    if (w->done && w->status == NB_OK && w->event != NULL && nb_nccl_work_failed(w))
+        return settle(w, nb_nccl_failed(w->op, w->comm));
     if (w->done) {
         if (w->status != NB_OK) nb_error(w->status, "%s", w->message ? w->message : "collective failed");
         return w->status;
     }
     nb_status st = atomic_load(&w->progress) != NB_PROGRESS_NONE ? nb_progress_wait(w)
                    : w->req == MPI_REQUEST_NULL ? NB_OK : nb_mpi_wait(w->op, w->comm, &w->req, w->deadline);
-    /* NCCL: the caller's current stream waits for the collective's stream; the host does not. */
-    if (st == NB_OK && w->event != NULL) st = nb_stream_wait_event(nb_comm_stream(w->comm), w->event);
-    if (st == NB_OK && w->comm->nccl != NULL) st = nb_nccl_async_error(w->op, w->comm);
+    for (int32_t i = 0; i < w->n_parts; i++) {  /* every part ends, even after one failed */
+        nb_status part = nb_work_finish(w->parts[i]);
+        if (st == NB_OK) st = part;
+    }
+    if (st == NB_OK && w->event != NULL) st = nb_nccl_work_wait(w);
+    else if (st == NB_OK && w->comm->nccl != NULL) st = nb_nccl_async_error(w->op, w->comm);
     if (st == NB_OK && w->avg != NULL) divide(w->avg, w->comm->size);
     for (int32_t i = 0; st == NB_OK && i < w->n_copies; i++) {
         st = nb_copy_into(w->op, w->copies[i].dst, w->copies[i].src);
         if (st == NB_OK) nb_tensor_bump_version(w->copies[i].dst);
     }
-    w->done = true;
-    w->status = st;
-    if (st != NB_OK) {
-        const char* m = nb_last_error_message();
-        size_t len = m ? strlen(m) + 1 : 0;
-        if ((w->message = len ? malloc(len) : NULL) != NULL) memcpy(w->message, m, len);
-    }
+    settle(w, st);
     if (atomic_load(&w->comm->broken) && st != NB_OK) {
         /* the request may still write into its buffers: keep them (and the work's copies) for good */
         w->n_keep = 0, w->n_copies = 0, w->avg = NULL;
@@ -153,8 +167,12 @@ NB_API nb_status nb_work_test(nb_work* w, int32_t* done) {
     nb_status st = check_work(op, w);
     if (st != NB_OK) return st;
     NB_CHECK_OUT(op, done);
-    if (!w->done && w->event != NULL) {
-        if ((st = nb_event_query(w->event, done)) != NB_OK || !*done) return st;
+    if (w->event != NULL) {  /* even after a wait: it only ordered the caller's stream */
+        if ((st = nb_event_query(w->event, done)) != NB_OK) return st;
+        if (!*done && !nb_nccl_work_failed(w)) return NB_OK;  /* a failed one reports the watchdog's error */
+    } else if (!w->done && w->n_parts > 0) {
+        for (int32_t i = 0; i < w->n_parts; i++)
+            if ((st = nb_work_test(w->parts[i], done)) != NB_OK || !*done) return st;
     } else if (!w->done && atomic_load(&w->progress) == NB_PROGRESS_OWNED) {
         if (nb_monotonic_s() <= w->deadline) {
             *done = 0;

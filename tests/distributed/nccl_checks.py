@@ -24,6 +24,7 @@ def check(name):
             RESULTS.append(["nccl", name, True, ""])
         except Exception:
             RESULTS.append(["nccl", name, False, traceback.format_exc()])
+            print(f"rank {R} {name} failed:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
         return fn
     return run
 
@@ -164,25 +165,82 @@ def a_failed_nccl_call_breaks_only_its_group():
     assert t.tolist() == [float(N)]
 
 
-@failure_check
-def a_rank_that_never_joins_times_the_barrier_out():
+def timeout_group(seconds, blocking_wait=False):
+    """A new group whose NCCL communicator every rank made (one all_reduce), with rank 0's timeout set to seconds
+    only then (a late rank must not fail the bootstrap)."""
+    if blocking_wait:
+        os.environ["TORCH_NCCL_BLOCKING_WAIT"] = "1"  # read when the communicator is made
     g = dist.new_group()
-    dist.all_reduce(cuda([1.0]), group=g)  # every rank: the group's communicator is made
+    dist.all_reduce(cuda([1.0]), group=g)
+    os.environ.pop("TORCH_NCCL_BLOCKING_WAIT", None)
     if R == 0:
         from nabla._lib import lib
-        lib.nb_comm_set_timeout(g._nccl[0], 2.0)  # only now: a late rank must not fail the bootstrap
+        lib.nb_comm_set_timeout(g._nccl[0], seconds)
+    return g
+
+
+def only_rank0_then_rejoin(g, fn):
+    """Rank 0 runs fn while the other ranks skip it; then every rank meets in the default group (so rank 0's
+    messages are there before the others destroy g and unlink them) and the default group still works."""
+    try:
+        if R == 0:
+            side = nb.cuda.Stream()
+            with nb.cuda.stream(side):
+                fn()
+            side.synchronize()  # the aborted communicator's calls ended: the stream moves on
+    finally:  # also after a failed check, so the others do not wait for rank 0
+        dist.barrier()
+        dist.destroy_process_group(g)
+        t = cuda([1.0])
+        dist.all_reduce(t)
+        assert t.tolist() == [float(N)]
+
+
+@failure_check
+def the_watchdog_aborts_a_collective_a_rank_skipped():
+    g = timeout_group(1.5)
+
+    def rank0():
+        work = dist.all_reduce(cuda([1.0]), group=g, async_op=True)  # the other ranks never join
+        t0 = time.monotonic()
+        work.wait()  # stream semantics: the host does not block...
+        assert time.monotonic() - t0 < 0.5
+        while not work.is_completed():  # ...and the watchdog ends the work after the timeout
+            time.sleep(0.05)
+        waited = time.monotonic() - t0
+        assert 1.3 < waited < 3.5, waited
+        text = f"all_reduce timed out on rank 0 of {N}: the NCCL watchdog found it still running after"
+        assert isinstance(work.exception(), dist.DistBackendError) and text in str(work.exception())
+        raises(dist.DistBackendError, "the process group is now unusable", work.wait)
+        raises(dist.DistBackendError, f"broadcast: the communicator is unusable: NCCL failed in an earlier call: {text}",
+               lambda: dist.broadcast(cuda([1.0]), src=0, group=g))
+    only_rank0_then_rejoin(g, rank0)
+
+
+@failure_check
+def blocking_wait_raises_after_the_timeout():
+    g = timeout_group(1.5, blocking_wait=True)
+
+    def rank0():
+        t0 = time.monotonic()
+        raises(dist.DistBackendError, f"all_reduce: all_reduce timed out on rank 0 of {N}",
+               lambda: dist.all_reduce(cuda([1.0]), group=g))  # TORCH_NCCL_BLOCKING_WAIT: the host waits
+        assert 1.3 < time.monotonic() - t0 < 3.5, time.monotonic() - t0
+    only_rank0_then_rejoin(g, rank0)
+
+
+@failure_check
+def a_rank_that_never_joins_times_the_barrier_out():
+    g = timeout_group(2.0)
+
+    def rank0():
         os.environ["NABLA_NCCL_STANDIN_TIMEOUT"] = "4"  # the stand-in's own wait for the missing ranks ends later
-        side = nb.cuda.Stream()
-        with nb.cuda.stream(side):
-            dist.all_reduce(cuda([1.0]), group=g)  # the other ranks never join
-            t0 = time.monotonic()
-            raises(dist.DistBackendError, f"barrier: timed out after 2 s waiting for the device's NCCL work (rank 0 "
-                   f"of {N})", lambda: dist.barrier(group=g))
-            assert 1.9 < time.monotonic() - t0 < 3.5, time.monotonic() - t0
-        side.synchronize()
+        dist.all_reduce(cuda([1.0]), group=g)  # the other ranks never join
+        t0 = time.monotonic()  # the barrier's wait for the device or the watchdog, whichever sees it first
+        raises(dist.DistBackendError, f"timed out on rank 0 of {N}", lambda: dist.barrier(group=g))
+        assert 1.9 < time.monotonic() - t0 < 3.5, time.monotonic() - t0
         os.environ["NABLA_NCCL_STANDIN_TIMEOUT"] = "60"
-    dist.barrier()  # rank 0's message to the others is there before they destroy the group (and unlink it)
-    dist.destroy_process_group(g)
+    only_rank0_then_rejoin(g, rank0)
 
 
 out = os.environ["NABLA_DIST_OUT"]

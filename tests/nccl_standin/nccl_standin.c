@@ -12,7 +12,8 @@
  *
  * Never installed; point nabla at it with NABLA_NCCL_LIBRARY. Environment:
  * NABLA_NCCL_STANDIN_TIMEOUT (seconds a receive waits, 120 by default; then the communicator's
- * asynchronous error is ncclRemoteError). */
+ * asynchronous error is ncclRemoteError). A receive whose peer never sends is how a hang looks:
+ * ncclCommAbort ends it at once, as NCCL's abort does on a GPU. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
@@ -45,6 +46,7 @@ typedef struct ncclComm {
     uint64_t* send_seq;       /* next message number to each peer */
     uint64_t* recv_seq;       /* next message number from each peer */
     atomic_int async_error;   /* set by a failed queued call */
+    atomic_int aborted;       /* ncclCommAbort: pending and queued calls return at once */
     atomic_int refs;          /* the handle + queued calls */
 } *ncclComm_t;
 
@@ -217,7 +219,7 @@ static ncclResult_t msg_recv(struct ncclComm* c, void* buf, size_t bytes, int sr
         } else if (fd >= 0) {
             close(fd);
         }
-        if (now_s() > deadline) return ncclRemoteError;
+        if (now_s() > deadline || atomic_load(&c->aborted)) return ncclRemoteError;
         struct timespec pause = {0, spins < 100 ? 20000 : 500000};
         nanosleep(&pause, NULL);
     }
@@ -347,7 +349,7 @@ static ncclResult_t run_recvs(call* k) {
 /* Runs a list of calls on the stream: every send first, so a group's receives cannot wait on it. */
 static void run_calls(void* data) {
     call* head = data;
-    ncclResult_t rc = ncclSuccess;
+    ncclResult_t rc = atomic_load(&head->comm->aborted) ? ncclRemoteError : ncclSuccess;
     for (call* k = head; rc == ncclSuccess && k != NULL; k = k->next) rc = run_sends(k);
     for (call* k = head; rc != ncclRemoteError && k != NULL; k = k->next) {
         ncclResult_t got = run_recvs(k);
@@ -479,6 +481,7 @@ EXPORT ncclResult_t ncclCommInitRank(ncclComm_t* out, int nranks, ncclUniqueId i
     snprintf(c->name, sizeof c->name, "/nbnccl-%.16s", id.internal);
     c->rank = rank, c->nranks = nranks;
     atomic_init(&c->async_error, ncclSuccess);
+    atomic_init(&c->aborted, 0);
     atomic_init(&c->refs, 1);
     *out = c;
     return ncclSuccess;
@@ -491,7 +494,13 @@ EXPORT ncclResult_t ncclCommDestroy(ncclComm_t c) {
     return ncclSuccess;
 }
 
-EXPORT ncclResult_t ncclCommAbort(ncclComm_t c) { return ncclCommDestroy(c); }
+/* As NCCL's: a receive waiting on the device (a peer that never sends) returns, and so do the calls queued
+ * behind it, so the stream moves on. */
+EXPORT ncclResult_t ncclCommAbort(ncclComm_t c) {
+    if (c == NULL) return ncclInvalidArgument;
+    atomic_store(&c->aborted, 1);
+    return ncclCommDestroy(c);
+}
 
 EXPORT ncclResult_t ncclCommGetAsyncError(ncclComm_t c, ncclResult_t* error) {
     if (c == NULL || error == NULL) return ncclInvalidArgument;

@@ -19,6 +19,7 @@ const CONSTANTS = Object.freeze({
   "event": Object.freeze({NB_EVENT_DEFAULT: 0, NB_EVENT_TIMING: 1, NB_EVENT_BLOCKING: 2}),
   "profiler": Object.freeze({NB_PROFILE_SHAPES: 1, NB_PROFILE_MEMORY: 2, NB_PROFILE_CUDA: 4, NB_PROFILE_STACK: 8}),
   "reduce_op": Object.freeze({NB_REDUCE_OP_SUM: 0, NB_REDUCE_OP_AVG: 1, NB_REDUCE_OP_PRODUCT: 2, NB_REDUCE_OP_MIN: 3, NB_REDUCE_OP_MAX: 4, NB_REDUCE_OP_BAND: 5, NB_REDUCE_OP_BOR: 6, NB_REDUCE_OP_BXOR: 7}),
+  "p2p": Object.freeze({NB_P2P_SEND: 0, NB_P2P_RECV: 1}),
 });
 
 // Every function: [returns, [[C type, name], ...], group, differentiable,
@@ -225,6 +226,7 @@ const FUNCTIONS = Object.freeze({
   nb_comm_all_to_all: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "output"], ["const nb_tensor*", "input"], ["const int64_t*", "output_splits"], ["const int64_t*", "input_splits"], ["int32_t", "n_splits"], ["nb_work**", "work"]], "distributed", false, {"output_splits": ["in", "n_splits"], "input_splits": ["in", "n_splits"], "work": ["out", 1]}],
   nb_comm_send: ["nb_status", [["nb_comm*", "c"], ["const nb_tensor*", "t"], ["int32_t", "dst"], ["int32_t", "tag"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
   nb_comm_recv: ["nb_status", [["nb_comm*", "c"], ["nb_tensor*", "t"], ["int32_t", "src"], ["int32_t", "tag"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
+  nb_comm_batch_isend_irecv: ["nb_status", [["nb_comm*", "c"], ["int32_t", "n"], ["const int32_t*", "kinds"], ["nb_tensor* const*", "tensors"], ["const int32_t*", "peers"], ["const int32_t*", "tags"], ["nb_work**", "work"]], "distributed", false, {"kinds": ["in", "n"], "tensors": ["in", "n"], "peers": ["in", "n"], "tags": ["in", "n"], "work": ["out", 1]}],
   nb_comm_barrier: ["nb_status", [["nb_comm*", "c"], ["nb_work**", "work"]], "distributed", false, {"work": ["out", 1]}],
   nb_work_wait: ["nb_status", [["nb_work*", "w"]], "distributed", false, {}],
   nb_work_test: ["nb_status", [["nb_work*", "w"], ["int32_t*", "done"]], "distributed", false, {"done": ["out", 1]}],
@@ -685,6 +687,7 @@ function declare(koffi, lib) {
   fn.nb_comm_all_to_all = bind('nb_comm_all_to_all', 'nb_status nb_comm_all_to_all(nb_comm* c, nb_tensor* output, const nb_tensor* input, const int64_t* output_splits, const int64_t* input_splits, int32_t n_splits, nb_work** work)');
   fn.nb_comm_send = bind('nb_comm_send', 'nb_status nb_comm_send(nb_comm* c, const nb_tensor* t, int32_t dst, int32_t tag, nb_work** work)');
   fn.nb_comm_recv = bind('nb_comm_recv', 'nb_status nb_comm_recv(nb_comm* c, nb_tensor* t, int32_t src, int32_t tag, nb_work** work)');
+  fn.nb_comm_batch_isend_irecv = bind('nb_comm_batch_isend_irecv', 'nb_status nb_comm_batch_isend_irecv(nb_comm* c, int32_t n, const int32_t* kinds, nb_tensor* const* tensors, const int32_t* peers, const int32_t* tags, nb_work** work)');
   fn.nb_comm_barrier = bind('nb_comm_barrier', 'nb_status nb_comm_barrier(nb_comm* c, nb_work** work)');
   fn.nb_work_wait = bind('nb_work_wait', 'nb_status nb_work_wait(nb_work* w)');
   fn.nb_work_test = bind('nb_work_test', 'nb_status nb_work_test(nb_work* w, int32_t* done)');

@@ -20,10 +20,10 @@ class Work:
 
     def wait(self, timeout=None) -> bool:
         """Blocks until the work completes; raises its error (DistBackendError after the group's timeout)."""
-        if not self._done:
+        if not self._done:  # done: its error is known (an NCCL work's wait only orders the current stream)
             st = lib.nb_work_wait(self._w)
-            self._done = True
             if st:
+                self._done = True
                 try:
                     raise_for(st)
                 except Exception as e:  # remembered: wait() and exception() report it again

@@ -730,8 +730,26 @@ class P2POp:
 
 
 def batch_isend_irecv(p2p_op_list) -> list:
-    """Starts every send and receive of the list; returns their Works."""
-    return [p.op(p.tensor, p.peer, p.group, p.tag) for p in p2p_op_list]
+    """Starts every send and receive of the list (all on one group); returns their Works. On an nccl group (CUDA
+    tensors) they go to NCCL as one group call and one Work covers them all, as torch's coalesced batch."""
+    if not isinstance(p2p_op_list, list) or not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise ValueError("Invalid ``p2p_op_list``. Each op is expected to to be of type ``torch.distributed.P2POp``.")
+    group = p2p_op_list[0].group
+    if not all(group == p.group for p in p2p_op_list):
+        raise ValueError("All ops need to use the same group.")
+    if not _is_member(group):
+        return []
+    g = _group(group)
+    if g._engines.get(p2p_op_list[0].tensor.device.type) != "nccl":  # MPI: one request (and Work) per op
+        return [p.op(p.tensor, p.peer, p.group, p.tag, p.group_peer) for p in p2p_op_list]
+    c = g._comm(p2p_op_list[0].tensor)
+    kinds = ffi.new("int32_t[]", [lib.NB_P2P_SEND if p.op is isend else lib.NB_P2P_RECV for p in p2p_op_list])
+    tensors = ffi.new("nb_tensor*[]", [_h(p.tensor) for p in p2p_op_list])
+    peers = ffi.new("int32_t[]", [_p2p_rank(g, "peer", p.peer, p.group_peer) for p in p2p_op_list])
+    tags = ffi.new("int32_t[]", [p.tag for p in p2p_op_list])
+    n = len(p2p_op_list)
+    return [_run(lambda w: lib.nb_comm_batch_isend_irecv(c, n, kinds, tensors, peers, tags, w), True,
+                 (kinds, tensors, peers, tags))]
 
 
 def barrier(group=None, async_op: bool = False, device_ids=None):
