@@ -4,14 +4,16 @@ copy, host time per launch, GEMM TFLOP/s, fused attention TFLOP/s, the fused
 nn kernels (softmax, layer/batch/group norm, cross_entropy and their backward,
 random fills, dropout) in the same units, and the optimizer step and
 clip_grad_norm_ over a GPT-2-small-sized parameter list (nabla's multi-tensor
-kernels against PyTorch's fused AdamW and foreach norm), and convolution TFLOP/s.
-Prints "no CUDA device" and exits 0 without one.
+kernels against PyTorch's fused AdamW and foreach norm), and convolution TFLOP/s;
+the half-precision attention and convolution also with NABLA_TENSOR_CORES=0 (the
+"nabla (CUDA cores)" column). Prints "no CUDA device" and exits 0 without one.
 
 Targets: contiguous elementwise and reductions >= 0.9x of copy bandwidth
 (counting bytes read and written once each); host time per op <= PyTorch's;
 GEMM >= 1.0x PyTorch's TFLOP/s; optimizer step and clipping >= 1.0x PyTorch's."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -126,11 +128,11 @@ def gemm_rows(lib, results):
 ATTENTION_SIZES = ((1024, 16, 4), (2048, 16, 2), (4096, 8, 2))  # (seq, heads, batch)
 
 
-def attention_rows(lib, results, sizes=ATTENTION_SIZES):
+def attention_rows(lib, results, sizes=ATTENTION_SIZES, column=None):
     """TFLOP/s of causal scaled_dot_product_attention, forward and forward+backward,
     d=64, float16/bfloat16 (causal: half of the 4 B H L^2 d forward FLOPs count;
-    the backward is 2.5x the forward, as FlashAttention counts)."""
-    f = lib.nn.functional
+    the backward is 2.5x the forward, as FlashAttention counts), in column (the library's name)."""
+    f, column = lib.nn.functional, column or lib.__name__
     for seq, heads, batch in sizes:
         for dtype in ("float16", "bfloat16"):
             dt = getattr(lib, dtype)
@@ -146,8 +148,8 @@ def attention_rows(lib, results, sizes=ATTENTION_SIZES):
                 f.scaled_dot_product_attention(q, k, v, is_causal=True).backward(go)
 
             name = f"sdpa causal L={seq} H={heads} B={batch} d=64 {dtype}"
-            results.setdefault(f"{name} fwd (TFLOP/s)", {})[lib.__name__] = flops / device_seconds(lib, fwd, 5) / 1e12
-            results.setdefault(f"{name} fwd+bwd (TFLOP/s)", {})[lib.__name__] = (
+            results.setdefault(f"{name} fwd (TFLOP/s)", {})[column] = flops / device_seconds(lib, fwd, 5) / 1e12
+            results.setdefault(f"{name} fwd+bwd (TFLOP/s)", {})[column] = (
                 3.5 * flops / device_seconds(lib, fwd_bwd, 5) / 1e12)
 
 
@@ -184,10 +186,10 @@ CONV_SIZES = (  # (N, C, H=W, O, k, groups)
 )
 
 
-def conv_rows(lib, results, sizes=CONV_SIZES, dtypes=("float32", "bfloat16")):
+def conv_rows(lib, results, sizes=CONV_SIZES, dtypes=("float32", "bfloat16"), column=None):
     """TFLOP/s of conv2d (stride 1, "same" padding), forward and forward + both gradients
-    (the backward counts twice the forward's 2 N O H W C/groups k^2 FLOPs)."""
-    f = lib.nn.functional
+    (the backward counts twice the forward's 2 N O H W C/groups k^2 FLOPs), in column."""
+    f, column = lib.nn.functional, column or lib.__name__
     for n, c, hw, o, k, groups in sizes:
         for dtype in dtypes:
             dt = getattr(lib, dtype)
@@ -204,8 +206,8 @@ def conv_rows(lib, results, sizes=CONV_SIZES, dtypes=("float32", "bfloat16")):
                 f.conv2d(x, w, padding=k // 2, groups=groups).backward(go)
 
             name = f"conv2d N={n} C={c} {hw}x{hw} O={o} k={k} g={groups} {dtype}"
-            results.setdefault(f"{name} fwd (TFLOP/s)", {})[lib.__name__] = flops / device_seconds(lib, fwd, 5) / 1e12
-            results.setdefault(f"{name} fwd+bwd (TFLOP/s)", {})[lib.__name__] = (
+            results.setdefault(f"{name} fwd (TFLOP/s)", {})[column] = flops / device_seconds(lib, fwd, 5) / 1e12
+            results.setdefault(f"{name} fwd+bwd (TFLOP/s)", {})[column] = (
                 3 * flops / device_seconds(lib, fwd_bwd, 5) / 1e12)
 
 
@@ -255,6 +257,15 @@ def main() -> int:
             conv_rows(lib, results)
         except Exception as e:  # noqa: BLE001 - reported, not fatal
             print(f"{name}: conv failed: {e!r}")
+        if lib is nabla:  # the half kernels again on the CUDA cores, to see what the tensor cores bring
+            os.environ["NABLA_TENSOR_CORES"] = "0"
+            try:
+                attention_rows(lib, results, column="nabla (CUDA cores)")
+                conv_rows(lib, results, dtypes=("bfloat16",), column="nabla (CUDA cores)")
+            except Exception as e:  # noqa: BLE001 - reported, not fatal
+                print(f"{name}: CUDA-core half kernels failed: {e!r}")
+            finally:
+                del os.environ["NABLA_TENSOR_CORES"]
     print(f"GPU kernels, {N} elements (GB/s, fraction of that library's measured copy bandwidth), GEMM TFLOP/s")
     for case, row in results.items():
         cells = []

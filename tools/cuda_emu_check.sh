@@ -9,7 +9,8 @@
 #   3. the emulator's own tests (tests/cuda/test_emu.cu);
 #   4. every pytest case on the cuda device (`-k cuda`: the `device` fixture's cuda
 #      parameter and every test marked as needing CUDA), so an out-of-bounds access
-#      in any kernel fails CI;
+#      in any kernel fails CI, and the attention and convolution tests again with
+#      NABLA_TENSOR_CORES=0 (float16/bfloat16 on the CUDA-core kernels);
 #   5. the C tests that use CUDA (tests/test_c_programs.py; they compile against
 #      the installed nabla through `python -m nabla.config`, so run this after
 #      `pip install .`, as CI does).
@@ -88,6 +89,9 @@ NABLA_EMU_DEVICES=2 "$emu"/src/cuda/test_emu
 
 step "pytest on the emulated cuda device"
 "${PYTEST[@]}" "${CUDA_TESTS[@]}"
+
+step "attention and convolution with NABLA_TENSOR_CORES=0 (the CUDA-core half kernels)"
+NABLA_TENSOR_CORES=0 "${PYTEST[@]}" tests/test_device_attention.py tests/test_device_conv_fused.py -k cuda
 
 step "C tests on the emulated cuda device"
 "${PYTEST[@]}" "${C_TESTS[@]}"

@@ -1,6 +1,6 @@
 // attention.cu: fused scaled-dot-product attention (nb_bk_attention), in the
-// manner of FlashAttention-2 but on the CUDA cores (no tensor-core MMA, so the
-// same source runs on the emulator).
+// manner of FlashAttention-2 on the CUDA cores: every float dtype, and float16 /
+// bfloat16 with NABLA_TENSOR_CORES=0 (else attention_tc.cu takes those).
 //
 // A block is 4 warps over a tile of 32 "rows" (query rows in the forward and in
 // the dq pass, key rows in the dk/dv pass); warp w owns 8 of them and its 32
@@ -15,36 +15,14 @@
 // also writes delta = rowsum(grad_out * out)), then a dk/dv pass per key tile
 // reading it. No atomics: results repeat bit for bit. Dropout draws each kept
 // weight from the Philox word nb_dropout would use for it (philox.h).
-#include "kernels.h"
-#include "dtypes.cuh"
-#include "launch.cuh"
-#include "../ops/philox.h"
+#include "attention.cuh"
 
 namespace nbcuda {
 namespace {
 
-constexpr int kWarps = 4, kOwn = 8, kTile = kWarps * kOwn, kThreads = kWarps * 32;
+using namespace attn;
+constexpr int kOwn = 8, kTile = kWarps * kOwn;
 static_assert(kTile == 32, "a tile is one warp's lanes wide");
-constexpr size_t kDefaultSmem = 48 * 1024;
-
-template <int Code> struct AttnAcc { using type = float; };
-template <> struct AttnAcc<NB_F64> { using type = double; };
-
-// An element in the accumulation type, and back into its dtype (one rounding).
-template <int Code> __device__ __forceinline__ typename AttnAcc<Code>::type load_acc(typename Storage<Code>::type x) {
-    if constexpr (Code == NB_F64) return x;
-    else return load_f32<Code>(x);
-}
-template <int Code> __device__ __forceinline__ typename Storage<Code>::type store_acc(typename AttnAcc<Code>::type v) {
-    if constexpr (Code == NB_F16) return __float2half_rn(v);
-    else if constexpr (Code == NB_BF16) return __float2bfloat16_rn(v);
-    else return v;
-}
-
-__device__ __forceinline__ float exp_acc(float x) { return expf(x); }
-__device__ __forceinline__ double exp_acc(double x) { return exp(x); }
-__device__ __forceinline__ float log_acc(float x) { return logf(x); }
-__device__ __forceinline__ double log_acc(double x) { return log(x); }
 
 // Four consecutive shared-memory values (16-byte aligned) into o.
 __device__ __forceinline__ void ld4(const float* p, float* o) {
@@ -54,15 +32,6 @@ __device__ __forceinline__ void ld4(const float* p, float* o) {
 __device__ __forceinline__ void ld4(const double* p, double* o) {
     const double2 a = *reinterpret_cast<const double2*>(p), b = *reinterpret_cast<const double2*>(p + 2);
     o[0] = a.x, o[1] = a.y, o[2] = b.x, o[3] = b.y;
-}
-
-template <typename A> __device__ __forceinline__ A warp_max(A v) {
-    for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-template <typename A> __device__ __forceinline__ A warp_sum(A v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
 }
 
 // dots[r] = own[r] . mine over n columns (a multiple of 4): the warp's 8 owned rows
@@ -127,95 +96,6 @@ __device__ __forceinline__ void store_rows(void* base, const nb_bk_attention_ope
     }
 }
 
-// Rows [0, rows) x columns [0, cols) of a strided operand into a [32][ld] tile of
-// width w (zeros elsewhere, so padded products add nothing).
-template <int Code, typename A>
-__device__ __forceinline__ void load_tile(A* tile, int ld, int w, const typename Storage<Code>::type* src, int64_t rs,
-                                          int64_t cs, int64_t rows, int64_t cols) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int r = warp; r < kTile; r += kWarps)  // a warp per row, lanes along it: coalesced for cs == 1
-        for (int c = lane; c < w; c += 32)
-            tile[r * ld + c] = r < rows && c < cols ? load_acc<Code>(src[r * rs + c * cs]) : A(0);
-}
-
-// Rows [r0, r0 + 32) of two operands that share their rows (k and v, or q and grad_out) as tiles.
-template <int Code, typename A>
-__device__ __forceinline__ void load_pair(A* ta, A* tb, int ld, int w, const typename Storage<Code>::type* a,
-                                          const nb_bk_attention_operand& oa, int64_t ca,
-                                          const typename Storage<Code>::type* b, const nb_bk_attention_operand& ob,
-                                          int64_t cb, int64_t r0, int64_t rows) {
-    load_tile<Code>(ta, ld, w, a + r0 * oa.rs, oa.rs, oa.cs, rows - r0, ca);
-    load_tile<Code>(tb, ld, w, b + r0 * ob.rs, ob.rs, ob.cs, rows - r0, cb);
-}
-
-__device__ __forceinline__ int64_t batch_offset(const nb_bk_attention& p, const nb_bk_attention_operand& o,
-                                                int64_t b) {
-    int64_t off = 0;
-    for (int i = p.bndim - 1; i >= 0; i--) {
-        off += (b % p.bshape[i]) * o.bstrides[i];
-        b /= p.bshape[i];
-    }
-    return off;
-}
-
-// Batch b's first element of operand o.
-template <int Code>
-__device__ __forceinline__ const typename Storage<Code>::type* batch_base(const nb_bk_attention& p,
-                                                                         const nb_bk_attention_operand& o, int64_t b) {
-    return static_cast<const typename Storage<Code>::type*>(o.data) + batch_offset(p, o, b);
-}
-
-// What every kernel needs about batch b to score and drop weights (copied out of
-// the plan so that no thread takes the address of a kernel parameter).
-template <int Code> struct Scorer {
-    using T = typename Storage<Code>::type;
-    using A = typename AttnAcc<Code>::type;
-    int64_t L, S, mask_rs, mask_cs;
-    const char* mask;     // batch b's mask (elements: bool or T), NULL: none
-    bool causal, mask_bool, dropout;
-    A scale, inv_keep;
-    int64_t row0;         // b * L * S: batch b's first weight, row-major over [B, L, S]
-    nb_philox ph;
-    uint64_t threshold;   // a weight is kept when its word is below this (2^32: all)
-
-    __device__ Scorer(const nb_bk_attention& p, int64_t b) {
-        L = p.L, S = p.S, mask_rs = p.mask.rs, mask_cs = p.mask.cs;
-        mask_bool = p.mask_dtype == NB_BOOL;
-        mask = p.mask_dtype < 0 ? nullptr
-                                : static_cast<const char*>(p.mask.data) +
-                                      batch_offset(p, p.mask, b) * (mask_bool ? 1 : static_cast<int64_t>(sizeof(T)));
-        causal = p.is_causal != 0, dropout = p.dropout_p > 0;
-        scale = static_cast<A>(p.scale);
-        inv_keep = p.dropout_p < 1 ? static_cast<A>(1.0 / (1.0 - p.dropout_p)) : A(0);
-        row0 = b * p.L * p.S;
-        ph = nb_philox_make(p.seed, p.offset);
-        threshold = static_cast<uint64_t>(ceil((1.0 - p.dropout_p) * 0x1p32));
-    }
-    // The scaled, masked score of query i and key j from their dot product (-inf: no part).
-    __device__ __forceinline__ A score(A dot, int64_t i, int64_t j) const {
-        if (i >= L || j >= S || (causal && j > i)) return -INFINITY;
-        A s = dot * scale;
-        if (mask != nullptr) {
-            const int64_t at = i * mask_rs + j * mask_cs;
-            if (mask_bool) {
-                if (!reinterpret_cast<const uint8_t*>(mask)[at]) return -INFINITY;
-            } else {
-                s += load_acc<Code>(reinterpret_cast<const T*>(mask)[at]);
-            }
-        }
-        return s;
-    }
-    // The dropout's factor for weight (i, j): 0 or 1 / (1 - p); 1 without dropout.
-    __device__ __forceinline__ A keep(int64_t i, int64_t j) const {
-        if (!dropout) return A(1);
-        const uint64_t e = static_cast<uint64_t>(row0 + i * S + j);
-        uint32_t w[4];
-        nb_philox_block(&ph, e / 4, w);
-        const uint32_t r = e % 4, word = r == 0 ? w[0] : r == 1 ? w[1] : r == 2 ? w[2] : w[3];  // no local array
-        return word < threshold ? inv_keep : A(0);
-    }
-};
-
 template <int Code, int DMAX>
 __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p, int ld, int w) {
     using T = typename Storage<Code>::type;
@@ -232,7 +112,7 @@ __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p,
     const T* q = batch_base<Code>(p, p.q, b);
     const T* k = batch_base<Code>(p, p.k, b);
     const T* v = batch_base<Code>(p, p.v, b);
-    load_tile<Code>(qs, ld, w, q + i0 * p.q.rs, p.q.rs, p.q.cs, p.L - i0, p.E);
+    load_tile<Code>(qs, kTile, ld, w, q + i0 * p.q.rs, p.q.rs, p.q.cs, p.L - i0, p.E);
     const int64_t keys = p.is_causal && i0 + kTile < p.S ? i0 + kTile : p.S;  // later keys see no row here
     const int n_qk = static_cast<int>((p.E + 3) & ~3LL), n_v = static_cast<int>(p.Ev);
     A m[kOwn], l[kOwn], acc[kOwn][C];
@@ -242,7 +122,7 @@ __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p,
     A* my_p = ps + warp * 32 * kOwn;
     for (int64_t j0 = 0; j0 < keys; j0 += kTile) {
         __syncthreads();  // the previous tile is consumed (and the query tile loaded)
-        load_pair<Code>(ks, vs, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
+        load_pair<Code>(ks, vs, kTile, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
         __syncthreads();
         A s[kOwn];
         dot_rows(qs + warp * kOwn * ld, ks + lane * ld, ld, n_qk, s);
@@ -275,11 +155,6 @@ __global__ void __launch_bounds__(kThreads) attention_forward(nb_bk_attention p,
     store_rows<Code>(p.out.data, p.out, batch_offset(p, p.out, b), i0 + warp * kOwn, p.L, p.Ev, acc, inv);
 }
 
-// The weight of a score given its row's logsumexp (0 for a fully masked row).
-template <typename A> __device__ __forceinline__ A weight(A x, A lse) {
-    return x == -INFINITY || lse == -INFINITY ? A(0) : exp_acc(x - lse);
-}
-
 // dq for one query tile: dS = P (dP * keep - delta), dq = scale * dS k; also writes delta.
 template <int Code, int DMAX>
 __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attention p, int ld, int w) {
@@ -302,7 +177,7 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
     const T* out = batch_base<Code>(p, p.out, b);
     const A* lse = static_cast<const A*>(p.lse) + b * p.L;
     A* delta = static_cast<A*>(p.delta) + b * p.L;
-    load_pair<Code>(qs, gs, ld, w, q, p.q, p.E, go, p.grad_out, p.Ev, i0, p.L);
+    load_pair<Code>(qs, gs, kTile, ld, w, q, p.q, p.E, go, p.grad_out, p.Ev, i0, p.L);
     A row_lse[kOwn], row_delta[kOwn];
 #pragma unroll
     for (int r = 0; r < kOwn; r++) {  // delta = rowsum(grad_out * out), over the warp's lanes
@@ -323,7 +198,7 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dq(nb_bk_attentio
     A* my_ds = dss + warp * 32 * kOwn;
     for (int64_t j0 = 0; j0 < keys; j0 += kTile) {
         __syncthreads();
-        load_pair<Code>(ks, vs, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
+        load_pair<Code>(ks, vs, kTile, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
         __syncthreads();
         A s[kOwn], dp[kOwn];
         dot_rows(qs + warp * kOwn * ld, ks + lane * ld, ld, n_qk, s);
@@ -366,7 +241,7 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dkdv(nb_bk_attent
     const T* go = batch_base<Code>(p, p.grad_out, b);
     const A* lse = static_cast<const A*>(p.lse) + b * p.L;
     const A* delta = static_cast<const A*>(p.delta) + b * p.L;
-    load_pair<Code>(ks, vs, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
+    load_pair<Code>(ks, vs, kTile, ld, w, k, p.k, p.E, v, p.v, p.Ev, j0, p.S);
     const int n_qk = static_cast<int>((p.E + 3) & ~3LL), n_v = static_cast<int>((p.Ev + 3) & ~3LL);
     A dk[kOwn][C], dv[kOwn][C];
     clear(dk);
@@ -374,7 +249,7 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dkdv(nb_bk_attent
     A *my_pz = pzs + warp * 32 * kOwn, *my_ds = dss + warp * 32 * kOwn;
     for (int64_t i0 = p.is_causal ? j0 / kTile * kTile : 0; i0 < p.L; i0 += kTile) {  // causal: earlier rows see none
         __syncthreads();
-        load_pair<Code>(qs, gs, ld, w, q, p.q, p.E, go, p.grad_out, p.Ev, i0, p.L);
+        load_pair<Code>(qs, gs, kTile, ld, w, q, p.q, p.E, go, p.grad_out, p.Ev, i0, p.L);
         __syncthreads();
         A s[kOwn], dp[kOwn];
         dot_rows(ks + warp * kOwn * ld, qs + lane * ld, ld, n_qk, s);
@@ -398,20 +273,6 @@ __global__ void __launch_bounds__(kThreads) attention_backward_dkdv(nb_bk_attent
     for (int r = 0; r < kOwn; r++) scale[r] = static_cast<A>(p.scale), one[r] = 1;
     store_rows<Code>(p.dk.data, p.dk, batch_offset(p, p.dk, b), j0 + warp * kOwn, p.S, p.E, dk, scale);
     store_rows<Code>(p.dv.data, p.dv, batch_offset(p, p.dv, b), j0 + warp * kOwn, p.S, p.Ev, dv, one);
-}
-
-template <typename K>
-cudaError_t launch(K kernel, int64_t blocks, size_t smem, cudaStream_t stream, const nb_bk_attention& p, int ld,
-                   int w) {
-    if (blocks <= 0) return cudaSuccess;
-    if (blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
-    if (smem > kDefaultSmem) {
-        cudaError_t err = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
-        if (err != cudaSuccess) return err;
-    }
-    NB_LAUNCH(static_cast<unsigned>(blocks), kThreads, smem, stream, kernel)(p, ld, w);
-    return cudaGetLastError();
 }
 
 template <int Code, int DMAX> cudaError_t run(const nb_bk_attention& p, cudaStream_t stream) {
@@ -444,8 +305,8 @@ cudaError_t nb_cuda_attention(const nb_bk_attention* p, cudaStream_t stream) {
     switch (p->dtype) {
         case NB_F32: return run_dtype<NB_F32>(*p, stream);
         case NB_F64: return run_dtype<NB_F64>(*p, stream);
-        case NB_F16: return run_dtype<NB_F16>(*p, stream);
-        case NB_BF16: return run_dtype<NB_BF16>(*p, stream);
+        case NB_F16: return nb_cuda_tensor_cores() ? nb_cuda_attention_tc(p, stream) : run_dtype<NB_F16>(*p, stream);
+        case NB_BF16: return nb_cuda_tensor_cores() ? nb_cuda_attention_tc(p, stream) : run_dtype<NB_BF16>(*p, stream);
         default: return cudaErrorInvalidValue;
     }
 }

@@ -1,6 +1,7 @@
-// kernels.cu: the fill kernel. Grid-stride loops, 64-bit indices.
+// kernels.cu: the fill kernel (grid-stride loops, 64-bit indices) and the tensor-core switch.
 #include "kernels.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "backend.h"
@@ -43,4 +44,9 @@ cudaError_t nb_cuda_fill(void* dst, const void* pattern, int32_t pattern_size, i
         case 8: return launch_fill<uint64_t>(dst, pattern, count, stream);
         default: return cudaErrorInvalidValue;
     }
+}
+
+bool nb_cuda_tensor_cores() {
+    const char* env = std::getenv("NABLA_TENSOR_CORES");
+    return env == nullptr || std::strcmp(env, "0") != 0;
 }

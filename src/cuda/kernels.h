@@ -43,6 +43,13 @@ cudaError_t nb_cuda_conv(const nb_bk_conv* args, cudaStream_t stream);
 
 // Fused scaled-dot-product attention, forward or backward (see nb_bk_attention); queued on stream.
 cudaError_t nb_cuda_attention(const nb_bk_attention* args, cudaStream_t stream);
+// Its tensor-core (wmma) kernels for float16 / bfloat16 (attention_tc.cu).
+cudaError_t nb_cuda_attention_tc(const nb_bk_attention* args, cudaStream_t stream);
+
+// Whether the float16 / bfloat16 attention and convolution kernels use the tensor
+// cores: yes unless NABLA_TENSOR_CORES=0, read per call so a program (or a test)
+// can switch paths.
+bool nb_cuda_tensor_cores();
 // One random fill (see nb_bk_rng); a bernoulli probability outside [0, 1] is recorded
 // in the device error word; queued on stream.
 cudaError_t nb_cuda_rng(const nb_bk_rng* args, void* device_error, cudaStream_t stream);

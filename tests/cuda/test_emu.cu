@@ -4,8 +4,12 @@
 // builds with nvcc; on a real GPU the checks that only the emulator makes
 // (deadlock, host pointers) are skipped. Run with NABLA_EMU_DEVICES=2: the
 // faults that are sticky for a device use devices 0 and 1 at the very end.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <mma.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -131,7 +135,92 @@ __global__ void tiled_transpose(const T* in, T* out, int rows, int cols) {
     }
 }
 
+// Warp w of the block: d[w] = a[w] b[w] + scale * c[w], a [16][32] and b [32][16] in the layouts LA and LB
+// (two k steps, so mma_sync accumulates), c and d [16][16] row- or column-major; leading dims lda, ldb, ldc.
+template <typename T, typename LA, typename LB>
+__global__ void wmma_product(const T* a, const T* b, const float* c, float* d, int lda, int ldb, int ldc, int c_rows,
+                             float scale) {
+    using namespace nvcuda;
+    const int w = threadIdx.x / 32;
+    const bool a_row = std::is_same<LA, wmma::row_major>::value, b_row = std::is_same<LB, wmma::row_major>::value;
+    const wmma::layout_t lc = c_rows ? wmma::mem_row_major : wmma::mem_col_major;
+    a += w * 32 * lda, b += w * 32 * ldb, c += w * 16 * ldc, d += w * 16 * ldc;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, T, LA> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, T, LB> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::load_matrix_sync(acc, c, ldc, lc);
+    for (int i = 0; i < acc.num_elements; i++) acc.x[i] *= scale;  // the same operation on every element
+    for (int k = 0; k < 32; k += 16) {
+        wmma::load_matrix_sync(fa, a + (a_row ? k : k * lda), lda);  // (m, k) at m * lda + k, or k * lda + m
+        wmma::load_matrix_sync(fb, b + (b_row ? k * ldb : k), ldb);  // (k, n) at k * ldb + n, or n * ldb + k
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(d, acc, ldc, lc);
+}
+
 // ---- tests ----
+
+// Two warps, each its own product, against a float64 reference of the rounded inputs (the products are
+// exact in float, so only the order of the 32 additions differs).
+template <typename T, typename LA, typename LB>
+static void check_wmma(bool c_rows, T (*from)(float)) {
+    const int lda = 40, ldb = 24, ldc = 20, warps = 2;  // padded: leading dims need only be multiples of 16 bytes
+    const int na = warps * 32 * lda, nb = warps * 32 * ldb, nc = warps * 16 * ldc;
+    std::vector<T> ha(na), hb(nb);
+    std::vector<float> hc(nc), got(nc);
+    for (int i = 0; i < na; i++) ha[i] = from(static_cast<float>((i * 7919) % 61 - 30) / 16.0f);
+    for (int i = 0; i < nb; i++) hb[i] = from(static_cast<float>((i * 104729) % 53 - 26) / 8.0f);
+    for (int i = 0; i < nc; i++) hc[i] = static_cast<float>(i % 13) - 6.5f;
+    T *a, *b;
+    float *c, *d;
+    CHECK_CUDA(cudaMalloc(&a, na * sizeof(T)));
+    CHECK_CUDA(cudaMalloc(&b, nb * sizeof(T)));
+    CHECK_CUDA(cudaMalloc(&c, nc * sizeof(float)));
+    CHECK_CUDA(cudaMalloc(&d, nc * sizeof(float)));
+    CHECK_CUDA(cudaMemcpy(a, ha.data(), na * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(b, hb.data(), nb * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(c, hc.data(), nc * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemset(d, 0, nc * sizeof(float)));
+    NB_LAUNCH(1, 32 * warps, 0, nullptr, wmma_product<T, LA, LB>)(a, b, c, d, lda, ldb, ldc, c_rows ? 1 : 0, 0.5f);
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaMemcpy(got.data(), d, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    const bool a_row = std::is_same<LA, nvcuda::wmma::row_major>::value;
+    const bool b_row = std::is_same<LB, nvcuda::wmma::row_major>::value;
+    int wrong = 0;
+    for (int w = 0; w < warps; w++)
+        for (int m = 0; m < 16; m++)
+            for (int n = 0; n < 16; n++) {
+                const int at = w * 16 * ldc + (c_rows ? m * ldc + n : n * ldc + m);
+                double want = 0.5 * hc[at], mag = std::fabs(want);
+                for (int k = 0; k < 32; k++) {
+                    const double x = static_cast<float>(ha[w * 32 * lda + (a_row ? m * lda + k : k * lda + m)]);
+                    const double y = static_cast<float>(hb[w * 32 * ldb + (b_row ? k * ldb + n : n * ldb + k)]);
+                    want += x * y, mag += std::fabs(x * y);
+                }
+                wrong += std::fabs(got[at] - want) > 1e-6 * mag;
+            }
+    CHECK(wrong == 0);
+    cudaFree(a), cudaFree(b), cudaFree(c), cudaFree(d);
+}
+
+static __half to_half(float x) { return __float2half_rn(x); }
+static __nv_bfloat16 to_bf16(float x) { return __float2bfloat16_rn(x); }
+
+static void test_wmma_half_every_layout() {
+    using namespace nvcuda::wmma;
+    check_wmma<__half, row_major, row_major>(true, to_half);
+    check_wmma<__half, row_major, col_major>(false, to_half);
+    check_wmma<__half, col_major, row_major>(true, to_half);
+    check_wmma<__half, col_major, col_major>(false, to_half);
+}
+
+static void test_wmma_bf16_every_layout() {
+    using namespace nvcuda::wmma;
+    check_wmma<__nv_bfloat16, row_major, row_major>(false, to_bf16);
+    check_wmma<__nv_bfloat16, row_major, col_major>(true, to_bf16);
+    check_wmma<__nv_bfloat16, col_major, row_major>(false, to_bf16);
+    check_wmma<__nv_bfloat16, col_major, col_major>(true, to_bf16);
+}
 
 static void test_block_reduction_with_shared_memory_and_barriers() {
     const int n = 1000, blocks = (n + 255) / 256;
@@ -386,6 +475,8 @@ int main(int argc, char** argv) {
     RUN(test_launch_limits_fail_with_a_message);
     RUN(test_host_pointers_and_bad_copies_fail);
     RUN(test_streams_run_asynchronously_in_order);
+    RUN(test_wmma_half_every_layout);
+    RUN(test_wmma_bf16_every_layout);
     RUN(test_deadlocked_block_fails_the_launch);
     RUN(test_misaligned_vector_load_fails_the_launch);
     std::printf("%d passed, %d failed\n", passed, failed);

@@ -6,7 +6,8 @@
 // scheduler sets), __shared__ as per-OS-thread storage (a block runs on one OS
 // thread, so that is per block), barriers and warp shuffles (emu_exec.cpp runs a
 // block's threads as fibers), atomics, fast-math intrinsics, and the launch
-// helper behind NB_LAUNCH (launch.cuh). The toolkit's own headers supply dim3,
+// helper behind NB_LAUNCH (launch.cuh), and the tensor cores' nvcuda::wmma
+// (emu_wmma.h). The toolkit's own headers supply dim3,
 // the vector types and host __half / __nv_bfloat16 arithmetic.
 //
 // What it does not: a memory model weaker than sequential consistency (a missing
@@ -251,5 +252,7 @@ inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
 inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+
+#include "emu_wmma.h"  // nvcuda::wmma
 
 #endif  // NABLA_CUDA_EMU_H_

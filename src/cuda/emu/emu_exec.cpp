@@ -149,6 +149,7 @@ struct Fiber {
     Ctx ctx;
     Stack* stack = nullptr;
     uint8_t state = kUnstarted;
+    uint8_t mma_parity = 0;  // which of its warp's two mma buffers the thread's next mma_sync uses
     int result = 0;  // __syncthreads_count
 };
 
@@ -168,6 +169,7 @@ struct Block {
     std::vector<int> block_waiters;
     std::vector<uint32_t> warp_arrived, warp_live, warp_mask;
     std::vector<unsigned long long> slots;  // 32 per warp
+    std::vector<float> mma;                 // 2 x 512 per warp (emu_wmma.h)
     bool deadlock = false;
     Ctx home, fresh, trash;
     std::vector<Stack*> free_stacks, all_stacks;
@@ -377,6 +379,7 @@ bool run_block(Block* B, Thunk thunk, void* state, dim3 grid, dim3 block, size_t
     for (int w = 0; w < warps; w++)
         B->warp_live[w] = (B->n - w * 32 >= 32) ? 0xffffffffu : ((1u << (B->n - w * 32)) - 1);
     B->slots.resize(static_cast<size_t>(warps) * 32);
+    if (B->mma.size() < static_cast<size_t>(warps) * 1024) B->mma.resize(static_cast<size_t>(warps) * 1024);
     B->deadlock = false;
     if (smem != B->smem_size) {  // exactly the requested size, so ASan sees an overrun
         std::free(B->smem);
@@ -577,6 +580,14 @@ unsigned warp_ballot(unsigned mask, int predicate) {
 
 unsigned lane_id() { return static_cast<unsigned>(tl_block->cur % 32); }
 
+float* warp_mma_buffer() {
+    Block* B = tl_block;
+    Fiber& f = B->fibers[B->cur];
+    float* buf = B->mma.data() + (static_cast<size_t>(B->cur / 32) * 2 + f.mma_parity) * 512;
+    f.mma_parity ^= 1;
+    return buf;
+}
+
 void* dynamic_shared() { return tl_block->smem; }
 
 cudaError_t launch(const char* name, const void* func, dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
@@ -681,6 +692,18 @@ void misaligned(TypeMismatchData* d, uintptr_t ptr) {
     nbemu::fail_async(nbemu::running_device, cudaErrorMisalignedAddress, msg);
 }
 }  // namespace
+
+void nbemu::wmma_misaligned(const char* op, const void* p, unsigned ldm) {
+    if (misaligned_reported) return;
+    misaligned_reported = true;
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "wmma::%s: pointer %p with leading dimension %u: the pointer must be 32-byte aligned and the "
+                  "leading dimension a multiple of 16 bytes",
+                  op, p, ldm);
+    std::fprintf(stderr, "nabla CUDA emulator: %s\n", msg);
+    fail_async(running_device, cudaErrorMisalignedAddress, msg);
+}
 
 extern "C" {
 void __ubsan_handle_type_mismatch_v1(TypeMismatchData* d, uintptr_t ptr) { misaligned(d, ptr); }

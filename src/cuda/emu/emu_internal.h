@@ -57,8 +57,10 @@ void synchronize_all();
 double now_ms();
 
 // ---- counters for tests (emu_runtime.cpp): kernels launched, copies from host memory
-// to the device; read through the exported nbemu_counters. ----
+// to the device (read through the exported nbemu_counters) and warp-wide
+// wmma::mma_sync calls (count_mma in emu_wmma.h, read through nbemu_mma_syncs). ----
 void count_launch();
+void count_mma();
 
 }  // namespace nbemu
 

@@ -208,7 +208,7 @@ cudaError_t check_kind(const char* api, void* dst, const void* src, size_t n, cu
     return cudaSuccess;
 }
 
-std::atomic<long long> launches{0}, host_to_device{0};
+std::atomic<long long> launches{0}, host_to_device{0}, mma_syncs{0};
 
 // Queues a copy on s. A pageable source is staged now (the caller may reuse it at
 // once); a pageable destination makes the call wait, as cudaMemcpyAsync does.
@@ -236,6 +236,7 @@ cudaError_t queue_copy(const char* api, void* dst, const void* src, size_t n, cu
 }  // namespace
 
 void nbemu::count_launch() { launches.fetch_add(1, std::memory_order_relaxed); }
+void nbemu::count_mma() { mma_syncs.fetch_add(1, std::memory_order_relaxed); }
 
 extern "C" {
 
@@ -244,6 +245,11 @@ extern "C" {
 __attribute__((visibility("default"))) void nbemu_counters(long long* kernel_launches, long long* host_copies) {
     *kernel_launches = launches.load(std::memory_order_relaxed);
     *host_copies = host_to_device.load(std::memory_order_relaxed);
+}
+
+// Test hook: warp-wide wmma::mma_sync calls since the process started (emu_wmma.h).
+__attribute__((visibility("default"))) void nbemu_mma_syncs(long long* count) {
+    *count = mma_syncs.load(std::memory_order_relaxed);
 }
 
 cudaError_t cudaGetLastError(void) {
