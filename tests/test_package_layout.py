@@ -19,7 +19,7 @@ PACKAGE = Path(nabla.__file__).resolve().parent
 
 # The tensor core, lowest layer first: each may import (at top level or in a function) only the ones before it.
 CORE = ("nabla._C", "nabla._lib", "nabla._warnings", "nabla._dtype", "nabla._device", "nabla._size", "nabla._format",
-        "nabla._tensor")
+        "nabla._layout", "nabla._tensor")
 
 
 @pytest.fixture(scope="module")

@@ -52,7 +52,7 @@ def cases() -> Family:
         [("gy", "f32", np.zeros((1, 1, 2, 2))), ("idx", "f32", np.zeros((1, 1, 2, 2)))],
         [T("gy"), T("idx"), I64S([4, 4]), NULL, OUT("out")], None), "NB_ERR_SHAPE")
 
-    def b_embedding(r):  # duplicates, padding_idx 2 and scale_grad_by_freq
+    def b_embedding(r, dt="f32", scale=1):  # duplicates, padding_idx 2 and (scale) scale_grad_by_freq
         idx = np.array([[4, 1, 4], [0, 2, 4]])
         gy = r.uniform(-1, 1, (2, 3, 3))
 
@@ -60,11 +60,14 @@ def cases() -> Family:
             out, counts = np.zeros((5, 3)), np.bincount(idx.ravel(), minlength=5)
             for i, k in enumerate(idx.ravel()):
                 if k != 2:
-                    out[k] += gy.reshape(-1, 3)[i] / counts[k]
+                    out[k] += gy.reshape(-1, 3)[i] / (counts[k] if scale else 1)
             return {"out": out}
-        return [("gy", "f32", gy), ("idx", "i64", idx)], [T("gy"), T("idx"), I64(5), I64(2), I32(1), NULL,
-                                                          OUT("out")], ref
+        return [("gy", dt, gy), ("idx", "i64", idx)], [T("gy"), T("idx"), I64(5), I64(2), I32(scale), NULL,
+                                                       OUT("out")], ref
     fam.forward("embedding_dense_backward", "f32", "padding-scale", b_embedding, tol="accumulate")
+    # the gradient in grad_output gathers the rows back (without the frequency scale, as PyTorch's)
+    fam.gradient("embedding_dense_backward", "f64", "padding",
+                 lambda r: b_embedding(r, "f64", 0), wrt=["gy"])
     fam.error("embedding_dense_backward", "f32", "grad-shape", lambda r: (
         [("gy", "f32", np.zeros((2, 3))), ("idx", "i64", np.zeros(3))],
         [T("gy"), T("idx"), I64(5), I64(-1), I32(0), NULL, OUT("out")], None), "NB_ERR_SHAPE")

@@ -522,6 +522,18 @@ static nb_status expanded(const nb_tensor* t, const int64_t* shape, int32_t nd, 
     return st;
 }
 
+/* Whether piv[0..n) is a pivot vector sytrf (lower) can return: p in [1, n] for a 1x1 block,
+ * the same -p in [-n, -1] at k and k+1 for a 2x2 block. sytrs indexes rows by them. */
+static int64_t bad_ldl_pivot(const int32_t* piv, int64_t n) {
+    for (int64_t k = 0; k < n;) {
+        const int64_t p = piv[k];
+        if (p >= 1 && p <= n) k += 1;
+        else if (p <= -1 && p >= -n && k + 1 < n && piv[k + 1] == p) k += 2;
+        else return k;
+    }
+    return -1;
+}
+
 /* X with A X = B from ldl_factor_ex's LD and pivots of A; LD and B batch dims broadcast. */
 nb_status nbi_linalg_ldl_solve(const nb_tensor* ld, const nb_tensor* piv, const nb_tensor* bt, int32_t hermitian,
                                nb_tensor** out) {
@@ -550,10 +562,17 @@ nb_status nbi_linalg_ldl_solve(const nb_tensor* ld, const nb_tensor* piv, const 
                         (bbuf = malloc((size_t)(n * k > 0 ? n * k : 1) * (size_t)es)) == NULL))
         st = no_memory(op);
     for (int64_t i = 0; st == NB_OK && n > 0 && k > 0 && i < count; i++) {
+        const int32_t* ipiv = (const int32_t*)nb_tensor_data(P) + i * n;
+        const int64_t bad = bad_ldl_pivot(ipiv, n);
+        if (bad >= 0) {
+            st = nb_error(NB_ERR_INVALID_ARGUMENT, "%s: pivots are not those of ldl_factor: pivots[..., %lld] = %d "
+                          "(expected 1..%lld, or the same negative value at two consecutive places)", op,
+                          (long long)bad, (int)ipiv[bad], (long long)n);
+            break;
+        }
         transpose((const char*)nb_tensor_data(L) + i * n * n * es, abuf, n, n, es);
         transpose((const char*)nb_tensor_data(B) + i * n * k * es, bbuf, n, k, es);
-        KERNEL(ld->dtype, ldl_solve, (nb_lapack_int)n, (nb_lapack_int)k, abuf,
-               (const nb_lapack_int*)nb_tensor_data(P) + i * n, bbuf);
+        KERNEL(ld->dtype, ldl_solve, (nb_lapack_int)n, (nb_lapack_int)k, abuf, (const nb_lapack_int*)ipiv, bbuf);
         transpose(bbuf, (char*)nb_tensor_data(r) + i * n * k * es, k, n, es);
     }
     free(abuf), free(bbuf);

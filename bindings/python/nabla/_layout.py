@@ -146,9 +146,7 @@ def copy_in(t, fmt: memory_format, fname: str):
     check(fmt, fname)
     if fmt is preserve_format:
         return t.clone()
-    from ._tensor_extra import empty_strided
-    out = empty_strided(t.shape, format_strides(t.shape, fmt), dtype=t.dtype, device=t.device)
-    return out.copy_(t)
+    return t.new_empty_strided(t.shape, format_strides(t.shape, fmt)).copy_(t)
 
 
 def to_format(t, fmt: memory_format, fname: str = "contiguous"):

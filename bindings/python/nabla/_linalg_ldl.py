@@ -8,7 +8,6 @@ import collections
 
 from ._lib import lib
 from ._tensor import Tensor
-from .linalg import _call, _check_info, _out1, _outs, _tensor
 
 __all__ = ["ldl_factor", "ldl_factor_ex", "ldl_solve"]
 
@@ -20,6 +19,7 @@ _SINGULAR = "The factorization could not be completed because the input is not i
 def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = False, out=None):
     """(LD, pivots, info) of A [..., n, n] = L D L^T (its lower triangle read): LD holds L under the diagonal and
     D's blocks, pivots [..., n] LAPACK's interchanges, info 0 or the position of a zero block of D."""
+    from .linalg import _call, _check_info, _outs, _tensor  # linalg imports this module
     A = _tensor(A, "linalg_ldl_factor_ex")
     r = LDLFactorExResult(*_call(lib.nb_linalg_ldl_factor_ex, A._h, int(bool(hermitian)), n=3))
     if check_errors:
@@ -29,6 +29,7 @@ def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = Fa
 
 def ldl_factor(A: Tensor, *, hermitian: bool = False, out=None):
     """(LD, pivots) of ldl_factor_ex; a singular D raises LinAlgError (a RuntimeError, as PyTorch's)."""
+    from .linalg import _check_info, _outs, _tensor
     LD, pivots, info = ldl_factor_ex(_tensor(A, "linalg_ldl_factor"), hermitian=hermitian)
     _check_info(info, "torch.linalg.ldl_factor", _SINGULAR)
     return _outs(LDLFactorResult(LD, pivots), out, "linalg.ldl_factor", LDLFactorResult)
@@ -36,6 +37,7 @@ def ldl_factor(A: Tensor, *, hermitian: bool = False, out=None):
 
 def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False, out=None) -> Tensor:
     """X with A X = B [..., n, k] from ldl_factor's LD and pivots of A; batch dims broadcast."""
+    from .linalg import _call, _out1, _tensor
     fname = "linalg_ldl_solve"
     r = _call(lib.nb_linalg_ldl_solve, _tensor(LD, fname, "LD")._h, _tensor(pivots, fname, "pivots")._h,
               _tensor(B, fname, "B")._h, int(bool(hermitian)))[0]

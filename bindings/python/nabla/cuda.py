@@ -490,17 +490,26 @@ def init() -> None:
 # ---- the rest of torch.cuda's names, by subject ----
 
 from ._lib import AcceleratorError  # noqa: E402
-from . import _cuda_graphs, _cuda_info, _cuda_memory, _cuda_nvml  # noqa: E402
-from ._cuda_graphs import *  # noqa: E402,F401,F403 - CUDAGraph, graph, make_graphed_callables, ...
-from ._cuda_info import *  # noqa: E402,F401,F403 - get_arch_list, CudaError, set_sync_debug_mode, ...
-from ._cuda_memory import *  # noqa: E402,F401,F403 - memory_stats_as_nested_dict, caching_allocator_alloc, ...
-from ._cuda_nvml import *  # noqa: E402,F401,F403 - utilization, temperature, ... (through nvidia-ml-py)
 
-__all__ += ["AcceleratorError", "default_generators", *_cuda_graphs.__all__, *_cuda_info.__all__,
-            *_cuda_memory.__all__, *_cuda_nvml.__all__]
+# The modules below import this one, so their names are looked up on first use (__getattr__).
+_SUBJECTS = ("_cuda_graphs", "_cuda_info", "_cuda_memory", "_cuda_nvml")
+__all__ += ["AcceleratorError", "default_generators"]
 
 
 def __getattr__(name: str):
     if name == "default_generators":  # one per device, all nabla's one generator; () without CUDA
         return tuple(_random.default_generator for _ in range(device_count()))
+    import importlib
+    for subject in _SUBJECTS:
+        module = importlib.import_module(f"nabla.{subject}")
+        if name in module.__all__:
+            return getattr(module, name)
     raise AttributeError(f"module 'nabla.cuda' has no attribute '{name}'")
+
+
+def __dir__():
+    import importlib
+    names = set(globals())
+    for subject in _SUBJECTS:
+        names.update(importlib.import_module(f"nabla.{subject}").__all__)
+    return sorted(names)

@@ -260,6 +260,8 @@ static nb_status qr_bw(nb_bw* b) {
 }
 
 nb_status nb_agf_linalg_qr(const nb_tensor* a, int32_t mode, nb_tensor** q, nb_tensor** r) {
+    NB_CHECK_OUT("linalg.qr", q);  /* as the kernel checks them: it is called with the formula's own */
+    NB_CHECK_OUT("linalg.qr", r);
     nb_ag_rec rec;
     nb_status st = nb_ag_begin(&rec, "linalg.qr", "LinalgQrBackward0", qr_bw, NULL, 1, &a, 2);
     if (st != NB_OK) return st;
@@ -290,6 +292,7 @@ static nb_status eigh_bw(nb_bw* b) {
 }
 
 nb_status nb_agf_linalg_eigh(const nb_tensor* a, int32_t upper, nb_tensor** eigenvalues, nb_tensor** eigenvectors) {
+    NB_CHECK_OUT("linalg.eigh", eigenvalues);  /* the kernel below writes to a local */
     nb_ag_rec r;
     nb_status st = nb_ag_begin(&r, "linalg.eigh", "LinalgEighBackward0", eigh_bw, NULL, 1, &a, 2);
     if (st != NB_OK) return st;

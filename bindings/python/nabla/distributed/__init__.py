@@ -33,4 +33,10 @@ from ._premul import _make_nccl_premul_sum  # noqa: F401
 from ._rendezvous import register_rendezvous_handler, rendezvous  # noqa: F401
 from ._subgroups import new_subgroups, new_subgroups_by_enumeration, split_group  # noqa: F401
 from .device_mesh import DeviceMesh, init_device_mesh  # noqa: F401
-from ..nn.parallel._reducer import Reducer  # noqa: F401,E402 - DistributedDataParallel's reducer
+
+
+def __getattr__(name: str):
+    if name == "Reducer":  # DistributedDataParallel's reducer, looked up on use: nn.parallel imports this package
+        from ..nn.parallel._reducer import Reducer
+        return Reducer
+    raise AttributeError(f"module 'nabla.distributed' has no attribute '{name}'")
