@@ -32,13 +32,12 @@ enum { V_SUM = 0, V_MEAN = 1 };
 /* ---- sums ---- */
 
 /* float32 (and float16 / bfloat16, read through LD16 and CV): blocks of 128 summed pairwise in
- * float lanes, block sums in double lanes. */
-#define SUM_F32_LANES(NAME, T, LD16, CV)                                                                \
-    NB_INLINE double NAME(const T* p, int64_t n, int64_t s, double v) {                                \
-        if (s != (int64_t)sizeof(T)) {                                                                 \
-            for (int64_t i = 0; i < n; i++) v += CV(*(const T*)((const char*)p + i * s));              \
-            return v;                                                                                  \
-        }                                                                                              \
+ * float lanes, and the last partial block's chunks of 16 pairwise too, block sums in double lanes.
+ * NAME##_vec writes the lanes of the vector part of a contiguous run and returns where its scalar
+ * tail starts (AVX512: the same arithmetic through AVX-512 loads and widening, equal bit for bit);
+ * NAME adds lanes and tail to v. */
+#define SUM_F32_LANES(NAME, T, LD16, CV, AVX512)                                                        \
+    NB_INLINE int64_t NAME##_portable(const T* p, int64_t n, nb_v8d* lanes) {                          \
         nb_v8d acc = {0};                                                                              \
         int64_t i = 0;                                                                                 \
         for (; i + 128 <= n; i += 128) {                                                               \
@@ -48,16 +47,71 @@ enum { V_SUM = 0, V_MEAN = 1 };
             const nb_v16f b = (a0 + a1) + (a2 + a3);                                                   \
             acc += nb_widen_sum(&b);                                                                   \
         }                                                                                              \
-        for (; i + 16 <= n; i += 16) {                                                                 \
-            const nb_v16f b = LD16(p + i);                                                             \
+        const int64_t c = (n - i) >> 4; /* chunks of 16 in the partial block */                       \
+        if (c > 0) {                                                                                   \
+            const T* q = p + i;                                                                        \
+            nb_v16f b = LD16(q);                                                                       \
+            if (c >= 2) b += LD16(q + 16);                                                             \
+            if (c >= 3) {                                                                              \
+                nb_v16f d = LD16(q + 32);                                                              \
+                if (c >= 4) d += LD16(q + 48);                                                         \
+                b += d;                                                                                \
+            }                                                                                          \
+            if (c >= 5) {                                                                              \
+                nb_v16f e = LD16(q + 64);                                                              \
+                if (c >= 6) e += LD16(q + 80);                                                         \
+                if (c >= 7) e += LD16(q + 96);                                                         \
+                b += e;                                                                                \
+            }                                                                                          \
             acc += nb_widen_sum(&b);                                                                   \
+            i += c << 4;                                                                               \
         }                                                                                              \
+        *lanes = acc;                                                                                  \
+        return i;                                                                                      \
+    }                                                                                                  \
+    NB_INLINE int64_t NAME##_vec(const T* p, int64_t n, nb_v8d* lanes) {                               \
+        if (n < 16 || !nb_red_avx512()) return NAME##_portable(p, n, lanes);                           \
+        return AVX512(p, n, (double*)lanes);                                                           \
+    }                                                                                                  \
+    NB_INLINE double NAME(const T* p, int64_t n, int64_t s, double v) {                                \
+        if (s != (int64_t)sizeof(T)) {                                                                 \
+            for (int64_t i = 0; i < n; i++) v += CV(*(const T*)((const char*)p + i * s));              \
+            return v;                                                                                  \
+        }                                                                                              \
+        nb_v8d acc;                                                                                    \
+        int64_t i = NAME##_vec(p, n, &acc);                                                            \
         double r = nb_hsum8d(&acc);                                                                    \
         for (; i < n; i++) r += CV(p[i]);                                                              \
         return v + r;                                                                                  \
     }
 #define NB_AS_IS(x) (x)
-SUM_F32_LANES(sum_f32_run, float, nb_ld16f, NB_AS_IS)
+SUM_F32_LANES(sum_f32_run, float, nb_ld16f, NB_AS_IS, nb_sum_lanes_f32_avx512)
+
+/* Short contiguous rows (a row tile of m >= 8 outputs, runs of at most ROWS_MAX): eight rows at a
+ * time, their lanes (VEC) folded by one transpose tree (FOLD8) instead of eight horizontal folds,
+ * then each row's scalar tail (STEP) and the fold into its accumulator (MERGE): a row's result has
+ * the bits RUN gives it alone. Rows past the last group of eight go through RUN. */
+#define ROWS_MAX 512
+#define ROWS8(NAME, T, VEC, RUN, FOLD8, STEP, MERGE)                                                    \
+    NB_INLINE bool NAME(double* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {      \
+        if (si != (int64_t)sizeof(T) || m < 8 || n > ROWS_MAX) return false;                           \
+        int64_t j = 0;                                                                                 \
+        for (; j + 8 <= m; j += 8) {                                                                   \
+            nb_v8d lanes[8];                                                                           \
+            double f[8];                                                                               \
+            int64_t done = 0;                                                                          \
+            for (int r = 0; r < 8; r++) done = VEC((const T*)(x + (j + r) * sj), n, &lanes[r]);        \
+            FOLD8(lanes, f);                                                                           \
+            for (int r = 0; r < 8; r++) {                                                              \
+                const T* p = (const T*)(x + (j + r) * sj);                                             \
+                double v = f[r];                                                                       \
+                for (int64_t i = done; i < n; i++) { const T e = p[i]; STEP(v, e); }                   \
+                MERGE(a[j + r], v);                                                                    \
+            }                                                                                          \
+        }                                                                                              \
+        for (; j < m; j++) a[j] = RUN((const T*)(x + j * sj), n, si, a[j]);                            \
+        return true;                                                                                   \
+    }
 
 /* float64: pairwise over 256-element leaves, combined by a binary counter (no recursion). */
 NB_INLINE double sum_f64_leaf(const double* p, int64_t n) {
@@ -157,23 +211,19 @@ STEP_RUN(sum_i_run_u8, uint8_t, int64_t, ADD)
 STEP_RUN(sum_i_run_b8, uint8_t, int64_t, ADD)
 
 #define DADD(v, e) ((v) += (double)(e))
-SCALAR_KERNEL_X(sum_f32, float, double, 0.0, sum_f32_run, DADD, ADD, STORE_F, sum_cols_f32)
+/* Sum and mean results as runs: mean divides in double, then rounds once (as STORE_F). */
+#define SUM_FINISH(a, m, out, os, c) \
+    nb_red_store_run_f((out)[0], (os)[0], (c)->out_dtype[0], (a), (m), (c)->variant == V_MEAN ? (double)(c)->count : 1.0)
+ROWS8(sum_rows_f32, float, sum_f32_run_vec, sum_f32_run, nb_hsum8d_x8, DADD, ADD)
+SCALAR_KERNEL_RC(sum_f32, float, double, 0.0, sum_f32_run, DADD, ADD, STORE_F, sum_rows_f32, sum_cols_f32,
+                 SUM_FINISH)
 SCALAR_KERNEL_X(sum_f64, double, double, 0.0, sum_f64_run, DADD, ADD, STORE_F, sum_cols_f64)
 
 /* float16 / bfloat16 read as they are (the engine's widening copy skipped): the float32 run above
  * through a converting load, and contiguous columns eight rows at a time, added pairwise in float
  * lanes, into double accumulators. */
 #define HALF_SUMS(TAG, LD16, CV)                                                                        \
-    SUM_F32_LANES(sum_##TAG##_lanes, uint16_t, LD16, CV)                                               \
-    NB_INLINE double sum_##TAG##_run(const uint16_t* p, int64_t n, int64_t s, double v) {              \
-        if (s != 2 || n < 128 || !nb_red_avx512()) return sum_##TAG##_lanes(p, n, s, v);              \
-        nb_v8d acc = {0};                                                                              \
-        int64_t i;                                                                                     \
-        nb_sum_run_##TAG##_avx512(p, n, (double*)&acc, &i);                                            \
-        double r = nb_hsum8d(&acc);                                                                    \
-        for (; i < n; i++) r += CV(p[i]);                                                              \
-        return v + r;                                                                                  \
-    }                                                                                                  \
+    SUM_F32_LANES(sum_##TAG##_run, uint16_t, LD16, CV, nb_sum_lanes_##TAG##_avx512)                    \
     SUM_COLS_SMALL(sum_cols_small_##TAG, uint16_t, nb_v16f, 16, LD16, FLUSH_F32, CV)                   \
     NB_INLINE bool sum_cols_##TAG(double* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) { \
         if (sum_cols_small_##TAG(a, m, x, n, si, sj)) return true;                                     \
@@ -206,8 +256,12 @@ HALF_SUMS(bf16, nb_ld16bf, nb_bf16f)
 HALF_SUMS(f16, nb_ld16hf, nb_f16f)
 #define BF16ADD(v, e) ((v) += (double)nb_bf16f(e))
 #define F16ADD(v, e) ((v) += (double)nb_f16f(e))
-SCALAR_KERNEL_X(sum_bf16, uint16_t, double, 0.0, sum_bf16_run, BF16ADD, ADD, STORE_F, sum_cols_bf16)
-SCALAR_KERNEL_X(sum_f16, uint16_t, double, 0.0, sum_f16_run, F16ADD, ADD, STORE_F, sum_cols_f16)
+ROWS8(sum_rows_bf16, uint16_t, sum_bf16_run_vec, sum_bf16_run, nb_hsum8d_x8, BF16ADD, ADD)
+ROWS8(sum_rows_f16, uint16_t, sum_f16_run_vec, sum_f16_run, nb_hsum8d_x8, F16ADD, ADD)
+SCALAR_KERNEL_RC(sum_bf16, uint16_t, double, 0.0, sum_bf16_run, BF16ADD, ADD, STORE_F, sum_rows_bf16, sum_cols_bf16,
+                 SUM_FINISH)
+SCALAR_KERNEL_RC(sum_f16, uint16_t, double, 0.0, sum_f16_run, F16ADD, ADD, STORE_F, sum_rows_f16, sum_cols_f16,
+                 SUM_FINISH)
 #define SUM_INT(T, TAG, CODE, ...) SCALAR_KERNEL(sum_##TAG, T, int64_t, 0, sum_i_run_##TAG, ADD, ADD, STORE_I)
 NB_RED_INTS(SUM_INT)
 
@@ -230,14 +284,34 @@ NB_RED_INTS(PROD_RUNS)
         for (; i < n; i++) v *= *(const T*)((const char*)p + i * s);                                   \
         return v;                                                                                      \
     }
-PROD_LANES(prod_run_f32_lanes, float, nb_ld8f_wide)
 PROD_LANES(prod_run_f64, double, nb_ld8d)
-NB_INLINE double prod_run_f32(const float* p, int64_t n, int64_t s, double v) {
-    if (s == (int64_t)sizeof(float) && n >= 64 && nb_red_avx512()) return nb_prod_run_f32_avx512(p, n, v);
-    return prod_run_f32_lanes(p, n, s, v);
+/* Contiguous float32 products: the 8 double lanes of a run's vector part (AVX-512: four
+ * accumulators of vcvtps2pd-widened floats; else two), multiplied in nb_hmul8d's order, then the
+ * tail. */
+NB_INLINE int64_t prod_f32_vec(const float* p, int64_t n, nb_v8d* lanes) {
+    if (n >= 64 && nb_red_avx512()) return nb_prod_lanes_f32_avx512(p, n, (double*)lanes);
+    nb_v8d a = (nb_v8d){0} + 1.0, b = a;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) { a *= nb_ld8f_wide(p + i); b *= nb_ld8f_wide(p + i + 8); }
+    *lanes = a * b;
+    return i;
 }
-SCALAR_KERNEL(prod_f32, float, double, 1.0, prod_run_f32, MUL, MUL, STORE_X)
-SCALAR_KERNEL(prod_f64, double, double, 1.0, prod_run_f64, MUL, MUL, STORE_X)
+NB_INLINE double prod_run_f32(const float* p, int64_t n, int64_t s, double v) {
+    if (s != (int64_t)sizeof(float)) {
+        for (int64_t i = 0; i < n; i++) v *= *(const float*)((const char*)p + i * s);
+        return v;
+    }
+    nb_v8d lanes;
+    int64_t i = prod_f32_vec(p, n, &lanes);
+    double r = nb_hmul8d(&lanes);
+    for (; i < n; i++) r *= p[i];
+    return v * r;
+}
+ROWS8(prod_rows_f32, float, prod_f32_vec, prod_run_f32, nb_hmul8d_x8, MUL, MUL)
+SCALAR_KERNEL_RC(prod_f32, float, double, 1.0, prod_run_f32, MUL, MUL, STORE_X, prod_rows_f32, NB_NO_COLS,
+                 NB_FINISH_RUN)
+SCALAR_KERNEL_RC(prod_f64, double, double, 1.0, prod_run_f64, MUL, MUL, STORE_X, NB_NO_COLS, NB_NO_COLS,
+                 NB_FINISH_RUN)
 #define PROD_INT(T, TAG, CODE, ...) SCALAR_KERNEL(prod_##TAG, T, int64_t, 1, prod_run_##TAG, IMUL, IMUL, STORE_I)
 NB_RED_INTS(PROD_INT)
 
@@ -247,8 +321,27 @@ NB_RED_INTS(PROD_INT)
 #define min_run_f32 nb_min_run_f32
 #define max_run_f64 nb_max_run_f64
 #define min_run_f64 nb_min_run_f64
-SCALAR_KERNEL(amax_f32, float, float, -INFINITY, max_run_f32, FMAX, FMAX, STORE_X)
-SCALAR_KERNEL(amin_f32, float, float, INFINITY, min_run_f32, FMIN, FMIN, STORE_X)
+/* float32 max / min results as runs: copied into float32 outputs, rounded into bfloat16 ones (exact
+ * for bfloat16 input, whose extremes are bfloat16 values). */
+NB_INLINE bool ext_finish_f32(const float* a, int64_t m, char* const* out, const int64_t* os, const nb_red_ctx* c) {
+    const int32_t dt = c->out_dtype[0];
+    if (dt == NB_F32 && os[0] == 4) {
+        memcpy(out[0], a, (size_t)m * sizeof(float));
+        return true;
+    }
+    if (dt != NB_BF16 || os[0] != 2) return false;
+    uint16_t* o = (uint16_t*)out[0];
+    for (int64_t j = 0; j < m; j++) {
+        uint32_t u;
+        memcpy(&u, &a[j], sizeof u);
+        o[j] = nb_bf16_of_bits(u);
+    }
+    return true;
+}
+SCALAR_KERNEL_RC(amax_f32, float, float, -INFINITY, max_run_f32, FMAX, FMAX, STORE_X, NB_NO_COLS, NB_NO_COLS,
+                 ext_finish_f32)
+SCALAR_KERNEL_RC(amin_f32, float, float, INFINITY, min_run_f32, FMIN, FMIN, STORE_X, NB_NO_COLS, NB_NO_COLS,
+                 ext_finish_f32)
 SCALAR_KERNEL(amax_f64, double, double, -INFINITY, max_run_f64, FMAX, FMAX, STORE_X)
 SCALAR_KERNEL(amin_f64, double, double, INFINITY, min_run_f64, FMIN, FMIN, STORE_X)
 #define TMIN(T) ((T)-1 < 0 ? (T)((uint64_t)1 << (sizeof(T) * 8 - 1)) : (T)0)

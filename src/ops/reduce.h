@@ -119,6 +119,31 @@ NB_INLINE double nb_hsum8d(const nb_v8d* p) {
     return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
 }
 
+/* The horizontal sums (OP +) or products (OP *) of eight vectors of double
+ * lanes, each in nb_hsum8d's order, so that a row reduced in a group of eight
+ * gives the bits it gives alone: out[r] = (v[r] folded). A transpose tree:
+ * three levels of two shuffles and one OP per pair of vectors. */
+#define NB_HFOLD8X8(NAME, OP)                                                                          \
+    NB_INLINE void NAME(const nb_v8d* v, double* out) {                                                \
+        const nb_v8l l1a = {0, 1, 2, 3, 8, 9, 10, 11}, l1b = {4, 5, 6, 7, 12, 13, 14, 15};             \
+        const nb_v8l l2a = {0, 1, 8, 9, 4, 5, 12, 13}, l2b = {2, 3, 10, 11, 6, 7, 14, 15};             \
+        const nb_v8l l3a = {0, 8, 2, 10, 4, 12, 6, 14}, l3b = {1, 9, 3, 11, 5, 13, 7, 15};             \
+        nb_v8d t[4], u[2];                                                                             \
+        for (int k = 0; k < 4; k++)                                                                    \
+            t[k] = __builtin_shuffle(v[2 * k], v[2 * k + 1], l1a) OP __builtin_shuffle(v[2 * k], v[2 * k + 1], l1b); \
+        for (int k = 0; k < 2; k++)                                                                    \
+            u[k] = __builtin_shuffle(t[2 * k], t[2 * k + 1], l2a) OP __builtin_shuffle(t[2 * k], t[2 * k + 1], l2b); \
+        const nb_v8d w = __builtin_shuffle(u[0], u[1], l3a) OP __builtin_shuffle(u[0], u[1], l3b);    \
+        static const int row[8] = {0, 4, 2, 6, 1, 5, 3, 7}; /* lane -> row */                          \
+        for (int l = 0; l < 8; l++) out[row[l]] = w[l];                                                \
+    }
+NB_HFOLD8X8(nb_hsum8d_x8, +)
+NB_HFOLD8X8(nb_hmul8d_x8, *)
+NB_INLINE double nb_hmul8d(const nb_v8d* p) {
+    const nb_v8d v = *p;
+    return ((v[0] * v[4]) * (v[2] * v[6])) * ((v[1] * v[5]) * (v[3] * v[7]));
+}
+
 /* exp on 16 float lanes (Cephes' expf polynomial, about 1 ulp). Lanes below
  * -87.3 give 0 (no subnormal results), NaN stays NaN; inputs above 88.7 are
  * clamped (softmax and logsumexp only pass x - max <= 0). */
@@ -288,15 +313,58 @@ NB_INLINE void nb_red_store_i(char* p, int32_t dtype, int64_t v) {
     else nb_store_i64(p, dtype, v);
 }
 
+/* A float's bits rounded to bfloat16 (nearest, ties to even; NaN stays a quiet NaN), as
+ * nb_float_to_bf16, inline so that store loops vectorise. */
+NB_INLINE uint16_t nb_bf16_of_bits(uint32_t u) {
+    const uint32_t nan = (u & 0x7fffffffu) > 0x7f800000u;
+    return (uint16_t)(nan ? (u >> 16) | 0x40u : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* m results in double (each divided by div) written as dtype at out, byte stride os, in one
+ * vectorisable loop when the outputs are contiguous float32, float64 or bfloat16 (bfloat16:
+ * rounded once, through a float rounded to odd, as nb_double_to_bf16). Returns false for any
+ * other layout or dtype: the caller stores one result at a time. */
+NB_INLINE bool nb_red_store_run_f(char* out, int64_t os, int32_t dtype, const double* a, int64_t m, double div) {
+    if (os != (int64_t)nb_dtype_sizes[dtype]) return false;
+    if (dtype == NB_F64) {
+        double* o = (double*)out;
+        for (int64_t j = 0; j < m; j++) o[j] = a[j] / div;
+    } else if (dtype == NB_F32) {
+        float* o = (float*)out;
+        for (int64_t j = 0; j < m; j++) o[j] = (float)(a[j] / div);
+    } else if (dtype == NB_BF16) {
+        uint16_t* o = (uint16_t*)out;
+        for (int64_t j = 0; j < m; j++) {
+            const double d = a[j] / div;
+            const float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, sizeof u);
+            const uint32_t inexact = (double)f != d && d == d, away = fabs((double)f) > fabs(d);
+            o[j] = nb_bf16_of_bits(inexact ? (u - away) | 1u : u);  /* through a float rounded to odd */
+        }
+    } else {
+        return false;
+    }
+    return true;
+}
+/* A FINISH for double accumulators stored as they are. */
+#define NB_FINISH_RUN(a, m, out, os, c) nb_red_store_run_f((out)[0], (os)[0], (c)->out_dtype[0], (a), (m), 1.0)
+#define NB_NO_FINISH(a, m, out, os, c) false
+
 /* A kernel with one scalar accumulator of type A per output, input type T.
  * RUN(p, n, s, v): folds n elements at p (byte stride s) into v, returns it.
  * STEP(v, e): folds one element into v.  MERGE(a, b): a = a (+) b.
  * COLS(a, m, x, n, si, sj): an optional special case of the column loop;
- * returns true when it handled the block (NB_NO_COLS: never). */
+ * returns true when it handled the block (NB_NO_COLS: never). ROWS(a, m, x,
+ * n, si, sj): the same for the row loop (several short rows at once).
+ * FINISH(a, m, out, os, c): an optional run store of the m results; returns
+ * true when it wrote them (NB_NO_FINISH: never). */
 #define NB_NO_COLS(a, m, x, n, si, sj) false
 #define SCALAR_KERNEL(NAME, T, A, INITV, RUN, STEP, MERGE, STORE)                                        \
     SCALAR_KERNEL_X(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, NB_NO_COLS)
 #define SCALAR_KERNEL_X(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, COLS)                                \
+    SCALAR_KERNEL_RC(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, NB_NO_COLS, COLS, NB_NO_FINISH)
+#define SCALAR_KERNEL_RC(NAME, T, A, INITV, RUN, STEP, MERGE, STORE, ROWS, COLS, FINISH)                 \
     static void NAME##_init(void* acc, int64_t m, const nb_red_ctx* c) {                              \
         (void)c;                                                                                       \
         A* a = acc;                                                                                    \
@@ -307,7 +375,8 @@ NB_INLINE void nb_red_store_i(char* p, int32_t dtype, int64_t v) {
         (void)idx0, (void)c;                                                                           \
         A* a = acc;                                                                                    \
         if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
-            for (int64_t j = 0; j < m; j++) a[j] = RUN((const T*)(x + j * sj), n, si, a[j]);           \
+            if (!ROWS(a, m, x, n, si, sj))                                                             \
+                for (int64_t j = 0; j < m; j++) a[j] = RUN((const T*)(x + j * sj), n, si, a[j]);       \
         } else if (COLS(a, m, x, n, si, sj)) {                                                         \
         } else if (sj == (int64_t)sizeof(T)) {                                                         \
             for (int64_t i = 0; i < n; i++) {                                                          \
@@ -330,9 +399,10 @@ NB_INLINE void nb_red_store_i(char* p, int32_t dtype, int64_t v) {
         const A* b = later;                                                                            \
         for (int64_t j = 0; j < m; j++) MERGE(a[j], b[j]);                                             \
     }                                                                                                  \
-    static void NAME##_finish(const void* acc, int64_t m, char* const* out, const int64_t* os,          \
-                              const nb_red_ctx* c) {                                                   \
+    NB_SIMD static void NAME##_finish(const void* acc, int64_t m, char* const* out, const int64_t* os,  \
+                                      const nb_red_ctx* c) {                                           \
         const A* a = acc;                                                                              \
+        if (FINISH(a, m, out, os, c)) return;                                                          \
         for (int64_t j = 0; j < m; j++) STORE(out[0] + j * os[0], a[j]);                               \
     }                                                                                                  \
     static const nb_red_kernel NAME = {sizeof(A), false, NAME##_init, NAME##_accum, NAME##_merge,      \

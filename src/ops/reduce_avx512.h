@@ -68,10 +68,11 @@ NB_EXT512(nb_max_run_f64_avx512, double, 8, __m512d, __mmask8, _kor_mask8, _mm51
 NB_EXT512(nb_min_run_f64_avx512, double, 8, __m512d, __mmask8, _kor_mask8, _mm512_loadu_pd, nb_min512d, _mm512_cmp_pd_mask,
           _mm512_reduce_min_pd)
 
-/* Product of p[0..n) floats in double (exact products, as the portable loop):
- * vcvtps2pd widens 8 floats in one instruction where GCC's generic vectors
- * take four, and four accumulators hide the multiply's latency. */
-static inline double nb_prod_run_f32_avx512(const float* p, int64_t n, double v) {
+/* The lanes of a product of p[0..n) floats in double (exact products, as the
+ * portable loop), n >= 8: vcvtps2pd widens 8 floats in one instruction where
+ * GCC's generic vectors take four, and four accumulators hide the multiply's
+ * latency. Writes (a0 a1)(a2 a3) to lanes; returns how many it read. */
+static inline int64_t nb_prod_lanes_f32_avx512(const float* p, int64_t n, double* lanes) {
     __m512d a0 = _mm512_set1_pd(1.0), a1 = a0, a2 = a0, a3 = a0;
     int64_t i = 0;
     for (; i + 32 <= n; i += 32) {
@@ -81,9 +82,8 @@ static inline double nb_prod_run_f32_avx512(const float* p, int64_t n, double v)
         a3 = _mm512_mul_pd(a3, _mm512_cvtps_pd(_mm256_loadu_ps(p + i + 24)));
     }
     for (; i + 8 <= n; i += 8) a0 = _mm512_mul_pd(a0, _mm512_cvtps_pd(_mm256_loadu_ps(p + i)));
-    double r = _mm512_reduce_mul_pd(_mm512_mul_pd(_mm512_mul_pd(a0, a1), _mm512_mul_pd(a2, a3)));
-    for (; i < n; i++) r *= p[i];
-    return v * r;
+    _mm512_storeu_pd(lanes, _mm512_mul_pd(_mm512_mul_pd(a0, a1), _mm512_mul_pd(a2, a3)));
+    return i;
 }
 
 /* float16 / bfloat16 sums read as they are: 16 values to floats in one or two instructions (GCC's
@@ -98,24 +98,40 @@ static inline __m512d nb_widen_sum512(__m512 b) {
     return _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(b)),
                          _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(b), 1))));
 }
-/* The sum of a contiguous run (sum_*_run's blocks of 128 pairwise in float lanes, block sums in
- * double lanes): the 8 double lanes, for the caller's horizontal sum, and how many it read. */
-#define NB_SUM_HALF512(NAME, LD)                                                                       \
-    static inline void NAME(const uint16_t* p, int64_t n, double* lanes, int64_t* done) {              \
+/* The lanes of a contiguous run's sum (sum_*_run's portable arithmetic in the same order: blocks
+ * of 128 pairwise in float lanes, the partial block's chunks of 16 pairwise too, block sums in
+ * double lanes), n >= 16; returns how many elements it read. */
+#define NB_SUM_LANES512(NAME, T, LD)                                                                   \
+    static inline int64_t NAME(const T* p, int64_t n, double* lanes) {                                 \
         __m512d acc = _mm512_setzero_pd();                                                             \
         int64_t i = 0;                                                                                 \
         for (; i + 128 <= n; i += 128) {                                                               \
-            const uint16_t* q = p + i;                                                                 \
+            const T* q = p + i;                                                                        \
             const __m512 a0 = _mm512_add_ps(LD(q), LD(q + 16)), a1 = _mm512_add_ps(LD(q + 32), LD(q + 48)); \
             const __m512 a2 = _mm512_add_ps(LD(q + 64), LD(q + 80)), a3 = _mm512_add_ps(LD(q + 96), LD(q + 112)); \
             acc = _mm512_add_pd(acc, nb_widen_sum512(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)))); \
         }                                                                                              \
-        for (; i + 16 <= n; i += 16) acc = _mm512_add_pd(acc, nb_widen_sum512(LD(p + i)));            \
-        *done = i;                                                                                     \
+        const int64_t c = (n - i) >> 4;                                                                \
+        if (c > 0) {                                                                                   \
+            const T* q = p + i;                                                                        \
+            __m512 b = LD(q);                                                                          \
+            if (c >= 2) b = _mm512_add_ps(b, LD(q + 16));                                              \
+            if (c >= 3) b = _mm512_add_ps(b, c >= 4 ? _mm512_add_ps(LD(q + 32), LD(q + 48)) : LD(q + 32)); \
+            if (c >= 5) {                                                                              \
+                __m512 e = LD(q + 64);                                                                 \
+                if (c >= 6) e = _mm512_add_ps(e, LD(q + 80));                                          \
+                if (c >= 7) e = _mm512_add_ps(e, LD(q + 96));                                          \
+                b = _mm512_add_ps(b, e);                                                               \
+            }                                                                                          \
+            acc = _mm512_add_pd(acc, nb_widen_sum512(b));                                              \
+            i += c << 4;                                                                               \
+        }                                                                                              \
         _mm512_storeu_pd(lanes, acc);                                                                  \
+        return i;                                                                                      \
     }
-NB_SUM_HALF512(nb_sum_run_bf16_avx512, nb_ld16bf_512)
-NB_SUM_HALF512(nb_sum_run_f16_avx512, nb_ld16hf_512)
+NB_SUM_LANES512(nb_sum_lanes_f32_avx512, float, _mm512_loadu_ps)
+NB_SUM_LANES512(nb_sum_lanes_bf16_avx512, uint16_t, nb_ld16bf_512)
+NB_SUM_LANES512(nb_sum_lanes_f16_avx512, uint16_t, nb_ld16hf_512)
 /* Eight rows of 16 contiguous columns added pairwise in float lanes, into 16 double accumulators. */
 #define NB_SUM_COLS8_HALF512(NAME, LD)                                                                 \
     static inline void NAME(double* a, const uint16_t* const* r, int64_t j) {                          \
@@ -138,9 +154,10 @@ static inline bool nb_red_avx512(void) { return false; }
 #define nb_min_run_f32_avx512(p, n, v) (v)
 #define nb_max_run_f64_avx512(p, n, v) (v)
 #define nb_min_run_f64_avx512(p, n, v) (v)
-#define nb_prod_run_f32_avx512(p, n, v) (v)
-#define nb_sum_run_bf16_avx512(p, n, lanes, done) (*(done) = 0)
-#define nb_sum_run_f16_avx512(p, n, lanes, done) (*(done) = 0)
+#define nb_prod_lanes_f32_avx512(p, n, lanes) ((int64_t)0)
+#define nb_sum_lanes_f32_avx512(p, n, lanes) ((int64_t)0)
+#define nb_sum_lanes_bf16_avx512(p, n, lanes) ((int64_t)0)
+#define nb_sum_lanes_f16_avx512(p, n, lanes) ((int64_t)0)
 #define nb_sum_cols8_bf16_avx512(a, r, j) ((void)0)
 #define nb_sum_cols8_f16_avx512(a, r, j) ((void)0)
 #endif
