@@ -285,11 +285,11 @@ NB_RED_INTS(PROD_RUNS)
         return v;                                                                                      \
     }
 PROD_LANES(prod_run_f64, double, nb_ld8d)
-/* Contiguous float32 products: the 8 double lanes of a run's vector part (AVX-512: four
- * accumulators of vcvtps2pd-widened floats; else two), multiplied in nb_hmul8d's order, then the
- * tail. */
+/* Contiguous float32 products: the 8 double lanes of a run's vector part (AVX-512 CPUs: eight
+ * accumulators of 256-bit widened floats; else two of 8 lanes), multiplied in nb_hmul8d's order,
+ * then the tail. */
 NB_INLINE int64_t prod_f32_vec(const float* p, int64_t n, nb_v8d* lanes) {
-    if (n >= 64 && nb_red_avx512()) return nb_prod_lanes_f32_avx512(p, n, (double*)lanes);
+    if (n >= 32 && nb_red_avx512()) return nb_prod_lanes_f32_avx512(p, n, (double*)lanes);
     nb_v8d a = (nb_v8d){0} + 1.0, b = a;
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) { a *= nb_ld8f_wide(p + i); b *= nb_ld8f_wide(p + i + 8); }
