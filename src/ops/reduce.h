@@ -324,27 +324,34 @@ NB_INLINE uint16_t nb_bf16_of_bits(uint32_t u) {
  * vectorisable loop when the outputs are contiguous float32, float64 or bfloat16 (bfloat16:
  * rounded once, through a float rounded to odd, as nb_double_to_bf16). Returns false for any
  * other layout or dtype: the caller stores one result at a time. */
-NB_INLINE bool nb_red_store_run_f(char* out, int64_t os, int32_t dtype, const double* a, int64_t m, double div) {
-    if (os != (int64_t)nb_dtype_sizes[dtype]) return false;
-    if (dtype == NB_F64) {
-        double* o = (double*)out;
-        for (int64_t j = 0; j < m; j++) o[j] = a[j] / div;
-    } else if (dtype == NB_F32) {
-        float* o = (float*)out;
-        for (int64_t j = 0; j < m; j++) o[j] = (float)(a[j] / div);
-    } else if (dtype == NB_BF16) {
-        uint16_t* o = (uint16_t*)out;
-        for (int64_t j = 0; j < m; j++) {
-            const double d = a[j] / div;
-            const float f = (float)d;
-            uint32_t u;
-            memcpy(&u, &f, sizeof u);
-            const uint32_t inexact = (double)f != d && d == d, away = fabs((double)f) > fabs(d);
-            o[j] = nb_bf16_of_bits(inexact ? (u - away) | 1u : u);  /* through a float rounded to odd */
-        }
-    } else {
-        return false;
+NB_INLINE double nb_red_div(double v, double div) { return v / div; }
+NB_INLINE double nb_red_as_is(double v, double div) { (void)div; return v; }
+#define NB_RED_STORE_RUN(NAME, VALUE)                                                                  \
+    NB_INLINE void NAME(char* out, int32_t dtype, const double* a, int64_t m, double div) {            \
+        if (dtype == NB_F64) {                                                                         \
+            double* o = (double*)out;                                                                  \
+            for (int64_t j = 0; j < m; j++) o[j] = VALUE(a[j], div);                                   \
+        } else if (dtype == NB_F32) {                                                                  \
+            float* o = (float*)out;                                                                    \
+            for (int64_t j = 0; j < m; j++) o[j] = (float)VALUE(a[j], div);                            \
+        } else {                                                                                       \
+            uint16_t* o = (uint16_t*)out;                                                              \
+            for (int64_t j = 0; j < m; j++) {                                                          \
+                const double d = VALUE(a[j], div);                                                     \
+                const float f = (float)d;                                                              \
+                uint32_t u;                                                                            \
+                memcpy(&u, &f, sizeof u);                                                              \
+                const uint32_t inexact = (double)f != d && d == d, away = fabs((double)f) > fabs(d);   \
+                o[j] = nb_bf16_of_bits(inexact ? (u - away) | 1u : u); /* a float rounded to odd */    \
+            }                                                                                          \
+        }                                                                                              \
     }
+NB_RED_STORE_RUN(nb_red_store_run_div, nb_red_div)
+NB_RED_STORE_RUN(nb_red_store_run_as_is, nb_red_as_is)
+NB_INLINE bool nb_red_store_run_f(char* out, int64_t os, int32_t dtype, const double* a, int64_t m, double div) {
+    if ((dtype != NB_F64 && dtype != NB_F32 && dtype != NB_BF16) || os != (int64_t)nb_dtype_sizes[dtype]) return false;
+    if (div == 1.0) nb_red_store_run_as_is(out, dtype, a, m, div);  /* no division: it is the slow part */
+    else nb_red_store_run_div(out, dtype, a, m, div);
     return true;
 }
 /* A FINISH for double accumulators stored as they are. */
