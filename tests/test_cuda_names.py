@@ -381,3 +381,19 @@ def test_nvml_readings_through_nvidia_ml_py(monkeypatch):
             cuda.power_draw(), cuda.clock_rate("cuda:0")) == (123, 7, 40, 55, 70000, 1001)
     assert calls[0] == f"GPU-{uuid[:8]}-{uuid[8:12]}-{uuid[12:16]}-{uuid[16:20]}-{uuid[20:]}"
     assert cuda.list_gpu_processes() == "GPU:0\nprocess         42 uses        3.000 MB GPU memory"
+
+
+def test_star_import_has_every_subject_name():
+    """`from nabla.cuda import *` gives the names nabla.cuda looks up lazily, each the subject
+    module's own object."""
+    from nabla._cuda_names import SUBJECT_NAMES
+    scope: dict = {}
+    exec("from nabla.cuda import *", scope)
+    for subject, names in SUBJECT_NAMES.items():
+        module = __import__(f"nabla.{subject}", fromlist=["_"])
+        assert module.__all__ == list(names)
+        for name in names:
+            assert scope[name] is getattr(module, name) is getattr(nabla.cuda, name), name
+            assert name in dir(nabla.cuda)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        nabla.cuda.no_such_name

@@ -6,9 +6,10 @@ GPU: the program computes the same values, without the replay speed-up. Without 
 as PyTorch's CPU build does."""
 from __future__ import annotations
 
+from ._cuda_names import SUBJECT_NAMES
 from .cuda import _require
 
-__all__ = ["CUDAGraph", "graph", "graph_pool_handle", "make_graphed_callables"]
+__all__ = list(SUBJECT_NAMES["_cuda_graphs"])
 
 _NO_GRAPHS = "CUDA graphs are not supported by nabla: it runs eagerly and cannot capture a stream's work"
 

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import enum
 
+from ._cuda_names import SUBJECT_NAMES
 from ._lib import DeviceUnavailableError  # noqa: F401 - what the calls below raise without a GPU
 from .cuda import _device_index, _require, current_device, device_count, get_device_properties, is_available
 
-__all__ = ["get_arch_list", "get_gencode_flags", "is_tf32_supported", "can_device_access_peer", "cudart",
-           "check_error", "CudaError", "cudaStatus", "DeferredCudaCallError", "current_blas_handle",
-           "current_solver_handle", "get_stream_from_external", "set_sync_debug_mode", "get_sync_debug_mode",
-           "is_current_stream_capturing", "DEVICE_REQUIREMENT", "GreenContext"]
+__all__ = list(SUBJECT_NAMES["_cuda_info"])
 
 
 def get_arch_list() -> list[str]:

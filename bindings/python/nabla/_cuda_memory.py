@@ -13,17 +13,13 @@ import collections
 import contextlib
 import warnings
 
+from ._cuda_names import SUBJECT_NAMES
 from ._lib import lib
 from .cuda import (_accumulated, _check_status, _reset_accumulated, _device_index, _raw_stats,
                    _require, _stats_key, current_device, current_stream, max_memory_reserved,
                    memory_reserved, memory_stats, reset_peak_memory_stats)
 
-__all__ = ["memory_stats_as_nested_dict", "reset_accumulated_memory_stats", "memory_cached", "max_memory_cached",
-           "reset_max_memory_cached", "caching_allocator_alloc", "caching_allocator_delete",
-           "caching_allocator_enable", "caching_allocator_disabled", "get_allocator_backend",
-           "set_per_process_memory_fraction", "get_per_process_memory_fraction", "host_memory_stats",
-           "host_memory_stats_as_nested_dict", "reset_accumulated_host_memory_stats", "reset_peak_host_memory_stats",
-           "ipc_collect"]
+__all__ = list(SUBJECT_NAMES["_cuda_memory"])
 
 
 def _nest(flat: dict) -> dict:

@@ -4,10 +4,10 @@ list_gpu_processes() returns the hint, both with PyTorch's words. A nabla device
 NVML device by UUID, so CUDA_VISIBLE_DEVICES needs no parsing."""
 from __future__ import annotations
 
+from ._cuda_names import SUBJECT_NAMES
 from .cuda import _device_index, current_device, get_device_properties
 
-__all__ = ["device_memory_used", "memory_usage", "utilization", "temperature", "power_draw", "clock_rate",
-           "list_gpu_processes"]
+__all__ = list(SUBJECT_NAMES["_cuda_nvml"])
 
 
 def _pynvml():

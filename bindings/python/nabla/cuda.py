@@ -492,24 +492,21 @@ def init() -> None:
 from ._lib import AcceleratorError  # noqa: E402
 
 # The modules below import this one, so their names are looked up on first use (__getattr__).
-_SUBJECTS = ("_cuda_graphs", "_cuda_info", "_cuda_memory", "_cuda_nvml")
+from ._cuda_names import SUBJECT_NAMES as _SUBJECT_NAMES  # noqa: E402
+
 __all__ += ["AcceleratorError", "default_generators"]
+__all__ += [name for names in _SUBJECT_NAMES.values() for name in names]
 
 
 def __getattr__(name: str):
     if name == "default_generators":  # one per device, all nabla's one generator; () without CUDA
         return tuple(_random.default_generator for _ in range(device_count()))
-    import importlib
-    for subject in _SUBJECTS:
-        module = importlib.import_module(f"nabla.{subject}")
-        if name in module.__all__:
-            return getattr(module, name)
+    for subject, names in _SUBJECT_NAMES.items():
+        if name in names:
+            import importlib
+            return getattr(importlib.import_module(f"nabla.{subject}"), name)
     raise AttributeError(f"module 'nabla.cuda' has no attribute '{name}'")
 
 
 def __dir__():
-    import importlib
-    names = set(globals())
-    for subject in _SUBJECTS:
-        names.update(importlib.import_module(f"nabla.{subject}").__all__)
-    return sorted(names)
+    return sorted(set(globals()) | set(__all__))
