@@ -48,6 +48,9 @@ build() {  # build DIR MESON_ARGS...: the plugin, test_emu and the NCCL stand-in
 
 # Every pytest case that runs on the cuda device, plus the C programs that use CUDA.
 PYTEST=("$PY" -m pytest -q -p no:cacheprovider -o addopts= -rfEs)
+# The long runs on two workers (whole files each): CI runs this beside the sanitizer
+# step, whose test phase is single-threaded and ends first.
+PYTEST_2=("${PYTEST[@]}" -n 2 --dist loadfile)
 CUDA_TESTS=(tests -k "cuda and not test_cuda_build and not test_c_program"
             --ignore=tests/test_c_programs.py)
 C_TESTS=(tests/test_c_programs.py -k "(test_c_program and not valgrind and (device_runtime or dlpack or errors or random or basics or optim_list)) or test_train_mlp_on_cuda")
@@ -88,10 +91,10 @@ step "the emulator's own tests"
 NABLA_EMU_DEVICES=2 "$emu"/src/cuda/test_emu
 
 step "pytest on the emulated cuda device"
-"${PYTEST[@]}" "${CUDA_TESTS[@]}"
+"${PYTEST_2[@]}" "${CUDA_TESTS[@]}"
 
 step "attention and convolution with NABLA_TENSOR_CORES=0 (the CUDA-core half kernels)"
-NABLA_TENSOR_CORES=0 "${PYTEST[@]}" tests/test_device_attention.py tests/test_device_conv_fused.py -k cuda
+NABLA_TENSOR_CORES=0 "${PYTEST_2[@]}" tests/test_device_attention.py tests/test_device_conv_fused.py -k cuda
 
 step "C tests on the emulated cuda device"
 "${PYTEST[@]}" "${C_TESTS[@]}"
