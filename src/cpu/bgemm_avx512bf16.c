@@ -63,6 +63,25 @@ static void pack_a(const uint16_t* a, int64_t rs, int64_t cs, int64_t rows, int6
         for (int64_t i = 0; i < MR; i++) ap[p * MR + i] = i < rows ? pair(a + i * rs, cs, p, kc) : 0;
 }
 
+/* Four full A panels stored along M (rs == 1) at once: each K step's 64 bytes of their 32 rows,
+ * one cache line, are read together rather than a quarter at a time by four passes over K
+ * (a step is a row of A^T, often 4 KiB or more from the next). Panel q goes to ap + q * MR * kp. */
+static void pack_a_cols4(const uint16_t* a, int64_t cs, int64_t kc, int64_t kp, uint32_t* restrict ap) {
+    int64_t p = 0;
+    for (; p < kc / 2; p++) {
+        const uint16_t* r0 = a + 2 * p * cs;
+        for (int q = 0; q < 4; q++) {
+            const __m128i x0 = _mm_loadu_si128((const __m128i_u*)(r0 + 8 * q));
+            const __m128i x1 = _mm_loadu_si128((const __m128i_u*)(r0 + cs + 8 * q));
+            uint32_t* d = ap + q * MR * kp + p * MR;
+            _mm_storeu_si128((__m128i_u*)d, _mm_unpacklo_epi16(x0, x1));
+            _mm_storeu_si128((__m128i_u*)(d + 4), _mm_unpackhi_epi16(x0, x1));
+        }
+    }
+    for (; p < kp; p++)
+        for (int64_t i = 0; i < 4 * MR; i++) ap[i / MR * MR * kp + p * MR + i % MR] = pair(a + i, cs, p, kc);
+}
+
 /* Mask of the lanes of vector v (16 columns each) that hold one of `cols` columns. */
 static inline __mmask16 lanes(int64_t cols, int v) {
     const int64_t n = cols - 16 * v;
@@ -230,7 +249,11 @@ static step_info step_at(const nb_bgemm_args* g, int64_t mc, int64_t ksteps, int
 static void run_step(const nb_bgemm_args* g, step_info st, int64_t nc, uint32_t* apanels, uint32_t* bblock,
                      float* w) {
     const int64_t kp = (st.kc + 1) / 2, mpanels = (st.mrows + MR - 1) / MR;
-    for (int64_t p = 0; p < mpanels; p++)
+    int64_t p0 = 0;
+    if (g->a_rs == 1)
+        for (; p0 + 4 <= st.mrows / MR; p0 += 4)
+            pack_a_cols4(g->a + st.m0 + p0 * MR + st.pc * g->a_cs, g->a_cs, st.kc, kp, apanels + p0 * MR * kp);
+    for (int64_t p = p0; p < mpanels; p++)
         pack_a(g->a + (st.m0 + p * MR) * g->a_rs + st.pc * g->a_cs, g->a_rs, g->a_cs, min64(MR, st.mrows - p * MR),
                st.kc, apanels + p * MR * kp);
     tile_out o = {.ldc = g->ldc, .ldw = g->N, .first = st.pc == 0, .last = st.pc + st.kc == g->K,
