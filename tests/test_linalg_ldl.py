@@ -152,3 +152,18 @@ def test_not_differentiable_and_half_refused():
     assert not nabla.linalg.ldl_factor(a).LD.requires_grad
     with pytest.raises((NotImplementedError, RuntimeError, TypeError)):
         nabla.linalg.ldl_factor(nabla.eye(2, dtype=nabla.float16))
+
+
+@pytest.mark.parametrize("bad", [[0, 2, 3], [4, 2, 3], [-2, 2, 3], [1, -2, 3], [1, 2, -3], [-1, -2, 3]])
+def test_solve_refuses_pivots_ldl_factor_cannot_return(bad):
+    """Pivots out of 1..n, or a negative one not paired with the same value next to it, would make
+    LAPACK's sytrs read outside the matrix: refused with the place and the value."""
+    a = _symmetric((3, 3), np.float64)
+    LD, piv = nabla.linalg.ldl_factor(nabla.tensor(a))
+    place = next(i for i, v in enumerate(bad) if not (1 <= v <= 3 or (v < 0 and (
+        (i + 1 < 3 and bad[i + 1] == v) or (i > 0 and bad[i - 1] == v)))))
+    with pytest.raises(RuntimeError, match=rf"ldl_solve.*pivots\[\.\.\., {place}\] = {bad[place]} "
+                                           r"\(expected 1\.\.3, or the same negative value"):
+        nabla.linalg.ldl_solve(LD, nabla.tensor(np.array(bad, np.int32)), nabla.ones(3, 2, dtype=nabla.float64))
+    good = nabla.linalg.ldl_solve(LD, piv, nabla.ones(3, 2, dtype=nabla.float64))
+    np.testing.assert_allclose(good.numpy(), np.linalg.solve(a, np.ones((3, 2))), rtol=1e-10)
