@@ -159,15 +159,140 @@ F32_BLOCK_RUN(n2_run_f32, VSQ, ADD_SQ)
 LANE_RUN(n1_run_f64, double, f64, VABS, ADD_ABS)
 LANE_RUN(n2_run_f64, double, f64, VSQ, ADD_SQ)
 
+/* AVX-512: contiguous runs shorter than NORM_SHORT (p = 1, 2), eight outputs at a time. Each run is
+ * widened to double exactly (so squares are exact: no float32 overflow below 1.8e308) into double lanes,
+ * 8 elements at a time, a zero-padded vector for the last ones; the lanes are added as nb_hsum8d adds, by
+ * a transposing tree for eight runs, so a run's result does not depend on its neighbours. One horizontal
+ * sum and one call per output cost more than the arithmetic of a run of 16. */
+#define NORM_SHORT 128
+#if NB_RED_HAVE_AVX512
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v4")
+#define LD8_f32(p) _mm512_cvtps_pd(_mm256_loadu_ps(p))
+#define LD8_f64(p) _mm512_loadu_pd(p)
+#define LD8Z_f32(k, p) _mm512_cvtps_pd(_mm256_maskz_loadu_ps((k), (p)))
+#define LD8Z_f64(k, p) _mm512_maskz_loadu_pd((k), (p))
+#define SQ8(v, x) _mm512_fmadd_pd((x), (x), (v))
+#define ABS8(v, x) _mm512_add_pd((v), _mm512_abs_pd(x))
+
+/* Lane r = the sum of v[r]'s lanes, added in nb_hsum8d's order (lanes k and k + 4, then k + 2, then
+ * k + 1): pairs of vectors are folded by 256-bit, then 128-bit halves, then unpacked. Taking v in the
+ * order 0 2 4 6 | 1 3 5 7 leaves the sums in order. */
+static inline __m512d nb_hsum8x8(const __m512d* v) {
+    static const int ord[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    __m512d b[4];
+    for (int k = 0; k < 4; k++) {
+        const __m512d x = v[ord[2 * k]], y = v[ord[2 * k + 1]];
+        b[k] = _mm512_add_pd(_mm512_shuffle_f64x2(x, y, 0x44), _mm512_shuffle_f64x2(x, y, 0xEE));
+    }
+    const __m512d c0 = _mm512_add_pd(_mm512_shuffle_f64x2(b[0], b[1], 0x88), _mm512_shuffle_f64x2(b[0], b[1], 0xDD));
+    const __m512d c1 = _mm512_add_pd(_mm512_shuffle_f64x2(b[2], b[3], 0x88), _mm512_shuffle_f64x2(b[2], b[3], 0xDD));
+    return _mm512_add_pd(_mm512_unpacklo_pd(c0, c1), _mm512_unpackhi_pd(c0, c1));
+}
+
+#define NORM_ROWS512(NAME, T, TAG, STEP)                                                                \
+    static inline __m512d NAME##_lanes(const T* p, int64_t nv, __mmask8 tail) {                        \
+        __m512d v = _mm512_setzero_pd();                                                               \
+        for (int64_t i = 0; i < nv; i += 8) v = STEP(v, LD8_##TAG(p + i));                             \
+        return tail ? STEP(v, LD8Z_##TAG(tail, p + nv)) : v;                                           \
+    }                                                                                                  \
+    /* Runs up to 32 long: NAME##_lanes on eight of them interleaved (8 chains of adds, not 2 or 4). */ \
+    static void NAME##_short(double* a, int64_t m, const char* x, int64_t nv, __mmask8 tail, int64_t sj) { \
+        for (int64_t j = 0; j + 8 <= m; j += 8) {                                                      \
+            const T* r[8];                                                                             \
+            __m512d v[8];                                                                              \
+            for (int k = 0; k < 8; k++) r[k] = (const T*)(x + (j + k) * sj), v[k] = _mm512_setzero_pd(); \
+            for (int64_t i = 0; i < nv; i += 8)                                                        \
+                for (int k = 0; k < 8; k++) v[k] = STEP(v[k], LD8_##TAG(r[k] + i));                   \
+            if (tail)                                                                                  \
+                for (int k = 0; k < 8; k++) v[k] = STEP(v[k], LD8Z_##TAG(tail, r[k] + nv));            \
+            _mm512_storeu_pd(a + j, _mm512_add_pd(_mm512_loadu_pd(a + j), nb_hsum8x8(v)));             \
+        }                                                                                              \
+    }                                                                                                  \
+    /* Longer runs one after the other, in memory order (streams best from DRAM). */                  \
+    static void NAME##_long(double* a, int64_t m, const char* x, int64_t nv, __mmask8 tail, int64_t sj) { \
+        for (int64_t j = 0; j + 8 <= m; j += 8) {                                                      \
+            __m512d v[8];                                                                              \
+            for (int k = 0; k < 8; k++) v[k] = NAME##_lanes((const T*)(x + (j + k) * sj), nv, tail);   \
+            _mm512_storeu_pd(a + j, _mm512_add_pd(_mm512_loadu_pd(a + j), nb_hsum8x8(v)));             \
+        }                                                                                              \
+    }                                                                                                  \
+    static void NAME(double* a, int64_t m, const char* x, int64_t n, int64_t sj) {                     \
+        const int64_t nv = n - n % 8;                                                                  \
+        const __mmask8 tail = (__mmask8)((1u << (n % 8)) - 1);                                         \
+        (n <= 32 ? NAME##_short : NAME##_long)(a, m, x, nv, tail, sj);                                 \
+        for (int64_t j = m - m % 8; j < m; j++) {                                                      \
+            const __m512d v = NAME##_lanes((const T*)(x + j * sj), nv, tail);                          \
+            nb_v8d s;                                                                                  \
+            memcpy(&s, &v, sizeof s);                                                                  \
+            a[j] += nb_hsum8d(&s);                                                                     \
+        }                                                                                              \
+    }
+NORM_ROWS512(n1_rows_f32_avx512, float, f32, ABS8)
+NORM_ROWS512(n2_rows_f32_avx512, float, f32, SQ8)
+NORM_ROWS512(n1_rows_f64_avx512, double, f64, ABS8)
+NORM_ROWS512(n2_rows_f64_avx512, double, f64, SQ8)
+#pragma GCC pop_options
+
+/* ROWS(a, m, x, n, si, sj): the rows path where it applies (true), else false for the kernel's loops. */
+#define NORM_ROWS(NAME, T)                                                                              \
+    static bool NAME(double* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {         \
+        if (si != (int64_t)sizeof(T) || n >= NORM_SHORT || (m > 1 && llabs(sj) < llabs(si)) || !nb_red_avx512()) \
+            return false;                                                                              \
+        NAME##_avx512(a, m, x, n, sj);                                                                 \
+        return true;                                                                                   \
+    }
+NORM_ROWS(n1_rows_f32, float)
+NORM_ROWS(n2_rows_f32, float)
+NORM_ROWS(n1_rows_f64, double)
+NORM_ROWS(n2_rows_f64, double)
+#else
+#define n1_rows_f32 NO_ROWS
+#define n2_rows_f32 NO_ROWS
+#define n1_rows_f64 NO_ROWS
+#define n2_rows_f64 NO_ROWS
+#endif
+#define NO_ROWS(a, m, x, n, si, sj) false
+
+/* Every norm's results: the root of the sum for p = 2, its 1/p-th power for other p; float32 and float64
+ * results at unit stride in loops that vectorise (a scalar root per output costs as much as summing a
+ * short row). */
+NB_SIMD static void norm_finish(const void* acc, int64_t m, char* const* out, const int64_t* os,
+                                const nb_red_ctx* c) {
+    const double* a = acc;
+    const bool root = c->variant == N_TWO;
+    if (c->variant != N_P && c->out_dtype[0] == NB_F32 && os[0] == (int64_t)sizeof(float)) {
+        float* o = (float*)out[0];
+        if (root) for (int64_t j = 0; j < m; j++) o[j] = (float)sqrt(a[j]);
+        else for (int64_t j = 0; j < m; j++) o[j] = (float)a[j];
+    } else if (c->variant != N_P && c->out_dtype[0] == NB_F64 && os[0] == (int64_t)sizeof(double)) {
+        double* o = (double*)out[0];
+        if (root) for (int64_t j = 0; j < m; j++) o[j] = sqrt(a[j]);
+        else memcpy(o, a, sizeof(double) * (size_t)m);
+    } else {
+        for (int64_t j = 0; j < m; j++) STORE_NORM(out[0] + j * os[0], a[j]);
+    }
+}
+
+/* A norm kernel: SCALAR_KERNEL's loops (NAME##_base) behind the rows path ROWS, and norm_finish. */
+#define NORM_KERNEL(NAME, T, INITV, RUN, STEP, MERGE, ROWS)                                             \
+    SCALAR_KERNEL(NAME##_base, T, double, INITV, RUN, STEP, MERGE, STORE_NORM)                         \
+    static void NAME##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj,   \
+                             int64_t idx0, const nb_red_ctx* c) {                                      \
+        if (!ROWS((double*)acc, m, x, n, si, sj)) NAME##_base.accum(acc, m, x, n, si, sj, idx0, c);    \
+    }                                                                                                  \
+    static const nb_red_kernel NAME = {sizeof(double), false, NAME##_base_init, NAME##_accum,          \
+                                       NAME##_base_merge, norm_finish};
+
 #define NORM_KERNELS(T, TAG, CODE, ...)                                                                 \
     STEP_RUN(n0_run_##TAG, T, double, ADD_NZ)                                                          \
     STEP_RUN(ninf_run_##TAG, T, double, MAX_ABS)                                                       \
     STEP_RUN(nninf_run_##TAG, T, double, MIN_ABS)                                                      \
-    SCALAR_KERNEL(norm0_##TAG, T, double, 0.0, n0_run_##TAG, ADD_NZ, MERGE_ADD, STORE_NORM)            \
-    SCALAR_KERNEL(norm1_##TAG, T, double, 0.0, n1_run_##TAG, ADD_ABS, MERGE_ADD, STORE_NORM)           \
-    SCALAR_KERNEL(norm2_##TAG, T, double, 0.0, n2_run_##TAG, ADD_SQ, MERGE_ADD, STORE_NORM)            \
-    SCALAR_KERNEL(norminf_##TAG, T, double, 0.0, ninf_run_##TAG, MAX_ABS, MAX_ABS, STORE_NORM)         \
-    SCALAR_KERNEL(normninf_##TAG, T, double, INFINITY, nninf_run_##TAG, MIN_ABS, MIN_ABS, STORE_NORM)
+    NORM_KERNEL(norm0_##TAG, T, 0.0, n0_run_##TAG, ADD_NZ, MERGE_ADD, NO_ROWS)                         \
+    NORM_KERNEL(norm1_##TAG, T, 0.0, n1_run_##TAG, ADD_ABS, MERGE_ADD, n1_rows_##TAG)                  \
+    NORM_KERNEL(norm2_##TAG, T, 0.0, n2_run_##TAG, ADD_SQ, MERGE_ADD, n2_rows_##TAG)                   \
+    NORM_KERNEL(norminf_##TAG, T, 0.0, ninf_run_##TAG, MAX_ABS, MAX_ABS, NO_ROWS)                      \
+    NORM_KERNEL(normninf_##TAG, T, INFINITY, nninf_run_##TAG, MIN_ABS, MIN_ABS, NO_ROWS)
 
 /* The general p reads c->p inside the step, so it has its own run. */
 #define NORMP_KERNEL(T, TAG, CODE, ...)                                                                 \
@@ -179,8 +304,8 @@ NB_RED_FLOATS(NORM_KERNELS)
 NB_RED_FLOATS(NORMP_KERNEL)
 #define np_run_f32(p, n, s, v) np_run_f32_impl((p), (n), (s), (v), c)
 #define np_run_f64(p, n, s, v) np_run_f64_impl((p), (n), (s), (v), c)
-SCALAR_KERNEL(normp_f32, float, double, 0.0, np_run_f32, ADD_POW, MERGE_ADD, STORE_NORM)
-SCALAR_KERNEL(normp_f64, double, double, 0.0, np_run_f64, ADD_POW, MERGE_ADD, STORE_NORM)
+NORM_KERNEL(normp_f32, float, 0.0, np_run_f32, ADD_POW, MERGE_ADD, NO_ROWS)
+NORM_KERNEL(normp_f64, double, 0.0, np_run_f64, ADD_POW, MERGE_ADD, NO_ROWS)
 
 static const nb_red_kernel* const norm_k[6][2] = {
     [N_ZERO] = {&norm0_f32, &norm0_f64}, [N_ONE] = {&norm1_f32, &norm1_f64}, [N_TWO] = {&norm2_f32, &norm2_f64},
