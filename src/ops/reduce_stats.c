@@ -8,6 +8,7 @@
  * cancellation). logsumexp keeps (max, sum of exp(x - max)) and rescales on
  * merge; infinities and NaN give PyTorch's results. */
 #include "reduce.h"
+#include "vecmath.h"
 
 #include <math.h>
 
@@ -350,53 +351,102 @@ NB_INLINE void lse_run_f32(lse_acc* a, const float* p, int64_t n) {
     }
     lse_fold(a, mx, s);
 }
+
+/* float64 runs: the sum of exp(x - max) with vecmath_avx512.h's nb_exp8 (at most 1 ulp) in four chains
+ * of double lanes, the tail padded with -inf (exp gives 0); libm's exp one element at a time elsewhere.
+ * float64 columns: the same exp over 8 columns at a time, a chain of adds per column. */
+#if NB_RED_HAVE_AVX512
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v4")
+#define NB_VM_NO_ARRAYS
+#include "vecmath_avx512.h"
+static double lse_expsum_f64_avx512(const double* p, int64_t n, double mx) {
+    const __m512d m = _mm512_set1_pd(mx);
+    __m512d s[4];
+    for (int k = 0; k < 4; k++) s[k] = _mm512_setzero_pd();
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++)
+            s[k] = _mm512_add_pd(s[k], nb_exp8(_mm512_sub_pd(_mm512_loadu_pd(p + i + 8 * k), m)));
+    for (; i + 8 <= n; i += 8) s[0] = _mm512_add_pd(s[0], nb_exp8(_mm512_sub_pd(_mm512_loadu_pd(p + i), m)));
+    if (i < n) {
+        const __m512d x = _mm512_mask_loadu_pd(_mm512_set1_pd(-INFINITY), (__mmask8)((1u << (n - i)) - 1), p + i);
+        s[1] = _mm512_add_pd(s[1], nb_exp8(_mm512_sub_pd(x, m)));
+    }
+    const __m512d t = _mm512_add_pd(_mm512_add_pd(s[0], s[1]), _mm512_add_pd(s[2], s[3]));
+    nb_v8d v;
+    memcpy(&v, &t, sizeof v);
+    return nb_hsum8d(&v);
+}
+static void lse_colsum_f64_avx512(double* sd, const double* mx, const char* x, int64_t n, int64_t si) {
+    const __m512d m = _mm512_loadu_pd(mx);
+    __m512d s = _mm512_setzero_pd();
+    for (int64_t i = 0; i < n; i++)
+        s = _mm512_add_pd(s, nb_exp8(_mm512_sub_pd(_mm512_loadu_pd((const double*)(x + i * si)), m)));
+    _mm512_storeu_pd(sd, s);
+}
+#pragma GCC pop_options
+#else
+#define lse_colsum_f64_avx512(sd, mx, x, n, si) ((void)0)
+#endif
+NB_INLINE double lse_expsum_f64(const double* p, int64_t n, double mx) {
+#if NB_RED_HAVE_AVX512
+    if (nb_red_avx512()) return lse_expsum_f64_avx512(p, n, mx);
+#endif
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += exp(p[i] - mx);
+    return s;
+}
 NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
-    double mx = -INFINITY, s = 0;
-    for (int64_t i = 0; i < n; i++) if (p[i] > mx || p[i] != p[i]) mx = p[i];
-    if (isfinite(mx))
-        for (int64_t i = 0; i < n; i++) s += exp(p[i] - mx);
-    lse_fold(a, mx, s);
+    const double mx = nb_max_run_f64(p, n, sizeof(double), -INFINITY);
+    lse_fold(a, mx, isfinite(mx) ? lse_expsum_f64(p, n, mx) : 0.0);
 }
 
-/* float32 columns (outputs contiguous): per 256 columns, the column max over
- * the block's rows, then exp(x - max) in float lanes, summed in float over 8
- * rows at a time and in double across them (as the row case's blocks). A
- * column whose max is not finite gets its result from lse_fold alone. */
-#define LSE_COLS 256
-NB_INLINE bool lse_cols_f32(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {
-    if (sj != (int64_t)sizeof(float) || m < 16) return false;
-    for (int64_t j0 = 0; j0 < m; j0 += LSE_COLS) {
-        const int64_t mw = m - j0 < LSE_COLS ? m - j0 : LSE_COLS, mv = mw - mw % 16;
-        float mx[LSE_COLS];
-        double sd[LSE_COLS];
-        for (int64_t j = 0; j < mw; j++) mx[j] = -INFINITY, sd[j] = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const float* r = (const float*)(x + i * si) + j0;
-            for (int64_t j = 0; j < mw; j++) FMAX(mx[j], r[j]);
+/* float32 columns: exp(x - max) of 16 columns in float lanes, summed in float over 8 rows at a time and
+ * in double across them (as the row case's blocks), into sd[0..16). */
+NB_INLINE void lse_colsum_f32(double* sd, const float* mx, const char* x, int64_t n, int64_t si) {
+    const nb_v16f vm = nb_ld16f(mx);
+    nb_v8d lo = {0}, hi = {0};
+    int64_t i = 0;
+    while (i < n) {
+        nb_v16f blk = {0};
+        for (int k = 0; k < 8 && i < n; k++, i++) {
+            const nb_v16f d = nb_ld16f((const float*)(x + i * si)) - vm;
+            blk += nb_vexp16(&d);
         }
-        for (int64_t j = 0; j < mv; j += 16) {
-            const nb_v16f vm = nb_ld16f(mx + j);
-            nb_v8d lo = {0}, hi = {0};
-            int64_t i = 0;
-            while (i < n) {
-                nb_v16f blk = {0};
-                for (int k = 0; k < 8 && i < n; k++, i++) {
-                    const nb_v16f d = nb_ld16f((const float*)(x + i * si) + j0 + j) - vm;
-                    blk += nb_vexp16(&d);
-                }
-                lo += nb_widen_lo(&blk);
-                hi += nb_widen_hi(&blk);
-            }
-            for (int k = 0; k < 8; k++) sd[j + k] = lo[k], sd[j + 8 + k] = hi[k];
-        }
-        for (int64_t j = mv; j < mw; j++)
-            if (isfinite(mx[j]))
-                for (int64_t i = 0; i < n; i++) sd[j] += exp((double)((const float*)(x + i * si))[j0 + j] - mx[j]);
-        for (int64_t j = 0; j < mw; j++) lse_fold(&a[j0 + j], mx[j], sd[j]);
+        lo += nb_widen_lo(&blk);
+        hi += nb_widen_hi(&blk);
     }
-    return true;
+    for (int k = 0; k < 8; k++) sd[k] = lo[k], sd[8 + k] = hi[k];
 }
-#define lse_cols_f64(a, m, x, n, si, sj) false
+
+/* Columns (outputs contiguous; float64 on AVX-512 only): per 256 columns, the column max over the
+ * block's rows, then COLSUM's sums of exp(x - max) for W columns at a time, libm's exp for the columns
+ * left over. A column whose max is not finite gets its result from lse_fold alone. */
+#define LSE_COLS 256
+#define LSE_COLS_KERNEL(T, TAG, W, COLSUM, OK)                                                          \
+    NB_INLINE bool lse_cols_##TAG(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) { \
+        if (sj != (int64_t)sizeof(T) || m < (W) || !(OK)) return false;                                \
+        for (int64_t j0 = 0; j0 < m; j0 += LSE_COLS) {                                                 \
+            const int64_t mw = m - j0 < LSE_COLS ? m - j0 : LSE_COLS, mv = mw - mw % (W);              \
+            const char* x0 = x + j0 * (int64_t)sizeof(T);                                              \
+            T mx[LSE_COLS];                                                                            \
+            double sd[LSE_COLS];                                                                       \
+            for (int64_t j = 0; j < mw; j++) mx[j] = -INFINITY, sd[j] = 0;                             \
+            for (int64_t i = 0; i < n; i++) {                                                          \
+                const T* r = (const T*)(x0 + i * si);                                                  \
+                for (int64_t j = 0; j < mw; j++) FMAX(mx[j], r[j]);                                    \
+            }                                                                                          \
+            for (int64_t j = 0; j < mv; j += (W)) COLSUM(sd + j, mx + j, x0 + j * (int64_t)sizeof(T), n, si); \
+            for (int64_t j = mv; j < mw; j++)                                                          \
+                if (isfinite(mx[j]))                                                                   \
+                    for (int64_t i = 0; i < n; i++) sd[j] += exp((double)((const T*)(x0 + i * si))[j] - mx[j]); \
+            for (int64_t j = 0; j < mw; j++) lse_fold(&a[j0 + j], mx[j], sd[j]);                       \
+        }                                                                                              \
+        return true;                                                                                   \
+    }
+LSE_COLS_KERNEL(float, f32, 16, lse_colsum_f32, true)
+LSE_COLS_KERNEL(double, f64, 8, lse_colsum_f64_avx512, nb_red_avx512())
 
 #define LSE_KERNEL(T, TAG, CODE, ...)                                                                   \
     NB_SIMD static void lse_##TAG##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si,  \
