@@ -5,8 +5,11 @@
  * sum of squared deviations are computed exactly as two passes over cached
  * data, then combined with Chan's update; column reductions use Welford's
  * update. Both are stable for data far from zero (no sum-of-squares
- * cancellation). logsumexp keeps (max, sum of exp(x - max)) and rescales on
- * merge; infinities and NaN give PyTorch's results. */
+ * cancellation). norm (p = 1, 2) sums long contiguous runs as the float32 sum
+ * does and short ones eight at a time in exact double lanes (AVX-512).
+ * logsumexp keeps (max, sum of exp(x - max)) and rescales on merge; float64
+ * exp runs in vectors on AVX-512; infinities and NaN give PyTorch's results.
+ * docs/numerics.md states the accuracy each path keeps. */
 #include "reduce.h"
 #include "vecmath.h"
 
@@ -161,7 +164,7 @@ LANE_RUN(n1_run_f64, double, f64, VABS, ADD_ABS)
 LANE_RUN(n2_run_f64, double, f64, VSQ, ADD_SQ)
 
 /* AVX-512: contiguous runs shorter than NORM_SHORT (p = 1, 2), eight outputs at a time. Each run is
- * widened to double exactly (so squares are exact: no float32 overflow below 1.8e308) into double lanes,
+ * widened to double exactly (so its squares are exact and do not overflow) into double lanes,
  * 8 elements at a time, a zero-padded vector for the last ones; the lanes are added as nb_hsum8d adds, by
  * a transposing tree for eight runs, so a run's result does not depend on its neighbours. One horizontal
  * sum and one call per output cost more than the arithmetic of a run of 16. */
