@@ -104,23 +104,31 @@ def test_float32_short_rows_are_summed_exactly_in_double():
             assert np.all(np.abs(got - ref) <= 0.5 * _ulp(ref, "float32") + 1e-15 * ref), (n, p)
 
 
+RUN_OPS = {"norm1": lambda x, d: nabla.linalg.vector_norm(x, 1, dim=d),
+           "norm2": lambda x, d: nabla.linalg.vector_norm(x, 2, dim=d),
+           "logsumexp": lambda x, d: nabla.logsumexp(x, d)}
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("p", [1, 2])
-def test_a_run_alone_equals_the_same_run_among_others(dtype, p):
-    """A run's result does not depend on the runs computed beside it: a row reduced alone, in a group
-    of eight, among leftovers, or in a 3-d view with size-1 dims, is bit for bit the same."""
+@pytest.mark.parametrize("op", list(RUN_OPS))
+def test_a_run_alone_equals_the_same_run_among_others(dtype, op):
+    """A run's result does not depend on the runs computed beside it: a row reduced alone (the one-run
+    loops), in a group of eight (the rows paths), among leftovers, or in a 3-d view with size-1 dims, is
+    bit for bit the same."""
+    f = RUN_OPS[op]
     rng = np.random.default_rng(13)
     m = 131  # tasks of 17 rows: two groups of eight and one left over
-    for n in (1, 7, 8, 9, 16, 17, 31, 32, 33, 64, 100, 127, 128, 200):
+    for n in (1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100, 127, 128, 200):
         # magnitudes over 16 decades: another order of the additions would round differently
-        a = (rng.standard_normal((m, n)) * 10.0 ** rng.integers(-8, 8, (m, n))).astype(dtype)
-        x = nabla.from_numpy(a)
-        rows = nabla.linalg.vector_norm(x, p, dim=1).numpy()
-        alone = np.array([nabla.linalg.vector_norm(x[j], p).item() for j in range(m)], dtype)
+        a = rng.standard_normal((m, n)) * 10.0 ** rng.integers(-8, 8, (m, n))
+        if op == "logsumexp":
+            a = rng.standard_normal((m, n)) * 10.0 ** rng.integers(-2, 2, (m, n))  # terms that count
+        x = nabla.from_numpy(a.astype(dtype))
+        rows = f(x, 1).numpy()
+        alone = np.array([f(x[j], 0).item() for j in range(m)], dtype)
         np.testing.assert_array_equal(rows, alone)
-        np.testing.assert_array_equal(nabla.linalg.vector_norm(x[5:], p, dim=1).numpy(), rows[5:])
-        mid = nabla.linalg.vector_norm(x.reshape(m, 1, n, 1), p, dim=2).numpy().reshape(m)
-        np.testing.assert_array_equal(mid, rows)
+        np.testing.assert_array_equal(f(x[5:], 1).numpy(), rows[5:])
+        np.testing.assert_array_equal(f(x.reshape(m, 1, n, 1), 2).numpy().reshape(m), rows)
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
@@ -243,6 +251,18 @@ def test_float64_logsumexp_runs():
     assert got == pytest.approx(torch.logsumexp(torch.from_numpy(a), 0).item(), rel=1e-15)
 
 
+def test_float32_logsumexp_rows_match_float64():
+    """Rows of every length up to 33 and around 128, in groups of eight and alone: exp in float lanes
+    (about 1 ulp), sums in float then double, so a few float32 roundings of the result."""
+    rng = np.random.default_rng(23)
+    for n in LENGTHS:
+        for m in (1, 131):
+            a = (rng.standard_normal((m, n)) * 10).astype(np.float32)
+            got = nabla.logsumexp(nabla.from_numpy(a), 1).numpy().astype(np.float64)
+            ref = _lse_ref(a.astype(np.float64), 1)
+            assert np.all(np.abs(got - ref) <= _ulp(ref, "float32") + 8 * 2.0 ** -24 * np.maximum(np.abs(ref), 1)), n
+
+
 @pytest.mark.parametrize("rows", [1, 7, 300])
 @pytest.mark.parametrize("cols", [8, 9, 15, 16, 17, 83, 300])
 def test_float64_logsumexp_columns(rows, cols):
@@ -262,21 +282,25 @@ def test_float64_logsumexp_columns(rows, cols):
 def test_logsumexp_special_values(dtype, layout):
     """-inf rows give -inf, +inf gives +inf, NaN wins over both; -inf entries add nothing."""
     rng = np.random.default_rng(22)
-    for n in (3, 8, 13, 40):
-        a = rng.standard_normal((6, n)).astype(dtype)
-        a[0] = -np.inf
-        a[1, n - 1] = np.inf
-        a[2, 0] = np.nan
-        a[3, n // 2] = -np.inf
-        a[4, 0], a[4, n - 1] = np.inf, np.nan
-        a[5, 1] = np.inf
-        a[5, 2 % n] = -np.inf
+    for n in (3, 8, 13, 16, 17, 40, 127, 128, 200):
+        a = rng.standard_normal((70, n)).astype(dtype)  # 70 rows: tasks of 9, a group of eight each
+        for r in (0, 62):
+            a[r] = -np.inf
+            a[r + 1, n - 1] = np.inf
+            a[r + 2, 0] = np.nan
+            a[r + 3, n // 2] = -np.inf
+            a[r + 4, 0], a[r + 4, n - 1] = np.inf, np.nan
+            a[r + 5, 1 % n] = np.inf
+            a[r + 5, 2 % n] = -np.inf
+            a[r + 6] = 88.0
+            a[r + 7, 0] = -100.0
         x = nabla.from_numpy(a if layout == "rows" else a.T.copy())
         d = 1 if layout == "rows" else 0
         got = nabla.logsumexp(x, d).numpy()
         want = torch.logsumexp(torch.from_numpy(a), 1).numpy()
         np.testing.assert_allclose(got, want, rtol=2e-6, equal_nan=True)
-        assert got[0] == -np.inf and got[1] == np.inf and np.isnan(got[2]) and np.isnan(got[4])
+        for r in (0, 62):
+            assert got[r] == -np.inf and got[r + 1] == np.inf and np.isnan(got[r + 2]) and np.isnan(got[r + 4])
 
 
 def test_logsumexp_empty_and_zero_dim():

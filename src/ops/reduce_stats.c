@@ -7,8 +7,9 @@
  * update. Both are stable for data far from zero (no sum-of-squares
  * cancellation). norm (p = 1, 2) sums long contiguous runs as the float32 sum
  * does and short ones eight at a time in exact double lanes (AVX-512).
- * logsumexp keeps (max, sum of exp(x - max)) and rescales on merge; float64
- * exp runs in vectors on AVX-512; infinities and NaN give PyTorch's results.
+ * logsumexp keeps (max, sum of exp(x - max)) and rescales on merge; short
+ * float32 runs go eight at a time and float64 exp runs in vectors on AVX-512;
+ * infinities and NaN give PyTorch's results.
  * docs/numerics.md states the accuracy each path keeps. */
 #include "reduce.h"
 #include "vecmath.h"
@@ -388,10 +389,61 @@ static void lse_colsum_f64_avx512(double* sd, const double* mx, const char* x, i
         s = _mm512_add_pd(s, nb_exp8(_mm512_sub_pd(_mm512_loadu_pd((const double*)(x + i * si)), m)));
     _mm512_storeu_pd(sd, s);
 }
+
+/* float32 runs shorter than LSE_SHORT, eight at a time, with lse_run_f32's arithmetic (so its results):
+ * a run's max (NaN found by unordered compares), exp(x - max) summed in one block of float lanes, the
+ * tail padded with -inf; the block widened to double and the eight runs' lanes added by nb_hsum8x8 as
+ * nb_hsum8d adds one run's. Per run, a horizontal max and sum cost more than the run's exps. */
+#define LSE_SHORT 128
+static inline __m512d lse_lanes_f32_avx512(const float* p, int64_t n, float* mx) {
+    const __mmask16 tail = (__mmask16)((1u << (n % 16)) - 1);
+    const __m512 ninf = _mm512_set1_ps(-INFINITY);
+    const int64_t nv = n - n % 16;
+    __m512 vm = ninf;
+    __mmask16 nan = 0;
+    for (int64_t i = 0; i < nv; i += 16) {
+        const __m512 x = _mm512_loadu_ps(p + i);
+        vm = _mm512_max_ps(x, vm), nan |= _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+    }
+    const __m512 xt = _mm512_mask_loadu_ps(ninf, tail, p + nv);
+    vm = _mm512_max_ps(xt, vm), nan |= _mm512_cmp_ps_mask(xt, xt, _CMP_UNORD_Q);
+    *mx = nan ? NAN : _mm512_reduce_max_ps(vm);
+    const nb_v16f m = (nb_v16f){0} + *mx;
+    nb_v16f blk = {0};
+    for (int64_t i = 0; i < nv; i += 16) {
+        const nb_v16f d = nb_ld16f(p + i) - m;
+        blk += nb_vexp16(&d);
+    }
+    if (tail) {
+        const nb_v16f d = (nb_v16f)xt - m;
+        blk += nb_vexp16(&d);
+    }
+    const __m512 b = (__m512)blk;
+    return _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(b)),
+                         _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(b), 1))));
+}
+static void lse_rows_f32_avx512(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t sj) {
+    for (int64_t j = 0; j + 8 <= m; j += 8) {
+        float mx[8];
+        __m512d v[8];
+        for (int k = 0; k < 8; k++) v[k] = lse_lanes_f32_avx512((const float*)(x + (j + k) * sj), n, &mx[k]);
+        double s[8];
+        _mm512_storeu_pd(s, nb_hsum8x8(v));
+        for (int k = 0; k < 8; k++) lse_fold(&a[j + k], mx[k], s[k]);
+    }
+}
 #pragma GCC pop_options
+/* Rows done by the AVX-512 path (a multiple of 8; 0: none). */
+NB_INLINE int64_t lse_rows_f32(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t sj) {
+    if (n >= LSE_SHORT || m < 8 || !nb_red_avx512()) return 0;
+    lse_rows_f32_avx512(a, m, x, n, sj);
+    return m - m % 8;
+}
 #else
 #define lse_colsum_f64_avx512(sd, mx, x, n, si) ((void)0)
+#define lse_rows_f32(a, m, x, n, sj) ((int64_t)0)
 #endif
+#define lse_rows_f64(a, m, x, n, sj) ((int64_t)0)
 NB_INLINE double lse_expsum_f64(const double* p, int64_t n, double mx) {
 #if NB_RED_HAVE_AVX512
     if (nb_red_avx512()) return lse_expsum_f64_avx512(p, n, mx);
@@ -457,7 +509,7 @@ LSE_COLS_KERNEL(double, f64, 8, lse_colsum_f64_avx512, nb_red_avx512())
         (void)idx0, (void)c;                                                                           \
         lse_acc* a = acc;                                                                              \
         if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
-            for (int64_t j = 0; j < m; j++) {                                                          \
+            for (int64_t j = si == (int64_t)sizeof(T) ? lse_rows_##TAG(a, m, x, n, sj) : 0; j < m; j++) { \
                 const char* p = x + j * sj;                                                            \
                 if (si == (int64_t)sizeof(T)) {                                                        \
                     lse_run_##TAG(&a[j], (const T*)p, n);                                              \
