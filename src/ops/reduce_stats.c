@@ -5,9 +5,14 @@
  * sum of squared deviations are computed exactly as two passes over cached
  * data, then combined with Chan's update; column reductions use Welford's
  * update. Both are stable for data far from zero (no sum-of-squares
- * cancellation). logsumexp keeps (max, sum of exp(x - max)) and rescales on
- * merge; infinities and NaN give PyTorch's results. */
+ * cancellation). norm (p = 1, 2) sums long contiguous runs as the float32 sum
+ * does and short ones eight at a time in exact double lanes (AVX-512).
+ * logsumexp keeps (max, sum of exp(x - max)) and rescales on merge; short
+ * float32 runs go eight at a time and float64 exp runs in vectors on AVX-512;
+ * infinities and NaN give PyTorch's results.
+ * docs/numerics.md states the accuracy each path keeps. */
 #include "reduce.h"
+#include "vecmath.h"
 
 #include <math.h>
 
@@ -159,15 +164,140 @@ F32_BLOCK_RUN(n2_run_f32, VSQ, ADD_SQ)
 LANE_RUN(n1_run_f64, double, f64, VABS, ADD_ABS)
 LANE_RUN(n2_run_f64, double, f64, VSQ, ADD_SQ)
 
+/* AVX-512: contiguous runs shorter than NORM_SHORT (p = 1, 2), eight outputs at a time. Each run is
+ * widened to double exactly (so its squares are exact and do not overflow) into double lanes,
+ * 8 elements at a time, a zero-padded vector for the last ones; the lanes are added as nb_hsum8d adds, by
+ * a transposing tree for eight runs, so a run's result does not depend on its neighbours. One horizontal
+ * sum and one call per output cost more than the arithmetic of a run of 16. */
+#define NORM_SHORT 128
+#if NB_RED_HAVE_AVX512
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v4")
+#define LD8_f32(p) _mm512_cvtps_pd(_mm256_loadu_ps(p))
+#define LD8_f64(p) _mm512_loadu_pd(p)
+#define LD8Z_f32(k, p) _mm512_cvtps_pd(_mm256_maskz_loadu_ps((k), (p)))
+#define LD8Z_f64(k, p) _mm512_maskz_loadu_pd((k), (p))
+#define SQ8(v, x) _mm512_fmadd_pd((x), (x), (v))
+#define ABS8(v, x) _mm512_add_pd((v), _mm512_abs_pd(x))
+
+/* Lane r = the sum of v[r]'s lanes, added in nb_hsum8d's order (lanes k and k + 4, then k + 2, then
+ * k + 1): pairs of vectors are folded by 256-bit, then 128-bit halves, then unpacked. Taking v in the
+ * order 0 2 4 6 | 1 3 5 7 leaves the sums in order. */
+static inline __m512d nb_hsum8x8(const __m512d* v) {
+    static const int ord[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    __m512d b[4];
+    for (int k = 0; k < 4; k++) {
+        const __m512d x = v[ord[2 * k]], y = v[ord[2 * k + 1]];
+        b[k] = _mm512_add_pd(_mm512_shuffle_f64x2(x, y, 0x44), _mm512_shuffle_f64x2(x, y, 0xEE));
+    }
+    const __m512d c0 = _mm512_add_pd(_mm512_shuffle_f64x2(b[0], b[1], 0x88), _mm512_shuffle_f64x2(b[0], b[1], 0xDD));
+    const __m512d c1 = _mm512_add_pd(_mm512_shuffle_f64x2(b[2], b[3], 0x88), _mm512_shuffle_f64x2(b[2], b[3], 0xDD));
+    return _mm512_add_pd(_mm512_unpacklo_pd(c0, c1), _mm512_unpackhi_pd(c0, c1));
+}
+
+#define NORM_ROWS512(NAME, T, TAG, STEP)                                                                \
+    static inline __m512d NAME##_lanes(const T* p, int64_t nv, __mmask8 tail) {                        \
+        __m512d v = _mm512_setzero_pd();                                                               \
+        for (int64_t i = 0; i < nv; i += 8) v = STEP(v, LD8_##TAG(p + i));                             \
+        return tail ? STEP(v, LD8Z_##TAG(tail, p + nv)) : v;                                           \
+    }                                                                                                  \
+    /* Runs up to 32 long: NAME##_lanes on eight of them interleaved (8 chains of adds, not 2 or 4). */ \
+    static void NAME##_short(double* a, int64_t m, const char* x, int64_t nv, __mmask8 tail, int64_t sj) { \
+        for (int64_t j = 0; j + 8 <= m; j += 8) {                                                      \
+            const T* r[8];                                                                             \
+            __m512d v[8];                                                                              \
+            for (int k = 0; k < 8; k++) r[k] = (const T*)(x + (j + k) * sj), v[k] = _mm512_setzero_pd(); \
+            for (int64_t i = 0; i < nv; i += 8)                                                        \
+                for (int k = 0; k < 8; k++) v[k] = STEP(v[k], LD8_##TAG(r[k] + i));                   \
+            if (tail)                                                                                  \
+                for (int k = 0; k < 8; k++) v[k] = STEP(v[k], LD8Z_##TAG(tail, r[k] + nv));            \
+            _mm512_storeu_pd(a + j, _mm512_add_pd(_mm512_loadu_pd(a + j), nb_hsum8x8(v)));             \
+        }                                                                                              \
+    }                                                                                                  \
+    /* Longer runs one after the other, in memory order (streams best from DRAM). */                  \
+    static void NAME##_long(double* a, int64_t m, const char* x, int64_t nv, __mmask8 tail, int64_t sj) { \
+        for (int64_t j = 0; j + 8 <= m; j += 8) {                                                      \
+            __m512d v[8];                                                                              \
+            for (int k = 0; k < 8; k++) v[k] = NAME##_lanes((const T*)(x + (j + k) * sj), nv, tail);   \
+            _mm512_storeu_pd(a + j, _mm512_add_pd(_mm512_loadu_pd(a + j), nb_hsum8x8(v)));             \
+        }                                                                                              \
+    }                                                                                                  \
+    static void NAME(double* a, int64_t m, const char* x, int64_t n, int64_t sj) {                     \
+        const int64_t nv = n - n % 8;                                                                  \
+        const __mmask8 tail = (__mmask8)((1u << (n % 8)) - 1);                                         \
+        (n <= 32 ? NAME##_short : NAME##_long)(a, m, x, nv, tail, sj);                                 \
+        for (int64_t j = m - m % 8; j < m; j++) {                                                      \
+            const __m512d v = NAME##_lanes((const T*)(x + j * sj), nv, tail);                          \
+            nb_v8d s;                                                                                  \
+            memcpy(&s, &v, sizeof s);                                                                  \
+            a[j] += nb_hsum8d(&s);                                                                     \
+        }                                                                                              \
+    }
+NORM_ROWS512(n1_rows_f32_avx512, float, f32, ABS8)
+NORM_ROWS512(n2_rows_f32_avx512, float, f32, SQ8)
+NORM_ROWS512(n1_rows_f64_avx512, double, f64, ABS8)
+NORM_ROWS512(n2_rows_f64_avx512, double, f64, SQ8)
+#pragma GCC pop_options
+
+/* ROWS(a, m, x, n, si, sj): the rows path where it applies (true), else false for the kernel's loops. */
+#define NORM_ROWS(NAME, T)                                                                              \
+    static bool NAME(double* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {         \
+        if (si != (int64_t)sizeof(T) || n >= NORM_SHORT || (m > 1 && llabs(sj) < llabs(si)) || !nb_red_avx512()) \
+            return false;                                                                              \
+        NAME##_avx512(a, m, x, n, sj);                                                                 \
+        return true;                                                                                   \
+    }
+NORM_ROWS(n1_rows_f32, float)
+NORM_ROWS(n2_rows_f32, float)
+NORM_ROWS(n1_rows_f64, double)
+NORM_ROWS(n2_rows_f64, double)
+#else
+#define n1_rows_f32 NO_ROWS
+#define n2_rows_f32 NO_ROWS
+#define n1_rows_f64 NO_ROWS
+#define n2_rows_f64 NO_ROWS
+#endif
+#define NO_ROWS(a, m, x, n, si, sj) false
+
+/* Every norm's results: the root of the sum for p = 2, its 1/p-th power for other p; float32 and float64
+ * results at unit stride in loops that vectorise (a scalar root per output costs as much as summing a
+ * short row). */
+NB_SIMD static void norm_finish(const void* acc, int64_t m, char* const* out, const int64_t* os,
+                                const nb_red_ctx* c) {
+    const double* a = acc;
+    const bool root = c->variant == N_TWO;
+    if (c->variant != N_P && c->out_dtype[0] == NB_F32 && os[0] == (int64_t)sizeof(float)) {
+        float* o = (float*)out[0];
+        if (root) for (int64_t j = 0; j < m; j++) o[j] = (float)sqrt(a[j]);
+        else for (int64_t j = 0; j < m; j++) o[j] = (float)a[j];
+    } else if (c->variant != N_P && c->out_dtype[0] == NB_F64 && os[0] == (int64_t)sizeof(double)) {
+        double* o = (double*)out[0];
+        if (root) for (int64_t j = 0; j < m; j++) o[j] = sqrt(a[j]);
+        else memcpy(o, a, sizeof(double) * (size_t)m);
+    } else {
+        for (int64_t j = 0; j < m; j++) STORE_NORM(out[0] + j * os[0], a[j]);
+    }
+}
+
+/* A norm kernel: SCALAR_KERNEL's loops (NAME##_base) behind the rows path ROWS, and norm_finish. */
+#define NORM_KERNEL(NAME, T, INITV, RUN, STEP, MERGE, ROWS)                                             \
+    SCALAR_KERNEL(NAME##_base, T, double, INITV, RUN, STEP, MERGE, STORE_NORM)                         \
+    static void NAME##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj,   \
+                             int64_t idx0, const nb_red_ctx* c) {                                      \
+        if (!ROWS((double*)acc, m, x, n, si, sj)) NAME##_base.accum(acc, m, x, n, si, sj, idx0, c);    \
+    }                                                                                                  \
+    static const nb_red_kernel NAME = {sizeof(double), false, NAME##_base_init, NAME##_accum,          \
+                                       NAME##_base_merge, norm_finish};
+
 #define NORM_KERNELS(T, TAG, CODE, ...)                                                                 \
     STEP_RUN(n0_run_##TAG, T, double, ADD_NZ)                                                          \
     STEP_RUN(ninf_run_##TAG, T, double, MAX_ABS)                                                       \
     STEP_RUN(nninf_run_##TAG, T, double, MIN_ABS)                                                      \
-    SCALAR_KERNEL(norm0_##TAG, T, double, 0.0, n0_run_##TAG, ADD_NZ, MERGE_ADD, STORE_NORM)            \
-    SCALAR_KERNEL(norm1_##TAG, T, double, 0.0, n1_run_##TAG, ADD_ABS, MERGE_ADD, STORE_NORM)           \
-    SCALAR_KERNEL(norm2_##TAG, T, double, 0.0, n2_run_##TAG, ADD_SQ, MERGE_ADD, STORE_NORM)            \
-    SCALAR_KERNEL(norminf_##TAG, T, double, 0.0, ninf_run_##TAG, MAX_ABS, MAX_ABS, STORE_NORM)         \
-    SCALAR_KERNEL(normninf_##TAG, T, double, INFINITY, nninf_run_##TAG, MIN_ABS, MIN_ABS, STORE_NORM)
+    NORM_KERNEL(norm0_##TAG, T, 0.0, n0_run_##TAG, ADD_NZ, MERGE_ADD, NO_ROWS)                         \
+    NORM_KERNEL(norm1_##TAG, T, 0.0, n1_run_##TAG, ADD_ABS, MERGE_ADD, n1_rows_##TAG)                  \
+    NORM_KERNEL(norm2_##TAG, T, 0.0, n2_run_##TAG, ADD_SQ, MERGE_ADD, n2_rows_##TAG)                   \
+    NORM_KERNEL(norminf_##TAG, T, 0.0, ninf_run_##TAG, MAX_ABS, MAX_ABS, NO_ROWS)                      \
+    NORM_KERNEL(normninf_##TAG, T, INFINITY, nninf_run_##TAG, MIN_ABS, MIN_ABS, NO_ROWS)
 
 /* The general p reads c->p inside the step, so it has its own run. */
 #define NORMP_KERNEL(T, TAG, CODE, ...)                                                                 \
@@ -179,8 +309,8 @@ NB_RED_FLOATS(NORM_KERNELS)
 NB_RED_FLOATS(NORMP_KERNEL)
 #define np_run_f32(p, n, s, v) np_run_f32_impl((p), (n), (s), (v), c)
 #define np_run_f64(p, n, s, v) np_run_f64_impl((p), (n), (s), (v), c)
-SCALAR_KERNEL(normp_f32, float, double, 0.0, np_run_f32, ADD_POW, MERGE_ADD, STORE_NORM)
-SCALAR_KERNEL(normp_f64, double, double, 0.0, np_run_f64, ADD_POW, MERGE_ADD, STORE_NORM)
+NORM_KERNEL(normp_f32, float, 0.0, np_run_f32, ADD_POW, MERGE_ADD, NO_ROWS)
+NORM_KERNEL(normp_f64, double, 0.0, np_run_f64, ADD_POW, MERGE_ADD, NO_ROWS)
 
 static const nb_red_kernel* const norm_k[6][2] = {
     [N_ZERO] = {&norm0_f32, &norm0_f64}, [N_ONE] = {&norm1_f32, &norm1_f64}, [N_TWO] = {&norm2_f32, &norm2_f64},
@@ -225,53 +355,153 @@ NB_INLINE void lse_run_f32(lse_acc* a, const float* p, int64_t n) {
     }
     lse_fold(a, mx, s);
 }
-NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
-    double mx = -INFINITY, s = 0;
-    for (int64_t i = 0; i < n; i++) if (p[i] > mx || p[i] != p[i]) mx = p[i];
-    if (isfinite(mx))
-        for (int64_t i = 0; i < n; i++) s += exp(p[i] - mx);
-    lse_fold(a, mx, s);
+
+/* float64 runs: the sum of exp(x - max) with vecmath_avx512.h's nb_exp8 (at most 1 ulp) in four chains
+ * of double lanes, the tail padded with -inf (exp gives 0); libm's exp one element at a time elsewhere.
+ * float64 columns: the same exp over 8 columns at a time, a chain of adds per column. */
+#if NB_RED_HAVE_AVX512
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v4")
+#define NB_VM_NO_ARRAYS
+#include "vecmath_avx512.h"
+static double lse_expsum_f64_avx512(const double* p, int64_t n, double mx) {
+    const __m512d m = _mm512_set1_pd(mx);
+    __m512d s[4];
+    for (int k = 0; k < 4; k++) s[k] = _mm512_setzero_pd();
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++)
+            s[k] = _mm512_add_pd(s[k], nb_exp8(_mm512_sub_pd(_mm512_loadu_pd(p + i + 8 * k), m)));
+    for (; i + 8 <= n; i += 8) s[0] = _mm512_add_pd(s[0], nb_exp8(_mm512_sub_pd(_mm512_loadu_pd(p + i), m)));
+    if (i < n) {
+        const __m512d x = _mm512_mask_loadu_pd(_mm512_set1_pd(-INFINITY), (__mmask8)((1u << (n - i)) - 1), p + i);
+        s[1] = _mm512_add_pd(s[1], nb_exp8(_mm512_sub_pd(x, m)));
+    }
+    const __m512d t = _mm512_add_pd(_mm512_add_pd(s[0], s[1]), _mm512_add_pd(s[2], s[3]));
+    nb_v8d v;
+    memcpy(&v, &t, sizeof v);
+    return nb_hsum8d(&v);
+}
+static void lse_colsum_f64_avx512(double* sd, const double* mx, const char* x, int64_t n, int64_t si) {
+    const __m512d m = _mm512_loadu_pd(mx);
+    __m512d s = _mm512_setzero_pd();
+    for (int64_t i = 0; i < n; i++)
+        s = _mm512_add_pd(s, nb_exp8(_mm512_sub_pd(_mm512_loadu_pd((const double*)(x + i * si)), m)));
+    _mm512_storeu_pd(sd, s);
 }
 
-/* float32 columns (outputs contiguous): per 256 columns, the column max over
- * the block's rows, then exp(x - max) in float lanes, summed in float over 8
- * rows at a time and in double across them (as the row case's blocks). A
- * column whose max is not finite gets its result from lse_fold alone. */
-#define LSE_COLS 256
-NB_INLINE bool lse_cols_f32(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {
-    if (sj != (int64_t)sizeof(float) || m < 16) return false;
-    for (int64_t j0 = 0; j0 < m; j0 += LSE_COLS) {
-        const int64_t mw = m - j0 < LSE_COLS ? m - j0 : LSE_COLS, mv = mw - mw % 16;
-        float mx[LSE_COLS];
-        double sd[LSE_COLS];
-        for (int64_t j = 0; j < mw; j++) mx[j] = -INFINITY, sd[j] = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const float* r = (const float*)(x + i * si) + j0;
-            for (int64_t j = 0; j < mw; j++) FMAX(mx[j], r[j]);
-        }
-        for (int64_t j = 0; j < mv; j += 16) {
-            const nb_v16f vm = nb_ld16f(mx + j);
-            nb_v8d lo = {0}, hi = {0};
-            int64_t i = 0;
-            while (i < n) {
-                nb_v16f blk = {0};
-                for (int k = 0; k < 8 && i < n; k++, i++) {
-                    const nb_v16f d = nb_ld16f((const float*)(x + i * si) + j0 + j) - vm;
-                    blk += nb_vexp16(&d);
-                }
-                lo += nb_widen_lo(&blk);
-                hi += nb_widen_hi(&blk);
-            }
-            for (int k = 0; k < 8; k++) sd[j + k] = lo[k], sd[j + 8 + k] = hi[k];
-        }
-        for (int64_t j = mv; j < mw; j++)
-            if (isfinite(mx[j]))
-                for (int64_t i = 0; i < n; i++) sd[j] += exp((double)((const float*)(x + i * si))[j0 + j] - mx[j]);
-        for (int64_t j = 0; j < mw; j++) lse_fold(&a[j0 + j], mx[j], sd[j]);
+/* float32 runs shorter than LSE_SHORT, eight at a time, with lse_run_f32's arithmetic (so its results):
+ * a run's max (NaN found by unordered compares), exp(x - max) summed in one block of float lanes, the
+ * tail padded with -inf; the block widened to double and the eight runs' lanes added by nb_hsum8x8 as
+ * nb_hsum8d adds one run's. Per run, a horizontal max and sum cost more than the run's exps. */
+#define LSE_SHORT 128
+static inline __m512d lse_lanes_f32_avx512(const float* p, int64_t n, float* mx) {
+    const __mmask16 tail = (__mmask16)((1u << (n % 16)) - 1);
+    const __m512 ninf = _mm512_set1_ps(-INFINITY);
+    const int64_t nv = n - n % 16;
+    __m512 vm = ninf;
+    __mmask16 nan = 0;
+    for (int64_t i = 0; i < nv; i += 16) {
+        const __m512 x = _mm512_loadu_ps(p + i);
+        vm = _mm512_max_ps(x, vm), nan |= _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
     }
-    return true;
+    const __m512 xt = _mm512_mask_loadu_ps(ninf, tail, p + nv);
+    vm = _mm512_max_ps(xt, vm), nan |= _mm512_cmp_ps_mask(xt, xt, _CMP_UNORD_Q);
+    *mx = nan ? NAN : _mm512_reduce_max_ps(vm);
+    const nb_v16f m = (nb_v16f){0} + *mx;
+    nb_v16f blk = {0};
+    for (int64_t i = 0; i < nv; i += 16) {
+        const nb_v16f d = nb_ld16f(p + i) - m;
+        blk += nb_vexp16(&d);
+    }
+    if (tail) {
+        const nb_v16f d = (nb_v16f)xt - m;
+        blk += nb_vexp16(&d);
+    }
+    const __m512 b = (__m512)blk;
+    return _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(b)),
+                         _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(b), 1))));
 }
-#define lse_cols_f64(a, m, x, n, si, sj) false
+static void lse_rows_f32_avx512(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t sj) {
+    for (int64_t j = 0; j + 8 <= m; j += 8) {
+        float mx[8];
+        __m512d v[8];
+        for (int k = 0; k < 8; k++) v[k] = lse_lanes_f32_avx512((const float*)(x + (j + k) * sj), n, &mx[k]);
+        double s[8];
+        _mm512_storeu_pd(s, nb_hsum8x8(v));
+        for (int k = 0; k < 8; k++) lse_fold(&a[j + k], mx[k], s[k]);
+    }
+}
+#pragma GCC pop_options
+/* Rows done by the AVX-512 path (a multiple of 8; 0: none). */
+NB_INLINE int64_t lse_rows_f32(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t sj) {
+    if (n >= LSE_SHORT || m < 8 || !nb_red_avx512()) return 0;
+    lse_rows_f32_avx512(a, m, x, n, sj);
+    return m - m % 8;
+}
+#else
+#define lse_colsum_f64_avx512(sd, mx, x, n, si) ((void)0)
+#define lse_rows_f32(a, m, x, n, sj) ((int64_t)0)
+#endif
+#define lse_rows_f64(a, m, x, n, sj) ((int64_t)0)
+NB_INLINE double lse_expsum_f64(const double* p, int64_t n, double mx) {
+#if NB_RED_HAVE_AVX512
+    if (nb_red_avx512()) return lse_expsum_f64_avx512(p, n, mx);
+#endif
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += exp(p[i] - mx);
+    return s;
+}
+NB_INLINE void lse_run_f64(lse_acc* a, const double* p, int64_t n) {
+    const double mx = nb_max_run_f64(p, n, sizeof(double), -INFINITY);
+    lse_fold(a, mx, isfinite(mx) ? lse_expsum_f64(p, n, mx) : 0.0);
+}
+
+/* float32 columns: exp(x - max) of 16 columns in float lanes, summed in float over 8 rows at a time and
+ * in double across them (as the row case's blocks), into sd[0..16). */
+NB_INLINE void lse_colsum_f32(double* sd, const float* mx, const char* x, int64_t n, int64_t si) {
+    const nb_v16f vm = nb_ld16f(mx);
+    nb_v8d lo = {0}, hi = {0};
+    int64_t i = 0;
+    while (i < n) {
+        nb_v16f blk = {0};
+        for (int k = 0; k < 8 && i < n; k++, i++) {
+            const nb_v16f d = nb_ld16f((const float*)(x + i * si)) - vm;
+            blk += nb_vexp16(&d);
+        }
+        lo += nb_widen_lo(&blk);
+        hi += nb_widen_hi(&blk);
+    }
+    for (int k = 0; k < 8; k++) sd[k] = lo[k], sd[8 + k] = hi[k];
+}
+
+/* Columns (outputs contiguous; float64 on AVX-512 only): per 256 columns, the column max over the
+ * block's rows, then COLSUM's sums of exp(x - max) for W columns at a time, libm's exp for the columns
+ * left over. A column whose max is not finite gets its result from lse_fold alone. */
+#define LSE_COLS 256
+#define LSE_COLS_KERNEL(T, TAG, W, COLSUM, OK)                                                          \
+    NB_INLINE bool lse_cols_##TAG(lse_acc* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) { \
+        if (sj != (int64_t)sizeof(T) || m < (W) || !(OK)) return false;                                \
+        for (int64_t j0 = 0; j0 < m; j0 += LSE_COLS) {                                                 \
+            const int64_t mw = m - j0 < LSE_COLS ? m - j0 : LSE_COLS, mv = mw - mw % (W);              \
+            const char* x0 = x + j0 * (int64_t)sizeof(T);                                              \
+            T mx[LSE_COLS];                                                                            \
+            double sd[LSE_COLS];                                                                       \
+            for (int64_t j = 0; j < mw; j++) mx[j] = -INFINITY, sd[j] = 0;                             \
+            for (int64_t i = 0; i < n; i++) {                                                          \
+                const T* r = (const T*)(x0 + i * si);                                                  \
+                for (int64_t j = 0; j < mw; j++) FMAX(mx[j], r[j]);                                    \
+            }                                                                                          \
+            for (int64_t j = 0; j < mv; j += (W)) COLSUM(sd + j, mx + j, x0 + j * (int64_t)sizeof(T), n, si); \
+            for (int64_t j = mv; j < mw; j++)                                                          \
+                if (isfinite(mx[j]))                                                                   \
+                    for (int64_t i = 0; i < n; i++) sd[j] += exp((double)((const T*)(x0 + i * si))[j] - mx[j]); \
+            for (int64_t j = 0; j < mw; j++) lse_fold(&a[j0 + j], mx[j], sd[j]);                       \
+        }                                                                                              \
+        return true;                                                                                   \
+    }
+LSE_COLS_KERNEL(float, f32, 16, lse_colsum_f32, true)
+LSE_COLS_KERNEL(double, f64, 8, lse_colsum_f64_avx512, nb_red_avx512())
 
 #define LSE_KERNEL(T, TAG, CODE, ...)                                                                   \
     NB_SIMD static void lse_##TAG##_accum(void* acc, int64_t m, const char* x, int64_t n, int64_t si,  \
@@ -279,7 +509,7 @@ NB_INLINE bool lse_cols_f32(lse_acc* a, int64_t m, const char* x, int64_t n, int
         (void)idx0, (void)c;                                                                           \
         lse_acc* a = acc;                                                                              \
         if (m == 1 || llabs(si) <= llabs(sj)) {                                                        \
-            for (int64_t j = 0; j < m; j++) {                                                          \
+            for (int64_t j = si == (int64_t)sizeof(T) ? lse_rows_##TAG(a, m, x, n, sj) : 0; j < m; j++) { \
                 const char* p = x + j * sj;                                                            \
                 if (si == (int64_t)sizeof(T)) {                                                        \
                     lse_run_##TAG(&a[j], (const T*)p, n);                                              \

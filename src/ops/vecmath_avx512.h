@@ -4,7 +4,8 @@
  * (x 2^n with overflow, gradual underflow and one rounding), vgetexp / vgetmant,
  * vrcp14 / vrsqrt14 estimates, vpermps tables. Cody-Waite reduction and fitted
  * polynomials; each kernel states its method and error (measured by
- * tests/test_vecmath.py). Included by unary_float.c inside its AVX-512 region. */
+ * tests/test_vecmath.py). Included by unary_float.c inside its AVX-512 region, and with
+ * NB_VM_NO_ARRAYS (the vector kernels only, not the array loops) by reduce_stats.c. */
 #include <immintrin.h>
 
 #define NB_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
@@ -333,6 +334,7 @@ static inline __m512d nb_sigmoid8(__m512d x) {
 }
 static inline __m512d nb_silu8(__m512d x) { return _mm512_mul_pd(x, nb_sigmoid8(x)); }
 
+#ifndef NB_VM_NO_ARRAYS
 NB_ARRAY16(nb_exp_f32_avx512, (void)0, nb_exp16)
 NB_ARRAY16(nb_expm1_f32_avx512, (void)0, nb_expm1_16)
 NB_ARRAY16(nb_tanh_f32_avx512, (void)0, nb_tanh16)
@@ -352,3 +354,4 @@ NB_ARRAY16(nb_elu_f32_avx512, const __m512 alpha = _mm512_set1_ps((float)ctx->al
 NB_ARRAY8(nb_elu_f64_avx512, const __m512d alpha = _mm512_set1_pd(ctx->alpha), NB_ELU8)
 NB_ARRAY8(nb_sigmoid_f64_avx512, (void)0, nb_sigmoid8)
 NB_ARRAY8(nb_silu_f64_avx512, (void)0, nb_silu8)
+#endif

@@ -15,7 +15,7 @@ import operator
 from . import _dtype
 from ._lib import LinAlgError, error, ffi, lib
 from ._linalg import matmul
-from ._tensor import Tensor, _write_out, _from_handle
+from ._tensor import Tensor, _checked, _write_out, _from_handle
 
 __all__ = ["LinAlgError", "inv", "inv_ex", "solve", "solve_ex", "solve_triangular", "det", "slogdet", "cholesky",
            "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm", "matrix_norm", "norm", "matmul",
@@ -201,6 +201,13 @@ def _float_input(x: Tensor, fname: str) -> None:
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """The ord-norm of x over dim (None: every element): ord a number, inf or -inf (0 counts nonzeros)."""
+    # The common call goes straight to the C op: the general path's checks cost as much as the norm of
+    # 1000 elements. A failed call (an integer tensor, a bad dim) takes the general path for torch's error.
+    if (x.__class__ is Tensor and ord.__class__ in (int, float) and dtype is None and out is None
+            and (dim is None or dim.__class__ is int)):
+        h = lib.nbpy_norm(x._h, ord, _NULL if dim is None else [dim], dim is not None, bool(keepdim), -1, _NULL)
+        if h:
+            return _checked(h)
     from ._reduce import norm as _norm
     _float_input(_tensor(x, "vector_norm", "x"), "linalg.vector_norm")
     if isinstance(ord, bool) or not isinstance(ord, numbers.Real):
