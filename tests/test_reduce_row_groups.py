@@ -207,3 +207,22 @@ def test_thread_counts_agree():
     for r in res[1:]:
         for g, w in zip(r, res[0]):
             np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("n", [16, 33, 64, 300])
+def test_bfloat16_rows_of_the_stats_kernels(n):
+    """bfloat16 rows widened several at a time reach the float32 kernels' row groups: norm, var,
+    logsumexp and amax against float64, and the run store against a strided out=."""
+    rng = np.random.default_rng(n)
+    t = torch.from_numpy(rng.standard_normal((70, n)).astype(np.float32)).to(torch.bfloat16)
+    x = nabla.from_dlpack(t)
+    a = t.double().numpy()
+    got = nabla.linalg.vector_norm(x, dim=1)
+    np.testing.assert_allclose(got.to(nabla.float64).numpy(), np.sqrt((a * a).sum(1)), rtol=2 ** -8)
+    strided = nabla.empty((70, 2), dtype=nabla.bfloat16)[:, 1]
+    nabla.linalg.vector_norm(x, dim=1, out=strided)
+    np.testing.assert_array_equal(strided.to(nabla.float64).numpy(), got.to(nabla.float64).numpy())
+    np.testing.assert_allclose(x.var(1).to(nabla.float64).numpy(), a.var(1, ddof=1), rtol=2 ** -7)
+    lse = np.log(np.exp(a).sum(1))
+    np.testing.assert_allclose(nabla.logsumexp(x, 1).to(nabla.float64).numpy(), lse, rtol=2 ** -8)
+    np.testing.assert_array_equal(x.amax(1).to(nabla.float64).numpy(), a.max(1))

@@ -204,6 +204,15 @@ static void accum_widened(const plan* p, void* acc, int64_t m, const char* x, in
     _Alignas(64) float buf[WIDE_FLOATS];
     const int64_t si = p->ixs, sj = p->jxs, fs = (int64_t)sizeof(float);
     if (m == 1 || llabs(si) <= llabs(sj)) {
+        if (m > 1 && n <= WIDE_FLOATS / 8) {  /* short rows: several per call, for the kernels' row groups */
+            const int64_t rows = WIDE_FLOATS / n;
+            for (int64_t j0 = 0; j0 < m; j0 += rows) {
+                const int64_t nr = m - j0 < rows ? m - j0 : rows;
+                for (int64_t r = 0; r < nr; r++) widen(buf + r * n, x + (j0 + r) * sj, si, n, p->half);
+                p->k->accum((char*)acc + j0 * p->k->acc_size, nr, (const char*)buf, n, fs, n * fs, idx0, p->ctx);
+            }
+            return;
+        }
         for (int64_t j = 0; j < m; j++) {
             void* a = (char*)acc + j * p->k->acc_size;
             for (int64_t i0 = 0; i0 < n; i0 += WIDE_FLOATS) {

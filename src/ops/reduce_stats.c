@@ -259,23 +259,20 @@ NORM_ROWS(n2_rows_f64, double)
 #endif
 #define NO_ROWS(a, m, x, n, si, sj) false
 
-/* Every norm's results: the root of the sum for p = 2, its 1/p-th power for other p; float32 and float64
- * results at unit stride in loops that vectorise (a scalar root per output costs as much as summing a
- * short row). */
+/* Every norm's results: the root of the sum for p = 2, its 1/p-th power for other p; contiguous
+ * float32, float64 and bfloat16 results in loops that vectorise, 256 roots at a time (a scalar root
+ * and store per output cost as much as summing a short row). */
 NB_SIMD static void norm_finish(const void* acc, int64_t m, char* const* out, const int64_t* os,
                                 const nb_red_ctx* c) {
     const double* a = acc;
     const bool root = c->variant == N_TWO;
-    if (c->variant != N_P && c->out_dtype[0] == NB_F32 && os[0] == (int64_t)sizeof(float)) {
-        float* o = (float*)out[0];
-        if (root) for (int64_t j = 0; j < m; j++) o[j] = (float)sqrt(a[j]);
-        else for (int64_t j = 0; j < m; j++) o[j] = (float)a[j];
-    } else if (c->variant != N_P && c->out_dtype[0] == NB_F64 && os[0] == (int64_t)sizeof(double)) {
-        double* o = (double*)out[0];
-        if (root) for (int64_t j = 0; j < m; j++) o[j] = sqrt(a[j]);
-        else memcpy(o, a, sizeof(double) * (size_t)m);
-    } else {
-        for (int64_t j = 0; j < m; j++) STORE_NORM(out[0] + j * os[0], a[j]);
+    for (int64_t j0 = 0; j0 < m; j0 += 256) {
+        const int64_t nj = m - j0 < 256 ? m - j0 : 256;
+        double r[256];
+        if (root) for (int64_t j = 0; j < nj; j++) r[j] = sqrt(a[j0 + j]);
+        if (c->variant == N_P ||
+            !nb_red_store_run_f(out[0] + j0 * os[0], os[0], c->out_dtype[0], root ? r : a + j0, nj, 1.0))
+            for (int64_t j = j0; j < j0 + nj; j++) STORE_NORM(out[0] + j * os[0], a[j]);
     }
 }
 
