@@ -1,7 +1,8 @@
 /* lines.h: kernels that work on every line of a tensor along one dim (softmax and
  * its gradient). A contiguous tensor is read as [outer, len, inner]; the work
- * items are rows (inner == 1) or tiles of up to NB_LINES_TILE inner positions, so
- * items are independent and threads never change a result. */
+ * items are blocks of whole rows (inner == 1; about NB_LINES_ROW_BLOCK elements,
+ * so that short rows do not pay a call each) or tiles of up to NB_LINES_TILE
+ * inner positions, so items are independent and threads never change a result. */
 #ifndef NABLA_OPS_LINES_H_
 #define NABLA_OPS_LINES_H_
 
@@ -12,25 +13,37 @@
 #endif
 
 #define NB_LINES_TILE 256
+#define NB_LINES_ROW_BLOCK 4096 /* elements of short rows per work item */
 #define NB_LINES_GRAIN 16384 /* elements before threads pay off */
 /* The longest line the CPU softmax reads strided or as float16 / bfloat16
  * (gathered into float32 buffers); longer ones are cast and copied first. */
 #define NB_LINES_GATHER_MAX (1 << 20)
 
 typedef struct nb_lines {
-    int64_t len, inner, ntiles, items;
+    int64_t len, inner, outer;
+    int64_t rows;  /* inner == 1: rows per item */
+    int64_t tile;  /* inner > 1: inner positions per item */
+    int64_t ntiles, items;
 } nb_lines;
 
+/* Tiles of `tile` inner positions (inner > 1). */
+static inline void nb_lines_set_tile(nb_lines* l, int64_t tile) {
+    if (l->inner == 1) return;
+    l->tile = tile;
+    l->ntiles = (l->inner + tile - 1) / tile;
+    l->items = l->outer * l->ntiles;
+}
+
 static inline nb_lines nb_lines_along(const int64_t* shape, int32_t ndim, int32_t d) {
-    nb_lines l = {.len = 1, .inner = 1};
-    int64_t outer = 1;
+    nb_lines l = {.len = 1, .inner = 1, .outer = 1};
     for (int32_t i = 0; i < ndim; i++) {
-        if (i < d) outer *= shape[i];
+        if (i < d) l.outer *= shape[i];
         else if (i == d) l.len = shape[i];
         else l.inner *= shape[i];
     }
-    l.ntiles = (l.inner + NB_LINES_TILE - 1) / NB_LINES_TILE;
-    l.items = l.inner == 1 ? outer : outer * l.ntiles;
+    l.rows = l.len >= NB_LINES_ROW_BLOCK || l.len == 0 ? 1 : NB_LINES_ROW_BLOCK / l.len; /* len 0: nothing runs */
+    l.items = (l.outer + l.rows - 1) / l.rows;
+    nb_lines_set_tile(&l, NB_LINES_TILE);
     return l;
 }
 
@@ -44,12 +57,17 @@ static inline bool nb_lines_contiguous(const nb_bk_lines* p, const int64_t* stri
     return true;
 }
 
-/* The offset of item's first element and how many inner positions it covers. */
+/* The offset of item's first element and how many rows (inner == 1) or inner positions it covers. */
 static inline void nb_lines_item(const nb_lines* l, int64_t item, int64_t* off, int64_t* m) {
-    const int64_t outer = l->inner == 1 ? item : item / l->ntiles;
-    const int64_t j0 = l->inner == 1 ? 0 : (item % l->ntiles) * NB_LINES_TILE;
+    if (l->inner == 1) {
+        const int64_t r0 = item * l->rows;
+        *off = r0 * l->len;
+        *m = l->outer - r0 < l->rows ? l->outer - r0 : l->rows;
+        return;
+    }
+    const int64_t outer = item / l->ntiles, j0 = (item % l->ntiles) * l->tile;
     *off = outer * l->len * l->inner + j0;
-    *m = l->inner - j0 < NB_LINES_TILE ? l->inner - j0 : NB_LINES_TILE;
+    *m = l->inner - j0 < l->tile ? l->inner - j0 : l->tile;
 }
 
 /* fn(plan, item) for every item, across threads when there are numel >= NB_LINES_GRAIN elements. */

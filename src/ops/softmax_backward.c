@@ -92,9 +92,14 @@ static void run_item(const void* vp, int64_t item) {
     if (p->f64) {
         const double *g = (const double*)p->g + off, *y = (const double*)p->y + off;
         double* o = (double*)p->out + off;
-        for (int64_t j = 0; j < m; j++) line_f64(g + j, y + j, o + j, p->l.len, p->l.inner, p->logsm);
+        const int64_t step = p->l.inner == 1 ? p->l.len : 1; /* from one line to the next */
+        for (int64_t j = 0; j < m; j++)
+            line_f64(g + j * step, y + j * step, o + j * step, p->l.len, p->l.inner, p->logsm);
     } else if (p->l.inner == 1) {
-        row_f32((const float*)p->g + off, (const float*)p->y + off, (float*)p->out + off, p->l.len, p->logsm);
+        for (int64_t r = 0; r < m; r++) {
+            const int64_t o = off + r * p->l.len;
+            row_f32((const float*)p->g + o, (const float*)p->y + o, (float*)p->out + o, p->l.len, p->logsm);
+        }
     } else {
         cols_f32((const float*)p->g + off, (const float*)p->y + off, (float*)p->out + off, p->l.len, p->l.inner, m,
                  p->logsm);
