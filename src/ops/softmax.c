@@ -332,8 +332,9 @@ static void rows_run(const void* x, int64_t xp, void* o, int64_t op, float* e, i
 /* ---- tiles (inner > 1) ----
  * m <= TILE columns `inner` elements apart between rows, in float: a column's
  * max, its sum of exps in float row by row, then the factor (logs in double,
- * rounded once). A half type's tile is widened into e first (m floats a row),
- * its exps kept there; float32's exps go to o. */
+ * rounded once). A half type's tile is widened into the buffer e first, m
+ * floats a row, and its exps kept there; float32 reads x and keeps the exps in
+ * o. */
 NB_INLINE void cols_k(const void* xin, void* o, float* e, int64_t len, int64_t inner, int64_t m, bool logsm,
                       int32_t t) {
     const float* x = xin;
@@ -466,18 +467,25 @@ typedef struct {
     bool logsm;
 } line_plan;
 
+#define TILE_MIN_ITEMS 8 /* tiles narrow down to 64 columns to make this many items for threads */
+
 /* The lines of a contiguous input and the floats of buffer an item needs: a
- * half type's row longer than 16, or its tile of up to TILE columns over the
- * line (narrower for lines longer than 4096: at most NB_LINES_GATHER_MAX
- * floats when they fit). */
+ * half type's row longer than 16, or a tile of up to TILE columns over the
+ * line (a half type's narrower for lines longer than 4096: at most
+ * NB_LINES_GATHER_MAX floats when they fit). */
 static nb_lines plan_lines(const int64_t* shape, int32_t ndim, int32_t d, int32_t dtype, int64_t* floats) {
     nb_lines l = nb_lines_along(shape, ndim, d);
+    const bool half = dtype == NB_F16 || dtype == NB_BF16;
     *floats = 0;
-    if (dtype != NB_F16 && dtype != NB_BF16) return l;
-    int64_t tile = NB_LINES_GATHER_MAX / (l.len > 0 ? l.len : 1) / 16 * 16;
+    if (l.inner == 1 || l.len == 0) { /* nothing runs for len 0 */
+        *floats = half && l.len > 16 ? l.len : 0;
+        return l;
+    }
+    int64_t tile = half ? NB_LINES_GATHER_MAX / l.len / 16 * 16 : TILE;
     tile = tile < 16 ? 16 : tile > TILE ? TILE : tile;
+    while (tile > 64 && l.outer * ((l.inner + tile - 1) / tile) < TILE_MIN_ITEMS) tile = (tile / 2 + 15) / 16 * 16;
     nb_lines_set_tile(&l, tile);
-    *floats = l.inner > 1 ? l.len * (l.inner < tile ? l.inner : tile) : l.len > 16 ? l.len : 0;
+    if (half) *floats = l.len * (l.inner < tile ? l.inner : tile);
     return l;
 }
 
