@@ -105,6 +105,16 @@ NB_INLINE void st_tail(void* p, const nb_v16f* v, int64_t n, int32_t t) {
  * sequential sum). NaN lanes never win the max (a NaN row is caught by x - max). */
 
 #define VMAX(a, b) nb_sel16f((b) > (a), (b), (a))
+
+/* The doubles of *v's lower and upper 8 lanes, added (nb_widen_sum's value):
+ * converted as one 16-double vector, which GCC does in two 512-bit converts
+ * (an 8-lane convert takes it four 128-bit ones and two inserts). */
+typedef double v16d __attribute__((vector_size(128)));
+NB_INLINE nb_v8d widen_sum(const nb_v16f* v) {
+    const v16d d = __builtin_convertvector(*v, v16d);
+    return __builtin_shufflevector(d, d, 0, 1, 2, 3, 4, 5, 6, 7) +
+           __builtin_shufflevector(d, d, 8, 9, 10, 11, 12, 13, 14, 15);
+}
 #define UNROLL _Pragma("GCC unroll 16") /* the group's loops: registers, not arrays in memory */
 
 /* The largest lane of *v. */
@@ -118,7 +128,7 @@ NB_INLINE float hmax16(const nb_v16f* v) {
 
 /* The sum of *v's lanes in double. */
 NB_INLINE double hsum16(const nb_v16f* v) {
-    nb_v8d w = nb_widen_sum(v);
+    nb_v8d w = widen_sum(v);
     w += __builtin_shufflevector(w, w, 4, 5, 6, 7, 0, 1, 2, 3);
     w += __builtin_shufflevector(w, w, 2, 3, 0, 1, 6, 7, 4, 5);
     return w[0] + w[1];
@@ -220,7 +230,7 @@ NB_INLINE void short_group(const void* x, int64_t xp, void* o, int64_t op, int32
             const int r = 2 * i + k;
             v[r] -= mx[r];
             const nb_v16f e = nb_vexp16(&v[r]);
-            w[k] = nb_widen_sum(&e);
+            w[k] = widen_sum(&e);
             if (!logsm) v[r] = e; /* kept: x - max for log_softmax, the exp for softmax */
         }
         p[i] = tsum_pair(&w[0], &w[1]);
