@@ -297,9 +297,9 @@ NB_INLINE void long_row(const float* x, void* o, float* e, int32_t t, int64_t n,
 NB_INLINE void rows_k(const void* x, int64_t xp, void* o, int64_t op, float* e, int64_t len, int64_t rows,
                       bool logsm, int32_t t) {
     int64_t r = 0;
-#define GROUPS(n, logsm)                                                                                  \
+#define GROUPS(N, LOG)                                                                                    \
     for (; r + 16 <= rows; r += 16)                                                                       \
-    short_group(at(x, r * xp, t), xp, at_w(o, r * op, t), op, t, n, (rows - 1 - r) * xp + len, logsm)
+    short_group(at(x, r * xp, t), xp, at_w(o, r * op, t), op, t, N, (rows - 1 - r) * xp + len, LOG)
     /* constants where they pay: the common short row of 16 as one vector, the op */
     if (len == 16 && logsm) GROUPS(16, true);
     else if (len == 16) GROUPS(16, false);
