@@ -480,7 +480,7 @@ static void line_f64(const double* x, double* o, int64_t n, int64_t s, bool logs
 typedef void (*buffered_fn)(const void* plan, int64_t item, float* buf);
 
 /* fn(plan, item, buf) for every item, buf `per` floats of the running thread's
- * own (threads and their order of items as nb_lines_run). */
+ * own (threads and their runs of items as nb_lines_run). */
 static nb_status run_buffered(int64_t numel, int64_t items, size_t per, buffered_fn fn, const void* plan,
                               const char* name) {
     int nthreads = 1;
@@ -497,8 +497,8 @@ static nb_status run_buffered(int64_t numel, int64_t items, size_t per, buffered
 #pragma omp parallel num_threads(nthreads)
         {
             float* buf = bufs + per * (size_t)omp_get_thread_num();
-#pragma omp for schedule(dynamic, NB_GRAB(items))
-            for (int64_t it = 0; it < items; it++) fn(plan, nb_lines_spread(it, items, nthreads), buf);
+#pragma omp for schedule(static)
+            for (int64_t it = 0; it < items; it++) fn(plan, it, buf);
         }
     } else
 #endif
