@@ -56,7 +56,7 @@ def test_short_rows_of_every_length(dtype, op):
 @pytest.mark.parametrize("op", OPS)
 def test_long_rows_tiles_and_middle_dims(dtype, op):
     rng = np.random.default_rng(2)
-    cases = [((300, 257), 1), ((3, 4099), 1), ((70, 33), 0), ((5, 64, 300), 1), ((2, 40, 17), 1),
+    cases = [((300, 257), 1), ((3, 4099), 1), ((70, 33), 0), ((5, 64, 300), 1), ((2, 40, 17), 1), ((6, 40, 16), 1),
              ((4097, 20), 0), ((3, 5, 7, 2), 2), ((100, 3), 0), ((200, 300), 0)]  # the last: tiles narrowed for threads
     for shape, dim in cases:
         a = (rng.standard_normal(shape) * 5).astype(np.float32)
@@ -120,6 +120,7 @@ def test_half_results_are_the_rounded_float32_results(dtype, op):
     """float16 / bfloat16 are widened exactly and rounded once: bit-identical to float32 on the widened input."""
     rng = np.random.default_rng(5)
     cases = [((1000, 16), 1), ((300, 13), 1), ((300, 33), 1), ((64, 256), 1), ((3, 5000), 1), ((4, 64, 300), 1),
+             ((30, 64, 16), 1),
              ((300, 40), 0), ((200, 300), 0), ((5000, 20), 0), ((70000, 20), 0)]  # narrowed tiles, the cast path
     for shape, dim in cases:
         a = (rng.standard_normal(shape) * 5).astype(np.float32)
@@ -158,6 +159,7 @@ def test_results_do_not_depend_on_the_thread_count():
     inputs = [(nabla.from_numpy(arr(20000, 16)), 1), (nabla.from_numpy(arr(5000, 10)), 1),
               (nabla.from_numpy(arr(3000, 33)), 1), (nabla.from_numpy(arr(400, 256)), 1),
               (nabla.from_numpy(arr(64, 64, 256)), 1), (nabla.from_numpy(arr(4096, 64)), 0),
+              (nabla.from_numpy(arr(300, 64, 16)), 1),
               (nabla.from_numpy(arr(300, 1000)).t(), 1)]
     inputs += [(x.to(dt), d) for x, d in inputs for dt in (nabla.bfloat16, nabla.float16)]
     inputs += [(nabla.from_numpy(arr(5000, 40)).to(nabla.bfloat16), 0), (nabla.from_numpy(arr(200, 300)), 0)]

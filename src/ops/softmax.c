@@ -105,6 +105,16 @@ NB_INLINE void st_tail(void* p, const nb_v16f* v, int64_t n, int32_t t) {
  * sequential sum). NaN lanes never win the max (a NaN row is caught by x - max). */
 
 #define VMAX(a, b) nb_sel16f((b) > (a), (b), (a))
+
+/* The doubles of *v's lower and upper 8 lanes, added (nb_widen_sum's value):
+ * converted as one 16-double vector, which GCC does in two 512-bit converts
+ * (an 8-lane convert takes it four 128-bit ones and two inserts). */
+typedef double v16d __attribute__((vector_size(128)));
+NB_INLINE nb_v8d widen_sum(const nb_v16f* v) {
+    const v16d d = __builtin_convertvector(*v, v16d);
+    return __builtin_shufflevector(d, d, 0, 1, 2, 3, 4, 5, 6, 7) +
+           __builtin_shufflevector(d, d, 8, 9, 10, 11, 12, 13, 14, 15);
+}
 #define UNROLL _Pragma("GCC unroll 16") /* the group's loops: registers, not arrays in memory */
 
 /* The largest lane of *v. */
@@ -118,7 +128,7 @@ NB_INLINE float hmax16(const nb_v16f* v) {
 
 /* The sum of *v's lanes in double. */
 NB_INLINE double hsum16(const nb_v16f* v) {
-    nb_v8d w = nb_widen_sum(v);
+    nb_v8d w = widen_sum(v);
     w += __builtin_shufflevector(w, w, 4, 5, 6, 7, 0, 1, 2, 3);
     w += __builtin_shufflevector(w, w, 2, 3, 0, 1, 6, 7, 4, 5);
     return w[0] + w[1];
@@ -220,7 +230,7 @@ NB_INLINE void short_group(const void* x, int64_t xp, void* o, int64_t op, int32
             const int r = 2 * i + k;
             v[r] -= mx[r];
             const nb_v16f e = nb_vexp16(&v[r]);
-            w[k] = nb_widen_sum(&e);
+            w[k] = widen_sum(&e);
             if (!logsm) v[r] = e; /* kept: x - max for log_softmax, the exp for softmax */
         }
         p[i] = tsum_pair(&w[0], &w[1]);
@@ -245,6 +255,12 @@ NB_INLINE void short_row(const void* x, void* o, int32_t t, int64_t n, bool logs
     else st_tail(o, &y, n, t);
 }
 
+/* Longer rows of log_softmax are done 8 at a time, so that their logs are one
+ * vlog8 (a half type's widened into a buffer of 8 rows when they are at most
+ * 4096 long, one at a time past that); softmax's one at a time, where the
+ * reciprocal's latency hides behind the next row. */
+NB_INLINE int64_t log_batch(int32_t t, int64_t len) { return t == NB_F32 || len <= 4096 ? 8 : 1; }
+
 /* n elements of dtype t widened into d. */
 NB_INLINE void widen(const void* x, float* d, int64_t n, int32_t t) {
     int64_t i = 0;
@@ -255,25 +271,31 @@ NB_INLINE void widen(const void* x, float* d, int64_t n, int32_t t) {
     for (; i < n; i++) d[i] = ld1(at(x, i, t), t);
 }
 
-/* A longer row, 16 lanes at a time, from floats (a half type's row widened
- * first: three passes of converting loads cost more); the exps kept in e (o
- * itself for float32). */
-NB_INLINE void long_row(const float* x, void* o, float* e, int32_t t, int64_t n, bool logsm) {
-    /* NaN if the row has one (reduce.h's run): the row is NaN either way */
-    const float mx = nb_max_run_f32(x, n, sizeof(float), -INFINITY);
+/* A longer row from floats (a half type's row widened first: three passes of
+ * converting loads cost more), 16 lanes at a time: its max (NaN if the row
+ * has one, reduce.h's run: the row is NaN either way) and its sum of exps,
+ * the exps kept in e (o itself for float32). */
+NB_INLINE double long_sum(const float* x, float* e, int64_t n, float* mx, bool logsm) {
+    const float m = *mx = nb_max_run_f32(x, n, sizeof(float), -INFINITY);
     nb_v16f sv = {0};
     int64_t i;
     for (i = 0; i + 16 <= n; i += 16) {
-        const nb_v16f d = nb_ld16f(x + i) - mx, ex = nb_vexp16(&d);
+        const nb_v16f d = nb_ld16f(x + i) - m, ex = nb_vexp16(&d);
         sv += ex;
         if (!logsm) nb_st16f(e + i, ex);
     }
     if (i < n) {
-        const nb_v16f d = nb_ld16f_tail(x + i, n - i, -INFINITY) - mx, ex = nb_vexp16(&d);
+        const nb_v16f d = nb_ld16f_tail(x + i, n - i, -INFINITY) - m, ex = nb_vexp16(&d);
         sv += ex;
         if (!logsm) st_tail(e + i, &ex, n - i, NB_F32);
     }
-    const float f = factor(hsum16(&sv), logsm);
+    return hsum16(&sv);
+}
+
+/* The longer row's last pass, f its factor. */
+NB_INLINE void long_finish(const float* x, const float* e, void* o, int32_t t, int64_t n, float mx, float f,
+                           bool logsm) {
+    int64_t i;
     for (i = 0; i + 16 <= n; i += 16) {
         const nb_v16f y = logsm ? (nb_ld16f(x + i) - mx) - f : nb_ld16f(e + i) * f;
         st16(at_w(o, i, t), &y, t);
@@ -284,30 +306,53 @@ NB_INLINE void long_row(const float* x, void* o, float* e, int32_t t, int64_t n,
     }
 }
 
+/* A longer row of dtype t (e: a row of buffer for a half type). */
+NB_INLINE void long_row(const void* x, void* o, float* e, int64_t len, bool logsm, int32_t t) {
+    const float* xf = t == NB_F32 ? x : e;
+    float* ef = t == NB_F32 ? o : e;
+    float mx;
+    if (t != NB_F32) widen(x, e, len, t);
+    const double sum = long_sum(xf, ef, len, &mx, logsm);
+    long_finish(xf, ef, o, t, len, mx, factor(sum, logsm), logsm);
+}
+
+/* Up to log_batch longer rows of log_softmax, their logs at once; returns how many. */
+NB_INLINE int64_t long_log_rows(const void* x, int64_t xp, void* o, int64_t op, float* e, int64_t len,
+                                int64_t rows, int32_t t) {
+    const int64_t b = rows < log_batch(t, len) ? rows : log_batch(t, len);
+    float mx[8];
+    nb_v8d sum = (nb_v8d){0} + 1.0; /* lanes past b: log 1 */
+    for (int64_t k = 0; k < b; k++) {
+        const float* xr = t == NB_F32 ? at(x, k * xp, t) : e + k * len;
+        if (t != NB_F32) widen(at(x, k * xp, t), e + k * len, len, t);
+        sum[k] = long_sum(xr, NULL, len, &mx[k], true);
+    }
+    const nb_v8f f = factors8(&sum, true);
+    for (int64_t k = 0; k < b; k++) {
+        const float* xr = t == NB_F32 ? at(x, k * xp, t) : e + k * len;
+        long_finish(xr, NULL, at_w(o, k * op, t), t, len, mx[k], f[k], true);
+    }
+    return b;
+}
+
 NB_INLINE void rows_k(const void* x, int64_t xp, void* o, int64_t op, float* e, int64_t len, int64_t rows,
                       bool logsm, int32_t t) {
     int64_t r = 0;
-#define GROUPS(n, logsm)                                                                                  \
+#define GROUPS(N, LOG)                                                                                    \
     for (; r + 16 <= rows; r += 16)                                                                       \
-    short_group(at(x, r * xp, t), xp, at_w(o, r * op, t), op, t, n, (rows - 1 - r) * xp + len, logsm)
+    short_group(at(x, r * xp, t), xp, at_w(o, r * op, t), op, t, N, (rows - 1 - r) * xp + len, LOG)
     /* constants where they pay: the common short row of 16 as one vector, the op */
     if (len == 16 && logsm) GROUPS(16, true);
     else if (len == 16) GROUPS(16, false);
     else if (len < 16 && logsm) GROUPS(len, true);
     else if (len < 16) GROUPS(len, false);
 #undef GROUPS
-    for (; r < rows; r++) {
-        const void* xr = at(x, r * xp, t);
-        void* orow = at_w(o, r * op, t);
-        if (len <= 16) {
-            short_row(xr, orow, t, len, logsm);
-        } else if (t == NB_F32) {
-            long_row(xr, orow, orow, t, len, logsm);
-        } else {
-            widen(xr, e, len, t);
-            long_row(e, orow, e, t, len, logsm);
-        }
-    }
+    if (len <= 16)
+        for (; r < rows; r++) short_row(at(x, r * xp, t), at_w(o, r * op, t), t, len, logsm);
+    else if (logsm)
+        while (r < rows) r += long_log_rows(at(x, r * xp, t), xp, at_w(o, r * op, t), op, e, len, rows - r, t);
+    else
+        for (; r < rows; r++) long_row(at(x, r * xp, t), at_w(o, r * op, t), e, len, false, t);
 }
 
 /* An instance of a kernel per dtype, each its own function (one big function would spill the exp's constants). */
@@ -321,7 +366,7 @@ PER_DTYPE(rows_k, rows,
           o, op, e, len, rows, logsm)
 
 /* `rows` rows of len elements of dtype t (rows xp / op elements apart in x / o;
- * e: the half types' buffer, len floats for rows longer than 16). */
+ * e: the half types' buffer, log_batch rows of len floats for rows longer than 16). */
 static void rows_run(const void* x, int64_t xp, void* o, int64_t op, float* e, int32_t t, int64_t len, int64_t rows,
                      bool logsm) {
     if (t == NB_F32) rows_f32(x, xp, o, op, e, len, rows, logsm);
@@ -397,7 +442,13 @@ NB_INLINE void cols_k(const void* xin, void* o, float* e, int64_t len, int64_t i
     }
 }
 
-PER_DTYPE(cols_k, cols, (const void* x, void* o, float* e, int64_t len, int64_t inner, int64_t m, bool logsm),
+/* cols_k with m a constant for the common narrow tile of 16 (a dim of 16 after the line's): loops of one vector. */
+NB_INLINE void cols_m(const void* x, void* o, float* e, int64_t len, int64_t inner, int64_t m, bool logsm, int32_t t) {
+    if (m == 16) cols_k(x, o, e, len, inner, 16, logsm, t);
+    else cols_k(x, o, e, len, inner, m, logsm, t);
+}
+
+PER_DTYPE(cols_m, cols, (const void* x, void* o, float* e, int64_t len, int64_t inner, int64_t m, bool logsm),
           x, o, e, len, inner, m, logsm)
 
 /* A tile of dtype t; e: the half types' buffer (len x m floats). */
@@ -429,7 +480,7 @@ static void line_f64(const double* x, double* o, int64_t n, int64_t s, bool logs
 typedef void (*buffered_fn)(const void* plan, int64_t item, float* buf);
 
 /* fn(plan, item, buf) for every item, buf `per` floats of the running thread's
- * own (threads as nb_lines_run). */
+ * own (threads and their runs of items as nb_lines_run). */
 static nb_status run_buffered(int64_t numel, int64_t items, size_t per, buffered_fn fn, const void* plan,
                               const char* name) {
     int nthreads = 1;
@@ -446,7 +497,7 @@ static nb_status run_buffered(int64_t numel, int64_t items, size_t per, buffered
 #pragma omp parallel num_threads(nthreads)
         {
             float* buf = bufs + per * (size_t)omp_get_thread_num();
-#pragma omp for schedule(dynamic, NB_GRAB(items))
+#pragma omp for schedule(static)
             for (int64_t it = 0; it < items; it++) fn(plan, it, buf);
         }
     } else
@@ -478,7 +529,7 @@ static nb_lines plan_lines(const int64_t* shape, int32_t ndim, int32_t d, int32_
     const bool half = dtype == NB_F16 || dtype == NB_BF16;
     *floats = 0;
     if (l.inner == 1 || l.len == 0) { /* nothing runs for len 0 */
-        *floats = half && l.len > 16 ? l.len : 0;
+        *floats = half && l.len > 16 ? l.len * log_batch(dtype, l.len) : 0;
         return l;
     }
     int64_t tile = half ? NB_LINES_GATHER_MAX / l.len / 16 * 16 : TILE;
