@@ -36,9 +36,6 @@
 #define NB_SIMD
 #endif
 #define NB_INLINE static inline __attribute__((always_inline))
-/* OpenMP work is handed out in grabs of about 1/64 of the items: a thread that
- * is descheduled (a busy machine) holds up little, and grabs stay cheap. */
-#define NB_GRAB(items) ((items) >= 128 ? (int)((items) / 64) : 1)
 
 /* Fixed-width vectors (unaligned loads go through memcpy). Helpers take
  * vectors by pointer or are macros: a 64-byte vector parameter makes GCC print

@@ -402,7 +402,7 @@ static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const 
             return nb_error(NB_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes of partial results", op, bytes);
         if (use_threads(work, items)) {
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
+#pragma omp parallel for schedule(static)
 #endif
             for (int64_t it = 0; it < items; it++) run_chunk(&p, it, partials);
         } else {
@@ -414,7 +414,7 @@ static nb_status red_exec(const nb_bk_reduce* pl, const nb_red_kernel* k, const 
     }
     if (use_threads(work, p.ntasks)) {
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, NB_GRAB(p.ntasks))
+#pragma omp parallel for schedule(static)
 #endif
         for (int64_t t = 0; t < p.ntasks; t++) run_task(&p, t);
     } else {

@@ -97,7 +97,7 @@ nb_status nb_cpu_scan_lines(const nb_bk_lines* pl) {
     scan_fn fn = scan_k[in];
 #ifdef _OPENMP
     if (p.outer * p.len * p.inner >= GRAIN && items > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-#pragma omp parallel for schedule(dynamic, NB_GRAB(items))
+#pragma omp parallel for schedule(static)
         for (int64_t it = 0; it < items; it++) fn(&p, it);
         return NB_OK;
     }
