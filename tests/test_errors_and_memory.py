@@ -211,6 +211,29 @@ def test_peak_and_cache_controls():
     assert nabla.memory.stats()["cached_bytes"] == 0
 
 
+def test_a_full_cache_makes_room_by_returning_its_largest_blocks():
+    """The global free lists hold at most 512 MiB. A block freed past that returns the largest cached
+    blocks of other classes to the system, so that a tensor re-created in a loop keeps reusing its block
+    after a dead big tensor's block filled the cache (before: every iteration allocated from the system)."""
+    mib = 1 << 20
+    nabla.memory.empty_cache()
+    big = nabla.empty(400 * mib, dtype=nabla.uint8)  # a 448 MiB block
+    del big
+    s0 = nabla.memory.stats()
+    assert s0["cached_bytes"] >= 448 * mib
+    ptrs = set()
+    for _ in range(4):
+        t = nabla.empty(100 * mib, dtype=nabla.uint8)  # a 112 MiB block: 448 + 112 > 512
+        ptrs.add(t.data_ptr())
+        del t
+    s1 = nabla.memory.stats()
+    assert len(ptrs) == 1, "the 112 MiB block was not reused"
+    assert s1["system_free_count"] > s0["system_free_count"], "the 448 MiB block was not returned"
+    assert 112 * mib <= s1["cached_bytes"] < 448 * mib
+    nabla.memory.empty_cache()
+    assert nabla.memory.stats()["cached_bytes"] == 0
+
+
 def test_threads_create_view_and_drop_concurrently():
     errors = []
     n_threads, iters = 4, 1500

@@ -5,7 +5,10 @@
  * own cache (no lock, for blocks up to TLS_MAX_BLOCK), else a global list under
  * a per-class mutex. A steady loop that frees and re-creates same-sized tensors
  * therefore never reaches malloc, and small ones never take a lock. Global lists
- * hold at most GLOBAL_CACHE_LIMIT bytes; past that, blocks return to the system.
+ * hold at most GLOBAL_CACHE_LIMIT bytes; a block that would pass it makes room by
+ * returning the largest cached blocks of other classes to the system (blocks of
+ * big tensors long dead, most often), and goes back itself only when no other
+ * block is left to return.
  * Every block is 64-byte aligned (cache line, AVX-512).
  *
  * Handle objects (tensors, streams, events) are freed through a quarantine instead:
@@ -126,6 +129,36 @@ static void system_free(thread_cache* tc, free_block* b) {
     if (tc) bump(tc, ST_SYS_FREE, 1);
 }
 
+/* Returns one cached block of the largest class but `keep` to the system; false if there is none. */
+static bool evict_largest(thread_cache* tc, int keep) {
+    for (int k = NUM_CLASSES - 1; k >= 0; k--) {
+        if (k == keep) continue;
+        global_class* gc = &classes[k];
+        pthread_mutex_lock(&gc->lock);
+        free_block* b = gc->head;
+        if (b != NULL) gc->head = b->next;
+        pthread_mutex_unlock(&gc->lock);
+        if (b != NULL) {
+            atomic_fetch_sub_explicit(&global_cached_bytes, (int64_t)class_size(k), memory_order_relaxed);
+            system_free(tc, b);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Puts a free block of class c (size bytes) on its global list, making room under GLOBAL_CACHE_LIMIT. */
+static void global_cache(thread_cache* tc, int c, free_block* b, int64_t size) {
+    while (atomic_fetch_add_explicit(&global_cached_bytes, size, memory_order_relaxed) + size > GLOBAL_CACHE_LIMIT) {
+        atomic_fetch_sub_explicit(&global_cached_bytes, size, memory_order_relaxed);
+        if (size > GLOBAL_CACHE_LIMIT || !evict_largest(tc, c)) {
+            system_free(tc, b);
+            return;
+        }
+    }
+    global_push(c, b);
+}
+
 /* Moves a thread's cached blocks to the global lists (or the system). */
 static void flush(thread_cache* c) {
     for (int k = 0; k < TLS_CLASSES; k++) {
@@ -135,13 +168,7 @@ static void flush(thread_cache* c) {
             c->heads[k] = b->next;
             c->counts[k]--;
             bump(c, ST_TLS_CACHED, -size);
-            if (atomic_fetch_add_explicit(&global_cached_bytes, size, memory_order_relaxed) + size >
-                GLOBAL_CACHE_LIMIT) {
-                atomic_fetch_sub_explicit(&global_cached_bytes, size, memory_order_relaxed);
-                system_free(c, b);
-            } else {
-                global_push(k, b);
-            }
+            global_cache(c, k, b, size);
         }
     }
 }
@@ -225,13 +252,7 @@ void nb_cpu_free(void* ptr, size_t nbytes) {
             return;
         }
     }
-    if (atomic_fetch_add_explicit(&global_cached_bytes, (int64_t)rounded, memory_order_relaxed) +
-            (int64_t)rounded > GLOBAL_CACHE_LIMIT) {
-        atomic_fetch_sub_explicit(&global_cached_bytes, (int64_t)rounded, memory_order_relaxed);
-        system_free(tc, b);
-        return;
-    }
-    global_push(c, b);
+    global_cache(tc, c, b, (int64_t)rounded);
 }
 
 /* Hands a quarantined block to nb_cpu_free, which counts the free again. */
