@@ -308,7 +308,21 @@ NB_INLINE double prod_run_f32(const float* p, int64_t n, int64_t s, double v) {
     return v * r;
 }
 ROWS8(prod_rows_f32, float, prod_f32_vec, prod_run_f32, nb_hmul8d_x8, MUL, MUL)
-SCALAR_KERNEL_RC(prod_f32, float, double, 1.0, prod_run_f32, MUL, MUL, STORE_X, prod_rows_f32, NB_NO_COLS,
+/* Contiguous float32 columns on AVX-512 CPUs: kept in registers down the rows (the generic loop
+ * loads and stores each accumulator per row, and GCC widens its generic vectors 2 floats at a
+ * time), each column multiplied in row order as the generic loop, so the same bits. */
+NB_INLINE bool prod_cols_f32(double* a, int64_t m, const char* x, int64_t n, int64_t si, int64_t sj) {
+    if (sj != (int64_t)sizeof(float) || m < 4 || si % (int64_t)sizeof(float) || !nb_red_avx512()) return false;
+    const float* xf = (const float*)x;
+    const int64_t j = nb_prod_cols_f32_avx512(a, m, xf, n, si / (int64_t)sizeof(float));
+    for (int64_t k = j; k < m; k++) {
+        double v = a[k];
+        for (int64_t i = 0; i < n; i++) v *= (double)xf[i * (si / (int64_t)sizeof(float)) + k];
+        a[k] = v;
+    }
+    return true;
+}
+SCALAR_KERNEL_RC(prod_f32, float, double, 1.0, prod_run_f32, MUL, MUL, STORE_X, prod_rows_f32, prod_cols_f32,
                  NB_FINISH_RUN)
 SCALAR_KERNEL_RC(prod_f64, double, double, 1.0, prod_run_f64, MUL, MUL, STORE_X, NB_NO_COLS, NB_NO_COLS,
                  NB_FINISH_RUN)

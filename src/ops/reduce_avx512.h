@@ -76,14 +76,37 @@ NB_EXT512(nb_min_run_f64_avx512, double, 8, __m512d, __mmask8, _kor_mask8, _mm51
  * ((a0 a2)(a4 a6), (a1 a3)(a5 a7)); returns how many it read. */
 static inline int64_t nb_prod_lanes_f32_avx512(const float* p, int64_t n, double* lanes) {
     __m256d a[8];
-    for (int k = 0; k < 8; k++) a[k] = _mm256_set1_pd(1.0);
-    int64_t i = 0;
+    for (int k = 0; k < 8; k++) a[k] = _mm256_cvtps_pd(_mm_loadu_ps(p + 4 * k)); /* 1.0 * x: x, so the same bits */
+    int64_t i = 32;
     for (; i + 32 <= n; i += 32)
         for (int k = 0; k < 8; k++) a[k] = _mm256_mul_pd(a[k], _mm256_cvtps_pd(_mm_loadu_ps(p + i + 4 * k)));
     for (; i + 4 <= n; i += 4) a[0] = _mm256_mul_pd(a[0], _mm256_cvtps_pd(_mm_loadu_ps(p + i)));
     _mm256_storeu_pd(lanes, _mm256_mul_pd(_mm256_mul_pd(a[0], a[2]), _mm256_mul_pd(a[4], a[6])));
     _mm256_storeu_pd(lanes + 4, _mm256_mul_pd(_mm256_mul_pd(a[1], a[3]), _mm256_mul_pd(a[5], a[7])));
     return i;
+}
+
+/* Products down n rows of contiguous float32 columns (rows si floats apart) into
+ * a[0..m) double accumulators, m >= 4: strips of 64 columns kept in 16 registers
+ * of 4 doubles (256-bit widening, as above), then 4; each column multiplied in
+ * row order, as the portable loop. Returns how many columns it did. */
+static inline int64_t nb_prod_cols_f32_avx512(double* a, int64_t m, const float* x, int64_t n, int64_t si) {
+    int64_t j = 0;
+    for (; j + 64 <= m; j += 64) {
+        __m256d p[16];
+        for (int k = 0; k < 16; k++) p[k] = _mm256_loadu_pd(a + j + 4 * k);
+        for (int64_t i = 0; i < n; i++) {
+            const float* r = x + i * si + j;
+            for (int k = 0; k < 16; k++) p[k] = _mm256_mul_pd(p[k], _mm256_cvtps_pd(_mm_loadu_ps(r + 4 * k)));
+        }
+        for (int k = 0; k < 16; k++) _mm256_storeu_pd(a + j + 4 * k, p[k]);
+    }
+    for (; j + 4 <= m; j += 4) {
+        __m256d p = _mm256_loadu_pd(a + j);
+        for (int64_t i = 0; i < n; i++) p = _mm256_mul_pd(p, _mm256_cvtps_pd(_mm_loadu_ps(x + i * si + j)));
+        _mm256_storeu_pd(a + j, p);
+    }
+    return j;
 }
 
 /* float16 / bfloat16 sums read as they are: 16 values to floats in one or two instructions (GCC's
@@ -174,6 +197,7 @@ static inline bool nb_red_avx512(void) { return false; }
 #define nb_max_run_f64_avx512(p, n, v) (v)
 #define nb_min_run_f64_avx512(p, n, v) (v)
 #define nb_prod_lanes_f32_avx512(p, n, lanes) ((int64_t)0)
+#define nb_prod_cols_f32_avx512(a, m, x, n, si) ((int64_t)0)
 #define nb_sum_lanes_f32_avx512(p, n, lanes) ((int64_t)0)
 #define nb_sum_lanes_bf16_avx512(p, n, lanes) ((int64_t)0)
 #define nb_sum_lanes_f16_avx512(p, n, lanes) ((int64_t)0)
