@@ -188,3 +188,31 @@ def test_column_products_equal_the_portable_loop_bit_for_bit():
     a[3, 1], a[4, 2], a[:, -1], a[150, -1] = np.nan, 0.0, 3.0, 0.0
     want = np.prod(a.astype(np.float64), axis=0).astype(np.float32)
     np.testing.assert_allclose(nabla.from_numpy(a).prod(0).numpy(), want, rtol=1e-6, equal_nan=True)
+
+
+def _sum16_columns_in_order(a):
+    """SUM_COLS's arithmetic for a [n, 16] float32 block: rows added four at a time pairwise in float32,
+    each group's sum added in float64, leftover rows added one at a time."""
+    acc = np.zeros(a.shape[1], np.float64)
+    n = len(a) - len(a) % 4
+    for i in range(0, n, 4):
+        acc += ((a[i] + a[i + 1]) + (a[i + 2] + a[i + 3])).astype(np.float64)
+    for i in range(n, len(a)):
+        acc += a[i].astype(np.float64)
+    return acc
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 8, 63, 64, 65, 1000])
+def test_sums_over_a_dim_followed_by_16_have_the_portable_bits(n):
+    """A reduced dim followed by a dim of 16 ([n, 16] along 0, [k, n, 16] along 1) sums its 16 columns
+    in registers: exactly the portable loop's order (float32 groups of four rows, then double), so the
+    float64 emulation of that order gives the same bits; mean divides that sum once."""
+    rng = np.random.default_rng(n)
+    a = (rng.standard_normal((3, n, 16)) * 100).astype(np.float32)
+    a[0, 0, 3] = 1e30  # cancellation: order matters
+    a[0, -1, 3] = -1e30
+    want = np.stack([_sum16_columns_in_order(a[k]) for k in range(3)])
+    got = nabla.from_numpy(a).sum(1).numpy()
+    np.testing.assert_array_equal(got, want.astype(np.float32))
+    np.testing.assert_array_equal(nabla.from_numpy(a[1]).sum(0).numpy(), want[1].astype(np.float32))
+    np.testing.assert_array_equal(nabla.from_numpy(a).mean(1).numpy(), (want / n).astype(np.float32))

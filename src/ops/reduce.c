@@ -179,6 +179,24 @@ NB_INLINE double sum_f64_run(const double* p, int64_t n, int64_t s, double v) {
 SUM_COLS_SMALL(sum_cols_small_f32, float, nb_v16f, 16, nb_ld16f, FLUSH_F32, NB_AS_IS)
 SUM_COLS_SMALL(sum_cols_small_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64, NB_AS_IS)
 
+/* 16 contiguous float32 columns down n rows (rows s floats apart): SUM_COLS's arithmetic, in the
+ * same order, with the 16 double sums held in two registers instead of memory. */
+NB_INLINE void sum_cols16_f32(double* a, const float* x, int64_t n, int64_t s) {
+    nb_v8d lo = nb_ld8d(a), hi = nb_ld8d(a + 8);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const float* r = x + i * s;
+        const nb_v16f g = (nb_ld16f(r) + nb_ld16f(r + s)) + (nb_ld16f(r + 2 * s) + nb_ld16f(r + 3 * s));
+        lo += nb_widen_lo(&g), hi += nb_widen_hi(&g);
+    }
+    for (; i < n; i++) {
+        const nb_v16f g = nb_ld16f(x + i * s);
+        lo += nb_widen_lo(&g), hi += nb_widen_hi(&g);
+    }
+    memcpy(a, &lo, sizeof lo);
+    memcpy(a + 8, &hi, sizeof hi);
+}
+
 /* Contiguous columns (m >= 16): rows are added four at a time, pairwise in the
  * input type, and the group sums accumulate in double (float32: one widening
  * per four elements instead of one per element). */
@@ -187,6 +205,10 @@ SUM_COLS_SMALL(sum_cols_small_f64, double, nb_v8d, 8, nb_ld8d, FLUSH_F64, NB_AS_
         if (SMALL(a, m, x, n, si, sj)) return true;                                                    \
         if (sj != (int64_t)sizeof(T) || m < 16) return false;                                          \
         int64_t i = 0;                                                                                 \
+        if (m == 16 && sizeof(T) == 4) { /* a dim of 16 after the reduced one: kept in registers */   \
+            sum_cols16_f32(a, (const float*)(const void*)x, n, si / (int64_t)sizeof(T));               \
+            return true;                                                                               \
+        }                                                                                              \
         for (; i + 4 <= n; i += 4) {                                                                   \
             const T* r0 = (const T*)(x + i * si);                                                      \
             const T* r1 = (const T*)(x + (i + 1) * si);                                                \
