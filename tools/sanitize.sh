@@ -3,7 +3,8 @@
 #
 #   tools/sanitize.sh [BUILD_DIR]        (default build-sanitize/, ignored by git)
 #
-# Configures a separate meson build (-Db_sanitize=address,undefined, -O1, no CUDA),
+# Configures a separate meson build (-Db_sanitize=address,undefined, -O1, no CUDA;
+# hot loops cloned for AVX-512 and baseline only: NB_SANITIZER_CLONES in internal.h),
 # builds libnabla only, then builds against it and runs: the C tests (tests/c),
 # the C and C++ examples (bindings/c_examples), the ABI fuzzer's CI seeds (tests/fuzz) and
 # the conformance C runner on every case. Leaks are errors. Exits non-zero on any
@@ -23,7 +24,7 @@ start=$SECONDS
 
 if [ ! -f "$BUILD/build.ninja" ]; then
   meson setup "$BUILD" -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled \
-    -Dbuildtype=plain -Doptimization=1 -Ddebug=true -Dc_args=-fno-omit-frame-pointer >"$BUILD.setup.log" 2>&1 ||
+    -Dbuildtype=plain -Doptimization=1 -Ddebug=true -Dc_args='-fno-omit-frame-pointer -DNB_SANITIZER_CLONES' >"$BUILD.setup.log" 2>&1 ||
     { cat "$BUILD.setup.log"; exit 1; }
 fi
 ninja -C "$BUILD" libnabla.so | tail -1

@@ -98,7 +98,7 @@ static inline int64_t float_to_int(double v) {
  * on glibc x86-64, elsewhere the baseline build. */
 #if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__GNUC__) && \
     !defined(__clang__) && __GNUC__ >= 11 && !defined(NB_NO_TARGET_CLONES)
-#define CVT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CVT_CLONES __attribute__((target_clones(NB_CLONE_TARGETS)))
 #else
 #define CVT_CLONES
 #endif

@@ -16,7 +16,7 @@
 
 /* Hot loops get AVX2 and AVX-512 clones chosen at load time (the build targets baseline x86-64). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define NN_CLONES __attribute__((target_clones(NB_CLONE_TARGETS)))
 #else
 #define NN_CLONES
 #endif

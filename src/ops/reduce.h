@@ -31,7 +31,7 @@
  * an ifunc): GCC >= 11 on glibc x86-64 only; elsewhere the baseline build. */
 #if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__GNUC__) && \
     !defined(__clang__) && __GNUC__ >= 11 && !defined(NB_NO_TARGET_CLONES)
-#define NB_SIMD __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define NB_SIMD __attribute__((target_clones(NB_CLONE_TARGETS)))
 #else
 #define NB_SIMD
 #endif
