@@ -23,8 +23,10 @@ def _iterations(progress: bool) -> list:
 
 def test_a_bucket_completes_before_backward_ends():
     done = _iterations(progress=True)
-    # on a loaded machine a rank can fall behind in an iteration; most iterations overlap
-    assert sum(done) >= len(done) // 2, done
+    # Overlap happens: a bucket completed during backward in some iteration (without the progress thread,
+    # in none: the test below). How many iterations overlap is a matter of speed and of the machine's load
+    # (8 of 8 on a quiet 2-core machine, 3-6 of 8 beside another busy process), so it is not asserted.
+    assert any(done), done
 
 
 def test_without_the_progress_thread_nothing_completes_during_backward():
