@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from capability_runs import arrays_per_level
 
 import nabla
 
@@ -177,3 +178,28 @@ def test_results_do_not_depend_on_the_thread_count():
         nabla.set_num_threads(old)
     for w, g in zip(want, got):
         np.testing.assert_array_equal(_bits(g), _bits(w))
+
+
+_SHORT_ROWS = """
+import sys
+import numpy as np
+import nabla
+rng = np.random.default_rng(8)
+out = []
+for n in (1, 5, 15, 16):
+    a = (rng.standard_normal((53, n)) * 5).astype(np.float32)
+    a[7, 0], a[20, :] = np.nan, -np.inf
+    for dtype in (nabla.float32, nabla.bfloat16, nabla.float16):
+        x = nabla.from_numpy(a).to(dtype)
+        for fn in (nabla.softmax, nabla.log_softmax):
+            out.append(fn(x, 1).to(nabla.float32).numpy())
+np.savez(sys.argv[1], *out)
+"""
+
+
+def test_short_rows_have_the_same_bits_at_every_instruction_set_level():
+    """Groups of 16 short rows (AVX-512 only) and short rows done one at a time (the other levels)."""
+    res = arrays_per_level(_SHORT_ROWS)
+    for level in ("avx2", "default"):
+        for g, w in zip(res[level], res["avx512"]):
+            np.testing.assert_array_equal(g.view(np.uint32), w.view(np.uint32))

@@ -335,8 +335,15 @@ NB_INLINE int64_t long_log_rows(const void* x, int64_t xp, void* o, int64_t op, 
     return b;
 }
 
-NB_INLINE void rows_k(const void* x, int64_t xp, void* o, int64_t op, float* e, int64_t len, int64_t rows,
-                      bool logsm, int32_t t) {
+/* Groups of 16 short rows (len <= 16) take the transposing trees above, and
+ * are compiled for AVX-512 only: lowered to narrower vectors, 16 unrolled rows
+ * are code the size of the rest of this file, each clone taking minutes to
+ * compile. Elsewhere short rows run one at a time; as the group's trees and a
+ * lone row's reductions add in the same order, the results are the same bits.
+ * Returns the rows done (a multiple of 16). */
+#if NB_RED_HAVE_AVX512
+NB_INLINE int64_t groups_k(const void* x, int64_t xp, void* o, int64_t op, int64_t len, int64_t rows, bool logsm,
+                           int32_t t) {
     int64_t r = 0;
 #define GROUPS(N, LOG)                                                                                    \
     for (; r + 16 <= rows; r += 16)                                                                       \
@@ -344,15 +351,47 @@ NB_INLINE void rows_k(const void* x, int64_t xp, void* o, int64_t op, float* e, 
     /* constants where they pay: the common short row of 16 as one vector, the op */
     if (len == 16 && logsm) GROUPS(16, true);
     else if (len == 16) GROUPS(16, false);
-    else if (len < 16 && logsm) GROUPS(len, true);
-    else if (len < 16) GROUPS(len, false);
+    else if (logsm) GROUPS(len, true);
+    else GROUPS(len, false);
 #undef GROUPS
-    if (len <= 16)
+    return r;
+}
+
+#define GROUPS_PER_DTYPE(T)                                                                                \
+    __attribute__((target("arch=x86-64-v4"))) static int64_t groups_##T(                                  \
+        const void* x, int64_t xp, void* o, int64_t op, int64_t len, int64_t rows, bool logsm) {          \
+        return groups_k(x, xp, o, op, len, rows, logsm, NB_##T);                                           \
+    }
+GROUPS_PER_DTYPE(F32)
+GROUPS_PER_DTYPE(BF16)
+GROUPS_PER_DTYPE(F16)
+#undef GROUPS_PER_DTYPE
+
+static int64_t short_groups(const void* x, int64_t xp, void* o, int64_t op, int32_t t, int64_t len, int64_t rows,
+                            bool logsm) {
+    if (rows < 16 || !nb_red_avx512()) return 0;
+    if (t == NB_F32) return groups_F32(x, xp, o, op, len, rows, logsm);
+    return t == NB_BF16 ? groups_BF16(x, xp, o, op, len, rows, logsm) : groups_F16(x, xp, o, op, len, rows, logsm);
+}
+#else
+static int64_t short_groups(const void* x, int64_t xp, void* o, int64_t op, int32_t t, int64_t len, int64_t rows,
+                            bool logsm) {
+    (void)x, (void)xp, (void)o, (void)op, (void)t, (void)len, (void)rows, (void)logsm;
+    return 0;
+}
+#endif
+
+NB_INLINE void rows_k(const void* x, int64_t xp, void* o, int64_t op, float* e, int64_t len, int64_t rows,
+                      bool logsm, int32_t t) {
+    int64_t r = 0;
+    if (len <= 16) {
+        r = short_groups(x, xp, o, op, t, len, rows, logsm);
         for (; r < rows; r++) short_row(at(x, r * xp, t), at_w(o, r * op, t), t, len, logsm);
-    else if (logsm)
+    } else if (logsm) {
         while (r < rows) r += long_log_rows(at(x, r * xp, t), xp, at_w(o, r * op, t), op, e, len, rows - r, t);
-    else
+    } else {
         for (; r < rows; r++) long_row(at(x, r * xp, t), at_w(o, r * op, t), e, len, false, t);
+    }
 }
 
 /* An instance of a kernel per dtype, each its own function (one big function would spill the exp's constants). */
