@@ -342,36 +342,37 @@ NB_INLINE int64_t long_log_rows(const void* x, int64_t xp, void* o, int64_t op, 
  * lone row's reductions add in the same order, the results are the same bits.
  * Returns the rows done (a multiple of 16). */
 #if NB_RED_HAVE_AVX512
-NB_INLINE int64_t groups_k(const void* x, int64_t xp, void* o, int64_t op, int64_t len, int64_t rows, bool logsm,
-                           int32_t t) {
-    int64_t r = 0;
-#define GROUPS(N, LOG)                                                                                    \
-    for (; r + 16 <= rows; r += 16)                                                                       \
-    short_group(at(x, r * xp, t), xp, at_w(o, r * op, t), op, t, N, (rows - 1 - r) * xp + len, LOG)
-    /* constants where they pay: the common short row of 16 as one vector, the op */
-    if (len == 16 && logsm) GROUPS(16, true);
-    else if (len == 16) GROUPS(16, false);
-    else if (logsm) GROUPS(len, true);
-    else GROUPS(len, false);
-#undef GROUPS
-    return r;
-}
-
+/* One function per dtype, row length (16, or any shorter) and op: each its own registers. */
+#define GROUPS(T, NAME, N, LOG)                                                                            \
+    __attribute__((target("arch=x86-64-v4"))) static int64_t NAME(const void* x, int64_t xp, void* o,     \
+                                                                  int64_t op, int64_t len, int64_t rows) { \
+        int64_t r = 0;                                                                                    \
+        for (; r + 16 <= rows; r += 16)                                                                   \
+            short_group(at(x, r * xp, T), xp, at_w(o, r * op, T), op, T, N, (rows - 1 - r) * xp + len, LOG); \
+        return r;                                                                                         \
+    }
 #define GROUPS_PER_DTYPE(T)                                                                                \
-    __attribute__((target("arch=x86-64-v4"))) static int64_t groups_##T(                                  \
-        const void* x, int64_t xp, void* o, int64_t op, int64_t len, int64_t rows, bool logsm) {          \
-        return groups_k(x, xp, o, op, len, rows, logsm, NB_##T);                                           \
+    GROUPS(NB_##T, groups16_##T, 16, false)                                                               \
+    GROUPS(NB_##T, log_groups16_##T, 16, true)                                                            \
+    GROUPS(NB_##T, groups_##T, len, false)                                                                \
+    GROUPS(NB_##T, log_groups_##T, len, true)                                                             \
+    static int64_t short_groups_##T(const void* x, int64_t xp, void* o, int64_t op, int64_t len, int64_t rows, \
+                                    bool logsm) {                                                         \
+        if (len == 16) return (logsm ? log_groups16_##T : groups16_##T)(x, xp, o, op, len, rows);         \
+        return (logsm ? log_groups_##T : groups_##T)(x, xp, o, op, len, rows);                            \
     }
 GROUPS_PER_DTYPE(F32)
 GROUPS_PER_DTYPE(BF16)
 GROUPS_PER_DTYPE(F16)
 #undef GROUPS_PER_DTYPE
+#undef GROUPS
 
 static int64_t short_groups(const void* x, int64_t xp, void* o, int64_t op, int32_t t, int64_t len, int64_t rows,
                             bool logsm) {
     if (rows < 16 || !nb_red_avx512()) return 0;
-    if (t == NB_F32) return groups_F32(x, xp, o, op, len, rows, logsm);
-    return t == NB_BF16 ? groups_BF16(x, xp, o, op, len, rows, logsm) : groups_F16(x, xp, o, op, len, rows, logsm);
+    if (t == NB_F32) return short_groups_F32(x, xp, o, op, len, rows, logsm);
+    if (t == NB_BF16) return short_groups_BF16(x, xp, o, op, len, rows, logsm);
+    return short_groups_F16(x, xp, o, op, len, rows, logsm);
 }
 #else
 static int64_t short_groups(const void* x, int64_t xp, void* o, int64_t op, int32_t t, int64_t len, int64_t rows,
@@ -416,14 +417,15 @@ static void rows_run(const void* x, int64_t xp, void* o, int64_t op, float* e, i
 /* ---- tiles (inner > 1) ----
  * m <= TILE columns `inner` elements apart between rows, in float: a column's
  * max, its sum of exps in float row by row, then the factor (logs in double,
- * rounded once). A half type's tile is widened into the buffer e first, m
- * floats a row, and its exps kept there; float32 reads x and keeps the exps in
- * o. */
+ * rounded once). With a buffer e (half types, and float32 rows far apart:
+ * BUFFER_ROWS_APART), the tile is copied (widened) into it first, m floats a
+ * row, and its exps kept there; otherwise float32 reads x and keeps the exps
+ * in o. */
 NB_INLINE void cols_k(const void* xin, void* o, float* e, int64_t len, int64_t inner, int64_t m, bool logsm,
                       int32_t t) {
     const float* x = xin;
     int64_t xs = inner; /* floats from a row of x to the next */
-    if (t != NB_F32) {
+    if (e != NULL) {
         for (int64_t i = 0; i < len; i++) widen(at(xin, i * inner, t), e + i * m, m, t);
         x = e, xs = m;
     } else {
@@ -490,7 +492,7 @@ NB_INLINE void cols_m(const void* x, void* o, float* e, int64_t len, int64_t inn
 PER_DTYPE(cols_m, cols, (const void* x, void* o, float* e, int64_t len, int64_t inner, int64_t m, bool logsm),
           x, o, e, len, inner, m, logsm)
 
-/* A tile of dtype t; e: the half types' buffer (len x m floats). */
+/* A tile of dtype t; e: its buffer (len x m floats), or NULL. */
 static void cols_run(const void* x, void* o, float* e, int32_t t, int64_t len, int64_t inner, int64_t m, bool logsm) {
     if (t == NB_F32) cols_f32(x, o, e, len, inner, m, logsm);
     else if (t == NB_BF16) cols_bf16(x, o, e, len, inner, m, logsm);
@@ -554,15 +556,27 @@ typedef struct {
     char* out;
     nb_lines l;
     int32_t dtype;
-    bool logsm;
+    bool logsm, buffered; /* buffered: a tile is copied into the thread's buffer */
 } line_plan;
 
 #define TILE_MIN_ITEMS 8 /* tiles narrow down to 64 columns to make this many items for threads */
+/* float32 tiles of lines at least BUFFER_MIN_LEN long whose rows are at least BUFFER_ROWS_APART
+ * elements apart are copied into a buffer: a power-of-two row pitch puts a column of rows in a
+ * few cache sets (rows 1 KiB apart: a 16-column tile of 4096 rows gets 1/16 of L2 and L1's sets),
+ * so that the three passes over it went to L3 or memory at speeds that changed with where the
+ * pages landed. The copy is read once, in order, and the buffer's rows are adjacent. Shorter
+ * lines' tiles stay in L2 as they are, and the copy would only cost a pass. */
+#define BUFFER_ROWS_APART 64
+#define BUFFER_MIN_LEN 256
+/* A tile's buffer, 1 MiB, the size of a core's L2. */
+#define TILE_BUFFER_FLOATS (1 << 18)
 
-/* The lines of a contiguous input and the floats of buffer an item needs: a
- * half type's row longer than 16, or a tile of up to TILE columns over the
- * line (a half type's narrower for lines longer than 4096: at most
- * NB_LINES_GATHER_MAX floats when they fit). */
+/* The lines of a contiguous input and the floats of buffer an item needs (0:
+ * none): a half type's row longer than 16, or a tile of up to TILE columns
+ * over the line, narrower for lines longer than 1024 (TILE_BUFFER_FLOATS, 16
+ * columns at least), buffered for a half type or rows BUFFER_ROWS_APART (a
+ * buffer must fit in NB_LINES_GATHER_MAX floats: a half type's goes through
+ * the cast path otherwise, a float32 tile runs in place). */
 static nb_lines plan_lines(const int64_t* shape, int32_t ndim, int32_t d, int32_t dtype, int64_t* floats) {
     nb_lines l = nb_lines_along(shape, ndim, d);
     const bool half = dtype == NB_F16 || dtype == NB_BF16;
@@ -571,11 +585,13 @@ static nb_lines plan_lines(const int64_t* shape, int32_t ndim, int32_t d, int32_
         *floats = half && l.len > 16 ? l.len * log_batch(dtype, l.len) : 0;
         return l;
     }
-    int64_t tile = half ? NB_LINES_GATHER_MAX / l.len / 16 * 16 : TILE;
+    int64_t tile = TILE_BUFFER_FLOATS / l.len / 16 * 16;
     tile = tile < 16 ? 16 : tile > TILE ? TILE : tile;
     while (tile > 64 && l.outer * ((l.inner + tile - 1) / tile) < TILE_MIN_ITEMS) tile = (tile / 2 + 15) / 16 * 16;
     nb_lines_set_tile(&l, tile);
-    if (half) *floats = l.len * (l.inner < tile ? l.inner : tile);
+    const int64_t m = l.inner < tile ? l.inner : tile;
+    if (half || (l.inner >= BUFFER_ROWS_APART && l.len >= BUFFER_MIN_LEN && l.len * m <= NB_LINES_GATHER_MAX))
+        *floats = l.len * m;
     return l;
 }
 
@@ -592,15 +608,17 @@ static void line_item(const void* vp, int64_t item, float* buf) {
     } else if (inner == 1) {
         rows_run(at(p->x, off, p->dtype), len, at_w(p->out, off, p->dtype), len, buf, p->dtype, len, m, p->logsm);
     } else {
-        cols_run(at(p->x, off, p->dtype), at_w(p->out, off, p->dtype), buf, p->dtype, len, inner, m, p->logsm);
+        cols_run(at(p->x, off, p->dtype), at_w(p->out, off, p->dtype), p->buffered ? buf : NULL, p->dtype, len, inner,
+                 m, p->logsm);
     }
 }
 
 /* A contiguous plan (false when the half types' buffers would not fit). */
 static bool softmax_contiguous(const nb_bk_lines* pl, int64_t numel, nb_status* st) {
     int64_t floats;
+    const nb_lines l = plan_lines(pl->shape, pl->ndim, pl->dim, pl->in_dtype, &floats);
     const line_plan p = {.x = pl->in, .out = pl->out, .dtype = pl->in_dtype, .logsm = pl->op == NB_LK_LOG_SOFTMAX,
-                         .l = plan_lines(pl->shape, pl->ndim, pl->dim, pl->in_dtype, &floats)};
+                         .l = l, .buffered = l.inner > 1 && floats > 0};
     if (floats > NB_LINES_GATHER_MAX) return false;
     *st = run_buffered(numel, p.l.items, (size_t)floats, line_item, &p, pl->name);
     return true;
