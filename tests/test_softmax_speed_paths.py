@@ -58,7 +58,8 @@ def test_short_rows_of_every_length(dtype, op):
 def test_long_rows_tiles_and_middle_dims(dtype, op):
     rng = np.random.default_rng(2)
     cases = [((300, 257), 1), ((3, 4099), 1), ((70, 33), 0), ((5, 64, 300), 1), ((2, 40, 17), 1), ((6, 40, 16), 1),
-             ((4097, 20), 0), ((3, 5, 7, 2), 2), ((100, 3), 0), ((200, 300), 0)]  # the last: tiles narrowed for threads
+             ((4097, 20), 0), ((3, 5, 7, 2), 2), ((100, 3), 0), ((200, 300), 0),
+             ((300, 100), 0), ((2, 1030, 70), 1)]  # float32 tiles copied into a buffer, a tile's tail  # the last: tiles narrowed for threads
     for shape, dim in cases:
         a = (rng.standard_normal(shape) * 5).astype(np.float32)
         xn, xt = _pair(a, dtype)
@@ -203,3 +204,18 @@ def test_short_rows_have_the_same_bits_at_every_instruction_set_level():
     for level in ("avx2", "default"):
         for g, w in zip(res[level], res["avx512"]):
             np.testing.assert_array_equal(g.view(np.uint32), w.view(np.uint32))
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_buffered_tiles_have_the_bits_of_tiles_run_in_place(op):
+    """float32 tiles of lines of 256+ with rows 64+ apart are copied into a buffer first; the
+    same columns with rows fewer than 64 apart run in place, with the same arithmetic."""
+    rng = np.random.default_rng(9)
+    a = (rng.standard_normal((700, 100)) * 5).astype(np.float32)
+    a[5, 3], a[:, 7], a[9, 80] = np.nan, -np.inf, np.inf
+    fn = OPS[op][0]
+    buffered = fn(nabla.from_numpy(a), 0).numpy()
+    in_place = fn(nabla.from_numpy(np.ascontiguousarray(a[:, :40])), 0).numpy()
+    np.testing.assert_array_equal(buffered[:, :40].view(np.uint32), in_place.view(np.uint32))
+    xt = torch.from_numpy(a)
+    _check(fn(nabla.from_numpy(a), 0), xt, 0, op, "float32")
