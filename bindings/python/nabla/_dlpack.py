@@ -16,10 +16,11 @@ from ._tensor import Tensor, _new_object
 
 _CPU, _CUDA, _CUDA_HOST = lib.NB_CPU, lib.NB_CUDA, lib.NB_CUDA_HOST
 _export, _consume = _capsule.export, _capsule.consume
-_uintptr = "uintptr_t"
+_cast = ffi.cast
+_uintptr = ffi.typeof("uintptr_t")  # type objects: a cast by name looks the type up each call
 _MAX_VERSION = (1, 1)  # the DLPack version nabla reads
 _FROM_NUMPY = _dtype.FROM_NUMPY
-_handle_type = "nb_tensor*"
+_handle_type = ffi.typeof("nb_tensor*")
 
 
 class DLDeviceType(enum.IntEnum):
@@ -104,16 +105,20 @@ def __dlpack__(self: Tensor, *, stream=None, max_version=None, dl_device=None, c
         device_type, device_index = int(dl_device[0]), int(dl_device[1])
         if device_type not in (_CPU, _CUDA, _CUDA_HOST):
             raise BufferError(f"__dlpack__: nabla cannot export to DLPack device {tuple(dl_device)}")
-    capsule = _export(int(ffi.cast(_uintptr, h)), versioned, device_type, device_index,
+    capsule = _export(int(_cast(_uintptr, h)), versioned, device_type, device_index,
                       -1 if copy is None else 1 if copy else 0)
     if capsule is None:
         raise _export_failed()
     return capsule
 
 
+_DEVICE_TYPES = {int(m): m for m in DLDeviceType}  # calling the IntEnum costs more than the rest of the call
+
+
 def __dlpack_device__(self: Tensor) -> tuple:
     h = self._h
-    return DLDeviceType(lib.nb_tensor_device_type(h)), lib.nb_tensor_device_index(h)
+    code = lib.nb_tensor_device_type(h)
+    return _DEVICE_TYPES.get(code) or DLDeviceType(code), lib.nb_tensor_device_index(h)
 
 
 def _from_capsule(capsule) -> Tensor:
@@ -121,7 +126,7 @@ def _from_capsule(capsule) -> Tensor:
     if not addr:
         raise error(lib.nb_last_error_status())
     t = _new_object(Tensor)
-    t._h = ffi.cast(_handle_type, addr)
+    t._h = _cast(_handle_type, addr)
     t._shape = None
     return t
 
