@@ -16,6 +16,8 @@ ARRAYS(elu, nb_elu_f32_avx512, nb_elu_f64_avx512)
 ARRAYS(log, nb_log_f32_avx512, nb_log_f64_avx512)
 UNARY_BLOCKED(erf_f32, float, NOTHING, CALL_RUN, nb_erf_f32_avx512)
 MATH(double, f64, erf, LIBM(erf, x))
+UNARY_BLOCKED(gelu_f32, float, NOTHING, CALL_RUN, nb_gelu_f32_avx512)
+MATH(double, f64, gelu, 0.5 * x * erfc(-x * SQRT_HALF))
 #else
 FLOATS(MATH, exp, V_EXP(x))
 FLOATS(MATH, expm1, LIBM(expm1, x))
@@ -25,6 +27,8 @@ FLOATS(MATH, silu, x * V_SIGMOID(x))
 FLOATS(MATH, sqrt, LIBM(sqrt, x))
 FLOATS(MATH, log, LIBM(log, x))
 FLOATS(MATH, erf, LIBM(erf, x))
+/* erfc(-x / sqrt 2), not 1 + erf(x / sqrt 2): no cancellation for negative x */
+FLOATS(MATH, gelu, (T)0.5 * x * LIBM(erfc, -x * (T)SQRT_HALF))
 FLOATS(MATH, rsqrt, (T)1 / LIBM(sqrt, x))
 FLOATS(LOOP, elu, const T alpha = (T)ctx->alpha, x > 0 ? x : alpha * LIBM(expm1, x))
 #endif
@@ -44,8 +48,6 @@ FLOATS(MATH, erfc, LIBM(erfc, x))
 FLOATS(MATH, reciprocal, (T)1 / x)
 
 /* ---- activations with parameters, in the input's precision as in PyTorch ---- */
-/* erfc(-x / sqrt 2), not 1 + erf(x / sqrt 2): no cancellation for negative x */
-FLOATS(LOOP, gelu, NOTHING, (T)0.5 * x * LIBM(erfc, -x * (T)SQRT_HALF))
 /* (1 + tanh u) / 2 = sigmoid(2u): no cancellation for negative x */
 FLOATS(LOOP, gelu_tanh, NOTHING, x * V_SIGMOID((T)(2 * SQRT_2_OVER_PI) * (x + (T)0.044715 * x * x * x)))
 FLOATS(LOOP, softplus, const T beta = (T)ctx->alpha; const T threshold = (T)ctx->beta,
