@@ -253,6 +253,7 @@ public:
     std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& input, const Tensor& weight, double eps, const Tensor& dst = {}) const;
     std::tuple<Tensor, Tensor, Tensor> group_norm_backward(const Tensor& input, int64_t num_groups, const Tensor& weight, double eps, const Tensor& dst = {}) const;
     Tensor embedding_dense_backward(const Tensor& indices, int64_t num_weights, int64_t padding_idx, int32_t scale_grad_by_freq, const Tensor& dst = {}) const;
+    Tensor gelu_backward(const Tensor& input, int32_t approximate_tanh, const Tensor& dst = {}) const;
     void sgd_step(const Tensor& grad, const Tensor& momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) const;
     void adam_step(const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) const;
     void rmsprop_step(const Tensor& grad, const Tensor& square_avg, const Tensor& grad_avg, const Tensor& momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) const;
@@ -504,6 +505,7 @@ inline std::tuple<Tensor, Tensor, Tensor> layer_norm_backward(const Tensor& grad
 inline std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output, const Tensor& input, const Tensor& weight, double eps, const Tensor& dst = {});
 inline std::tuple<Tensor, Tensor, Tensor> group_norm_backward(const Tensor& grad_output, const Tensor& input, int64_t num_groups, const Tensor& weight, double eps, const Tensor& dst = {});
 inline Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights, int64_t padding_idx, int32_t scale_grad_by_freq, const Tensor& dst = {});
+inline Tensor gelu_backward(const Tensor& grad_output, const Tensor& input, int32_t approximate_tanh, const Tensor& dst = {});
 inline void sgd_step(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer);
 inline void adam_step(const Tensor& param, const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize);
 inline void rmsprop_step(const Tensor& param, const Tensor& grad, const Tensor& square_avg, const Tensor& grad_avg, const Tensor& momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize);
@@ -1480,6 +1482,12 @@ inline Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& 
     detail::check(nb_embedding_dense_backward(grad_output.get(), indices.get(), num_weights, padding_idx, scale_grad_by_freq, dst.get(), &out_out));
     return Tensor(out_out);
 }
+/** The gradient of nb_gelu at input from the output gradient (PyTorch's gelu_backward), fused: grad_output * (Phi(x) + x phi(x)), or the derivative of the tanh approximation when approximate_tanh is 1. Floating inputs, broadcast together and promoted; float16 / bfloat16 compute in float32. dst/out by convention. */
+inline Tensor gelu_backward(const Tensor& grad_output, const Tensor& input, int32_t approximate_tanh, const Tensor& dst) {
+    nb_tensor* out_out = nullptr;
+    detail::check(nb_gelu_backward(grad_output.get(), input.get(), approximate_tanh, dst.get(), &out_out));
+    return Tensor(out_out);
+}
 /** One SGD step in place, PyTorch's formula: g = grad (negated with maximize) + weight_decay * param; with momentum != 0, buf = g when init_buffer (the first step) else momentum * buf + (1 - dampening) * g, and g = g + momentum * buf (nesterov) or buf; param -= lr * g. momentum_buffer (param's shape and dtype) may be NULL when momentum is 0. Floating dtypes; strided operands work through a copy. Bumps the versions of what it writes. */
 inline void sgd_step(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
     detail::check(nb_sgd_step(param.get(), grad.get(), momentum_buffer.get(), lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer));
@@ -2183,6 +2191,7 @@ inline std::tuple<Tensor, Tensor, Tensor> Tensor::layer_norm_backward(const Tens
 inline std::tuple<Tensor, Tensor, Tensor> Tensor::batch_norm_backward(const Tensor& input, const Tensor& weight, double eps, const Tensor& dst) const { return nabla::batch_norm_backward(*this, input, weight, eps, dst); }
 inline std::tuple<Tensor, Tensor, Tensor> Tensor::group_norm_backward(const Tensor& input, int64_t num_groups, const Tensor& weight, double eps, const Tensor& dst) const { return nabla::group_norm_backward(*this, input, num_groups, weight, eps, dst); }
 inline Tensor Tensor::embedding_dense_backward(const Tensor& indices, int64_t num_weights, int64_t padding_idx, int32_t scale_grad_by_freq, const Tensor& dst) const { return nabla::embedding_dense_backward(*this, indices, num_weights, padding_idx, scale_grad_by_freq, dst); }
+inline Tensor Tensor::gelu_backward(const Tensor& input, int32_t approximate_tanh, const Tensor& dst) const { return nabla::gelu_backward(*this, input, approximate_tanh, dst); }
 inline void Tensor::sgd_step(const Tensor& grad, const Tensor& momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) const { nabla::sgd_step(*this, grad, momentum_buffer, lr, momentum, dampening, weight_decay, nesterov, maximize, init_buffer); }
 inline void Tensor::adam_step(const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, int64_t step, double lr, double beta1, double beta2, double eps, double weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad, int32_t maximize) const { nabla::adam_step(*this, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad, maximize); }
 inline void Tensor::rmsprop_step(const Tensor& grad, const Tensor& square_avg, const Tensor& grad_avg, const Tensor& momentum_buffer, double lr, double alpha, double eps, double weight_decay, double momentum, int32_t centered, int32_t maximize) const { nabla::rmsprop_step(*this, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps, weight_decay, momentum, centered, maximize); }

@@ -112,6 +112,49 @@ def test_empty_and_zero_dim():
     assert r.shape == () and r.item() == 4.0
 
 
+GELU_GRAD_INPUTS = """
+import numpy as np
+r = np.random.default_rng(5)
+x = np.concatenate([r.uniform(-9, 9, 997), [-40, -15, -14.99, -0.7518, 0, 15, 40, np.inf, -np.inf, np.nan]])
+g = r.uniform(-2, 2, x.size)
+"""
+GELU_GRAD_SCRIPT = GELU_GRAD_INPUTS + """
+import sys, nabla
+import nabla.nn.functional as F
+outs = []
+for approx in ("none", "tanh"):
+    for dt in (nabla.float32, nabla.float64):
+        for strided in (False, True):
+            xs = np.stack([x, -x], 1) if strided else x  # column 0 of a [n, 2] array: stride 2
+            t = nabla.tensor(xs, dtype=dt)[:, 0] if strided else nabla.tensor(xs, dtype=dt)
+            t.requires_grad_()
+            F.gelu(t, approximate=approx).backward(nabla.tensor(g, dtype=dt))
+            outs.append(t.grad.numpy())
+np.savez(sys.argv[1], *outs)
+"""
+
+
+def test_gelu_backward_against_pytorch_at_every_instruction_set_level():
+    """The fused gelu gradient (nb_gelu_backward) against PyTorch's, exact and tanh forms, float32 and
+    float64, contiguous and strided, tails, infinities and NaN; the AVX-512, AVX2 and portable builds."""
+    torch = pytest.importorskip("torch")
+    from capability_runs import arrays_per_level
+    ns: dict = {}
+    exec(GELU_GRAD_INPUTS, ns)
+    x, g = ns["x"], ns["g"]
+    want = []
+    for approx in ("none", "tanh"):
+        for dt in (torch.float32, torch.float64):
+            t = torch.tensor(x, dtype=dt, requires_grad=True)
+            torch.nn.functional.gelu(t, approximate=approx).backward(torch.tensor(g, dtype=dt))
+            want += [t.grad.numpy()] * 2
+    for level, got in arrays_per_level(GELU_GRAD_SCRIPT).items():
+        for k, (a, b) in enumerate(zip(got, want)):
+            # float32: PyTorch's x/2 (1 + erf) and tanh forms round differently near gelu's zero slope
+            atol, rtol = (3e-6, 1e-5) if b.dtype == np.float32 else (1e-14, 1e-12)
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=f"{level} case {k}")
+
+
 def test_activations_against_formulas():
     a = RNG.uniform(-5, 5, 50)
     t = nabla.tensor(a, dtype=nabla.float64)

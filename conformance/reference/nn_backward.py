@@ -7,6 +7,33 @@ import numpy as np
 from .case import F64, I32, I64, I64S, NULL, OUT, T, vjp
 from .family import Family
 from .nn import adaptive_avg_pool2d, avg_pool2d, batch_norm, conv2d, group_norm, layer_norm, max_pool2d
+from .unary import _erf
+
+
+def gelu_grad(x, tanh):
+    """d gelu(x) / dx, exact (Phi + x phi) or of the tanh approximation."""
+    if tanh:
+        k, c = np.sqrt(2 / np.pi), 0.044715
+        t = np.tanh(k * (x + c * x ** 3))
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x)
+    return 0.5 * (1 + _erf(x / np.sqrt(2))) + x * np.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)
+
+
+def _gelu(fam: Family) -> None:
+    for tanh in (0, 1):
+        variant = "tanh" if tanh else "erf"
+        for dt in ("f32", "f64", "bf16"):
+            fam.forward("gelu_backward", dt, variant, lambda r, tanh=tanh, dt=dt: (
+                [("gy", dt, r.uniform(-1, 1, (3, 4, 5))), ("x", dt, r.uniform(-4, 4, (3, 4, 5)))],
+                [T("gy"), T("x"), I32(tanh), NULL, OUT("out")], lambda gy, x: {"out": gy * gelu_grad(x, tanh)}),
+                tol="transcendental", grad=("gy", "x") if dt == "f32" else ())
+        fam.forward("gelu_backward", "f64", variant + "-broadcast", lambda r, tanh=tanh: (
+            [("gy", "f64", r.uniform(-1, 1, (3, 4, 5))), ("x", "f64", r.uniform(-4, 4, (4, 5)))],
+            [T("gy"), T("x"), I32(tanh), NULL, OUT("out")], lambda gy, x: {"out": gy * gelu_grad(x, tanh)}),
+            tol="transcendental", grad=("gy", "x"))
+    fam.error("gelu_backward", "f32", "shape", lambda r: (
+        [("gy", "f32", np.zeros((2, 3))), ("x", "f32", np.zeros((3, 2)))], [T("gy"), T("x"), I32(0), NULL, OUT("out")],
+        None), "NB_ERR_SHAPE")
 
 
 def cases() -> Family:
@@ -98,6 +125,7 @@ def cases() -> Family:
     fam.error("adaptive_avg_pool2d_backward", "f32", "input-rank", lambda r: (
         [("gy", "f32", np.zeros((3, 2)))], [T("gy"), I64S([7, 5]), NULL, OUT("out")], None), "NB_ERR_SHAPE")
     _norms(fam)
+    _gelu(fam)
     return fam
 
 

@@ -2407,6 +2407,23 @@ NB_API nb_status nb_embedding_dense_backward(const nb_tensor* grad_output, const
     return nbd_embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, dst, out);
 }
 
+static inline nb_status nbd_gelu_backward(const nb_tensor* grad_output, const nb_tensor* input, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out) {
+    if (NB_UNLIKELY(nb_ag_readonly(dst))) return nb_readonly_error("gelu_backward", "dst");
+    if (NB_UNLIKELY(!nb_ag_disabled && (nb_ag_requires(grad_output) || nb_ag_requires(input) || nb_ag_requires(dst))))
+        return nb_agf_gelu_backward(grad_output, input, approximate_tanh, dst, out);
+    return nbi_gelu_backward(grad_output, input, approximate_tanh, dst, out);
+}
+
+NB_API nb_status nb_gelu_backward(const nb_tensor* grad_output, const nb_tensor* input, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out) {
+    if (nb_prof_active()) {
+        int64_t prof = nb_prof_op_begin("gelu_backward", (const nb_tensor* const[]){grad_output, input}, 2);
+        nb_status st = nbd_gelu_backward(grad_output, input, approximate_tanh, dst, out);
+        nb_prof_op_end(prof, st, (st != NB_OK ? NULL : dst ? dst : (out ? *out : NULL)));
+        return st;
+    }
+    return nbd_gelu_backward(grad_output, input, approximate_tanh, dst, out);
+}
+
 static inline nb_status nbd_sgd_step(nb_tensor* param, const nb_tensor* grad, nb_tensor* momentum_buffer, double lr, double momentum, double dampening, double weight_decay, int32_t nesterov, int32_t maximize, int32_t init_buffer) {
     if (NB_UNLIKELY(nb_ag_readonly(param))) return nb_readonly_error("sgd_step", "param");
     if (NB_UNLIKELY(nb_ag_readonly(momentum_buffer))) return nb_readonly_error("sgd_step", "momentum_buffer");

@@ -112,7 +112,14 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
     // alpha, beta: the stored format's fraction bits and smallest normal exponent (nextafter_scalar.h)
     else if constexpr (Op == NB_BK_NEXTAFTER)
         return C(nb_scalar_nextafter(double(x), double(y), int(p.alpha), int(p.beta)));
-    else if constexpr (Op == NB_BK_EXP) return exp(x);
+    // gelu's gradient: x = grad_output, y = input (as the CPU kernels: erfc, no 1 + erf cancellation)
+    else if constexpr (Op == NB_BK_GELU_BACKWARD)
+        return x * (C(0.5) * erfc(-y * C(0.70710678118654752440)) + y * exp(C(-0.5) * y * y) * C(0.39894228040143267794));
+    else if constexpr (Op == NB_BK_GELU_TANH_BACKWARD) {
+        const C k2 = C(2 * 0.79788456080286535588), c = C(0.044715);
+        const C s = C(1) / (C(1) + exp(-k2 * (y + c * y * y * y)));
+        return x * (s + y * s * (C(1) - s) * k2 * (C(1) + C(3) * c * y * y));
+    } else if constexpr (Op == NB_BK_EXP) return exp(x);
     else if constexpr (Op == NB_BK_EXP2) return exp2(x);
     else if constexpr (Op == NB_BK_EXPM1) return expm1(x);
     else if constexpr (Op == NB_BK_LOG) return log(x);

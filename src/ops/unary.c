@@ -160,6 +160,21 @@ nb_status nbi_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst,
     return run1(approximate_tanh ? &op_gelu_tanh : &op_gelu, x, NULL, dst, out);
 }
 
+/* gelu's fused gradient: two inputs (grad_output, input), a binary kernel code. Integer
+ * inputs have no loop (an error, as in PyTorch); float16 / bfloat16 compute in float32. */
+#define GRAD_OP(VAR, NAME, CODE, TAG)                                                                  \
+    _Static_assert((CODE) < NB_BK_NUM_BINARY, NAME ": not a binary kernel code");                      \
+    static const nb_ew_op VAR = {NAME, CODE, 2, NB_EW_SAME, false, false, NB_EW_OUT_CAST,               \
+                                 {[NB_F32] = nb_unary_##TAG##_f32, [NB_F64] = nb_unary_##TAG##_f64}};
+GRAD_OP(op_gelu_backward, "gelu_backward", NB_BK_GELU_BACKWARD, gelu_backward)
+GRAD_OP(op_gelu_tanh_backward, "gelu_backward", NB_BK_GELU_TANH_BACKWARD, gelu_tanh_backward)
+
+nb_status nbi_gelu_backward(const nb_tensor* grad_output, const nb_tensor* input, int32_t approximate_tanh,
+                            nb_tensor* dst, nb_tensor** out) {
+    const nb_tensor* in[2] = {grad_output, input};
+    return nb_ew_run(approximate_tanh ? &op_gelu_tanh_backward : &op_gelu_backward, in, dst, NULL, out);
+}
+
 nb_status nbi_leaky_relu(const nb_tensor* x, double negative_slope, nb_tensor* dst, nb_tensor** out) {
     nb_ew_ctx ctx = {.alpha = negative_slope};
     return run1(&op_leaky_relu, x, &ctx, dst, out);

@@ -1,7 +1,8 @@
 /* unary_float.c: the float32 / float64 loops of the unary ops, built three times
  * (AVX-512 with 512-bit vectors, AVX2 + FMA, baseline x86-64) and picked at run
- * time. The AVX-512 build runs vecmath_avx512.h's whole-vector kernels (exp,
- * expm1, tanh, log, sigmoid, silu, elu, sqrt, rsqrt, float32 erf) and inlines
+ * time, and the fused gradients of gelu (o = g gelu'(x)) alike. The AVX-512 build runs
+ * vecmath_avx512.h's whole-vector kernels (exp, expm1, tanh, log, sigmoid, silu, elu,
+ * sqrt, rsqrt, float32 erf, gelu and gelu's gradient) and inlines
  * vecmath.h's exp and log1p elsewhere; the other functions, and all of them in
  * the AVX2 and baseline builds, come from glibc's vector math library (libmvec)
  * through `omp declare simd`, 16, 8 or 4 float lanes per call. Strided operands
@@ -28,7 +29,8 @@ NB_SIMD_DECL(tanh) NB_SIMD_DECL(erf) NB_SIMD_DECL(erfc)
 
 #define NOTHING (void)0
 #define BLOCK 256 /* elements of a strided run handled at once */
-static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788456080286535588;
+static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788456080286535588,
+                    INV_SQRT_2PI = 0.39894228040143267794;
 
 /* libm's float or double function for the type of v. */
 #define LIBM(F, v) _Generic((v), float: F##f, default: F)(v)
@@ -74,6 +76,32 @@ static const double SQRT_HALF = 0.70710678118654752440, SQRT_2_OVER_PI = 0.79788
                 for (int64_t i = 0; i < m; i++) memcpy(op + i * so, &buf[i], sizeof(T));               \
         }                                                                                              \
     }
+
+/* The same for the two-input gradient loops (o = f(g, x)): RUN(o, g, a, m, T, ARG). */
+#define BINARY_BLOCKED(NAME, TYPE, RUN, ARG)                                                            \
+    static void NB_V(NAME)(char* const* d, const int64_t* s, int64_t n, const void* vctx) {           \
+        typedef TYPE T;                                                                                \
+        (void)vctx;                                                                                    \
+        const int64_t z = (int64_t)sizeof(T);                                                          \
+        if (s[0] == z && s[1] == z && s[2] == z) {                                                     \
+            RUN((T*)d[0], (const T*)d[1], (const T*)d[2], n, T, ARG);                                  \
+            return;                                                                                    \
+        }                                                                                              \
+        T gb[BLOCK], xb[BLOCK], ob[BLOCK];                                                             \
+        for (int64_t i0 = 0; i0 < n; i0 += BLOCK) {                                                    \
+            const int64_t m = n - i0 < BLOCK ? n - i0 : BLOCK;                                         \
+            for (int64_t i = 0; i < m; i++) {                                                          \
+                memcpy(&gb[i], d[1] + (i0 + i) * s[1], sizeof(T));                                     \
+                memcpy(&xb[i], d[2] + (i0 + i) * s[2], sizeof(T));                                     \
+            }                                                                                          \
+            RUN(ob, gb, xb, m, T, ARG);                                                                \
+            for (int64_t i = 0; i < m; i++) memcpy(d[0] + (i0 + i) * s[0], &ob[i], sizeof(T));         \
+        }                                                                                              \
+    }
+#define EXPR2_RUN(o, g, a, m, T, EXPR) \
+    NB_SIMD_LOOP for (int64_t i = 0; i < (m); i++) { const T x = (a)[i]; (o)[i] = (g)[i] * (T)(EXPR); }
+#define CALL2_RUN(o, g, a, m, T, FN) FN(o, g, a, m)
+#define GRAD(T, TAG, OP, EXPR) BINARY_BLOCKED(OP##_##TAG, T, EXPR2_RUN, EXPR)
 
 #define FLOATS(X, ...) X(float, f32, __VA_ARGS__) X(double, f64, __VA_ARGS__)
 #define LOOP(T, TAG, OP, PRE, EXPR) UNARY_BLOCKED(OP##_##TAG, T, PRE, EXPR_RUN, EXPR)
@@ -136,3 +164,4 @@ static int isa_level(void) {
 #endif
 #define DISPATCH(OP) DISPATCH_TAG(OP##_f32) DISPATCH_TAG(OP##_f64)
 NB_UNARY_FLOAT_OPS(DISPATCH)
+NB_UNARY_FLOAT_GRADS(DISPATCH)

@@ -17,4 +17,8 @@
     NB_INTERNAL void nb_unary_##OP##_f64(char* const* d, const int64_t* s, int64_t n, const void* ctx);
 NB_UNARY_FLOAT_OPS(NB_UNARY_FLOAT_DECLARE)
 
+/* The fused gradients, two inputs (d[1] = grad_output, d[2] = x): o = g f'(x). */
+#define NB_UNARY_FLOAT_GRADS(X) X(gelu_backward) X(gelu_tanh_backward)
+NB_UNARY_FLOAT_GRADS(NB_UNARY_FLOAT_DECLARE)
+
 #endif

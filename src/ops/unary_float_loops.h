@@ -18,6 +18,8 @@ UNARY_BLOCKED(erf_f32, float, NOTHING, CALL_RUN, nb_erf_f32_avx512)
 MATH(double, f64, erf, LIBM(erf, x))
 UNARY_BLOCKED(gelu_f32, float, NOTHING, CALL_RUN, nb_gelu_f32_avx512)
 MATH(double, f64, gelu, 0.5 * x * erfc(-x * SQRT_HALF))
+BINARY_BLOCKED(gelu_backward_f32, float, CALL2_RUN, nb_gelu_backward_f32_avx512)
+GRAD(double, f64, gelu_backward, 0.5 * erfc(-x * SQRT_HALF) + x * V_EXP(-0.5 * x * x) * INV_SQRT_2PI)
 #else
 FLOATS(MATH, exp, V_EXP(x))
 FLOATS(MATH, expm1, LIBM(expm1, x))
@@ -29,6 +31,8 @@ FLOATS(MATH, log, LIBM(log, x))
 FLOATS(MATH, erf, LIBM(erf, x))
 /* erfc(-x / sqrt 2), not 1 + erf(x / sqrt 2): no cancellation for negative x */
 FLOATS(MATH, gelu, (T)0.5 * x * LIBM(erfc, -x * (T)SQRT_HALF))
+FLOATS(GRAD, gelu_backward,
+       (T)0.5 * LIBM(erfc, -x * (T)SQRT_HALF) + x * V_EXP((T)-0.5 * x * x) * (T)INV_SQRT_2PI)
 FLOATS(MATH, rsqrt, (T)1 / LIBM(sqrt, x))
 FLOATS(LOOP, elu, const T alpha = (T)ctx->alpha, x > 0 ? x : alpha * LIBM(expm1, x))
 #endif
@@ -50,6 +54,13 @@ FLOATS(MATH, reciprocal, (T)1 / x)
 /* ---- activations with parameters, in the input's precision as in PyTorch ---- */
 /* (1 + tanh u) / 2 = sigmoid(2u): no cancellation for negative x */
 FLOATS(LOOP, gelu_tanh, NOTHING, x * V_SIGMOID((T)(2 * SQRT_2_OVER_PI) * (x + (T)0.044715 * x * x * x)))
+/* d/dx x s(w), s = sigmoid, w = 2u = 2k (x + c x^3): s + x s (1 - s) w' (PyTorch's formula,
+ * with (1 + tanh u) / 2 = s and 1 - tanh^2 u = 4 s (1 - s)) */
+FLOATS(GRAD, gelu_tanh_backward, ({
+           const T w = (T)(2 * SQRT_2_OVER_PI) * (x + (T)0.044715 * x * x * x);
+           const T sg = V_SIGMOID(w);
+           sg + x * sg * ((T)1 - sg) * (T)(2 * SQRT_2_OVER_PI) * ((T)1 + (T)(3 * 0.044715) * x * x);
+       }))
 FLOATS(LOOP, softplus, const T beta = (T)ctx->alpha; const T threshold = (T)ctx->beta,
        x * beta > threshold ? x : V_LOG1P(V_EXP(beta * x)) / beta)
 FLOATS(LOOP, leaky_relu, const T slope = (T)ctx->alpha, x > 0 ? x : x * slope)

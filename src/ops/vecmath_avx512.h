@@ -100,7 +100,8 @@ static inline __m512 nb_erf16(__m512 x) {
     return _mm512_mask_mov_ps(sbig, _mm512_cmp_ps_mask(t, NB_PS(0.921875f), _CMP_LT_OQ), small);
 }
 
-/* gelu(x) = x/2 erfc(-x / sqrt 2). With a = |x| / sqrt 2, erfc(a) = e^(-a^2) erfcx(a):
+/* gelu(x) = x/2 erfc(-x / sqrt 2); nb_gelu_parts16 returns erfc(|x| / sqrt 2) = m 2^n and
+ * e^(-x^2/2) = ex 2^n. With a = |x| / sqrt 2, erfc(a) = e^(-a^2) erfcx(a):
  * erfcx by a rational fit P/Q of degrees 4 and 5 on [0, 10.5] (relative error 6e-9,
  * 2.4e-8 with float32 coefficients; nothing cancels, a = 0 included); e^(-a^2) from
  * x^2 = xx + e exactly (FMA), by a Cody-Waite reduction that is exact for xx/2 (n ln2hi
@@ -108,7 +109,7 @@ static inline __m512 nb_erf16(__m512 x) {
  * not grow in the negative tail: within 7 ulp (0.8 on average; the Horner chains of P
  * and Q round up to 3 ulp each) down to the underflow, where PyTorch's
  * x/2 (1 + erf(x / sqrt 2)) is 17% off at x = -5 and 0 from -5.5. x > 0: x/2 (2 - erfc(a)). */
-static inline __m512 nb_gelu16(__m512 x) {
+static inline __m512 nb_gelu_parts16(__m512 x, __m512* ex, __m512* n) {
     const __m512 ax = _mm512_min_ps(NB_PS(15.f), _mm512_abs_ps(x)); /* erfc(15 / sqrt 2) < 2^-160; NaN stays */
     const __m512 a = _mm512_mul_ps(ax, NB_PS(0.70710677f));
     __m512 p = _mm512_fmadd_ps(NB_PS(3.313959000e-02f), a, NB_PS(2.308493894e-01f));
@@ -123,11 +124,16 @@ static inline __m512 nb_gelu16(__m512 x) {
     const __m512 xx = _mm512_mul_ps(ax, ax);
     const __m512 e = _mm512_fmsub_ps(ax, ax, xx); /* ax^2 - xx, exact */
     const __m512 s = _mm512_mul_ps(xx, NB_PS(0.5f));
-    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(s, NB_PS(-NB_VM_LOG2EF)), NB_RNE);
-    __m512 r = _mm512_fnmsub_ps(n, NB_PS(NB_VM_LN2HI_F), s); /* -s - n ln2hi, exact */
-    r = _mm512_fnmadd_ps(e, NB_PS(0.5f), _mm512_fnmadd_ps(n, NB_PS(NB_VM_LN2LO_F), r));
-    const __m512 ex = _mm512_fmadd_ps(_mm512_fmadd_ps(nb_expm1_q16(r), r, NB_PS(1.f)), r, NB_PS(1.f));
-    const __m512 m = _mm512_div_ps(_mm512_mul_ps(ex, p), q); /* erfc(a) = m 2^n */
+    *n = _mm512_roundscale_ps(_mm512_mul_ps(s, NB_PS(-NB_VM_LOG2EF)), NB_RNE);
+    __m512 r = _mm512_fnmsub_ps(*n, NB_PS(NB_VM_LN2HI_F), s); /* -s - n ln2hi, exact */
+    r = _mm512_fnmadd_ps(e, NB_PS(0.5f), _mm512_fnmadd_ps(*n, NB_PS(NB_VM_LN2LO_F), r));
+    *ex = _mm512_fmadd_ps(_mm512_fmadd_ps(nb_expm1_q16(r), r, NB_PS(1.f)), r, NB_PS(1.f)); /* e^(-x^2/2) 2^-n */
+    return _mm512_div_ps(_mm512_mul_ps(*ex, p), q); /* erfc(|x| / sqrt 2) 2^-n */
+}
+
+static inline __m512 nb_gelu16(__m512 x) {
+    __m512 ex, n;
+    const __m512 m = nb_gelu_parts16(x, &ex, &n);
     const __m512 hx = _mm512_mul_ps(x, NB_PS(0.5f));
     const __mmask16 pos = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
     /* x <= 0: x/2 goes in before the scaling, so that a subnormal result rounds once */
@@ -135,6 +141,24 @@ static inline __m512 nb_gelu16(__m512 x) {
     const __m512 g = _mm512_mask_mul_ps(v, pos, _mm512_sub_ps(NB_PS(2.f), v), hx);
     /* x <= -15: -0 (x/2 times 0; NaN for -inf, as PyTorch's formula gives) */
     return _mm512_mask_mul_ps(g, _mm512_cmp_ps_mask(x, NB_PS(-15.f), _CMP_LE_OQ), hx, _mm512_setzero_ps());
+}
+
+/* gelu'(x) = Phi(x) + x phi(x) from the same parts: Phi(x) = erfc(-x / sqrt 2) / 2 and
+ * phi(x) = e^(-x^2/2) / sqrt(2 pi), both scaled by 2^n together (x <= 0) or
+ * 1 + (x phi(x) - erfc(x / sqrt 2) / 2) (x > 0). |x| >= 15: 1 or -0, times NaN for
+ * infinities (x times 0), as PyTorch's formula. */
+static inline __m512 nb_gelu_grad16(__m512 x) {
+    __m512 ex, n;
+    const __m512 m = nb_gelu_parts16(x, &ex, &n);
+    const __mmask16 pos = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
+    const __m512 hm = _mm512_mul_ps(m, NB_PS(0.5f));
+    const __m512 u = _mm512_fmadd_ps(_mm512_mul_ps(x, NB_PS(0.3989422804014327f)), ex,
+                                     _mm512_mask_sub_ps(hm, pos, _mm512_setzero_ps(), hm));
+    const __m512 v = _mm512_scalef_ps(u, n);
+    const __m512 d = _mm512_mask_add_ps(v, pos, v, NB_PS(1.f));
+    const __m512 z = _mm512_mul_ps(x, _mm512_setzero_ps());
+    const __mmask16 far = _mm512_cmp_ps_mask(_mm512_abs_ps(x), NB_PS(15.f), _CMP_GE_OQ);
+    return _mm512_mask_mov_ps(d, far, _mm512_mask_add_ps(z, pos, z, NB_PS(1.f)));
 }
 
 /* log as Intel's VML does it: r = 1/x estimated (vrcp14ps) and rounded to 5
@@ -382,6 +406,17 @@ NB_ARRAY16(nb_tanh_f32_avx512, (void)0, nb_tanh16)
 NB_ARRAY16(nb_log_f32_avx512, (void)0, nb_log16)
 NB_ARRAY16(nb_erf_f32_avx512, (void)0, nb_erf16)
 NB_ARRAY16(nb_gelu_f32_avx512, (void)0, nb_gelu16)
+/* o = g gelu'(x) over contiguous runs. */
+static void nb_gelu_backward_f32_avx512(float* o, const float* g, const float* a, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(o + i, _mm512_mul_ps(_mm512_loadu_ps(g + i), nb_gelu_grad16(_mm512_loadu_ps(a + i))));
+    if (i < n) {
+        const __mmask16 m = (__mmask16)((1u << (n - i)) - 1);
+        _mm512_mask_storeu_ps(o + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, g + i),
+                                                      nb_gelu_grad16(_mm512_maskz_loadu_ps(m, a + i))));
+    }
+}
 NB_ARRAY16(nb_sigmoid_f32_avx512, (void)0, nb_sigmoid16)
 NB_ARRAY16(nb_silu_f32_avx512, (void)0, nb_silu16)
 NB_ARRAY16(nb_sqrt_f32_avx512, (void)0, nb_sqrt16)

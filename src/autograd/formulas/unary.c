@@ -90,25 +90,52 @@ UNARY(silu, "SiluBackward0", true, false, ({
 
 /* ---- ops with attributes (kept in node->fa / node->ia) ---- */
 
+/* gelu: the fused gelu_backward op, which differentiates again below. */
 static nb_status gelu_bw(nb_bw* b) {
-    nb_tensor* go = b->go[0];
-    nb_tensor* x = bw_saved(b, 0);
-    nb_tensor* d;
-    if (b->node->ia[0]) { /* tanh approximation, differentiated as PyTorch does */
-        const double k = 0.79788456080286535588, c = 0.044715;
-        nb_tensor* x2 = bw_mul(b, x, x);
-        nb_tensor* inner = bw_muls(b, bw_mul(b, x, bw_adds(b, bw_muls(b, x2, c), 1.0)), k);
-        nb_tensor* t = U(nb_tanh, inner);
-        nb_tensor* left_d = bw_muls(b, bw_adds(b, t, 1.0), 0.5);
-        nb_tensor* right_d = bw_mul(b, bw_rsubs(b, 1.0, bw_mul(b, t, t)), bw_muls(b, bw_adds(b, bw_muls(b, x2, 3 * c), 1.0), k));
-        d = bw_add(b, left_d, bw_mul(b, bw_muls(b, x, 0.5), right_d));
-    } else { /* Phi(x) + x phi(x) */
-        nb_tensor* cdf = bw_muls(b, bw_adds(b, U(nb_erf, bw_muls(b, x, 0.70710678118654752440)), 1.0), 0.5);
-        nb_tensor* pdf = bw_muls(b, U(nb_exp, bw_muls(b, bw_mul(b, x, x), -0.5)), INV_SQRT_2PI);
-        d = bw_add(b, cdf, bw_mul(b, x, pdf));
-    }
-    bw_set(b, 0, bw_mul(b, go, d));
+    bw_set(b, 0, BW_OP(b, nb_gelu_backward(b->go[0], bw_saved(b, 0), b->node->ia[0], NULL, &bw_r_)));
     return b->st;
+}
+
+/* gelu_backward (inputs 0 = g, 1 = x, both saved): dg = gelu_backward(gg, x), dx = gg g gelu''(x):
+ *   exact: gelu'' = phi(x) (2 - x^2)
+ *   tanh:  gelu'' = 2 s (1 - s) w' + x s (1 - s) ((1 - 2 s) w'^2 + w''), s = sigmoid(w),
+ *          w = 2k (x + c x^3), w' = 2k (1 + 3c x^2), w'' = 12 k c x */
+static nb_status gelu_backward_bw(nb_bw* b) {
+    nb_tensor* gg = b->go[0];
+    nb_tensor* x = bw_saved(b, 1);
+    const int32_t approximate_tanh = b->node->ia[0];
+    if (bw_needs(b, 0)) bw_set(b, 0, BW_OP(b, nb_gelu_backward(gg, x, approximate_tanh, NULL, &bw_r_)));
+    if (!bw_needs(b, 1)) return b->st;
+    nb_tensor* x2 = bw_mul(b, x, x);
+    nb_tensor* d2;
+    if (approximate_tanh) {
+        const double k2 = 2 * 0.79788456080286535588, c = 0.044715;
+        nb_tensor* s = U(nb_sigmoid, bw_muls(b, bw_mul(b, x, bw_adds(b, bw_muls(b, x2, c), 1.0)), k2));
+        nb_tensor* ss = bw_mul(b, s, bw_rsubs(b, 1.0, s));
+        nb_tensor* w1 = bw_muls(b, bw_adds(b, bw_muls(b, x2, 3 * c), 1.0), k2);
+        nb_tensor* inner = bw_add(b, bw_mul(b, bw_rsubs(b, 1.0, bw_muls(b, s, 2.0)), bw_mul(b, w1, w1)),
+                                  bw_muls(b, x, 6 * k2 * c));
+        d2 = bw_add(b, bw_muls(b, bw_mul(b, ss, w1), 2.0), bw_mul(b, bw_mul(b, x, ss), inner));
+    } else {
+        nb_tensor* pdf = bw_muls(b, U(nb_exp, bw_muls(b, x2, -0.5)), INV_SQRT_2PI);
+        d2 = bw_mul(b, pdf, bw_rsubs(b, 2.0, x2));
+    }
+    bw_set(b, 1, bw_mul(b, bw_mul(b, gg, bw_saved(b, 0)), d2));
+    return b->st;
+}
+
+nb_status nb_agf_gelu_backward(const nb_tensor* grad_output, const nb_tensor* input, int32_t approximate_tanh,
+                               nb_tensor* dst, nb_tensor** out) {
+    nb_ag_rec r;
+    const nb_tensor* in[2] = {grad_output, input};
+    nb_status st = nb_ag_begin(&r, "gelu_backward", "GeluBackwardBackward0", gelu_backward_bw, dst, 2, in, 1);
+    if (st != NB_OK) return st;
+    r.node->ia[0] = approximate_tanh;
+    st = nb_ag_save_input(&r, 0, grad_output);
+    if (st == NB_OK) st = nb_ag_save_input(&r, 1, input);
+    nb_tensor* y = NULL;
+    if (st == NB_OK) st = nbi_gelu_backward(grad_output, input, approximate_tanh, dst, &y);
+    return nb_ag_finish1(&r, st, y, out);
 }
 
 nb_status nb_agf_gelu(const nb_tensor* x, int32_t approximate_tanh, nb_tensor* dst, nb_tensor** out) {
