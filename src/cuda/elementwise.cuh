@@ -142,9 +142,11 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
     else if constexpr (Op == NB_BK_ERFC) return erfc(x);
     else if constexpr (Op == NB_BK_RECIPROCAL) return C(1) / x;
     else if constexpr (Op == NB_BK_SILU) return x / (C(1) + exp(-x));
-    else if constexpr (Op == NB_BK_GELU) return C(0.5) * x * (C(1) + erf(x * C(0.70710678118654752440)));
+    // as the CPU kernels: erfc(-x / sqrt 2) and x sigmoid(2u), not 1 + erf and 1 + tanh, which
+    // cancel for negative x (gelu(-10) would be 0 instead of -7.6e-23)
+    else if constexpr (Op == NB_BK_GELU) return C(0.5) * x * erfc(-x * C(0.70710678118654752440));
     else if constexpr (Op == NB_BK_GELU_TANH)
-        return C(0.5) * x * (C(1) + tanh(C(0.79788456080286535588) * (x + C(0.044715) * x * x * x)));
+        return x / (C(1) + exp(C(-2 * 0.79788456080286535588) * (x + C(0.044715) * x * x * x)));
     else if constexpr (Op == NB_BK_SOFTPLUS) {
         const C beta = C(p.alpha);
         return x * beta > C(p.beta) ? x : log1p(exp(beta * x)) / beta;
