@@ -162,6 +162,28 @@ def test_cuda_matches_cpu(name, dtype):
 
 
 @needs_cuda
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cuda_gelu_keeps_the_negative_tail(approximate, dtype):
+    """gelu and its gradient on CUDA keep the CPU's relative accuracy where x/2 (1 + erf) and
+    x/2 (1 + tanh) cancel and where 1 / (1 + e^-u) flushes to 0 (x down to -14: values to 1e-43)."""
+    x = np.linspace(-14, 3, 1001)
+    ref = np.float64 if dtype == "float64" else np.float32
+    cpu = nabla.tensor(x, dtype=getattr(nabla, dtype), requires_grad=True)
+    dev = nabla.tensor(x, dtype=getattr(nabla, dtype), device="cuda", requires_grad=True)
+    outs = []
+    for t in (cpu, dev):
+        y = F.gelu(t, approximate=approximate)
+        y.sum().backward()
+        outs.append((y.detach().cpu().numpy().astype(np.float64), t.grad.cpu().numpy().astype(np.float64)))
+    # float32: the device rounds x / sqrt 2 before erfc (relative error x^2 ulp at most, 1.2e-5 at
+    # x = -14); the cancelling forms were wrong by 100% there. Subnormal results: absolute spacing.
+    rtol = 1e-4 if dtype == "float32" else 1e-12
+    for want, got in zip(outs[0], outs[1]):
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * np.finfo(ref).tiny)
+
+
+@needs_cuda
 def test_cuda_ops_queue_without_sync():
     """Elementwise ops only queue work: a long chain returns before the device is done.
     The tensor grows until the chain outlasts its own launches (on a fast device the

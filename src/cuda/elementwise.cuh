@@ -83,6 +83,13 @@ template <typename C> __device__ __forceinline__ C remainder(C a, C b) {
     return m;
 }
 
+// sigmoid from e^-|x|, as the CPU kernels: 1 / (1 + e^-x) would flush to 0 where e^-x
+// overflows (x < -88.7 in float32) instead of giving e^x's subnormals.
+template <typename C> __device__ __forceinline__ C sigmoid(C x) {
+    const C e = exp(-fabs(x));
+    return x >= C(0) ? C(1) / (C(1) + e) : e / (C(1) + e);
+}
+
 // The scalar function of op in the compute type C (y unused by unary ops); bool ops return 0 or 1.
 template <int Op, typename C>
 __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
@@ -117,7 +124,7 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
         return x * (C(0.5) * erfc(-y * C(0.70710678118654752440)) + y * exp(C(-0.5) * y * y) * C(0.39894228040143267794));
     else if constexpr (Op == NB_BK_GELU_TANH_BACKWARD) {
         const C k2 = C(2 * 0.79788456080286535588), c = C(0.044715);
-        const C s = C(1) / (C(1) + exp(-k2 * (y + c * y * y * y)));
+        const C s = sigmoid(k2 * (y + c * y * y * y));
         return x * (s + y * s * (C(1) - s) * k2 * (C(1) + C(3) * c * y * y));
     } else if constexpr (Op == NB_BK_EXP) return exp(x);
     else if constexpr (Op == NB_BK_EXP2) return exp2(x);
@@ -137,16 +144,16 @@ __device__ __forceinline__ C apply(C x, C y, const Attrs& p) {
     else if constexpr (Op == NB_BK_SINH) return sinh(x);
     else if constexpr (Op == NB_BK_COSH) return cosh(x);
     else if constexpr (Op == NB_BK_TANH) return tanh(x);
-    else if constexpr (Op == NB_BK_SIGMOID) return C(1) / (C(1) + exp(-x));
+    else if constexpr (Op == NB_BK_SIGMOID) return sigmoid(x);
     else if constexpr (Op == NB_BK_ERF) return erf(x);
     else if constexpr (Op == NB_BK_ERFC) return erfc(x);
     else if constexpr (Op == NB_BK_RECIPROCAL) return C(1) / x;
-    else if constexpr (Op == NB_BK_SILU) return x / (C(1) + exp(-x));
+    else if constexpr (Op == NB_BK_SILU) return x * sigmoid(x);
     // as the CPU kernels: erfc(-x / sqrt 2) and x sigmoid(2u), not 1 + erf and 1 + tanh, which
     // cancel for negative x (gelu(-10) would be 0 instead of -7.6e-23)
     else if constexpr (Op == NB_BK_GELU) return C(0.5) * x * erfc(-x * C(0.70710678118654752440));
     else if constexpr (Op == NB_BK_GELU_TANH)
-        return x / (C(1) + exp(C(-2 * 0.79788456080286535588) * (x + C(0.044715) * x * x * x)));
+        return x * sigmoid(C(2 * 0.79788456080286535588) * (x + C(0.044715) * x * x * x));
     else if constexpr (Op == NB_BK_SOFTPLUS) {
         const C beta = C(p.alpha);
         return x * beta > C(p.beta) ? x : log1p(exp(beta * x)) / beta;
