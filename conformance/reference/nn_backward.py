@@ -34,6 +34,9 @@ def _gelu(fam: Family) -> None:
     fam.error("gelu_backward", "f32", "shape", lambda r: (
         [("gy", "f32", np.zeros((2, 3))), ("x", "f32", np.zeros((3, 2)))], [T("gy"), T("x"), I32(0), NULL, OUT("out")],
         None), "NB_ERR_SHAPE")
+    fam.error("gelu_backward", "i64", "dtype", lambda r: (
+        [("gy", "i64", np.ones((2, 3))), ("x", "i64", np.ones((2, 3)))], [T("gy"), T("x"), I32(0), NULL, OUT("out")],
+        None), "NB_ERR_DTYPE")
 
 
 def cases() -> Family:
