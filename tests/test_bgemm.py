@@ -78,6 +78,11 @@ def test_strided_views(threads):
     check(xa[::2, 1::3] @ xb[:50, ::2], a[::2, 1::3], b[:50, ::2])  # no BLAS layout: copied first
     check(xa[3:40, 7:107] @ xb[10:110, 5:60], a[3:40, 7:107], b[10:110, 5:60])  # leading dims wider than the rows
     check(xa[:, 10:110].t() @ xa[:, :70], a[:, 10:110].T, a[:, :70])
+    # A read in place (rows along K, an even depth): an odd row stride puts the pairs of every
+    # other row off 4-byte boundaries; depth 2100 takes two steps, 2049 an odd last one (packed)
+    (xa, a), (xb, b) = bf16(rng, 1030, 2101), bf16(rng, 2101, 60)
+    check(xa[:, :2100] @ xb[:2100], a[:, :2100], b[:2100])
+    check(xa[1:, 1:2050] @ xb[:2049], a[1:, 1:2050], b[:2049])
 
 
 def test_column_major_result(threads):

@@ -4,7 +4,8 @@
  * and each result rounded to bfloat16 once, after alpha and beta.
  *
  * Goto/BLIS structure as sgemm.h: B packed into 48-column panels of K pairs
- * that stay in L2, A into 8-row panels of K pairs that stay in L1. The sum of
+ * that stay in L2, A into 8-row panels of K pairs that stay in L1 (or read in
+ * place where its rows run along K: the pairs' layout already). The sum of
  * an element runs in one order over K whatever block of C it is computed in,
  * so results do not depend on how the caller splits C between threads. */
 #ifndef NABLA_CPU_BGEMM_H_

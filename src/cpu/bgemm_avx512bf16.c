@@ -8,7 +8,9 @@
  *   A panel  ap[p * MR + i]      = (A[i][2p], A[i][2p+1])     8 rows
  *   B panel  bp[p * w + j]       = (B[2p][j], B[2p+1][j])     w = 16, 32 or 48 columns
  * and the 8 x 48 kernel keeps 24 float32 accumulators in zmm registers: per
- * pair, 3 vector loads of B, 8 broadcasts of A, 24 vdpbf16ps.
+ * pair, 3 vector loads of B, 8 broadcasts of A, 24 vdpbf16ps. An A whose rows
+ * run along K holds the pairs already: with an even depth its full panels are
+ * read in place (the kernel broadcasts from 8 rows), which saves packing A.
  *
  * Loops, outermost first: M in blocks of mc rows; K in steps of at most KC,
  * whose A panels are packed first; N in blocks of nc columns packed into B
@@ -22,6 +24,7 @@
 #include "transpose8x8.h"
 
 #include <immintrin.h>
+#include <string.h>
 
 #define MR 8         /* rows of a micro-tile: broadcasts of A */
 #define NR 48        /* columns of a micro-tile: three zmm of B */
@@ -155,11 +158,27 @@ static inline __m512 bf16x16_load(__mmask16 m, const uint16_t* p) {
  * vdpbf16ps's sums). */
 static inline __m256i bf16x16_round(__m512 x) { return (__m256i)_mm512_cvtneps_pbh(x); }
 
-/* The rows x cols micro-tile (cols <= 16 * V): ap^T bp over kp pairs, added to
+/* Where a micro-tile's A pairs are: a packed panel (the pair p of row i at
+ * word p * MR + i), or A itself when its rows run along K (the pair at byte
+ * i * rs + 4 p; rows past `rows` are never read there, so only full panels). */
+typedef struct {
+    const char* a;
+    int64_t rs;  /* bytes between rows; 0: a packed panel */
+} a_pairs;
+
+static inline uint32_t load_u32(const char* p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* The rows x cols micro-tile (cols <= 16 * V): A^T bp over kp pairs, added to
  * W's sums unless first, stored to W or (last) to C. */
-static inline __attribute__((always_inline)) void kernel(const int V, int64_t kp, const uint32_t* restrict ap,
+static inline __attribute__((always_inline)) void kernel(const int V, const bool packed, int64_t kp, a_pairs A,
                                                          const uint32_t* restrict bp, const tile_out* o,
                                                          int64_t rows, int64_t cols) {
+    const char* ap = A.a;
+    const int64_t ars = packed ? 4 : A.rs, aps = packed ? 4 * MR : 4;
     const int w = 16 * V;
     __mmask16 m[3];
     __m512 acc[MR][3];
@@ -185,14 +204,14 @@ static inline __attribute__((always_inline)) void kernel(const int V, int64_t kp
         for (int i = 0; i < MR; i += 4) {
             __m512i a[4];
 #pragma GCC unroll 4
-            for (int r = 0; r < 4; r++) a[r] = _mm512_set1_epi32((int)ap[i + r]);
+            for (int r = 0; r < 4; r++) a[r] = _mm512_set1_epi32((int)load_u32(ap + (i + r) * ars));
 #pragma GCC unroll 4
             for (int r = 0; r < 4; r++)
 #pragma GCC unroll 3
                 for (int v = 0; v < V; v++)
                     acc[i + r][v] = _mm512_dpbf16_ps(acc[i + r][v], (__m512bh)a[r], (__m512bh)b[v]);
         }
-        ap += MR;
+        ap += aps;
         bp += w;
     }
     if (!o->last) {
@@ -216,17 +235,20 @@ static inline __attribute__((always_inline)) void kernel(const int V, int64_t kp
             }
 }
 
-#define KERNEL_OF_WIDTH(V)                                                                                \
-    static void kernel##V(int64_t kp, const uint32_t* ap, const uint32_t* bp, const tile_out* o, int64_t rows, \
-                          int64_t cols) {                                                                 \
-        kernel(V, kp, ap, bp, o, rows, cols);                                                             \
+#define KERNEL_OF_WIDTH(V, PACKED, NAME)                                                                    \
+    static void NAME(int64_t kp, a_pairs A, const uint32_t* bp, const tile_out* o, int64_t rows, int64_t cols) { \
+        kernel(V, PACKED, kp, A, bp, o, rows, cols);                                                        \
     }
-KERNEL_OF_WIDTH(1)
-KERNEL_OF_WIDTH(2)
-KERNEL_OF_WIDTH(3)
+KERNEL_OF_WIDTH(1, true, kernel1)
+KERNEL_OF_WIDTH(2, true, kernel2)
+KERNEL_OF_WIDTH(3, true, kernel3)
+KERNEL_OF_WIDTH(1, false, kernel1_direct)
+KERNEL_OF_WIDTH(2, false, kernel2_direct)
+KERNEL_OF_WIDTH(3, false, kernel3_direct)
 
-typedef void (*kernel_fn)(int64_t, const uint32_t*, const uint32_t*, const tile_out*, int64_t, int64_t);
-static const kernel_fn kernels[4] = {NULL, kernel1, kernel2, kernel3};
+typedef void (*kernel_fn)(int64_t, a_pairs, const uint32_t*, const tile_out*, int64_t, int64_t);
+static const kernel_fn kernels[2][4] = {{NULL, kernel1, kernel2, kernel3},
+                                        {NULL, kernel1_direct, kernel2_direct, kernel3_direct}};
 
 /* ---- the driver ---- */
 
@@ -249,8 +271,12 @@ static step_info step_at(const nb_bgemm_args* g, int64_t mc, int64_t ksteps, int
 static void run_step(const nb_bgemm_args* g, step_info st, int64_t nc, uint32_t* apanels, uint32_t* bblock,
                      float* w) {
     const int64_t kp = (st.kc + 1) / 2, mpanels = (st.mrows + MR - 1) / MR;
-    int64_t p0 = 0;
-    if (g->a_rs == 1)
+    /* A's rows along K with an even depth hold the pairs already: its full
+     * panels are read in place, and only a last partial one is packed */
+    const bool direct = g->a_cs == 1 && st.kc % 2 == 0;
+    const int64_t first_packed = direct ? st.mrows / MR : 0;
+    int64_t p0 = first_packed;
+    if (g->a_rs == 1 && !direct)
         for (; p0 + 4 <= st.mrows / MR; p0 += 4)
             pack_a_cols4(g->a + st.m0 + p0 * MR + st.pc * g->a_cs, g->a_cs, st.kc, kp, apanels + p0 * MR * kp);
     for (int64_t p = p0; p < mpanels; p++)
@@ -263,11 +289,14 @@ static void run_step(const nb_bgemm_args* g, step_info st, int64_t nc, uint32_t*
         pack_b_block(g->b + st.pc * g->b_rs + jc * g->b_cs, g->b_rs, g->b_cs, ncols, st.kc, bblock);
         for (int64_t p = 0; p < mpanels; p++) {
             const int64_t i = st.m0 + p * MR, rows = min64(MR, g->M - i);
+            const bool in_place = p < first_packed;
+            const a_pairs A = in_place ? (a_pairs){(const char*)(g->a + i * g->a_rs + st.pc), g->a_rs * 2}
+                                       : (a_pairs){(const char*)(apanels + p * MR * kp), 0};
             for (int64_t jr = 0; jr < ncols; jr += NR) {
                 const int64_t cols = min64(NR, ncols - jr);
                 o.c = g->c + i * g->ldc + jc + jr;
                 o.w = w + (i - st.m0) * g->N + jc + jr;
-                kernels[(cols + 15) / 16](kp, apanels + p * MR * kp, bblock + jr * kp, &o, rows, cols);
+                kernels[in_place][(cols + 15) / 16](kp, A, bblock + jr * kp, &o, rows, cols);
             }
         }
     }
