@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 import weakref
 from pathlib import Path
 
@@ -33,6 +34,31 @@ def test_from_numpy_shares_memory_and_keeps_the_array_alive(dtype):
     assert alive() is not None
     assert t[3].item() == 0
     del t
+    gc.collect()
+    assert alive() is None
+
+
+def test_from_numpy_views_zero_dim_and_empty_and_a_release_on_another_thread():
+    a = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    for v in (a.T, a[:, 1:, ::2], np.asfortranarray(a), a[1], a[:, :0]):
+        t = nabla.from_numpy(v)
+        assert t.shape == v.shape and t.stride() == tuple(s // 4 for s in v.strides)
+        assert t.tolist() == v.tolist() and (v.size == 0 or t.data_ptr() == v.ctypes.data)
+    z = nabla.from_numpy(np.full((), 7, np.int16))
+    assert z.shape == () and z.dtype is nabla.int16 and z.item() == 7
+    b = np.arange(5.0)
+    alive = weakref.ref(b)
+    t = nabla.from_numpy(b)
+    del b
+    done = threading.Event()
+    holder = [t]
+    del t
+
+    def drop():  # nabla's last reference goes on a thread that does not hold the GIL yet
+        holder.clear()
+        done.set()
+    threading.Thread(target=drop).start()
+    assert done.wait(10)
     gc.collect()
     assert alive() is None
 

@@ -98,7 +98,83 @@ static PyObject* consume_capsule(PyObject* self, PyObject* capsule) {
     return PyLong_FromVoidPtr(t);
 }
 
+/* ---- NumPy arrays through the buffer protocol ---- */
+
+/* nabla's dtype of a buffer's struct format: one native-order code, -1 for any other. */
+static int32_t dtype_of_format(const char* f, Py_ssize_t itemsize) {
+    if (f == NULL) return NB_U8;
+    if (f[0] == '@' || f[0] == '=' || f[0] == '<') f++;  /* little-endian hosts only (nabla's) */
+    if (f[0] == '\0' || f[1] != '\0') return -1;
+    switch (f[0]) {
+        case 'f': return NB_F32;
+        case 'd': return NB_F64;
+        case 'e': return NB_F16;
+        case 'b': return NB_I8;
+        case 'h': return itemsize == 2 ? NB_I16 : -1;
+        case 'i': return itemsize == 4 ? NB_I32 : -1;
+        case 'l': case 'q': return itemsize == 8 ? NB_I64 : -1;
+        case 'B': return NB_U8;
+        case '?': return NB_BOOL;
+        default: return -1;
+    }
+}
+
+/* The deleter of a wrapped buffer: releases the exporter's view under the GIL,
+ * from whichever thread drops nabla's last reference. After the interpreter
+ * has begun finalizing, the view is left (the process is ending). */
+static void release_view(void* payload) {
+    Py_buffer* view = payload;
+#if PY_VERSION_HEX >= 0x030D0000
+    const int finalizing = Py_IsFinalizing();
+#else
+    const int finalizing = _Py_IsFinalizing();
+#endif
+    if (!finalizing) {
+        PyGILState_STATE g = PyGILState_Ensure();
+        PyBuffer_Release(view);
+        PyGILState_Release(g);
+    }
+    PyMem_RawFree(view);
+}
+
+/* wrap_buffer(array) -> handle address of a CPU tensor on the array's memory
+ * (holding its buffer until nabla's last reference goes), or None where the
+ * exchange is not that simple (read-only, empty, a dtype nabla lacks,
+ * negative or uneven strides, too many dims): the caller takes the DLPack
+ * path, which handles or refuses those. */
+static PyObject* wrap_buffer(PyObject* self, PyObject* obj) {
+    (void)self;
+    Py_buffer* view = PyMem_RawMalloc(sizeof *view);
+    if (view == NULL) return PyErr_NoMemory();
+    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS) != 0) {  /* read-only arrays refuse a writable view */
+        PyErr_Clear();
+        PyMem_RawFree(view);
+        Py_RETURN_NONE;
+    }
+    const int32_t dtype = dtype_of_format(view->format, view->itemsize);
+    int64_t shape[NB_MAX_DIMS], strides[NB_MAX_DIMS];
+    int ok = dtype >= 0 && view->len > 0 && view->ndim <= NB_MAX_DIMS && view->itemsize == (Py_ssize_t)nb_dtype_size(dtype);
+    for (int d = 0; ok && d < view->ndim; d++) {
+        shape[d] = view->shape[d];
+        const Py_ssize_t s = view->strides ? view->strides[d] : 0;
+        ok = s >= 0 && s % view->itemsize == 0;
+        strides[d] = s / view->itemsize;
+    }
+    nb_tensor* t = NULL;
+    if (ok && view->strides != NULL &&
+        nb_tensor_from_external(view->buf, shape, strides, view->ndim, dtype, NB_CPU, 0, release_view, view, &t) ==
+            NB_OK) {
+        PyObject* addr = PyLong_FromVoidPtr(t);
+        if (addr == NULL) nb_tensor_release(t);  /* runs release_view */
+        return addr;
+    }
+    PyBuffer_Release(view);  /* not taken: still ours */
+    PyMem_RawFree(view);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"wrap_buffer", wrap_buffer, METH_O, "wrap_buffer(array) -> tensor handle address, or None: use DLPack"},
     {"export", (PyCFunction)(void (*)(void))export_capsule, METH_FASTCALL,
      "export(handle, versioned, device_type, device_index, copy) -> capsule or None"},
     {"consume", consume_capsule, METH_O, "consume(capsule) -> tensor handle address, 0 on failure"},

@@ -15,11 +15,10 @@ from ._lib import error, ffi, lib
 from ._tensor import Tensor, _new_object
 
 _CPU, _CUDA, _CUDA_HOST = lib.NB_CPU, lib.NB_CUDA, lib.NB_CUDA_HOST
-_export, _consume = _capsule.export, _capsule.consume
+_export, _consume, _wrap_buffer = _capsule.export, _capsule.consume, _capsule.wrap_buffer
 _cast = ffi.cast
 _uintptr = ffi.typeof("uintptr_t")  # type objects: a cast by name looks the type up each call
 _MAX_VERSION = (1, 1)  # the DLPack version nabla reads
-_FROM_NUMPY = _dtype.FROM_NUMPY
 _handle_type = ffi.typeof("nb_tensor*")
 
 
@@ -125,6 +124,11 @@ def _from_capsule(capsule) -> Tensor:
     addr = _consume(capsule)
     if not addr:
         raise error(lib.nb_last_error_status())
+    return _tensor_at(addr)
+
+
+def _tensor_at(addr: int) -> Tensor:
+    """The Tensor owning the reference of the handle at addr."""
     t = _new_object(Tensor)
     t._h = _cast(_handle_type, addr)
     t._shape = None
@@ -168,8 +172,9 @@ def from_numpy(ndarray) -> Tensor:
     the tensor does. A non-writable array gives a read-only tensor."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    if ndarray.dtype in _FROM_NUMPY and ndarray.flags.c_contiguous:  # nothing to check
-        return _from_capsule(ndarray.__dlpack__(max_version=_MAX_VERSION))
+    addr = _wrap_buffer(ndarray)  # writable, a dtype nabla has, strides >= 0: through the buffer protocol
+    if addr is not None:
+        return _tensor_at(addr)
     from ._dtype import from_numpy_dtype
     dt = ndarray.dtype
     if not dt.isnative:
