@@ -76,6 +76,20 @@ def test_numpy_shares_memory_with_the_tensor_and_keeps_it_alive():
     assert n[0, 0] == 100 and n.tolist() == [[100, 5, 9], [2, 6, 10], [3, 7, 11]]
 
 
+def test_numpy_of_empty_zero_dim_half_and_bool_tensors():
+    e = nabla.zeros(3, 0, 2).transpose(0, 2)
+    n = e.numpy()
+    assert n.shape == (2, 0, 3) and n.dtype == np.float32 and n.size == 0
+    z = nabla.tensor(2.5, dtype=nabla.float16)
+    n = z.numpy()
+    assert n.shape == () and n.dtype == np.float16 and n[()] == 2.5
+    b = nabla.tensor([True, False, True])[::2]
+    n = b.numpy()
+    assert n.dtype == np.bool_ and n.tolist() == [True, True] and n.strides == (2,)
+    n[1] = False  # shared, as every numpy() result
+    assert b.tolist() == [True, False]
+
+
 def test_asarray_and_array_protocol():
     t = nabla.arange(6, dtype=nabla.int32)
     a = np.asarray(t)

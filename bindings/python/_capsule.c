@@ -173,7 +173,108 @@ static PyObject* wrap_buffer(PyObject* self, PyObject* obj) {
     Py_RETURN_NONE;
 }
 
+/* ---- tensors to NumPy through the buffer protocol ---- */
+
+/* A reference to a CPU tensor that exports its memory as a buffer (what
+ * Tensor.numpy() hands to np.asarray; the array's base keeps it, and so the
+ * tensor, alive). */
+typedef struct {
+    PyObject_HEAD
+    nb_tensor* t;
+} TensorBuffer;
+
+static const char* format_of_dtype(int32_t dtype) {
+    switch (dtype) {
+        case NB_F32: return "f";
+        case NB_F64: return "d";
+        case NB_F16: return "e";
+        case NB_I8: return "b";
+        case NB_I16: return "h";
+        case NB_I32: return "i";
+        case NB_I64: return "q";
+        case NB_U8: return "B";
+        case NB_BOOL: return "?";
+        default: return NULL;  /* bfloat16: no struct code, and NumPy has no such dtype */
+    }
+}
+
+static int tensor_buffer_get(PyObject* obj, Py_buffer* view, int flags) {
+    const nb_tensor* t = ((TensorBuffer*)obj)->t;
+    const int readonly = nb_tensor_is_readonly(t) == 1;
+    if ((flags & PyBUF_WRITABLE) && readonly) {
+        PyErr_SetString(PyExc_BufferError, "numpy(): the tensor is read-only");
+        return -1;
+    }
+    const int32_t ndim = nb_tensor_ndim(t), dtype = nb_tensor_dtype(t);
+    const Py_ssize_t itemsize = (Py_ssize_t)nb_dtype_size(dtype);
+    Py_ssize_t* dims = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (size_t)(ndim > 0 ? ndim : 1));
+    if (dims == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    const int64_t* shape = nb_tensor_shape(t);
+    const int64_t* strides = nb_tensor_strides(t);
+    for (int32_t d = 0; d < ndim; d++) {
+        dims[d] = (Py_ssize_t)shape[d];
+        dims[ndim + d] = (Py_ssize_t)(strides[d] * itemsize);
+    }
+    view->buf = nb_tensor_data_ptr(t);
+    Py_INCREF(obj);
+    view->obj = obj;
+    view->len = (Py_ssize_t)nb_tensor_numel(t) * itemsize;
+    view->itemsize = itemsize;
+    view->readonly = readonly;
+    view->ndim = ndim;
+    view->format = (flags & PyBUF_FORMAT) ? (char*)format_of_dtype(dtype) : NULL;
+    view->shape = dims;
+    view->strides = dims + ndim;
+    view->suboffsets = NULL;
+    view->internal = dims;
+    return 0;
+}
+
+static void tensor_buffer_release(PyObject* obj, Py_buffer* view) {
+    (void)obj;
+    PyMem_Free(view->internal);
+}
+
+static void tensor_buffer_dealloc(PyObject* obj) {
+    nb_tensor_release(((TensorBuffer*)obj)->t);
+    Py_TYPE(obj)->tp_free(obj);
+}
+
+static PyBufferProcs tensor_buffer_procs = {tensor_buffer_get, tensor_buffer_release};
+
+static PyTypeObject TensorBufferType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nabla._capsule.TensorBuffer",
+    .tp_basicsize = sizeof(TensorBuffer),
+    .tp_dealloc = tensor_buffer_dealloc,
+    .tp_as_buffer = &tensor_buffer_procs,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "a CPU tensor's memory as a buffer (Tensor.numpy)",
+};
+
+/* tensor_buffer(handle address) -> a TensorBuffer holding a new reference, or
+ * None for a tensor NumPy cannot view this way (not on the CPU, bfloat16):
+ * the caller then takes the DLPack path and its errors. */
+static PyObject* tensor_buffer(PyObject* self, PyObject* arg) {
+    (void)self;
+    nb_tensor* t = PyLong_AsVoidPtr(arg);
+    if (t == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "tensor_buffer: NULL handle");
+        return NULL;
+    }
+    if (nb_tensor_device_type(t) != NB_CPU || format_of_dtype(nb_tensor_dtype(t)) == NULL) Py_RETURN_NONE;
+    TensorBuffer* b = PyObject_New(TensorBuffer, &TensorBufferType);
+    if (b == NULL) return NULL;
+    nb_tensor_retain(t);
+    b->t = t;
+    return (PyObject*)b;
+}
+
 static PyMethodDef methods[] = {
+    {"tensor_buffer", tensor_buffer, METH_O, "tensor_buffer(handle address) -> buffer exporter, or None: use DLPack"},
     {"wrap_buffer", wrap_buffer, METH_O, "wrap_buffer(array) -> tensor handle address, or None: use DLPack"},
     {"export", (PyCFunction)(void (*)(void))export_capsule, METH_FASTCALL,
      "export(handle, versioned, device_type, device_index, copy) -> capsule or None"},
@@ -184,4 +285,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "nabla._capsule", NULL, -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__capsule(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__capsule(void) {
+    if (PyType_Ready(&TensorBufferType) < 0) return NULL;
+    return PyModule_Create(&module);
+}

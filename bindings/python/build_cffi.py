@@ -23,6 +23,7 @@ from pathlib import Path
 import cffi
 
 # nbpy_item_kind(t): 0 float, 1 int, 2 bool, -1 when t is not a one-element tensor.
+# nbpy_address(t): the handle as an integer (for nabla._capsule), cheaper than int(ffi.cast(...)).
 # nbpy_item_double / nbpy_item_int: the value; on failure NaN / INT64_MIN and
 # nbpy_failed() returns 1 (checked only when the sentinel comes back).
 ITEM_HELPERS = """
@@ -38,6 +39,7 @@ static double nbpy_item_double(const nb_tensor* t) {
     if (nb_tensor_item_double(t, &v) != NB_OK) { nbpy_failed_flag = 1; return NAN; }
     return v;
 }
+static uintptr_t nbpy_address(const nb_tensor* t) { return (uintptr_t)t; }
 static int64_t nbpy_item_int(const nb_tensor* t) {
     int64_t v;
     if (nb_tensor_item_int(t, &v) != NB_OK) { nbpy_failed_flag = 1; return INT64_MIN; }
@@ -49,6 +51,7 @@ int32_t nbpy_failed(void);
 int32_t nbpy_item_kind(const nb_tensor* t);
 double nbpy_item_double(const nb_tensor* t);
 int64_t nbpy_item_int(const nb_tensor* t);
+uintptr_t nbpy_address(const nb_tensor* t);
 """
 GIL_HOOKS = """
 static void* nbpy_release_gil(void) { return PyGILState_Check() ? (void*)PyEval_SaveThread() : NULL; }
@@ -126,7 +129,7 @@ def main(manifest: str, out: str) -> None:
     ffi.emit_c_code(out)
 
     every = ({fn["name"] for fn in functions} | set(wraps) |
-             {"nbpy_failed", "nbpy_item_kind", "nbpy_item_double", "nbpy_item_int"})
+             {"nbpy_failed", "nbpy_item_kind", "nbpy_item_double", "nbpy_item_int", "nbpy_address"})
     path = Path(out)
     path.write_text(keep_gil(path.read_text(), every))
 

@@ -15,9 +15,11 @@ from ._lib import error, ffi, lib
 from ._tensor import Tensor, _new_object
 
 _CPU, _CUDA, _CUDA_HOST = lib.NB_CPU, lib.NB_CUDA, lib.NB_CUDA_HOST
-_export, _consume, _wrap_buffer = _capsule.export, _capsule.consume, _capsule.wrap_buffer
+_export, _consume, _wrap_buffer, _tensor_buffer = (_capsule.export, _capsule.consume, _capsule.wrap_buffer,
+                                                   _capsule.tensor_buffer)
+_address = lib.nbpy_address
+_asarray = np.asarray
 _cast = ffi.cast
-_uintptr = ffi.typeof("uintptr_t")  # type objects: a cast by name looks the type up each call
 _MAX_VERSION = (1, 1)  # the DLPack version nabla reads
 _handle_type = ffi.typeof("nb_tensor*")
 
@@ -104,7 +106,7 @@ def __dlpack__(self: Tensor, *, stream=None, max_version=None, dl_device=None, c
         device_type, device_index = int(dl_device[0]), int(dl_device[1])
         if device_type not in (_CPU, _CUDA, _CUDA_HOST):
             raise BufferError(f"__dlpack__: nabla cannot export to DLPack device {tuple(dl_device)}")
-    capsule = _export(int(_cast(_uintptr, h)), versioned, device_type, device_index,
+    capsule = _export(_address(h), versioned, device_type, device_index,
                       -1 if copy is None else 1 if copy else 0)
     if capsule is None:
         raise _export_failed()
@@ -200,6 +202,9 @@ def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
     elif self.requires_grad:
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
     h = self._h
+    view = _tensor_buffer(_address(h))  # a CPU tensor NumPy has a dtype for: the buffer protocol
+    if view is not None:
+        return _asarray(view)
     if lib.nb_tensor_dtype(h) == lib.NB_BF16:
         raise TypeError("Got unsupported ScalarType BFloat16")
     if lib.nb_tensor_device_type(h) != _CPU:
