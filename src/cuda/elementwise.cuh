@@ -1,12 +1,12 @@
 // elementwise.cuh: the generic elementwise kernel family. One op is a scalar
-// function of the compute type (float for f16/bf16); four kernels run it, one
-// per path of ew_plan.h: ew_contiguous (one flat run, 16-byte vector loads and
-// stores), ew_rows (dense or broadcast rows: offsets once per row, vectors when
-// the row starts are aligned), ew_tile (a transposed input read through a
-// 32x32 shared-memory tile) and ew_strided (per-element offsets; broadcast dims
-// have stride 0). Grid-stride loops and 64-bit indices throughout. Integer and
-// bool inputs (int64 storage, or bool) compute in int64 (ew_int.cuh) and take
-// the contiguous and strided kernels only.
+// function of the compute type (float for f16/bf16); three kernels run it for
+// the paths of ew_plan.h: ew_rows (dense or broadcast rows: offsets once per
+// row, 16-byte vectors when the row starts are aligned; one flat run is a single
+// row), ew_tile (a transposed input read through a 32x32 shared-memory tile) and
+// ew_strided (per-element offsets; broadcast dims have stride 0). Grid-stride
+// loops and 64-bit indices throughout. Integer and bool inputs (int64 storage,
+// or bool) compute in int64 (ew_int.cuh) and take ew_contiguous (one flat run)
+// and the strided kernel only.
 #ifndef NABLA_CUDA_ELEMENTWISE_CUH_
 #define NABLA_CUDA_ELEMENTWISE_CUH_
 
@@ -245,7 +245,9 @@ __global__ void ew_strided(O* __restrict__ out, const T* __restrict__ a, const T
 }
 
 constexpr int kEwThreads = 256;
-constexpr int kEwUnroll = 4;  // vectors (or elements) in flight per thread in ew_rows
+// Vectors (or elements) in flight per thread in ew_rows: 16 elements of a 2- or 4-byte
+// type in 16-byte vectors, 8 of a double (each unrolled copy inlines the op once more).
+template <typename T, bool Vector> __host__ __device__ constexpr int ew_unroll() { return Vector && sizeof(T) <= 2 ? 2 : 4; }
 constexpr int kEwTile = 32, kEwTileRows = 8;
 
 // Rows of the output (the dims before the last: shape and strides of out, a, b), each
@@ -258,13 +260,13 @@ struct RowDims {
     int32_t bcast[2];
 };
 
-// One block per tile of a row (blockDim.x * N * kEwUnroll elements): the row's offsets are
+// One block per tile of a row (blockDim.x * N * unroll elements): the row's offsets are
 // computed once per tile, then every load of the tile is issued before the first store.
 template <typename T, typename O, int Op, int Nin, bool Vector>
 __global__ void ew_rows(O* __restrict__ out, const T* __restrict__ a, const T* __restrict__ b, int32_t sa,
                         int32_t sb, typename Compute<T>::type ca, typename Compute<T>::type cb, Attrs p, RowDims rd) {
     using C = typename Compute<T>::type;
-    constexpr int N = Vector ? 16 / sizeof(T) : 1;
+    constexpr int N = Vector ? 16 / sizeof(T) : 1, kEwUnroll = ew_unroll<T, Vector>();
     const int64_t width = static_cast<int64_t>(blockDim.x) * kEwUnroll * N;
     for (int64_t t = blockIdx.x; t < rd.ntiles; t += gridDim.x) {
         const int64_t row = t / rd.tiles_per_row, col0 = (t - row * rd.tiles_per_row) * width;
@@ -419,6 +421,29 @@ cudaError_t ew_launch_integer(const EwPlan& pl, cudaStream_t stream) {
     }
 }
 
+// ew_rows over the rows rd (shape, strides and broadcast flags filled in): threads enough
+// to cover a row in one tile, in whole warps, at most kEwThreads.
+template <typename T, typename O, int Op, int Nin>
+void ew_launch_rows(const EwPlan& pl, RowDims& rd, cudaStream_t stream) {
+    O* out = static_cast<O*>(pl.out);
+    const T* a = static_cast<const T*>(pl.in[0]);
+    const T* b = static_cast<const T*>(pl.in[1]);
+    const Attrs p{pl.alpha, pl.beta, pl.gamma, nullptr, pl.op};
+    const int64_t per_thread = pl.vectorised ? ew_unroll<T, true>() * (16 / sizeof(T)) : ew_unroll<T, false>();
+    int64_t threads = (rd.inner + per_thread - 1) / per_thread;
+    threads = threads > kEwThreads ? kEwThreads : (threads + 31) / 32 * 32;
+    const int64_t width = threads * per_thread;
+    rd.tiles_per_row = (rd.inner + width - 1) / width;
+    rd.ntiles = rd.tiles_per_row * (pl.numel / rd.inner);
+    const int blocks = static_cast<int>(rd.ntiles < 65535 * 8 ? rd.ntiles : 65535 * 8);
+    if (pl.vectorised)
+        NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, true>)(
+            out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, rd);
+    else
+        NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, false>)(
+            out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, rd);
+}
+
 template <typename T, int Op, int Nin>
 cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
     using O = typename std::conditional<is_bool_op(Op), uint8_t, T>::type;
@@ -427,11 +452,12 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
     const T* b = static_cast<const T*>(pl.in[1]);
     const Attrs p{pl.alpha, pl.beta, pl.gamma, nullptr, pl.op};
     const int nd = pl.ndim;
-    if (pl.path == EW_CONTIGUOUS) {
-        constexpr int N = 16 / sizeof(T);
-        NB_LAUNCH(ew_blocks(pl.vectorised ? pl.numel / N + 1 : pl.numel), kEwThreads, 0, stream,
-                  ew_contiguous<T, O, Op, Nin>)(out, a, b, pl.is_scalar[0], pl.is_scalar[1], pl.scalar[0],
-                                                pl.scalar[1], p, pl.numel, pl.vectorised);
+    if (pl.path == EW_CONTIGUOUS) {  // one row of numel elements; every tensor operand dense
+        RowDims rd;
+        rd.nouter = 0;
+        rd.inner = pl.numel;
+        rd.bcast[0] = rd.bcast[1] = 0;
+        ew_launch_rows<T, O, Op, Nin>(pl, rd, stream);
     } else if (pl.path == EW_ROWS) {
         RowDims rd;
         rd.nouter = nd - 1;
@@ -443,20 +469,7 @@ cudaError_t ew_launch_typed(const EwPlan& pl, cudaStream_t stream) {
         }
         rd.inner = pl.shape[nd - 1];
         for (int i = 0; i < 2; i++) rd.bcast[i] = !pl.is_scalar[i] && pl.in_strides[i][nd - 1] == 0;
-        // threads: enough to cover a row in one tile, in whole warps, at most kEwThreads
-        const int64_t per_thread = kEwUnroll * (pl.vectorised ? 16 / sizeof(T) : 1);
-        int64_t threads = (rd.inner + per_thread - 1) / per_thread;
-        threads = threads > kEwThreads ? kEwThreads : (threads + 31) / 32 * 32;
-        const int64_t width = threads * per_thread;
-        rd.tiles_per_row = (rd.inner + width - 1) / width;
-        rd.ntiles = rd.tiles_per_row * (pl.numel / rd.inner);
-        const int blocks = static_cast<int>(rd.ntiles < 65535 * 8 ? rd.ntiles : 65535 * 8);
-        if (pl.vectorised)
-            NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, true>)(
-                out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, rd);
-        else
-            NB_LAUNCH(blocks, static_cast<unsigned>(threads), 0, stream, ew_rows<T, O, Op, Nin, false>)(
-                out, a, b, pl.is_scalar[0], pl.is_scalar[1], scalar_arg<T>(pl, 0), scalar_arg<T>(pl, 1), p, rd);
+        ew_launch_rows<T, O, Op, Nin>(pl, rd, stream);
     } else if (pl.path == EW_TILE) {
         TileDims td;
         td.nbatch = 0;
