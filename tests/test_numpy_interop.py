@@ -3,6 +3,7 @@
 and every writer in the ABI refuses those."""
 from __future__ import annotations
 
+import ctypes
 import gc
 import sys
 import threading
@@ -88,6 +89,37 @@ def test_numpy_of_empty_zero_dim_half_and_bool_tensors():
     assert n.dtype == np.bool_ and n.tolist() == [True, True] and n.strides == (2,)
     n[1] = False  # shared, as every numpy() result
     assert b.tolist() == [True, False]
+
+
+class _PyBuffer(ctypes.Structure):
+    _fields_ = [("buf", ctypes.c_void_p), ("obj", ctypes.py_object), ("len", ctypes.c_ssize_t),
+                ("itemsize", ctypes.c_ssize_t), ("readonly", ctypes.c_int), ("ndim", ctypes.c_int),
+                ("format", ctypes.c_char_p), ("shape", ctypes.c_void_p), ("strides", ctypes.c_void_p),
+                ("suboffsets", ctypes.c_void_p), ("internal", ctypes.c_void_p)]
+
+
+def test_numpy_buffer_gives_strides_only_to_consumers_that_take_them():
+    """The buffer behind numpy() (nabla._capsule.TensorBuffer) under the buffer protocol's
+    requests: PyBUF_SIMPLE 0, PyBUF_ND 8, PyBUF_STRIDES 0x18, PyBUF_WRITABLE 1."""
+    get, release = ctypes.pythonapi.PyObject_GetBuffer, ctypes.pythonapi.PyBuffer_Release
+    get.argtypes, release.argtypes = [ctypes.py_object, ctypes.POINTER(_PyBuffer), ctypes.c_int], [ctypes.POINTER(_PyBuffer)]
+    t = nabla.arange(6, dtype=nabla.float32).reshape(2, 3)
+    for flags, has_shape, has_strides in ((0, False, False), (8, True, False), (0x18, True, True)):
+        view = _PyBuffer()
+        get(t.numpy().base.obj, ctypes.byref(view), flags)
+        assert (view.len, view.ndim, bool(view.shape), bool(view.strides)) == (24, 2, has_shape, has_strides)
+        release(ctypes.byref(view))
+    transposed = t.t().numpy().base.obj
+    for flags in (0, 8):  # row-major bytes would misread a transposed tensor
+        with pytest.raises(BufferError, match="not contiguous"):
+            get(transposed, ctypes.byref(_PyBuffer()), flags)
+    view = _PyBuffer()
+    get(transposed, ctypes.byref(view), 0x18)
+    release(ctypes.byref(view))
+    a = np.ones(3, np.float32)
+    a.flags.writeable = False
+    with pytest.raises(BufferError, match="read-only"):
+        get(nabla.from_numpy(a).numpy().base.obj, ctypes.byref(_PyBuffer()), 0x18 | 1)
 
 
 def test_asarray_and_array_protocol():

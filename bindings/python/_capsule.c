@@ -214,9 +214,19 @@ static int tensor_buffer_get(PyObject* obj, Py_buffer* view, int flags) {
     }
     const int64_t* shape = nb_tensor_shape(t);
     const int64_t* strides = nb_tensor_strides(t);
-    for (int32_t d = 0; d < ndim; d++) {
+    int64_t expected = 1;  /* the row-major stride of dim d */
+    int row_major = 1;
+    for (int32_t d = ndim - 1; d >= 0; d--) {
         dims[d] = (Py_ssize_t)shape[d];
         dims[ndim + d] = (Py_ssize_t)(strides[d] * itemsize);
+        if (shape[d] != 1 && strides[d] != expected) row_major = 0;
+        expected *= shape[d];
+    }
+    /* a consumer that takes no strides (or no shape) reads the buffer as row-major bytes */
+    if (!row_major && expected != 0 && (flags & PyBUF_STRIDES) != PyBUF_STRIDES) {
+        PyMem_Free(dims);
+        PyErr_SetString(PyExc_BufferError, "numpy(): the tensor is not contiguous and strides were not requested");
+        return -1;
     }
     view->buf = nb_tensor_data_ptr(t);
     Py_INCREF(obj);
@@ -226,8 +236,8 @@ static int tensor_buffer_get(PyObject* obj, Py_buffer* view, int flags) {
     view->readonly = readonly;
     view->ndim = ndim;
     view->format = (flags & PyBUF_FORMAT) ? (char*)format_of_dtype(dtype) : NULL;
-    view->shape = dims;
-    view->strides = dims + ndim;
+    view->shape = (flags & PyBUF_ND) == PyBUF_ND ? dims : NULL;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? dims + ndim : NULL;
     view->suboffsets = NULL;
     view->internal = dims;
     return 0;
