@@ -1,7 +1,7 @@
 """The CUDA plugin as built: where nvcc is present, libnabla_cuda.so carries
-device code (.nv_fatbin) and the four elementwise kernels (contiguous, rows, tile
-and strided) for every op code of ew_codes.h in float32, float64, float16 and
-bfloat16, the three copy kernels (generic, rows, tile) for every dtype pair, the
+device code (.nv_fatbin) and the three elementwise kernels (rows, which also runs
+flat runs, tile and strided) for every op code of ew_codes.h in float32, float64,
+float16 and bfloat16, the three copy kernels (generic, rows, tile) for every dtype pair, the
 reduce kernels, the lines kernels, the index kernels for every dtype and the
 pooling kernels;
 and the plugin's host-side launch planning as a C++ unit test. Runs without a
@@ -19,7 +19,7 @@ import nabla
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DTYPES = {"f": "float32", "d": "float64", "6__half": "float16", "13__nv_bfloat16": "bfloat16"}
-EW_KINDS = ("13ew_contiguous", "7ew_rows", "7ew_tile", "10ew_strided")
+EW_KINDS = ("7ew_rows", "7ew_tile", "10ew_strided")
 KERNEL = re.compile(rb"_ZN6nbcuda(" + "|".join(EW_KINDS).encode() +
                     rb")I(f|d|6__half|13__nv_bfloat16)\w*?Li(\d+)ELi([12])E(?:Lb[01]E)?E")
 
