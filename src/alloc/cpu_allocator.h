@@ -15,6 +15,10 @@ NB_INTERNAL void nb_cpu_free_handle(void* ptr, size_t nbytes);
 NB_INTERNAL void nb_cpu_stats(nb_memory_stats* out);
 NB_INTERNAL void nb_cpu_reset_peak(void);
 NB_INTERNAL void nb_cpu_empty_cache(void);
+/* nbytes (> 0) of system memory aligned to 2 MiB and advised MADV_HUGEPAGE, outside the
+ * caches (the big blocks of nb_cpu_alloc, the GEMMs' packing buffers); free() releases it.
+ * NULL when the system is out of memory. */
+NB_INTERNAL void* nb_huge_page_alloc(size_t nbytes);
 
 /* Live-object counters reported by nb_memory_stats_get (per thread, summed on query). */
 #define NB_LIVE_TENSOR 0

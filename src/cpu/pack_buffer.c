@@ -1,10 +1,10 @@
 /* pack_buffer.c: see pack_buffer.h. */
-#define _GNU_SOURCE /* posix_memalign, MADV_HUGEPAGE */
 #include "pack_buffer.h"
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/mman.h>
+
+#include "../alloc/cpu_allocator.h"
 
 typedef struct {
     void* data;
@@ -35,11 +35,8 @@ void* nb_pack_buffer(size_t bytes) {
         /* whole 2 MiB pages, as huge pages where the kernel allows: the GEMM
          * kernels' streams through the packed panels then miss the TLB far less */
         const size_t huge = (size_t)2 << 20, size = (bytes + huge - 1) / huge * huge + (bytes == 0 ? huge : 0);
-        void* p = NULL;
-        if (posix_memalign(&p, huge, size) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-        (void)madvise(p, size, MADV_HUGEPAGE);
-#endif
+        void* p = nb_huge_page_alloc(size);
+        if (p == NULL) return NULL;
         free(b->data);
         b->data = p;
         b->bytes = size;
